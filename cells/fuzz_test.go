@@ -1,0 +1,216 @@
+package cells
+
+import (
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// An independent, regexp-based reading of the marker rules: Parse must agree
+// with it on every input. ws is Python's intra-line whitespace plus \r and \v.
+const ws = `[ \t\f\v\r]`
+
+var (
+	oracleEOL     = regexp.MustCompile(`\r*\n`)
+	oracleBlank   = regexp.MustCompile(`^` + ws + `*$`)
+	oraclePercent = regexp.MustCompile(`^#` + ws + `*%%(?:` + ws + `(.*))?$`)
+	oracleIn      = regexp.MustCompile(`^#` + ws + `*In\[ *[0-9]* *\]:?` + ws + `*$`)
+	oracleCode    = regexp.MustCompile(`^#` + ws + `*<codecell>` + ws + `*$`)
+	oracleMDCell  = regexp.MustCompile(`^#` + ws + `*<markdowncell>` + ws + `*$`)
+	oracleTagPre  = regexp.MustCompile(`^\[(?:markdown|md)\](?:` + ws + `(.*))?$`)
+	oracleTagSuf  = regexp.MustCompile(`^(.*` + ws + `)?\[(?:markdown|md)\]$`)
+)
+
+func oracleLines(text string) []string { return oracleEOL.Split(text, -1) }
+
+func oracleTrim(s string) string { return strings.Trim(s, " \t\f\v\r") }
+
+func oracleMarker(line string) (Kind, string, bool) {
+	switch {
+	case oracleIn.MatchString(line), oracleCode.MatchString(line):
+		return Code, "", true
+	case oracleMDCell.MatchString(line):
+		return Markdown, "", true
+	}
+	m := oraclePercent.FindStringSubmatch(line)
+	if m == nil {
+		return 0, "", false
+	}
+	title := oracleTrim(m[1])
+	if t := oracleTagPre.FindStringSubmatch(title); t != nil {
+		return Markdown, oracleTrim(t[1]), true
+	}
+	if t := oracleTagSuf.FindStringSubmatch(title); t != nil {
+		return Markdown, oracleTrim(t[1]), true
+	}
+	return Code, title, true
+}
+
+func oracleUTF16(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// checkInvariants checks cells against text using only the oracle above.
+func checkInvariants(t *testing.T, text string, cells []Cell) {
+	t.Helper()
+	if text == "" {
+		if len(cells) != 0 {
+			t.Fatalf("empty text gave %d cells", len(cells))
+		}
+		return
+	}
+	lines := oracleLines(text)
+	n := len(lines)
+	if n != strings.Count(text, "\n")+1 {
+		t.Fatalf("oracle split %d lines, text has %d newlines", n, strings.Count(text, "\n"))
+	}
+
+	type hdr struct {
+		line  int
+		kind  Kind
+		title string
+	}
+	var headers []hdr
+	for i, l := range lines {
+		if k, title, ok := oracleMarker(l); ok {
+			headers = append(headers, hdr{i, k, title})
+		}
+	}
+	implicit := len(headers) == 0
+	if !implicit {
+		for _, l := range lines[:headers[0].line] {
+			if !oracleBlank.MatchString(l) {
+				implicit = true
+			}
+		}
+	}
+	want := len(headers)
+	if implicit {
+		want++
+	}
+	if len(cells) != want {
+		t.Fatalf("got %d cells, want %d (implicit=%v, markers=%v)%s", len(cells), want, implicit, headers, fmtCells(cells))
+	}
+
+	var gotHeaders []hdr
+	owner := make([]int, n)
+	for i := range owner {
+		owner[i] = -1
+	}
+	for i, c := range cells {
+		if c.Index != i {
+			t.Errorf("cell %d: Index %d", i, c.Index)
+		}
+		if c.Kind != Code && c.Kind != Markdown {
+			t.Errorf("cell %d: bad Kind %d", i, c.Kind)
+		}
+		if !(c.HeaderLine < c.StartLine && c.StartLine <= c.EndLine && c.EndLine <= n) {
+			t.Fatalf("cell %d: bad lines header %d start %d end %d (n=%d)", i, c.HeaderLine, c.StartLine, c.EndLine, n)
+		}
+		first := c.HeaderLine
+		if c.HeaderLine == -1 {
+			first = 0
+			if i != 0 || c.StartLine != 0 || c.Kind != Code || c.Title != "" {
+				t.Errorf("cell %d: bad implicit cell %+v", i, c)
+			}
+		} else {
+			if c.StartLine != c.HeaderLine+1 {
+				t.Errorf("cell %d: StartLine %d, header %d", i, c.StartLine, c.HeaderLine)
+			}
+			gotHeaders = append(gotHeaders, hdr{c.HeaderLine, c.Kind, c.Title})
+		}
+		// Cells tile the document from their first line on: each ends where the next begins.
+		wantEnd := n
+		if i+1 < len(cells) {
+			wantEnd = cells[i+1].HeaderLine
+		}
+		if c.EndLine != wantEnd {
+			t.Errorf("cell %d: EndLine %d, want %d", i, c.EndLine, wantEnd)
+		}
+		for l := first; l < c.EndLine; l++ {
+			if owner[l] != -1 {
+				t.Fatalf("line %d in cells %d and %d", l, owner[l], i)
+			}
+			owner[l] = i
+		}
+
+		if c.LastLine < c.StartLine-1 || c.LastLine >= c.EndLine {
+			t.Fatalf("cell %d: LastLine %d outside body [%d,%d)", i, c.LastLine, c.StartLine, c.EndLine)
+		}
+		for l := c.LastLine + 1; l < c.EndLine; l++ {
+			if l >= c.StartLine && !oracleBlank.MatchString(lines[l]) {
+				t.Errorf("cell %d: line %d after LastLine %d is not blank: %q", i, l, c.LastLine, lines[l])
+			}
+		}
+		endLine := c.LastLine
+		if c.LastLine >= c.StartLine {
+			if oracleBlank.MatchString(lines[c.LastLine]) {
+				t.Errorf("cell %d: LastLine %d is blank", i, c.LastLine)
+			}
+		} else if c.HeaderLine >= 0 {
+			endLine = c.HeaderLine
+		} else {
+			endLine = 0
+		}
+		if c.End.Line != endLine || c.End.Character != oracleUTF16(lines[endLine]) {
+			t.Errorf("cell %d: End %+v, want {%d %d}", i, c.End, endLine, oracleUTF16(lines[endLine]))
+		}
+
+		if strings.Contains(c.Code, "\r\n") {
+			t.Errorf("cell %d: Code contains CRLF: %q", i, c.Code)
+		}
+		if c.LastLine < c.StartLine {
+			if c.Code != "" {
+				t.Errorf("cell %d: blank body but Code %q", i, c.Code)
+			}
+		} else if got, want := strings.Split(c.Code, "\n"), lines[c.StartLine:c.LastLine+1]; !reflect.DeepEqual(got, want) {
+			t.Errorf("cell %d: Code lines %q, want document lines %q", i, got, want)
+		}
+	}
+	if !reflect.DeepEqual(gotHeaders, headers) {
+		t.Errorf("markers %+v, oracle says %+v", gotHeaders, headers)
+	}
+
+	for l := -2; l <= n+1; l++ {
+		want := -1
+		if l >= 0 && l < n {
+			want = owner[l]
+		}
+		if got := At(cells, l); got != want {
+			t.Errorf("At(%d) = %d, want %d", l, got, want)
+		}
+	}
+
+	var wantCode []Cell
+	for _, c := range cells {
+		if c.Kind == Code {
+			wantCode = append(wantCode, c)
+		}
+	}
+	if got := CodeCells(cells); !reflect.DeepEqual(got, wantCode) {
+		t.Errorf("CodeCells = %s, want %s", fmtCells(got), fmtCells(wantCode))
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, tc := range parseCases {
+		f.Add(tc.text)
+	}
+	for _, s := range []string{
+		"\n", "\r\n", "\r", "\r\r\n", "#", "# %", "# %%\r", "#%%\r\r\n\r",
+		"# %% [markdown]\n# %% [md] x\n# %% y [markdown]\n",
+		"# In[ 1 ]:\n# In[ ]:  \n#\tIn[]\n", "# <codecell>\n# <markdowncell>\n",
+		"x\n\n\n# %%\n", "\xff\xfe# %%\n\xed\xa0\x80\n", "# %% 😀\n😀\n",
+		"\"\"\"\n# %%\n\"\"\"\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		cells := Parse(text)
+		checkInvariants(t, text, cells)
+		// Line endings must not matter: CRLF text parses to the same cells.
+		if crlf := Parse(strings.ReplaceAll(text, "\n", "\r\n")); !reflect.DeepEqual(crlf, cells) {
+			t.Errorf("CRLF variant differs:\n got %s\nwant %s", fmtCells(crlf), fmtCells(cells))
+		}
+	})
+}

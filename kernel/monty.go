@@ -1,0 +1,361 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/backyard-ls/backyard-ls/monty"
+	"github.com/backyard-ls/backyard-ls/pysrc"
+)
+
+// MontyOptions configure a Monty kernel.
+type MontyOptions struct {
+	// Binary is the worker executable; empty means monty.Find("").
+	Binary string
+	Limits Limits
+	// NoSnapshot skips the snapshot taken before each cell. Interrupting a
+	// running loop then loses the whole namespace instead of restoring it.
+	NoSnapshot bool
+	// OnState, when set, is told of every state change.
+	OnState func(State)
+}
+
+// Monty is a Kernel backed by one Monty worker process, started on the
+// first execution.
+//
+// Interrupt: Monty reads requests only between turns, so a running cell is
+// stopped by killing the worker; a new worker then loads the snapshot taken
+// just before the cell, so the namespace is what it was before that cell. A
+// cell waiting in time.sleep is interrupted in-band instead (KeyboardInterrupt,
+// changes made before the sleep are kept, as in CPython).
+type Monty struct {
+	opts   MontyOptions
+	limits Limits
+	q      queue
+
+	// Owned by the goroutine holding q.
+	w     *monty.Worker
+	names map[string]bool // names seen in cells that ran, for Variables
+
+	mu      sync.Mutex // guards the fields below
+	cancel  context.CancelCauseFunc
+	count   int
+	state   State
+	closed  bool
+	version string
+	notes   []string
+}
+
+// NewMonty returns a Monty kernel; the worker starts on first use. It fails
+// only when no worker binary can be found.
+func NewMonty(opts MontyOptions) (*Monty, error) {
+	if opts.Binary == "" {
+		p, err := monty.Find("")
+		if err != nil {
+			return nil, err
+		}
+		opts.Binary = p
+	}
+	return &Monty{opts: opts, limits: opts.Limits.WithDefaults(), q: newQueue(), names: map[string]bool{}, state: StateIdle}, nil
+}
+
+func (k *Monty) workerConfig() monty.Config {
+	return monty.Config{Binary: k.opts.Binary, Limits: monty.Limits{
+		CellTime:       k.limits.Timeout,
+		MemoryBytes:    k.limits.MemoryBytes,
+		RecursionDepth: uint64(k.limits.RecursionDepth),
+	}}
+}
+
+func (k *Monty) setState(s State) {
+	k.mu.Lock()
+	changed := k.state != s && !k.closed
+	if changed {
+		k.state = s
+	}
+	k.mu.Unlock()
+	if changed && k.opts.OnState != nil {
+		k.opts.OnState(s)
+	}
+}
+
+// worker returns a live worker, starting one when needed.
+func (k *Monty) worker(ctx context.Context) (*monty.Worker, error) {
+	if k.w != nil && k.w.Alive() {
+		return k.w, nil
+	}
+	k.discard()
+	k.setState(StateStarting)
+	w, err := monty.Start(ctx, k.workerConfig())
+	if err != nil {
+		k.setState(StateDead)
+		return nil, fmt.Errorf("start Monty kernel: %w", err)
+	}
+	k.w = w
+	return w, nil
+}
+
+func (k *Monty) discard() {
+	if k.w != nil {
+		k.w.Kill()
+		<-k.w.Exited()
+		k.w = nil
+	}
+}
+
+// Execute implements Kernel.
+func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
+	if err := k.q.acquire(ctx); err != nil {
+		return Result{}, err
+	}
+	defer k.q.release()
+	k.mu.Lock()
+	if k.closed {
+		k.mu.Unlock()
+		return Result{}, ErrClosed
+	}
+	k.mu.Unlock()
+	w, err := k.worker(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	k.mu.Lock()
+	k.cancel = cancel
+	if !req.Silent {
+		k.count++
+	}
+	count := k.count
+	k.mu.Unlock()
+	defer func() {
+		k.mu.Lock()
+		k.cancel = nil
+		k.mu.Unlock()
+	}()
+	k.setState(StateBusy)
+
+	out := &output{max: k.limits.MaxOutputBytes}
+	if !req.Silent {
+		out.onOutput = req.OnOutput
+	}
+	c := &montyCell{code: req.Code, limits: k.limits, out: out, snap: !k.opts.NoSnapshot}
+	c.run(ctx, w)
+	r := c.result
+	r.Runtime = "monty"
+	if !req.Silent {
+		r.ExecutionCount = count
+	}
+
+	switch {
+	case c.crash != nil:
+		// DESIGN: a crashed backend is reported and the next run starts a
+		// fresh kernel.
+		k.discard()
+		k.mu.Lock()
+		k.count = 0
+		k.mu.Unlock()
+		clear(k.names)
+		r.Error.EValue += "; the next run starts a fresh kernel"
+	case c.sessionLost || c.tainted:
+		if err := k.restore(c.outcome.Snapshot); err != nil {
+			k.discard()
+			k.mu.Lock()
+			k.count = 0
+			k.mu.Unlock()
+			clear(k.names)
+			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
+		}
+	}
+	if r.Status == StatusOK || r.Status == StatusError {
+		for _, n := range pysrc.Names(req.Code) {
+			k.names[n] = true
+		}
+	}
+	if k.w != nil {
+		k.setState(StateIdle)
+	} else {
+		k.setState(StateDead)
+	}
+	return r, nil
+}
+
+// restore brings back the namespace from before the last cell, in the same
+// worker when it lives, else in a new one.
+func (k *Monty) restore(snap []byte) error {
+	if snap == nil {
+		return errors.New("no snapshot was taken")
+	}
+	if k.w == nil || !k.w.Alive() {
+		k.discard()
+		w, err := monty.Start(context.Background(), k.workerConfig())
+		if err != nil {
+			return err
+		}
+		k.w = w
+	}
+	return k.w.Restore(snap)
+}
+
+// Interrupt implements Kernel.
+func (k *Monty) Interrupt() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cancel != nil {
+		k.cancel(errInterrupted)
+	}
+	return nil
+}
+
+// Restart implements Kernel: the worker is stopped (a running cell is
+// interrupted first) and the next execution starts an empty one.
+func (k *Monty) Restart(ctx context.Context) error {
+	k.mu.Lock()
+	if k.cancel != nil {
+		k.cancel(errRestarted)
+	}
+	k.mu.Unlock()
+	if err := k.q.acquire(ctx); err != nil {
+		return err
+	}
+	defer k.q.release()
+	k.discard()
+	clear(k.names)
+	k.mu.Lock()
+	k.count = 0
+	k.mu.Unlock()
+	k.setState(StateIdle)
+	return nil
+}
+
+// Variables implements Kernel. Monty has no globals(): candidate names come
+// from the cells that ran, and the worker is asked for the type and repr of
+// those that are bound.
+func (k *Monty) Variables(ctx context.Context) ([]Variable, error) {
+	if err := k.q.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer k.q.release()
+	if k.w == nil || !k.w.Alive() || len(k.names) == 0 {
+		return nil, nil
+	}
+	var cand []string
+	for n := range k.names {
+		cand = append(cand, n)
+	}
+	for len(cand) > 0 {
+		var b strings.Builder
+		b.WriteString("(")
+		for _, n := range cand {
+			fmt.Fprintf(&b, "(type(%s).__name__, repr(%s)), ", n, n)
+		}
+		b.WriteString(")")
+		o, err := k.w.Feed(ctx, b.String(), monty.FeedOptions{})
+		if err != nil {
+			return nil, err
+		}
+		if o.Exception != nil {
+			if len(o.Undefined) == 0 {
+				return nil, fmt.Errorf("list variables: %s: %s", o.Exception.Type, o.Exception.Message)
+			}
+			cand = without(cand, o.Undefined)
+			continue
+		}
+		return variables(cand, o.Value), nil
+	}
+	return nil, nil
+}
+
+func without(names, drop []string) []string {
+	out := names[:0]
+	for _, n := range names {
+		if !contains(drop, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenTypes are bound names a person does not think of as variables.
+var hiddenTypes = map[string]bool{"module": true}
+
+func variables(names []string, v *monty.Value) []Variable {
+	items := v.Items()
+	out := make([]Variable, 0, len(names))
+	for i, n := range names {
+		if i >= len(items) {
+			break
+		}
+		pair := items[i].Items()
+		if len(pair) != 2 {
+			continue
+		}
+		typ, _ := pair[0].Str()
+		repr, _ := pair[1].Str()
+		if hiddenTypes[typ] || strings.HasPrefix(n, "__") {
+			continue
+		}
+		if len(repr) > MaxVariableRepr {
+			repr = truncateUTF8(repr, MaxVariableRepr) + "…"
+		}
+		out = append(out, Variable{Name: n, Type: typ, Repr: repr})
+	}
+	sortVariables(out)
+	return out
+}
+
+// Info implements Kernel.
+func (k *Monty) Info() Info {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.version == "" {
+		k.version, _ = monty.Version(k.opts.Binary)
+	}
+	state := k.state
+	if k.closed {
+		state = StateDead
+	}
+	return Info{
+		Backend: BackendMonty, Runtime: "monty", State: state, ExecutionCount: k.count,
+		Versions: map[string]string{"monty": k.version, "protocol": strconv.Itoa(monty.ProtocolVersion)},
+		Notes:    k.notes,
+	}
+}
+
+// Close implements Kernel.
+func (k *Monty) Close() error {
+	k.mu.Lock()
+	if k.closed {
+		k.mu.Unlock()
+		return nil
+	}
+	k.closed = true
+	if k.cancel != nil {
+		k.cancel(ErrClosed)
+	}
+	k.mu.Unlock()
+	k.q <- struct{}{} // wait for the running execution
+	if k.w != nil {
+		k.w.Close()
+		k.w = nil
+	}
+	k.q.release()
+	if k.opts.OnState != nil {
+		k.opts.OnState(StateDead)
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty"
+	"github.com/backyard-ls/backyard-ls/pysrc"
+)
+
+// Causes of a stopped execution.
+var (
+	errInterrupted = errors.New("interrupted")
+	errTimedOut    = errors.New("time limit exceeded")
+	errRestarted   = errors.New("kernel restarted")
+)
+
+// timeoutGrace is how long past the time limit the host waits before it
+// stops a worker that Monty's own budget did not stop (the budget counts
+// only bytecode time).
+const timeoutGrace = time.Second
+
+// displayCode rewrites a cell so that Monty itself computes the repr of the
+// trailing expression (the value crossing the wire loses __repr__ and
+// container types). Lines keep their numbers. ok is false when the cell does
+// not end in an expression.
+func displayCode(code string) (string, bool) {
+	start, end, ok := pysrc.TrailingExpr(code)
+	if !ok {
+		return code, false
+	}
+	return code[:start] + "repr((" + code[start:end] + "))" + code[end:], true
+}
+
+// montyCell runs one cell on a worker and turns the outcome into a Result.
+// It reports whether the worker's session can still be trusted; when not,
+// the caller restores or replaces it.
+type montyCell struct {
+	code    string
+	limits  Limits
+	out     *output
+	snap    bool // take a snapshot before running
+	fresh   bool // empty namespace before running
+	result  Result
+	outcome monty.Outcome
+	// sessionLost is set when the worker died or was killed; tainted when
+	// it lives but a limit fired inside the cell (heap not trustworthy).
+	sessionLost bool
+	tainted     bool
+	crash       error
+}
+
+func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
+	code, wrapped := displayCode(c.code)
+	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+timeoutGrace, errTimedOut)
+	defer cancel()
+	start := time.Now()
+	opt := monty.FeedOptions{Snapshot: c.snap, Fresh: c.fresh, OnPrint: func(s monty.Stream, text string) {
+		if s == monty.Stderr {
+			c.out.write(Stderr, text)
+		} else {
+			c.out.write(Stdout, text)
+		}
+	}}
+	o, err := w.Feed(ctx, code, opt)
+	if err == nil && wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" {
+		// The rewrite must never change what the cell means: a parse error
+		// happens before anything runs, so run the cell as written.
+		snap := o.Snapshot
+		opt.Snapshot, opt.Fresh = false, false
+		o, err = w.Feed(ctx, c.code, opt)
+		o.Snapshot = snap
+		wrapped = false
+	}
+	c.outcome = o
+	r := &c.result
+	r.Duration = time.Since(start)
+	r.Backend = BackendMonty
+	r.Stdout, r.Stderr = c.out.stdout.String(), c.out.stderr.String()
+	switch {
+	case err != nil:
+		c.sessionLost = true
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, errTimedOut):
+			r.Status = StatusTimeout
+			r.Error = &Error{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout)}
+		case ctx.Err() != nil:
+			r.Status = StatusInterrupted
+			r.Error = &Error{EName: "KeyboardInterrupt", EValue: ""}
+		default:
+			c.crash = err
+			r.Status = StatusCrashed
+			r.Error = &Error{EName: "KernelCrashed", EValue: err.Error()}
+		}
+	case o.Exception != nil:
+		e := o.Exception
+		r.Status = StatusError
+		r.Error = &Error{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code)}
+		switch {
+		case e.Type == "TimeoutError" && strings.Contains(e.Message, "time limit exceeded") && len(e.Frames) == 0:
+			r.Status, c.tainted = StatusTimeout, true
+			r.Error.EValue = fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout)
+		case e.Type == "MemoryError" && strings.Contains(e.Message, "memory limit exceeded"):
+			c.tainted = true
+		case e.Type == "KeyboardInterrupt" && errors.Is(context.Cause(ctx), errTimedOut):
+			// Stopped in-band (in a sleep) by the time limit.
+			r.Status = StatusTimeout
+			r.Error = &Error{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout), Traceback: r.Error.Traceback}
+		case e.Type == "KeyboardInterrupt":
+			r.Status = StatusInterrupted
+		}
+	case o.TypingError != "":
+		r.Status = StatusError
+		r.Error = &Error{EName: "TypeCheckError", EValue: o.TypingError}
+	default:
+		r.Status = StatusOK
+		// Only a rewritten cell has a value to show: otherwise the cell ends
+		// in a statement or in `expr;` (IPython's way to hide a value).
+		if s, ok := o.Value.Str(); wrapped && ok && s != "None" {
+			r.Value = &Value{Text: s}
+		}
+	}
+}
+
+// maxFrames bounds a traceback; deep recursion would otherwise send
+// thousands of identical frames.
+const maxFrames = 30
+
+// frames maps Monty frames to cell-relative frames; frames outside the cell
+// (eval'd strings) keep line 0.
+func frames(fs []monty.Frame, code string) []Frame {
+	lines := strings.Split(code, "\n")
+	out := make([]Frame, 0, min(len(fs), maxFrames+1))
+	for i, f := range fs {
+		if len(fs) > maxFrames && i == maxFrames/2 {
+			out = append(out, Frame{Name: "...", Text: fmt.Sprintf("[%d frames omitted]", len(fs)-maxFrames)})
+		}
+		if len(fs) > maxFrames && i >= maxFrames/2 && i < len(fs)-maxFrames/2 {
+			continue
+		}
+		fr := Frame{Name: f.Name, Text: strings.TrimSpace(f.Preview)}
+		if fr.Name == "" {
+			fr.Name = "<module>"
+		}
+		if strings.HasPrefix(f.File, "<python-input-") {
+			fr.Line = f.Line
+			if f.Line >= 1 && f.Line <= len(lines) {
+				fr.Text = strings.TrimSpace(lines[f.Line-1])
+			}
+		}
+		out = append(out, fr)
+	}
+	return out
+}

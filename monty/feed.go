@@ -1,0 +1,274 @@
+package monty
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
+)
+
+// Stream of a Print segment.
+type Stream int
+
+const (
+	Stdout Stream = 1
+	Stderr Stream = 2
+)
+
+// FeedOptions tune one Feed.
+type FeedOptions struct {
+	// Fresh resets the session (Reset, Configure) before running, so the
+	// code sees an empty namespace. Pipelined with the feed.
+	Fresh bool
+	// Snapshot takes a Dump of the session before running; it is returned
+	// in Outcome.Snapshot. Pipelined with the feed.
+	Snapshot bool
+	// OnPrint receives output as the worker flushes it. Segments split
+	// lines arbitrarily; concatenate them.
+	OnPrint func(stream Stream, text string)
+}
+
+// Frame is one traceback frame; lines and columns are 1-based and relative
+// to the fed code when File is "<python-input-N>".
+type Frame struct {
+	File      string
+	Line, Col int
+	EndLine   int
+	EndCol    int
+	Name      string // "" for module level
+	Preview   string
+}
+
+// Exception is a Python exception that ended a feed.
+type Exception struct {
+	Type    string // e.g. "ZeroDivisionError"
+	Message string
+	Frames  []Frame // outermost first
+}
+
+// Outcome of a feed that the worker answered.
+type Outcome struct {
+	// Value of the trailing expression (None when the cell ends in a
+	// statement); nil when the feed raised.
+	Value *Value
+	// Exception raised by the code, or by a limit (TimeoutError,
+	// MemoryError); nil on success.
+	Exception *Exception
+	// TypingError holds type-checker diagnostics when type checking is on.
+	TypingError string
+	// Snapshot is the session before the code ran (FeedOptions.Snapshot).
+	Snapshot []byte
+	// Undefined lists the global names the code read that were not defined.
+	Undefined []string
+	// Micros is the bytecode time the feed used, as counted by the worker.
+	Micros uint64
+}
+
+// ErrInterrupted is the cause used when a feed waiting on the host (a
+// sleep) is stopped in-band; the session survives.
+var ErrInterrupted = errors.New("interrupted")
+
+// Feed runs one cell in the session, answering the worker's suspensions
+// (sleeps are waited out, imports of modules the worker lacks, OS calls and
+// undefined names are refused the way CPython without them would fail).
+//
+// Cancelling ctx stops the code: while Python is running the worker is
+// killed (its session is lost; the error is context.Cause(ctx)); while it is
+// suspended on the host (time.sleep), a KeyboardInterrupt is raised in-band
+// and the outcome says so. Any other error means the worker is unusable:
+// a *CrashError when it died, a *ProtocolError when it broke the protocol.
+func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcome, error) {
+	var out Outcome
+	reqs := make([]*pb.ParentRequest, 0, 4)
+	if opt.Fresh {
+		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
+	}
+	if opt.Snapshot {
+		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Dump{Dump: &pb.Dump{}}})
+	}
+	reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: &pb.Feed{Code: code}}})
+
+	gen := w.setPhase(phaseRunning, true)
+	defer w.setPhase(phaseIdle, false)
+	stop := context.AfterFunc(ctx, func() { w.killIfRunning(gen) })
+	defer stop()
+	fail := func(err error) (Outcome, error) {
+		if ctx.Err() != nil {
+			return out, context.Cause(ctx)
+		}
+		return out, err
+	}
+	if err := w.send(reqs...); err != nil {
+		return fail(err)
+	}
+	// Replies to the pipelined Reset/Configure/Dump come first, in order.
+	for _, r := range reqs[:len(reqs)-1] {
+		ev, err := w.next()
+		if err != nil {
+			return fail(err)
+		}
+		switch r.Kind.(type) {
+		case *pb.ParentRequest_Dump:
+			d := ev.GetDumpResult()
+			if d == nil {
+				return fail(unexpected("Dump", ev))
+			}
+			out.Snapshot = d.State
+		default:
+			if ev.GetOk() == nil {
+				return fail(unexpected("Reset/Configure", ev))
+			}
+		}
+	}
+	for {
+		ev, err := w.next()
+		if err != nil {
+			return fail(err)
+		}
+		var resume *pb.ParentRequest
+		switch k := ev.Kind.(type) {
+		case *pb.ChildEvent_Print:
+			if opt.OnPrint != nil {
+				for _, s := range k.Print.Segments {
+					opt.OnPrint(Stream(s.Stream), s.Text)
+				}
+			}
+			continue
+		case *pb.ChildEvent_Complete:
+			out.Value = &Value{nodes: k.Complete.GetValues().GetNodes(), root: k.Complete.Value}
+			out.Micros = ev.FeedExecutionMicros
+			return out, nil
+		case *pb.ChildEvent_Error:
+			out.Exception = exceptionFrom(k.Error.Exception)
+			out.Micros = ev.FeedExecutionMicros
+			return out, nil
+		case *pb.ChildEvent_TypingError:
+			out.TypingError = k.TypingError.Diagnostics
+			return out, nil
+		case *pb.ChildEvent_NameLookup:
+			out.Undefined = append(out.Undefined, k.NameLookup.Name)
+			resume = &pb.ParentRequest{Kind: &pb.ParentRequest_ResumeNameLookup{ResumeNameLookup: &pb.ResumeNameLookup{Kind: &pb.ResumeNameLookup_Undefined{Undefined: &pb.Unit{}}}}}
+		case *pb.ChildEvent_FunctionCall:
+			// No host functions: a call of an undefined name is a NameError.
+			resume = resumeCall(k.FunctionCall.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: k.FunctionCall.FunctionName}}, nil)
+		case *pb.ChildEvent_OsCall:
+			resume, err = w.osCall(ctx, k.OsCall)
+			if err != nil {
+				return fail(err)
+			}
+		case *pb.ChildEvent_ResolveFutures:
+			resume = abort("RuntimeError", "backyard-ls provides no asynchronous host functions")
+		default:
+			return fail(unexpected("Feed", ev))
+		}
+		if err := w.send(resume); err != nil {
+			return fail(err)
+		}
+	}
+}
+
+// osCall answers an OS call. Sleeps are waited out on the host (that is
+// where an interrupt can stop them in-band); nothing else on the host is
+// reachable from the sandbox, so other calls get the worker's own refusal.
+func (w *Worker) osCall(ctx context.Context, c *pb.OsCall) (*pb.ParentRequest, error) {
+	var seconds float64
+	switch k := c.Call.(type) {
+	case *pb.OsCall_SystemSleep:
+		seconds = k.SystemSleep.Seconds
+	case *pb.OsCall_Sleep_:
+		seconds = k.Sleep.Seconds
+	case *pb.OsCall_AsyncSystemSleep:
+		seconds = k.AsyncSystemSleep.Delay
+	case *pb.OsCall_AsyncSleep_:
+		seconds = k.AsyncSleep.Delay
+	default:
+		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotHandled{NotHandled: &pb.Unit{}}}, nil), nil
+	}
+	w.setPhase(phaseHost, false)
+	if ctx.Err() == nil && seconds > 0 {
+		t := time.NewTimer(time.Duration(seconds * float64(time.Second)))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+	if ctx.Err() != nil {
+		// The worker stays alive to answer the abort; it is killed only if
+		// it does not (a finally block that never ends).
+		gen := w.setPhase(phaseAborting, false)
+		time.AfterFunc(abortGrace, func() { w.killIfPhase(gen, phaseAborting) })
+		return abort("KeyboardInterrupt", ""), nil
+	}
+	w.setPhase(phaseRunning, false)
+	none := &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}}}
+	return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, none), nil
+}
+
+func resumeCall(id uint32, r *pb.ExtFunctionResult, values *pb.Arena) *pb.ParentRequest {
+	return &pb.ParentRequest{Kind: &pb.ParentRequest_ResumeCall{ResumeCall: &pb.ResumeCall{CallId: id, Result: r, Values: values}}}
+}
+
+func abort(excType, msg string) *pb.ParentRequest {
+	e := &pb.RaisedException{ExcType: excType}
+	if msg != "" {
+		e.Message = &msg
+	}
+	return &pb.ParentRequest{Kind: &pb.ParentRequest_AbortFeed{AbortFeed: &pb.AbortFeed{Exception: e}}}
+}
+
+func exceptionFrom(e *pb.RaisedException) *Exception {
+	x := &Exception{Type: e.GetExcType(), Message: e.GetMessage()}
+	for _, f := range e.GetTraceback() {
+		x.Frames = append(x.Frames, Frame{
+			File: f.Filename, Line: int(f.GetStart().GetLine()), Col: int(f.GetStart().GetColumn()),
+			EndLine: int(f.GetEnd().GetLine()), EndCol: int(f.GetEnd().GetColumn()),
+			Name: f.GetFrameName(), Preview: f.GetPreviewLine(),
+		})
+	}
+	return x
+}
+
+// Dump snapshots the session; the bytes restore it with Load in a fresh
+// worker (or after Reset).
+func (w *Worker) Dump() ([]byte, error) {
+	ev, err := w.roundTrip(&pb.ParentRequest{Kind: &pb.ParentRequest_Dump{Dump: &pb.Dump{}}})
+	if err != nil {
+		return nil, err
+	}
+	d := ev.GetDumpResult()
+	if d == nil {
+		return nil, w.fail(unexpected("Dump", ev))
+	}
+	return d.State, nil
+}
+
+// Restore replaces the session with a snapshot from Dump (or
+// Outcome.Snapshot): Reset, Configure and Load, pipelined.
+func (w *Worker) Restore(state []byte) error {
+	return w.reset(&pb.ParentRequest{Kind: &pb.ParentRequest_Load{Load: &pb.Load{State: state}}})
+}
+
+// Reset empties the session (Reset, then Configure).
+func (w *Worker) Reset() error { return w.reset() }
+
+func (w *Worker) reset(extra ...*pb.ParentRequest) error {
+	reqs := append([]*pb.ParentRequest{{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg)}, extra...)
+	if err := w.send(reqs...); err != nil {
+		return err
+	}
+	for range reqs {
+		ev, err := w.next()
+		if err != nil {
+			return err
+		}
+		if ev.GetOk() == nil {
+			if e := ev.GetError(); e != nil {
+				return &ProtocolError{Msg: "worker refused the request: " + e.GetException().GetMessage()}
+			}
+			return w.fail(unexpected("Reset/Configure/Load", ev))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,312 @@
+package monty
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
+)
+
+// Limits bound one session. Zero fields mean the worker's defaults.
+type Limits struct {
+	// CellTime is the CPU budget of one feed (Monty counts only time spent
+	// running bytecode, restarted at each feed).
+	CellTime time.Duration
+	// MemoryBytes caps the session's heap. Crossing it softly raises
+	// MemoryError; crossing the allocator cap kills the worker (exit 65).
+	MemoryBytes uint64
+	// RecursionDepth caps Python call depth (RecursionError past it).
+	RecursionDepth uint64
+}
+
+// Config starts a worker.
+type Config struct {
+	Binary     string // path of the monty executable
+	ScriptName string // shown in type-check diagnostics; "main.py" if empty
+	Limits     Limits
+	// PrintFlushInterval batches Print events; 0 keeps the worker's default
+	// (5 ms or about 8 KiB).
+	PrintFlushInterval time.Duration
+}
+
+// Worker is one `monty subprocess` child holding one session. A Worker is
+// not safe for concurrent use: callers serialize requests.
+type Worker struct {
+	cfg    Config
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *tail
+	wbuf   []byte
+	rbuf   []byte
+	exited chan struct{} // closed once the process has been reaped
+	crash  *CrashError   // set before exited is closed
+	broken error         // first transport or protocol failure; the worker is unusable after it
+
+	// phase tells a cancelled feed's watcher whether the worker is running
+	// code (it must be killed) or waiting on the host (the host loop
+	// interrupts in-band). gen tells a late watcher that its feed is over.
+	mu    sync.Mutex
+	phase int
+	gen   uint64
+}
+
+const (
+	phaseIdle = iota
+	phaseRunning
+	phaseHost
+	phaseAborting
+)
+
+// abortGrace is how long a worker may take to end a feed after an in-band
+// KeyboardInterrupt before it is killed.
+const abortGrace = 2 * time.Second
+
+func (w *Worker) setPhase(p int, newFeed bool) uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.phase = p
+	if newFeed {
+		w.gen++
+	}
+	return w.gen
+}
+
+func (w *Worker) killIfRunning(gen uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.gen == gen && w.phase == phaseRunning {
+		w.Kill()
+	}
+}
+
+func (w *Worker) killIfPhase(gen uint64, p int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.gen == gen && w.phase == p {
+		w.Kill()
+	}
+}
+
+// Start spawns a worker and configures its session.
+func Start(ctx context.Context, cfg Config) (*Worker, error) {
+	if cfg.ScriptName == "" {
+		cfg.ScriptName = "main.py"
+	}
+	cmd := exec.Command(cfg.Binary, "subprocess")
+	cmd.Env = []string{} // the sandbox reaches no host environment anyway
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{})}
+	cmd.Stderr = w.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start monty worker: %w", err)
+	}
+	go w.reap()
+	stop := context.AfterFunc(ctx, w.Kill)
+	defer stop()
+	ev, err := w.roundTrip(configure(cfg))
+	if err != nil {
+		w.Kill()
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, err
+	}
+	if fe := ev.GetFatalError(); fe != nil {
+		w.Kill()
+		if strings.Contains(fe.Message, "protocol version") {
+			return nil, &VersionError{Binary: cfg.Binary, Detail: fe.Message}
+		}
+		return nil, &ProtocolError{Msg: "worker refused Configure: " + fe.Message}
+	}
+	if ev.GetOk() == nil {
+		w.Kill()
+		return nil, unexpected("Configure", ev)
+	}
+	return w, nil
+}
+
+func configure(cfg Config) *pb.ParentRequest {
+	lim := &pb.ResourceLimits{}
+	if cfg.Limits.CellTime > 0 {
+		v := uint64(cfg.Limits.CellTime.Microseconds())
+		lim.MaxFeedDurationMicros = &v
+	}
+	if cfg.Limits.MemoryBytes > 0 {
+		v := cfg.Limits.MemoryBytes
+		lim.MaxMemoryBytes = &v
+	}
+	if cfg.Limits.RecursionDepth > 0 {
+		v := cfg.Limits.RecursionDepth
+		lim.MaxRecursionDepth = &v
+	}
+	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion}
+	if cfg.PrintFlushInterval > 0 {
+		v := uint32(cfg.PrintFlushInterval.Milliseconds())
+		c.PrintFlushIntervalMs = &v
+	}
+	return &pb.ParentRequest{Kind: &pb.ParentRequest_Configure{Configure: c}}
+}
+
+// Pid is the worker's process id.
+func (w *Worker) Pid() int { return w.cmd.Process.Pid }
+
+// Alive reports whether the worker can still take requests.
+func (w *Worker) Alive() bool {
+	select {
+	case <-w.exited:
+		return false
+	default:
+		return w.broken == nil
+	}
+}
+
+// Kill stops the worker at once (SIGKILL). Safe to call at any time and
+// from any goroutine.
+func (w *Worker) Kill() {
+	_ = w.cmd.Process.Kill()
+}
+
+// Close ends the session politely (Shutdown) and reaps the process; a
+// worker that does not exit within a second is killed.
+func (w *Worker) Close() error {
+	if w.Alive() {
+		if buf, err := appendFrame(w.wbuf[:0], &pb.ParentRequest{Kind: &pb.ParentRequest_Shutdown{Shutdown: &pb.Shutdown{}}}); err == nil {
+			_, _ = w.stdin.Write(buf)
+		}
+	}
+	_ = w.stdin.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(time.Second):
+		w.Kill()
+		<-w.exited
+	}
+	return nil
+}
+
+// Exited is closed once the worker process has ended.
+func (w *Worker) Exited() <-chan struct{} { return w.exited }
+
+func (w *Worker) reap() {
+	err := w.cmd.Wait()
+	c := &CrashError{Stderr: w.stderr.String()}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			c.ExitCode, c.Signal = -1, ws.Signal().String()
+		} else {
+			c.ExitCode = ee.ExitCode()
+		}
+	} else if err != nil {
+		c.ExitCode = -1
+		c.Signal = err.Error()
+	}
+	w.crash = c
+	close(w.exited)
+}
+
+// send writes requests in one write: pipelined requests cost one wake-up.
+func (w *Worker) send(reqs ...*pb.ParentRequest) error {
+	if w.broken != nil {
+		return w.broken
+	}
+	buf := w.wbuf[:0]
+	for _, r := range reqs {
+		var err error
+		if buf, err = appendFrame(buf, r); err != nil {
+			return err
+		}
+	}
+	w.wbuf = buf
+	if _, err := w.stdin.Write(buf); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// next reads one event.
+func (w *Worker) next() (*pb.ChildEvent, error) {
+	if w.broken != nil {
+		return nil, w.broken
+	}
+	ev, rbuf, err := readFrame(w.stdout, w.rbuf)
+	w.rbuf = rbuf
+	if err != nil {
+		return nil, w.fail(err)
+	}
+	if fe := ev.GetFatalError(); fe != nil && w.gen > 0 {
+		return nil, w.fail(&ProtocolError{Msg: "worker fatal error: " + fe.Message})
+	}
+	return ev, nil
+}
+
+// fail marks the worker unusable. A dead process is reported as a
+// CrashError; anything else kills the worker and is returned as is.
+func (w *Worker) fail(err error) error {
+	var pe *ProtocolError
+	if !errors.As(err, &pe) {
+		// Transport error: the process is gone or going; report its exit.
+		select {
+		case <-w.exited:
+		case <-time.After(2 * time.Second):
+			w.Kill()
+			<-w.exited
+		}
+		err = w.crash
+	} else {
+		w.Kill()
+	}
+	w.broken = err
+	return err
+}
+
+func (w *Worker) roundTrip(req *pb.ParentRequest) (*pb.ChildEvent, error) {
+	if err := w.send(req); err != nil {
+		return nil, err
+	}
+	return w.next()
+}
+
+func unexpected(what string, ev *pb.ChildEvent) error {
+	return &ProtocolError{Msg: fmt.Sprintf("unexpected %T in reply to %s", ev.Kind, what)}
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
