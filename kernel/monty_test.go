@@ -55,11 +55,11 @@ func TestValueReprFromInterpreter(t *testing.T) {
 	cases := map[string]string{
 		"class R:\n    def __repr__(self):\n        return 'R!'\nR()": "R!",
 		"import collections\ncollections.Counter('aab')":              "Counter({'a': 2, 'b': 1})",
-		"'quote\\'s'":                 `"quote's"`,
+		"'quote\\'s'":                     `"quote's"`,
 		"[1, 2,\n 3]  # trailing comment": "[1, 2, 3]",
-		"a = 1; a + 1":                "2",
-		"None":                        "",
-		"{'k': (1, 2.5)}":             "{'k': (1, 2.5)}",
+		"a = 1; a + 1":                    "2",
+		"None":                            "",
+		"{'k': (1, 2.5)}":                 "{'k': (1, 2.5)}",
 	}
 	for code, want := range cases {
 		r := run(t, k, code)
