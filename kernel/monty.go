@@ -2,11 +2,11 @@ package kernel
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
@@ -17,9 +17,6 @@ type MontyOptions struct {
 	// Binary is the worker executable; empty means monty.Find("").
 	Binary string
 	Limits Limits
-	// NoSnapshot skips the snapshot taken before each cell. Interrupting a
-	// running loop then loses the whole namespace instead of restoring it.
-	NoSnapshot bool
 	// OnState, when set, is told of every state change.
 	OnState func(State)
 }
@@ -28,10 +25,10 @@ type MontyOptions struct {
 // first execution.
 //
 // Interrupt: Monty reads requests only between turns, so a running cell is
-// stopped by killing the worker; a new worker then loads the snapshot taken
-// just before the cell, so the namespace is what it was before that cell. A
-// cell waiting in time.sleep is interrupted in-band instead (KeyboardInterrupt,
-// changes made before the sleep are kept, as in CPython).
+// stopped by killing the worker; a new worker then gets the namespace back
+// as it was before that cell (see checkpoint). A cell waiting in time.sleep
+// is interrupted in-band instead (KeyboardInterrupt; changes made before the
+// sleep are kept, as in CPython).
 type Monty struct {
 	opts   MontyOptions
 	limits Limits
@@ -40,6 +37,7 @@ type Monty struct {
 	// Owned by the goroutine holding q.
 	w     *monty.Worker
 	names map[string]bool // names seen in cells that ran, for Variables
+	cp    checkpoint
 
 	mu      sync.Mutex // guards the fields below
 	cancel  context.CancelCauseFunc
@@ -144,7 +142,7 @@ func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
 	if !req.Silent {
 		out.onOutput = req.OnOutput
 	}
-	c := &montyCell{code: req.Code, limits: k.limits, out: out, snap: !k.opts.NoSnapshot}
+	c := &montyCell{code: req.Code, limits: k.limits, out: out}
 	c.run(ctx, w)
 	r := c.result
 	r.Runtime = "monty"
@@ -156,21 +154,21 @@ func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
 	case c.crash != nil:
 		// DESIGN: a crashed backend is reported and the next run starts a
 		// fresh kernel.
-		k.discard()
-		k.mu.Lock()
-		k.count = 0
-		k.mu.Unlock()
-		clear(k.names)
+		k.fresh()
 		r.Error.EValue += "; the next run starts a fresh kernel"
 	case c.sessionLost || c.tainted:
-		if err := k.restore(c.outcome.Snapshot); err != nil {
-			k.discard()
-			k.mu.Lock()
-			k.count = 0
-			k.mu.Unlock()
-			clear(k.names)
+		if err := k.recover(); err != nil {
+			k.fresh()
 			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
 		}
+	default:
+		inBand := r.Status == StatusInterrupted || r.Status == StatusTimeout
+		if k.cp.record(c.fed, r.Duration, inBand) {
+			if err := k.cp.take(w); err != nil {
+				k.fresh()
+			}
+		}
+		k.scheduleIdleSnapshot()
 	}
 	if r.Status == StatusOK || r.Status == StatusError {
 		for _, n := range pysrc.Names(req.Code) {
@@ -185,12 +183,9 @@ func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
 	return r, nil
 }
 
-// restore brings back the namespace from before the last cell, in the same
+// recover brings back the namespace from before the last cell, in the same
 // worker when it lives, else in a new one.
-func (k *Monty) restore(snap []byte) error {
-	if snap == nil {
-		return errors.New("no snapshot was taken")
-	}
+func (k *Monty) recover() error {
 	if k.w == nil || !k.w.Alive() {
 		k.discard()
 		w, err := monty.Start(context.Background(), k.workerConfig())
@@ -199,7 +194,44 @@ func (k *Monty) restore(snap []byte) error {
 		}
 		k.w = w
 	}
-	return k.w.Restore(snap)
+	if err := k.cp.restore(context.Background(), k.w, k.limits.Timeout); err != nil {
+		return err
+	}
+	return k.cp.take(k.w)
+}
+
+// fresh drops the worker and all state: the next run starts an empty kernel.
+func (k *Monty) fresh() {
+	k.discard()
+	k.cp.reset()
+	clear(k.names)
+	k.mu.Lock()
+	k.count = 0
+	k.mu.Unlock()
+}
+
+// scheduleIdleSnapshot snapshots a non-empty journal once the kernel has
+// been idle for a while, so a later interrupt replays nothing.
+func (k *Monty) scheduleIdleSnapshot() {
+	if len(k.cp.journal) == 0 {
+		return
+	}
+	if k.cp.idle != nil {
+		k.cp.idle.Stop()
+	}
+	k.cp.idle = time.AfterFunc(idleSnapshot, func() {
+		select {
+		case k.q <- struct{}{}:
+		default:
+			return // busy: the running execution reschedules
+		}
+		defer k.q.release()
+		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
+			if err := k.cp.take(k.w); err != nil {
+				k.fresh()
+			}
+		}
+	})
 }
 
 // Interrupt implements Kernel.
@@ -224,11 +256,7 @@ func (k *Monty) Restart(ctx context.Context) error {
 		return err
 	}
 	defer k.q.release()
-	k.discard()
-	clear(k.names)
-	k.mu.Lock()
-	k.count = 0
-	k.mu.Unlock()
+	k.fresh()
 	k.setState(StateIdle)
 	return nil
 }

@@ -93,6 +93,13 @@ func TestErrorWithCellRelativeLines(t *testing.T) {
 	if r := run(t, k, "v"); r.Value.Text != "1" {
 		t.Fatalf("v = %+v", r.Value)
 	}
+	// A frame in a function defined by an earlier cell has no line in this
+	// cell, but keeps its source text.
+	r = run(t, k, "\n\ng(0)")
+	tb = r.Error.Traceback
+	if len(tb) != 2 || tb[0].Line != 3 || tb[1].Line != 0 || tb[1].Text != "return 10 / n" || tb[1].Name != "g" {
+		t.Fatalf("%+v", tb)
+	}
 }
 
 func TestInterruptWhileTrueKeepsState(t *testing.T) {
@@ -370,4 +377,41 @@ func itoa(n int) string {
 		s = string(rune('0'+n%10)) + s
 	}
 	return s
+}
+
+// After an interrupt the namespace is the snapshot plus the replayed
+// journal: every cell that ran before the interrupted one counts, whether it
+// came before or after the last snapshot.
+func TestInterruptRecoversSnapshotAndJournal(t *testing.T) {
+	k := newMonty(t, Limits{})
+	run(t, k, "n = 0\nlog = []")
+	for i := 0; i < maxJournal+10; i++ {
+		run(t, k, "n = n + 1\nlog.append(n)")
+	}
+	if len(k.cp.journal) == 0 || k.cp.snap == nil {
+		t.Fatalf("expected a snapshot and a journal: %d cells journaled", len(k.cp.journal))
+	}
+	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
+	if r := run(t, k, "n = -1\nwhile True:\n    pass"); r.Status != StatusInterrupted {
+		t.Fatalf("%+v", r)
+	}
+	want := itoa(maxJournal + 10)
+	if r := run(t, k, "n, len(log)"); r.Value.Text != "("+want+", "+want+")" {
+		t.Fatalf("%+v", r.Value)
+	}
+	// An idle kernel snapshots its journal, so the next recovery replays
+	// nothing.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		k.q.acquire(context.Background())
+		empty := len(k.cp.journal) == 0
+		k.q.release()
+		if empty {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no idle snapshot")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

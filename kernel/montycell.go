@@ -42,10 +42,10 @@ type montyCell struct {
 	code    string
 	limits  Limits
 	out     *output
-	snap    bool // take a snapshot before running
 	fresh   bool // empty namespace before running
 	result  Result
 	outcome monty.Outcome
+	fed     string // the code as fed (rewritten for display)
 	// sessionLost is set when the worker died or was killed; tainted when
 	// it lives but a limit fired inside the cell (heap not trustworthy).
 	sessionLost bool
@@ -58,7 +58,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+timeoutGrace, errTimedOut)
 	defer cancel()
 	start := time.Now()
-	opt := monty.FeedOptions{Snapshot: c.snap, Fresh: c.fresh, OnPrint: func(s monty.Stream, text string) {
+	opt := monty.FeedOptions{Fresh: c.fresh, OnPrint: func(s monty.Stream, text string) {
 		if s == monty.Stderr {
 			c.out.write(Stderr, text)
 		} else {
@@ -69,13 +69,12 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	if err == nil && wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" {
 		// The rewrite must never change what the cell means: a parse error
 		// happens before anything runs, so run the cell as written.
-		snap := o.Snapshot
-		opt.Snapshot, opt.Fresh = false, false
-		o, err = w.Feed(ctx, c.code, opt)
-		o.Snapshot = snap
+		opt.Fresh = false
+		code = c.code
+		o, err = w.Feed(ctx, code, opt)
 		wrapped = false
 	}
-	c.outcome = o
+	c.outcome, c.fed = o, code
 	r := &c.result
 	r.Duration = time.Since(start)
 	r.Backend = BackendMonty
@@ -129,10 +128,15 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 // thousands of identical frames.
 const maxFrames = 30
 
-// frames maps Monty frames to cell-relative frames; frames outside the cell
-// (eval'd strings) keep line 0.
+// frames maps Monty frames to cell-relative frames. The outermost frame is
+// always the cell's own module level; frames in code from other cells (a
+// function defined earlier) or in eval'd strings keep line 0.
 func frames(fs []monty.Frame, code string) []Frame {
 	lines := strings.Split(code, "\n")
+	cell := ""
+	if len(fs) > 0 {
+		cell = fs[0].File
+	}
 	out := make([]Frame, 0, min(len(fs), maxFrames+1))
 	for i, f := range fs {
 		if len(fs) > maxFrames && i == maxFrames/2 {
@@ -145,7 +149,7 @@ func frames(fs []monty.Frame, code string) []Frame {
 		if fr.Name == "" {
 			fr.Name = "<module>"
 		}
-		if strings.HasPrefix(f.File, "<python-input-") {
+		if f.File == cell && strings.HasPrefix(cell, "<python-input-") {
 			fr.Line = f.Line
 			if f.Line >= 1 && f.Line <= len(lines) {
 				fr.Text = strings.TrimSpace(lines[f.Line-1])

@@ -21,9 +21,6 @@ type FeedOptions struct {
 	// Fresh resets the session (Reset, Configure) before running, so the
 	// code sees an empty namespace. Pipelined with the feed.
 	Fresh bool
-	// Snapshot takes a Dump of the session before running; it is returned
-	// in Outcome.Snapshot. Pipelined with the feed.
-	Snapshot bool
 	// OnPrint receives output as the worker flushes it. Segments split
 	// lines arbitrarily; concatenate them.
 	OnPrint func(stream Stream, text string)
@@ -57,8 +54,6 @@ type Outcome struct {
 	Exception *Exception
 	// TypingError holds type-checker diagnostics when type checking is on.
 	TypingError string
-	// Snapshot is the session before the code ran (FeedOptions.Snapshot).
-	Snapshot []byte
 	// Undefined lists the global names the code read that were not defined.
 	Undefined []string
 	// Micros is the bytecode time the feed used, as counted by the worker.
@@ -84,9 +79,6 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 	if opt.Fresh {
 		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
 	}
-	if opt.Snapshot {
-		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Dump{Dump: &pb.Dump{}}})
-	}
 	reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: &pb.Feed{Code: code}}})
 
 	gen := w.setPhase(phaseRunning, true)
@@ -102,23 +94,14 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 	if err := w.send(reqs...); err != nil {
 		return fail(err)
 	}
-	// Replies to the pipelined Reset/Configure/Dump come first, in order.
-	for _, r := range reqs[:len(reqs)-1] {
+	// Replies to the pipelined Reset and Configure come first.
+	for range reqs[:len(reqs)-1] {
 		ev, err := w.next()
 		if err != nil {
 			return fail(err)
 		}
-		switch r.Kind.(type) {
-		case *pb.ParentRequest_Dump:
-			d := ev.GetDumpResult()
-			if d == nil {
-				return fail(unexpected("Dump", ev))
-			}
-			out.Snapshot = d.State
-		default:
-			if ev.GetOk() == nil {
-				return fail(unexpected("Reset/Configure", ev))
-			}
+		if ev.GetOk() == nil {
+			return fail(unexpected("Reset/Configure", ev))
 		}
 	}
 	for {

@@ -262,20 +262,21 @@ func TestSleepIsWaitedOut(t *testing.T) {
 func TestSnapshotRestore(t *testing.T) {
 	w := start(t, Limits{})
 	feed(t, w, "x = 1")
-	o, err := w.Feed(context.Background(), "x = 2", FeedOptions{Snapshot: true})
-	if err != nil || len(o.Snapshot) == 0 {
+	snap, err := w.Dump()
+	if err != nil || len(snap) == 0 {
 		t.Fatal(err)
 	}
+	feed(t, w, "x = 2")
 	// Restore into a fresh worker: the namespace is as it was before "x = 2".
 	w2 := start(t, Limits{})
-	if err := w2.Restore(o.Snapshot); err != nil {
+	if err := w2.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
 	if o, _ := feed(t, w2, "x"); o.Value.Repr() != "1" {
 		t.Fatalf("x = %s", o.Value.Repr())
 	}
 	// And in the same worker.
-	if err := w.Restore(o.Snapshot); err != nil {
+	if err := w.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
 	if o, _ := feed(t, w, "x"); o.Value.Repr() != "1" {

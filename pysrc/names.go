@@ -103,11 +103,12 @@ type fromImport struct {
 // the other uses of 'from' (yield from, raise ... from).
 func parseFrom(sig []Token, i int) (fromImport, bool) {
 	j := i + 1
-	dots := ""
+	var b strings.Builder
 	for j < len(sig) && (isOp(sig[j], ".") || isOp(sig[j], "...")) {
-		dots += sig[j].Text
+		b.WriteString(sig[j].Text)
 		j++
 	}
+	dots := b.String()
 	mod, next := dotted(sig, j)
 	if dots == "" && mod == "" {
 		return fromImport{}, false
@@ -223,7 +224,9 @@ func Features(code string) []string {
 // argument list (bases or keywords such as metaclass=).
 func hasBases(sig []Token, i int) bool {
 	j := i + 2
-	if i+1 >= len(sig) || sig[i+1].Kind != Name {
+	// A class statement is never inside brackets; skipping those also
+	// keeps skipBracket from rescanning on input like "class A[class A[".
+	if sig[i].Depth != 0 || i+1 >= len(sig) || sig[i+1].Kind != Name {
 		return false
 	}
 	if j < len(sig) && isOp(sig[j], "[") {

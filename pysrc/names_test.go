@@ -98,6 +98,7 @@ func TestFeatures(t *testing.T) {
 		{"class A[T](B): pass", "class-inheritance"},
 		{"class A(metaclass=M): pass", "class-inheritance"},
 		{"class A: pass\nclass B(): pass", ""},
+		{"x = [class A(B)]", ""}, // not a class statement
 		{"class A:\n    @property\n    def x(self): return 1\n", "decorator-in-class"},
 		{"class A:\n    x = 1\n\n    @staticmethod\n    def s(): pass\n", "decorator-in-class"},
 		{"class A:\n\t@staticmethod\n\tdef s(): pass\n", "decorator-in-class"},

@@ -64,6 +64,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error formats the error as "line N: message" with N 1-based.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d: %s", e.Line+1, e.Msg)
 }
@@ -74,7 +75,8 @@ func (e *SyntaxError) Error() string {
 // (unmatched closing bracket, stray character, misplaced backslash) are
 // reported after scanning to the end, the first one winning.
 func Tokenize(code string) ([]Token, error) {
-	s := &scanner{src: code}
+	// Typical code has a token per 4-5 bytes; this saves most regrowth.
+	s := &scanner{src: code, toks: make([]Token, 0, len(code)/4+4)}
 	if strings.HasPrefix(code, bom) {
 		s.pos = len(bom)
 	}
@@ -219,9 +221,11 @@ func (s *scanner) str(i int, raw, tmpl bool, nest int) (int, string) {
 				continue
 			}
 			if tmpl && !raw && src[j] == 'N' && j+1 < len(src) && src[j+1] == '{' {
-				// \N{NAME} is an escape, not a replacement field.
+				// \N{NAME} is an escape, not a replacement field. Names are
+				// letters, digits, spaces and hyphens; stopping at anything
+				// else keeps the look-ahead linear.
 				k := j + 2
-				for k < len(src) && src[k] != '}' && src[k] != q && src[k] != '\n' && src[k] != '\r' {
+				for k < len(src) && isUnicodeNameByte(src[k]) {
 					k++
 				}
 				if k < len(src) && src[k] == '}' {
@@ -368,32 +372,52 @@ func (s *scanner) spec(j int, q byte, triple bool, nest int) (int, string) {
 	return 0, "unterminated string literal"
 }
 
-var ops3 = []string{"**=", "//=", ">>=", "<<=", "..."}
-var ops2 = []string{"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", ":=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="}
-
-const ops1 = "+-*/%@&|^~<>()[]{},:;.=!"
+// opLen returns the length of the operator or delimiter at the start of s
+// (longest match), or 0 if s does not start with one.
+func opLen(s string) int {
+	at := func(i int) byte {
+		if i < len(s) {
+			return s[i]
+		}
+		return 0
+	}
+	switch c := s[0]; c {
+	case '*', '/', '<', '>': // ** // << >> and their '=' forms, <= >=
+		if at(1) == c {
+			if at(2) == '=' {
+				return 3
+			}
+			return 2
+		}
+		if at(1) == '=' {
+			return 2
+		}
+		return 1
+	case '.':
+		if at(1) == '.' && at(2) == '.' {
+			return 3
+		}
+		return 1
+	case '-':
+		if at(1) == '=' || at(1) == '>' {
+			return 2
+		}
+		return 1
+	case ':', '+', '%', '&', '|', '^', '@', '=', '!':
+		if at(1) == '=' {
+			return 2
+		}
+		return 1
+	case '~', '(', ')', '[', ']', '{', '}', ',', ';':
+		return 1
+	}
+	return 0
+}
 
 // operator scans an operator or delimiter at s.pos, tracking brackets.
 func (s *scanner) operator() {
 	src, p := s.src, s.pos
-	n := 0
-	for _, op := range ops3 {
-		if strings.HasPrefix(src[p:], op) {
-			n = 3
-			break
-		}
-	}
-	if n == 0 {
-		for _, op := range ops2 {
-			if strings.HasPrefix(src[p:], op) {
-				n = 2
-				break
-			}
-		}
-	}
-	if n == 0 && strings.IndexByte(ops1, src[p]) >= 0 {
-		n = 1
-	}
+	n := opLen(src[p:])
 	if n == 0 {
 		_, size := utf8.DecodeRuneInString(src[p:])
 		s.fail(s.line, p, fmt.Sprintf("invalid character %q", src[p:p+size]))
@@ -438,6 +462,10 @@ func nlLen(src string, i int) int {
 		return 2
 	}
 	return 1
+}
+
+func isUnicodeNameByte(c byte) bool {
+	return c == ' ' || c == '-' || isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

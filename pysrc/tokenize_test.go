@@ -266,3 +266,55 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+func TestNestedFStringLimit(t *testing.T) {
+	nest := func(n int) string {
+		return strings.Repeat(`f"{`, n) + "1" + strings.Repeat(`}"`, n)
+	}
+	if _, err := Tokenize(nest(50)); err != nil {
+		t.Errorf("50 nested f-strings: %v", err)
+	}
+	_, err := Tokenize(nest(maxNest + 10))
+	if err == nil || !strings.Contains(err.Error(), "nested") {
+		t.Errorf("%d nested f-strings: error %v, want a nesting error", maxNest+10, err)
+	}
+}
+
+// Large inputs give the same answers as small ones (a hang or a quadratic
+// scan shows up as a test timeout).
+func TestLargeInputs(t *testing.T) {
+	const n = 1 << 18
+	lines := strings.Repeat("x = f(a=1, b='#') # c\n", n/22)
+	if got := Names(lines); !reflect.DeepEqual(got, []string{"x", "f"}) {
+		t.Errorf("Names(many lines) = %q", got)
+	}
+	if _, _, ok := TrailingExpr(lines); ok {
+		t.Error("TrailingExpr(many assignments) is ok")
+	}
+	long := strings.Repeat("a + ", n/4) + "b"
+	if s, e, ok := TrailingExpr(long); !ok || s != 0 || e != len(long) {
+		t.Errorf("TrailingExpr(long expression) = %d, %d, %v", s, e, ok)
+	}
+	if got := Dedent(strings.Repeat("  x\n", n/4)); got != strings.Repeat("x\n", n/4) {
+		t.Error("Dedent(many lines) is wrong")
+	}
+	dots := strings.Repeat(".", n)
+	if got := Imports("from " + dots + " import x"); len(got) != 1 || got[0].Module != dots {
+		t.Errorf("Imports(many dots) = %d imports", len(got))
+	}
+	if got := Features(strings.Repeat("class A[", n/8)); got != nil {
+		t.Errorf("Features(class brackets) = %q", got)
+	}
+	if _, err := Tokenize(strings.Repeat("(", n)); err == nil {
+		t.Error("Tokenize(open brackets) has no error")
+	}
+}
+
+// Relative-import dots are collected without one allocation per dot, which
+// made long runs of dots quadratic.
+func TestImportsDotsAllocations(t *testing.T) {
+	code := "from " + strings.Repeat(". ", 5000) + "import x"
+	if a := testing.AllocsPerRun(3, func() { Imports(code) }); a > 100 {
+		t.Errorf("Imports allocates %v times for 5000 dots", a)
+	}
+}

@@ -34,11 +34,16 @@ var augAssign = map[string]bool{
 
 // TrailingExpr reports the byte range [start, end) in code of the last
 // top-level statement if it is an expression statement, as IPython would
-// display it; see the package tests for the cases. ok is false when the last
-// statement is anything else, when code is empty or only comments, when it
-// ends in ';' (IPython's "no display"), or when Tokenize fails. The range
-// excludes comments, whitespace and a ';'. The expression may be a bare tuple
-// (`a, b`), so a caller wrapping it should write `repr((` ... `))`.
+// display it. The statement is the last one of the last logical line, after
+// any top-level ';' (`a = 1; a` gives `a`); it must start at column 0 and not
+// be the suite of a compound statement (`if x: y`). It is not an expression
+// when it starts with a keyword other than await, lambda, not, None, True,
+// False, or has at bracket depth 0 an '=' (outside a lambda's parameters),
+// an augmented assignment, ':=' or a ':' that no lambda owns (annotation).
+// ok is false for those, for empty or comment-only code, for a trailing ';'
+// (IPython's "no display") and when Tokenize fails. The range excludes
+// comments, whitespace and ';'. It may be a bare tuple (`a, b`), so a caller
+// wrapping it should write `repr((` ... `))`.
 func TrailingExpr(code string) (start, end int, ok bool) {
 	toks, err := Tokenize(code)
 	if err != nil {

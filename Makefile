@@ -1,0 +1,52 @@
+# backyard-ls — the two commands a new machine needs:
+#   make demo   install the Monty worker, build, run the example notebooks
+#   make test   install everything the tests need, then run all of them
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/backyard-ls
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: all build setup demo test test-go test-deps docker-setup test-image \
+        test-neovim test-vscode bench lint generate clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/backyard-ls
+
+# The pinned Monty worker (PyPI pydantic-monty-runtime) into the install dir.
+setup:
+	scripts/install-monty.sh
+
+demo: setup build
+	@for f in examples/*.py; do \
+	  echo "════ $$f"; $(BIN) run "$$f"; echo "exit status $$?"; echo; \
+	done
+
+# Everything the tests use: the worker, a Docker engine with gVisor and a
+# locally built image, Neovim, the VS Code extension's Node packages.
+test-deps: setup docker-setup test-image
+
+docker-setup:
+	scripts/docker-setup.sh
+
+test-image: docker-setup
+	scripts/build-test-image.sh
+
+test: test-deps build lint test-go
+
+test-go:
+	$(GO) test -count=1 -timeout 30m ./...
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '\.pb\.go$$'))" || { gofmt -l .; exit 1; }
+	$(GO) vet ./...
+
+generate:
+	$(GO) generate ./...
+
+bench: setup build
+	scripts/bench.sh
+
+clean:
+	rm -rf bin

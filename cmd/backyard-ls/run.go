@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/kernel"
+)
+
+// cellRecord is one executed cell in `run --json` output: the Execution
+// fields of the LSP contract. Lines are 0-based document lines.
+type cellRecord struct {
+	ID             string        `json:"id"`
+	Range          lspRange      `json:"range"`
+	ExecutionCount int           `json:"executionCount"`
+	Status         kernel.Status `json:"status"`
+	Stdout         string        `json:"stdout"`
+	Stderr         string        `json:"stderr"`
+	Result         *kernel.Value `json:"result,omitempty"`
+	Error          *kernel.Error `json:"error,omitempty"`
+	Backend        string        `json:"backend"`
+	Runtime        string        `json:"runtime"`
+	DurationMs     float64       `json:"durationMs"`
+}
+
+type lspPosition struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+type lspRange struct {
+	Start lspPosition `json:"start"`
+	End   lspPosition `json:"end"`
+}
+
+func runRun(args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON object per executed cell (JSON Lines)")
+	backend := fs.String("backend", kernel.BackendAuto, "kernel backend: auto, monty or container")
+	timeout := fs.Duration("timeout", kernel.DefaultLimits.Timeout, "time limit per cell")
+	memory := fs.Int("memory", int(kernel.DefaultLimits.MemoryBytes>>20), "memory limit of the kernel, MiB")
+	montyPath := fs.String("monty", "", "path of the Monty worker (default: $MONTY_BIN, the install dir, then PATH)")
+	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
+	logLevel := fs.String("log-level", "warn", "log level: debug, info, warn, error")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: backyard-ls run [flags] FILE.py\n\nRuns every code cell of FILE.py in order and prints each cell's output.\nExit status 1 when any cell failed.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	path := fs.Arg(0)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
+		return 2
+	}
+	log, err := newLogger(*logFile, *logLevel)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
+		return 2
+	}
+	defer log.Sync()
+
+	k, err := kernel.New(kernel.Config{
+		Backend:     *backend,
+		MontyBinary: *montyPath,
+		Limits:      kernel.Limits{Timeout: *timeout, MemoryBytes: uint64(*memory) << 20},
+		Logger:      log,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
+		return 2
+	}
+	defer k.Close()
+
+	// Ctrl-C interrupts the running cell; a second one stops the run.
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	go func() {
+		<-sigs
+		k.Interrupt()
+		<-sigs
+		stop()
+	}()
+
+	out := os.Stdout
+	failed := false
+	for n, c := range cells.CodeCells(cells.Parse(string(src))) {
+		if ctx.Err() != nil {
+			break
+		}
+		if !*asJSON {
+			printHeader(out, n+1, c)
+		}
+		req := kernel.Request{Code: c.Code}
+		if !*asJSON {
+			req.OnOutput = func(s kernel.Stream, text string) {
+				if s == kernel.Stderr {
+					os.Stderr.WriteString(text)
+				} else {
+					out.WriteString(text)
+				}
+			}
+		}
+		r, err := k.Execute(ctx, req)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
+			return 2
+		}
+		if r.Status != kernel.StatusOK {
+			failed = true
+		}
+		rec := record(n+1, c, r)
+		if *asJSON {
+			b, _ := json.Marshal(rec)
+			out.Write(append(b, '\n'))
+		} else {
+			printResult(out, path, rec, r)
+		}
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+func record(n int, c cells.Cell, r kernel.Result) cellRecord {
+	rec := cellRecord{
+		ID:             fmt.Sprintf("cell-%d", n),
+		Range:          lspRange{Start: lspPosition{Line: c.StartLine}, End: lspPosition{Line: c.End.Line, Character: c.End.Character}},
+		ExecutionCount: r.ExecutionCount,
+		Status:         r.Status,
+		Stdout:         r.Stdout,
+		Stderr:         r.Stderr,
+		Result:         r.Value,
+		Backend:        r.Backend,
+		Runtime:        r.Runtime,
+		DurationMs:     float64(r.Duration) / float64(time.Millisecond),
+	}
+	if r.Error != nil {
+		e := *r.Error
+		e.Traceback = make([]kernel.Frame, len(r.Error.Traceback))
+		for i, f := range r.Error.Traceback {
+			if f.Line > 0 {
+				f.Line += c.StartLine - 1 // cell-relative 1-based → document 0-based
+			}
+			e.Traceback[i] = f
+		}
+		rec.Error = &e
+	}
+	return rec
+}
+
+func printHeader(w io.Writer, n int, c cells.Cell) {
+	title := c.Title
+	if title != "" {
+		title = " " + title
+	}
+	head := fmt.Sprintf("── In [%d]%s · line %d ", n, title, c.StartLine+1)
+	fmt.Fprintln(w, head+strings.Repeat("─", max(0, 60-len([]rune(head)))))
+}
+
+func printResult(w io.Writer, path string, rec cellRecord, r kernel.Result) {
+	if r.Stdout != "" && !strings.HasSuffix(r.Stdout, "\n") {
+		fmt.Fprintln(w)
+	}
+	if r.Value != nil {
+		fmt.Fprintf(w, "Out[%d]: %s\n", r.ExecutionCount, r.Value.Text)
+	}
+	if rec.Error != nil {
+		for _, f := range rec.Error.Traceback {
+			if f.Line > 0 {
+				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
+			} else if f.Text != "" {
+				fmt.Fprintf(w, "  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
+			}
+		}
+		msg := rec.Error.EName
+		if rec.Error.EValue != "" {
+			msg += ": " + rec.Error.EValue
+		}
+		fmt.Fprintln(w, msg)
+	}
+	if r.Status != kernel.StatusOK && r.Status != kernel.StatusError {
+		fmt.Fprintf(w, "[%s]\n", r.Status)
+	}
+	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", r.Status, r.Backend, rec.DurationMs)
+}

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/backyard-ls/backyard-ls/monty"
+)
+
+func runVersion(args []string) int {
+	fmt.Printf("backyard-ls %s\n", version)
+	fmt.Printf("monty protocol %d (pydantic-monty-runtime %s supported)\n", monty.ProtocolVersion, monty.RuntimeVersion)
+	if p, err := monty.Find(""); err == nil {
+		v, err := monty.Version(p)
+		if err != nil {
+			v = "unknown: " + err.Error()
+		}
+		fmt.Printf("monty worker %s (%s)\n", v, p)
+	} else {
+		fmt.Printf("monty worker not found\n")
+	}
+	return 0
+}
