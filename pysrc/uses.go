@@ -1,0 +1,135 @@
+package pysrc
+
+import (
+	"sort"
+	"strings"
+)
+
+// Uses reports constructs whose observable behaviour may differ between
+// Python implementations even when nothing fails; a router sends cells with
+// the ones its interpreter runs differently elsewhere. Names:
+//
+//	"dunder:__lt__"          a special method defined in an indented def (a class body)
+//	"generator-expression"   a generator expression that is not the sole argument of a call
+//	"round-ndigits"          round() called with two arguments
+//	"set"                    a set display or comprehension, or a set()/frozenset() call
+//
+// The result is sorted and de-duplicated; nil when there is none. Code that
+// cannot be tokenized is scanned as far as it goes.
+func Uses(code string) []string {
+	toks, _ := Tokenize(code)
+	sig := significant(toks)
+	match := matchBrackets(sig)
+	found := map[string]bool{}
+	for i, t := range sig {
+		switch {
+		case t.Kind == Name && t.Text == "def" && i+1 < len(sig) && isDunder(sig[i+1].Text) && indented(code, t, sig, i):
+			found["dunder:"+sig[i+1].Text] = true
+		case t.Kind == Name && t.Text == "round" && next(sig, i, "(") && hasTopComma(sig, i+1, match[i+1]):
+			found["round-ndigits"] = true
+		case t.Kind == Name && (t.Text == "set" || t.Text == "frozenset") && next(sig, i, "(") && !after(sig, i, "."):
+			found["set"] = true
+		case isOp(t, "(") && match[i] > i:
+			if hasTopKeyword(sig, i, match[i], "for") && !(isCallParen(sig, i) && !hasTopComma(sig, i, match[i])) {
+				found["generator-expression"] = true
+			}
+		case isOp(t, "{") && match[i] > i+1:
+			if !hasTopOp(sig, i, match[i], ":") && !hasTopOp(sig, i, match[i], "**") {
+				found["set"] = true
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(found))
+	for k := range found {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isDunder(s string) bool {
+	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__")
+}
+
+// indented reports whether the statement starting at sig[i] is indented:
+// a def inside a class (or a function) body.
+func indented(code string, t Token, sig []Token, i int) bool {
+	if i > 0 && sig[i-1].Kind == Name && sig[i-1].Text == "async" {
+		t = sig[i-1]
+	}
+	lineStart := strings.LastIndexAny(code[:t.Start], "\r\n") + 1
+	return t.Start > lineStart && strings.TrimLeft(code[lineStart:t.Start], " \t") == ""
+}
+
+func next(sig []Token, i int, op string) bool { return i+1 < len(sig) && isOp(sig[i+1], op) }
+
+func after(sig []Token, i int, op string) bool { return i > 0 && isOp(sig[i-1], op) }
+
+// matchBrackets maps each opening bracket's index to its closer's (-1 when
+// unclosed).
+func matchBrackets(sig []Token) []int {
+	match := make([]int, len(sig))
+	var stack []int
+	for i, t := range sig {
+		match[i] = -1
+		if t.Kind != Op {
+			continue
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			stack = append(stack, i)
+		case ")", "]", "}":
+			if n := len(stack); n > 0 {
+				match[stack[n-1]] = i
+				stack = stack[:n-1]
+			}
+		}
+	}
+	return match
+}
+
+// hasTop* look for a token directly inside the brackets open..close.
+func hasTopComma(sig []Token, open, close int) bool { return hasTopOp(sig, open, close, ",") }
+
+func hasTopOp(sig []Token, open, close int, op string) bool {
+	if open < 0 || close <= open {
+		return false
+	}
+	d := sig[open].Depth + 1
+	for j := open + 1; j < close; j++ {
+		if sig[j].Depth == d && isOp(sig[j], op) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTopKeyword(sig []Token, open, close int, kw string) bool {
+	d := sig[open].Depth + 1
+	for j := open + 1; j < close; j++ {
+		if sig[j].Depth == d && sig[j].Kind == Name && sig[j].Text == kw {
+			return true
+		}
+	}
+	return false
+}
+
+// isCallParen reports whether the "(" at i opens a call's arguments.
+func isCallParen(sig []Token, i int) bool {
+	if i == 0 {
+		return false
+	}
+	p := sig[i-1]
+	switch {
+	case p.Kind == Name:
+		return !keywords[p.Text]
+	case p.Kind == String:
+		return true
+	case p.Kind == Op:
+		return p.Text == ")" || p.Text == "]"
+	}
+	return false
+}

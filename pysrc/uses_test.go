@@ -1,0 +1,55 @@
+package pysrc
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestUses(t *testing.T) {
+	cases := []struct {
+		code string
+		want []string
+	}{
+		{"x = 1", nil},
+		{"class V:\n    def __bool__(self):\n        return False", []string{"dunder:__bool__"}},
+		{"class V:\n    async def __aenter__(self):\n        pass", []string{"dunder:__aenter__"}},
+		{"def __init__(self):\n    pass", nil}, // top level: not a method
+		{"class P:\n    def area(self):\n        return 1", nil},
+		{"total = sum(x * x for x in data)", nil},
+		{"any(x > 1 for x in data)", nil},
+		{"g = (x for x in data)", []string{"generator-expression"}},
+		{"f(a, (x for x in data))", []string{"generator-expression"}},
+		{"f(x for x in data)", nil},
+		{"sorted(data, key=len)", nil},
+		{"[x for x in data]", nil},
+		{"(1, 2)", nil},
+		{"round(2.675, 2)", []string{"round-ndigits"}},
+		{"round(x)", nil},
+		{"round(f(a, b))", nil},
+		{"s = {1, 2, 3}", []string{"set"}},
+		{"s = {x for x in data}", []string{"set"}},
+		{"d = {}", nil},
+		{"d = {'a': 1, **other}", nil},
+		{"d = {k: v for k, v in items}", nil},
+		{"s = set()", []string{"set"}},
+		{"s = frozenset(data)", []string{"set"}},
+		{"obj.set(1)", nil},
+		{"f'{x}'", nil},
+		{"'{a, b}'", nil},
+		{"class V:\n    def __lt__(self, o):\n        return (x for x in o)\n", []string{"dunder:__lt__", "generator-expression"}},
+	}
+	for _, c := range cases {
+		if got := Uses(c.code); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Uses(%q) = %v, want %v", c.code, got, c.want)
+		}
+	}
+}
+
+func FuzzUses(f *testing.F) {
+	for _, s := range []string{"g = (x for x in y)", "{1, 2}", "round(1, 2)", "class A:\n  def __x__(s): pass", "((", "{", "round("} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		Uses(code) // must not panic
+	})
+}
