@@ -1,0 +1,17 @@
+package container
+
+import _ "embed"
+
+// driverSource is the in-container driver: stdlib-only Python >= 3.8.
+//
+//go:embed driver.py
+var driverSource string
+
+// driverCommand is the container's command. The driver source goes in as the
+// -c argument (about 20 KB, well under the kernel's 128 KiB per argument):
+// nothing has to be in the image but python3, nothing is written to its
+// read-only filesystem, and the driver is ready without a bootstrap round
+// trip on stdin.
+func driverCommand(python string) []string {
+	return []string{python, "-c", driverSource}
+}

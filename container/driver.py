@@ -1,0 +1,662 @@
+# backyard-ls kernel driver: runs notebook cells inside the kernel container.
+#
+# Stdlib only, Python >= 3.8, no files needed: the host starts it as
+# `python3 -c <this source>`. It speaks frames on the file descriptors it was
+# started with: requests on stdin, events on stdout; each frame is a 4-byte
+# big-endian length and that many bytes of UTF-8 JSON. Everything the cell
+# (or a subprocess) writes to fd 1 and 2 is captured through pipes and sent as
+# output events, so nothing but frames ever reaches the real stdout.
+import os
+import sys
+
+if sys.version_info < (3, 8):
+    sys.stderr.write("backyard-ls needs python3 >= 3.8 in the image, found %s\n" % sys.version.split()[0])
+    sys.exit(3)
+
+import builtins
+import json
+import select
+import signal
+import threading
+import time
+import types
+
+# Output is batched: under gVisor each write(2) is expensive, so a cell's
+# prints are gathered for FLUSH_DELAY (or FLUSH_BYTES) and sent together,
+# and always at the end of the cell.
+FLUSH_DELAY = 0.004
+FLUSH_BYTES = 16384
+RAW_POLL = 0.001
+MAX_FRAMES = 30
+PROTOCOL = 1
+
+
+class _State:
+    in_cell = False  # SIGINT raises KeyboardInterrupt only while a cell runs
+    child = False  # this process is a fork of the driver
+    cell_no = 0  # cells are compiled as <cell-N>
+    loop = None  # asyncio loop for cells with top-level await
+    out = None  # the _Out
+    err_file = None  # the container's own stderr
+
+
+_st = _State()
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _frame(msg):
+    body = json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    return len(body).to_bytes(4, "big") + body
+
+
+class _Out:
+    """Buffers the streams of the running cell and sends them as frames.
+
+    One background thread sends what is buffered FLUSH_DELAY after the first
+    write and forwards what subprocesses and C code write to fd 1 and 2.
+    """
+
+    def __init__(self, proto_fd, raw_fds):
+        self.fd = proto_fd
+        self.raw = raw_fds  # {read end of the fd-1/fd-2 pipe: stream name}
+        self.lock = threading.Lock()
+        self.raw_lock = threading.Lock()
+        self.parts = []
+        self.size = 0
+        self.armed = False  # something is buffered; the thread will send it
+        self.armed_at = 0.0  # when the first buffered write came
+        self.urgent = False  # send it now: the buffer is large
+        self.last_poll = 0.0
+        self.child_exited = False  # set by SIGCHLD
+        self.silent = False
+        self.cap = 1 << 20
+        self.sent = {"stdout": 0, "stderr": 0}
+        self.decoders = {}
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_w, False)
+        for fd in raw_fds:
+            os.set_blocking(fd, False)
+
+    def start_cell(self, cap, silent):
+        with self.lock:
+            self.cap = cap
+            self.silent = silent
+            self.sent = {"stdout": 0, "stderr": 0}
+
+    def write(self, stream, text):
+        if not text:
+            return
+        if _st.child:
+            # A fork of the driver must never write frames: its output goes
+            # to the fd pipes, which the driver forwards.
+            _write_all(1 if stream == "stdout" else 2, text.encode("utf-8", "replace"))
+            return
+        now = time.monotonic()
+        if self.child_exited or now - self.last_poll >= RAW_POLL:
+            # What a subprocess wrote must come before this. Polling when
+            # one has exited (SIGCHLD), else every RAW_POLL, keeps print
+            # loops free of extra syscalls.
+            self.child_exited = False
+            self.last_poll = now
+            self.poll_raw()
+        self._append(stream, text)
+
+    def _append(self, stream, text):
+        with self.lock:
+            if self.silent:
+                return
+            # The host caps and marks the output; sending a little past the
+            # cap (counted in characters, never more than bytes) lets it see
+            # that there was more.
+            room = self.cap + 64 - self.sent[stream]
+            if room <= 0:
+                return
+            if len(text) > room:
+                text = text[:room]
+            self.sent[stream] += len(text)
+            self.parts.append((stream, text))
+            self.size += len(text)
+            wake = False
+            if not self.armed:
+                self.armed, self.armed_at, wake = True, time.monotonic(), True
+            if self.size >= FLUSH_BYTES and not self.urgent:
+                self.urgent, wake = True, True
+        if wake:
+            try:
+                os.write(self.wake_w, b"x")
+            except BlockingIOError:
+                pass  # the pipe is full of wake-ups already
+
+    def _take(self):
+        parts, self.parts, self.size, self.armed, self.urgent = self.parts, [], 0, False, False
+        runs = []  # [stream, [texts]]: one frame per run of a stream
+        for stream, text in parts:
+            if runs and runs[-1][0] == stream:
+                runs[-1][1].append(text)
+            else:
+                runs.append([stream, [text]])
+        return b"".join(_frame({"t": "out", "s": s, "d": "".join(texts)}) for s, texts in runs)
+
+    def flush(self, final=None):
+        with self.lock:
+            data = self._take()
+            if final is not None:
+                data += _frame(final)
+            if data:
+                _write_all(self.fd, data)
+
+    def poll_raw(self, extra=()):
+        """Moves what subprocesses already wrote into the buffer and returns
+        which of the raw pipes and extra fds are readable. The lock is taken
+        first so that a drain in progress on the thread completes before."""
+        with self.raw_lock:
+            ready = select.select(list(self.raw) + list(extra), [], [], 0)[0]
+            if any(fd in self.raw for fd in ready):
+                self._drain_locked()
+        return ready
+
+    def drain_raw(self):
+        with self.raw_lock:
+            self._drain_locked()
+
+    def _drain_locked(self):
+        import codecs
+
+        for fd, stream in self.raw.items():
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:
+                    break
+                if not chunk:
+                    break
+                dec = self.decoders.get(fd)
+                if dec is None:
+                    dec = self.decoders[fd] = codecs.getincrementaldecoder("utf-8")("replace")
+                self._append(stream, dec.decode(chunk))
+
+    def run(self):
+        fds = [self.wake_r] + list(self.raw)
+        while True:
+            # The batch is sent FLUSH_DELAY after its first write (at once
+            # when it is large); the cell's end may have sent it already.
+            timeout = None
+            if self.armed:
+                timeout = 0.0 if self.urgent else max(0.0, self.armed_at + FLUSH_DELAY - time.monotonic())
+            try:
+                ready, _, _ = select.select(fds, [], [], timeout)
+            except InterruptedError:
+                continue
+            if self.wake_r in ready:
+                os.read(self.wake_r, 4096)
+            if len(ready) > (self.wake_r in ready):
+                self.drain_raw()
+            if self.armed and (self.urgent or time.monotonic() >= self.armed_at + FLUSH_DELAY):
+                self.flush()
+
+
+class _Stream:
+    """sys.stdout / sys.stderr of the cell."""
+
+    encoding = "utf-8"
+    errors = "strict"
+    mode = "w"
+    closed = False
+    newlines = None
+    line_buffering = False
+
+    def __init__(self, out, name, fd):
+        self._out = out
+        self.name = "<%s>" % name
+        self._stream = name
+        self._fd = fd
+        self.buffer = _BinaryStream(self)
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        self._out.write(self._stream, s)
+        return len(s)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass  # the driver flushes on its own schedule and at cell end
+
+    def fileno(self):
+        return self._fd
+
+    def isatty(self):
+        return False
+
+    def readable(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def seekable(self):
+        return False
+
+
+class _BinaryStream:
+    def __init__(self, text):
+        self._text = text
+
+    def write(self, b):
+        self._text.write(bytes(b).decode("utf-8", "replace"))
+        return len(b)
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        return self._text.fileno()
+
+
+def _on_sigint(signum, frame):
+    if _st.in_cell and not _st.child:
+        raise KeyboardInterrupt
+
+
+def _on_sigchld(signum, frame):
+    _st.out.child_exited = True
+
+
+# ---- running a cell -------------------------------------------------------
+
+
+def _ends_with_semicolon(code, node):
+    """Reports whether only a ';' (and comments) follow the last expression,
+    IPython's way to hide a cell's value."""
+    import io
+
+    lines = io.StringIO(code, newline=None).readlines()  # newlines as the parser sees them
+    tail = lines[node.end_lineno - 1].encode("utf-8")[node.end_col_offset :].decode("utf-8", "replace")
+    tail += "".join(lines[node.end_lineno :])
+    i = 0
+    while i < len(tail):
+        c = tail[i]
+        if c == ";":
+            return True
+        if c == "#":
+            j = tail.find("\n", i)
+            i = len(tail) if j < 0 else j
+        i += 1
+    return False
+
+
+def _frames(tb, cell_file):
+    import traceback
+
+    entries = traceback.extract_tb(tb)
+    # The driver's own frames come first; the cell's start at its file.
+    for i, f in enumerate(entries):
+        if f.filename.startswith("<cell-"):
+            entries = entries[i:]
+            break
+    else:
+        entries = [f for f in entries if f.filename != _DRIVER_FILE]
+    out = []
+    for i, f in enumerate(entries):
+        if len(entries) > MAX_FRAMES:
+            if i == MAX_FRAMES // 2:
+                out.append({"line": 0, "name": "...", "text": "[%d frames omitted]" % (len(entries) - MAX_FRAMES)})
+            if MAX_FRAMES // 2 <= i < len(entries) - MAX_FRAMES // 2:
+                continue
+        text = (f.line or "").strip()
+        if f.filename == cell_file:
+            out.append({"line": f.lineno, "name": f.name, "text": text})
+        else:
+            where = f.filename
+            if where.startswith("<cell-"):
+                where = "cell " + where[6:-1]
+            out.append({"line": 0, "name": f.name, "text": "%s:%s: %s" % (where, f.lineno, text)})
+    return out
+
+
+_DRIVER_FILE = _frames.__code__.co_filename
+
+
+def _error(e, cell_file):
+    ev = "" if isinstance(e, KeyboardInterrupt) else str(e)
+    frames = _frames(e.__traceback__, cell_file)
+    if isinstance(e, SyntaxError) and e.filename == cell_file:
+        ev = e.msg or ev
+        frames.append({"line": e.lineno or 0, "name": "<module>", "text": (e.text or "").strip()})
+    return {"ename": type(e).__name__, "evalue": ev, "traceback": frames}
+
+
+_REPR_METHODS = (
+    ("_repr_html_", "text/html"),
+    ("_repr_markdown_", "text/markdown"),
+    ("_repr_svg_", "image/svg+xml"),
+    ("_repr_png_", "image/png"),
+    ("_repr_jpeg_", "image/jpeg"),
+    ("_repr_latex_", "text/latex"),
+    ("_repr_json_", "application/json"),
+)
+
+
+def _mime_data(data):
+    import base64
+
+    if isinstance(data, (bytes, bytearray)):
+        return base64.b64encode(bytes(data)).decode("ascii")
+    if isinstance(data, str):
+        return data
+    return json.dumps(data, default=repr)
+
+
+def _figure_png(fig):
+    import base64
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _is_figure(v):
+    mf = sys.modules.get("matplotlib.figure")
+    return mf is not None and isinstance(v, mf.Figure)
+
+
+def _bundle(value):
+    """The MIME bundle of a value: text/plain always, plus what the object
+    offers (_repr_mimebundle_, _repr_*_ methods, a matplotlib figure)."""
+    mime = {"text/plain": repr(value)}
+    if isinstance(value, type):
+        return mime
+    if _is_figure(value):
+        mime["image/png"] = _figure_png(value)
+        return mime
+    bundle = getattr(value, "_repr_mimebundle_", None)
+    if callable(bundle):
+        try:
+            b = bundle(include=None, exclude=None)
+            if isinstance(b, tuple):
+                b = b[0]
+            for k, v in (b or {}).items():
+                mime.setdefault(k, _mime_data(v))
+        except Exception:
+            pass
+    for meth, mt in _REPR_METHODS:
+        f = getattr(value, meth, None)
+        if mt in mime or not callable(f):
+            continue
+        try:
+            data = f()
+        except Exception:
+            continue
+        if isinstance(data, tuple):
+            data = data[0]
+        if data is not None:
+            mime[mt] = _mime_data(data)
+    return mime
+
+
+def _inline_figures(value):
+    """Like Jupyter's inline backend: figures the cell left open are drawn
+    into the value's bundle (the first one) and closed."""
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return value
+    nums = plt.get_fignums()
+    if not nums:
+        return value
+    try:
+        if value is None:
+            fig = plt.figure(nums[0])
+            value = {"text": repr(fig), "mime": {"text/plain": repr(fig)}}
+        if "image/png" not in value["mime"]:
+            value["mime"]["image/png"] = _figure_png(plt.figure(nums[0]))
+    finally:
+        plt.close("all")
+    return value
+
+
+def _run(code_obj, ns):
+    if code_obj.co_flags & 0x80:  # CO_COROUTINE: the cell uses top-level await
+        import asyncio
+
+        if _st.loop is None:
+            _st.loop = asyncio.new_event_loop()
+        return _st.loop.run_until_complete(eval(code_obj, ns))
+    return eval(code_obj, ns)
+
+
+def _execute(req, ns):
+    """Runs one cell and returns its done message, or an int exit code when
+    this process is a fork of the driver that came back into it."""
+    import ast
+    import linecache
+
+    code = req.get("code", "")
+    silent = req.get("silent", False)
+    _st.cell_no += 1
+    fname = "<cell-%d>" % _st.cell_no
+    linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
+    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+    done = {"t": "done", "id": req["id"], "status": "ok"}
+    try:
+        try:
+            tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+            last = None
+            if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
+                last = tree.body.pop()
+            body = compile(tree, fname, "exec", flags, dont_inherit=True)
+            expr = None
+            if last is not None:
+                expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
+            _st.in_cell = True
+            _run(body, ns)
+            value = _run(expr, ns) if expr is not None else None
+            if _st.child:
+                return 0
+            if silent:
+                plt = sys.modules.get("matplotlib.pyplot")
+                if plt is not None:
+                    plt.close("all")  # a replayed cell shows no figure, now or later
+            else:
+                v = None
+                if value is not None:
+                    mime = _bundle(value)
+                    v = {"text": mime["text/plain"], "mime": mime}
+                v = _inline_figures(v)
+                if v is not None:
+                    if len(v["mime"]) == 1:
+                        del v["mime"]
+                    done["value"] = v
+        finally:
+            _st.in_cell = False
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if _st.child:
+            return code
+        done["status"] = "error"
+        done["exit"] = code
+        done["error"] = {
+            "ename": "SystemExit",
+            "evalue": "the cell called sys.exit(%r): the kernel stopped; the next run starts a fresh kernel" % (e.code,),
+            "traceback": _frames(e.__traceback__, fname),
+        }
+    except BaseException as e:
+        if _st.child:
+            return 1
+        done["status"] = "error"
+        try:
+            done["error"] = _error(e, fname)
+        except BaseException as e2:
+            done["error"] = {"ename": type(e).__name__, "evalue": "(traceback failed: %r)" % (e2,), "traceback": []}
+    return done
+
+
+def _variables(req, ns):
+    import reprlib
+
+    max_repr = int(req.get("max_repr", 200))
+    r = reprlib.Repr()
+    r.maxstring = r.maxother = r.maxlong = max_repr + 1
+    r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = r.maxdict = 50
+    out = []
+    for name, v in list(ns.items()):
+        if name.startswith("__") or isinstance(v, types.ModuleType):
+            continue
+        try:
+            text = r.repr(v)
+        except Exception as e:
+            text = "<repr failed: %s>" % type(e).__name__
+        out.append({"name": name, "type": type(v).__name__, "repr": text[: max_repr + 1]})
+    return {"t": "vars", "id": req["id"], "vars": out}
+
+
+# ---- fork children --------------------------------------------------------
+
+
+def _after_fork_in_child():
+    # A fork of the driver (os.fork in a cell) writes output to the fd pipes
+    # and exits when it would return into the driver.
+    _st.child = True
+
+
+def _child_exit(code):
+    try:
+        os.write(_zombie_w, os.getpid().to_bytes(4, "big"))
+    except OSError:
+        pass
+    os._exit(code & 0xFF)
+
+
+_zombies = set()
+
+
+def _reap():
+    """Reaps forks of the driver that came back into it (e.g. a fork bomb);
+    children created otherwise are left to the code that created them."""
+    try:
+        data = os.read(_zombie_r, 65536)
+        for i in range(0, len(data) - 3, 4):
+            _zombies.add(int.from_bytes(data[i : i + 4], "big"))
+    except (BlockingIOError, OSError):
+        pass
+    for pid in list(_zombies):
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                continue
+        except ChildProcessError:
+            pass
+        _zombies.discard(pid)
+
+
+# ---- main loop -------------------------------------------------------------
+
+
+def _read_frames(fd):
+    buf = bytearray()
+    while True:
+        while len(buf) >= 4:
+            n = int.from_bytes(buf[:4], "big")
+            if len(buf) < 4 + n:
+                break
+            body = bytes(buf[4 : 4 + n])
+            del buf[: 4 + n]
+            yield json.loads(body.decode("utf-8"))
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        buf += chunk
+
+
+def _setup():
+    global _zombie_r, _zombie_w
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    err_fd = os.dup(2)  # the container's stderr, for fatal errors of the driver
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    raw = {}
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        r, w = os.pipe()
+        os.dup2(w, fd)
+        os.close(w)
+        raw[r] = name
+    _zombie_r, _zombie_w = os.pipe()
+    os.set_blocking(_zombie_r, False)
+    os.set_blocking(_zombie_w, False)
+    try:
+        import faulthandler
+
+        _st.err_file = os.fdopen(err_fd, "w", closefd=False)
+        faulthandler.enable(_st.err_file)
+    except Exception:
+        pass
+    out = _Out(proto_out, raw)
+    sys.stdout = _Stream(out, "stdout", 1)
+    sys.stderr = _Stream(out, "stderr", 2)
+    sys.stdin = open(os.devnull)
+    limit = os.environ.pop("BACKYARD_RECURSION_LIMIT", "")
+    if limit.isdigit():
+        sys.setrecursionlimit(int(limit) + 20)  # room for the driver's frames
+    main = types.ModuleType("__main__")
+    main.__dict__["__builtins__"] = builtins
+    sys.modules["__main__"] = main  # so pickle finds classes defined in cells
+    _st.out = out
+    signal.signal(signal.SIGINT, _on_sigint)
+    signal.signal(signal.SIGCHLD, _on_sigchld)
+    signal.siginterrupt(signal.SIGCHLD, False)  # no EINTR for C code
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+    threading.Thread(target=out.run, name="backyard-output", daemon=True).start()
+    return proto_in, out, main.__dict__
+
+
+def main():
+    proto_in, out, ns = _setup()
+    out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
+    # What every cell needs, loaded while the host has nothing to run yet.
+    import ast, linecache  # noqa: F401
+    for req in _read_frames(proto_in):
+        kind = req.get("t")
+        if kind == "exec":
+            out.start_cell(int(req.get("max_output", 1 << 20)), bool(req.get("silent")))
+            try:
+                done = _execute(req, ns)
+            except KeyboardInterrupt:  # a second SIGINT landed in the driver
+                done = {"t": "done", "id": req["id"], "status": "error",
+                        "error": {"ename": "KeyboardInterrupt", "evalue": "", "traceback": []}}
+            if isinstance(done, int):
+                _child_exit(done)
+            # One select for both: output subprocesses already wrote, forks
+            # to reap.
+            ready = out.poll_raw([_zombie_r])
+            if _zombie_r in ready or _zombies:
+                _reap()
+            out.flush(done)
+            out.start_cell(1 << 20, False)  # output between cells
+            if "exit" in done:
+                os._exit(done["exit"] & 0xFF)
+        elif kind == "vars":
+            out.flush(_variables(req, ns))
+        else:
+            out.flush({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (kind,)})
+
+
+try:
+    main()
+except BaseException:
+    # The driver itself failed: say why on the container's own stderr (fd 2
+    # is the cells' pipe by now), which the host shows in its crash report.
+    import traceback
+
+    err = _st.err_file or sys.__stderr__
+    err.write("backyard-ls driver failed:\n" + traceback.format_exc())
+    err.flush()
+    os._exit(70)

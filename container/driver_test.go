@@ -1,0 +1,366 @@
+package container
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the embedded driver on the host's python3 through the
+// same framing as in a container: notebook semantics without an engine.
+
+type localDriver struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	events chan message
+	nextID uint64
+}
+
+func hostPython(t *testing.T) string {
+	p := os.Getenv("BACKYARD_TEST_PYTHON")
+	if p == "" {
+		p = "/usr/bin/python3"
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no python3 for the driver tests at %s (set BACKYARD_TEST_PYTHON): %v", p, err)
+	}
+	return p
+}
+
+func startLocal(t *testing.T, env ...string) *localDriver {
+	t.Helper()
+	argv := driverCommand(hostPython(t))
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "MPLBACKEND=Agg", "HOME="+t.TempDir())
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := &localDriver{t: t, cmd: cmd, stdin: stdin, events: make(chan message, 1024)}
+	go func() {
+		dec := &frameDecoder{emit: func(b []byte) error {
+			var m message
+			if err := json.Unmarshal(b, &m); err != nil {
+				return err
+			}
+			d.events <- m
+			return nil
+		}}
+		io.Copy(dec, stdout)
+		close(d.events)
+	}()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if m := d.next(); m.T != msgReady || m.Protocol != ProtocolVersion || m.Python == "" {
+		t.Fatalf("first frame %+v", m)
+	}
+	return d
+}
+
+func (d *localDriver) next() message {
+	d.t.Helper()
+	select {
+	case m, ok := <-d.events:
+		if !ok {
+			d.t.Fatal("driver exited")
+		}
+		return m
+	case <-time.After(20 * time.Second):
+		d.t.Fatal("no frame from the driver within 20 s")
+	}
+	return message{}
+}
+
+func (d *localDriver) send(m message) {
+	d.t.Helper()
+	b, err := appendFrame(nil, m)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	if _, err := d.stdin.Write(b); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// run executes code and returns its output frames and its done frame.
+func (d *localDriver) run(code string, opts ...func(*message)) ([]message, message) {
+	d.t.Helper()
+	d.nextID++
+	req := message{T: msgExec, ID: d.nextID, Code: code}
+	for _, o := range opts {
+		o(&req)
+	}
+	d.send(req)
+	var outs []message
+	for {
+		m := d.next()
+		switch m.T {
+		case msgOut:
+			outs = append(outs, m)
+		case msgDone:
+			if m.ID != d.nextID {
+				d.t.Fatalf("done for %d, want %d", m.ID, d.nextID)
+			}
+			return outs, m
+		default:
+			d.t.Fatalf("unexpected frame %+v", m)
+		}
+	}
+}
+
+func text(outs []message, stream string) string {
+	var b strings.Builder
+	for _, m := range outs {
+		if m.S == stream {
+			b.WriteString(m.D)
+		}
+	}
+	return b.String()
+}
+
+func valueText(m message) string {
+	if m.Value == nil {
+		return ""
+	}
+	return m.Value.Text
+}
+
+func TestDriverTrailingExpression(t *testing.T) {
+	d := startLocal(t)
+	cases := []struct{ code, want string }{
+		{"x = 20\ndef double(v):\n    return v * 2", ""},
+		{"double(x) + 2", "42"},
+		{"x;", ""},
+		{"x; # hidden, with a comment", ""},
+		{"x  # shown, with a comment", "20"},
+		{"print('p')", ""}, // None is not displayed
+		{"None", ""},
+		{"a = 1; a + 1", "2"},
+		{"[1, 2,\n 3]", "[1, 2, 3]"},
+		{"'é' * 2", "'éé'"},
+		{"s = 'a;b'\ns", "'a;b'"},
+		{"if x:\n    y = 1\ny", "1"},
+		{"import asyncio\nawait asyncio.sleep(0)\n7", "7"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		_, done := d.run(c.code)
+		if done.Status != "ok" || valueText(done) != c.want {
+			t.Errorf("%q: %+v %+v, want value %q", c.code, done, done.Error, c.want)
+		}
+	}
+}
+
+func TestDriverTracebackIsCellRelative(t *testing.T) {
+	d := startLocal(t)
+	d.run("def helper(n):\n    return 10 / n")
+	_, done := d.run("a = 1\n\ndef g(n):\n    return helper(n)\n\ng(0)")
+	e := done.Error
+	if done.Status != "error" || e == nil || e.EName != "ZeroDivisionError" || e.EValue != "division by zero" {
+		t.Fatalf("%+v", done)
+	}
+	// The driver's frames are gone; the earlier cell's frame has line 0.
+	tb := e.Traceback
+	if len(tb) != 3 || tb[0].Line != 6 || tb[0].Text != "g(0)" || tb[0].Name != "<module>" ||
+		tb[1].Line != 4 || tb[1].Name != "g" || tb[1].Text != "return helper(n)" ||
+		tb[2].Line != 0 || tb[2].Name != "helper" || !strings.Contains(tb[2].Text, "cell 1:2: return 10 / n") {
+		t.Fatalf("%+v", tb)
+	}
+	_, done = d.run("x = 1\ny = (\n  2 +")
+	if done.Error == nil || done.Error.EName != "SyntaxError" || len(done.Error.Traceback) != 1 || done.Error.Traceback[0].Line < 2 {
+		t.Fatalf("syntax error: %+v", done.Error)
+	}
+	// A library frame is kept, with its file.
+	_, done = d.run("import json\njson.loads('{')")
+	tb = done.Error.Traceback
+	if done.Error.EName != "JSONDecodeError" || tb[0].Line != 2 || tb[len(tb)-1].Line != 0 || !strings.Contains(tb[len(tb)-1].Text, "json") {
+		t.Fatalf("%+v", done.Error)
+	}
+	_, done = d.run("def r(n):\n    return r(n + 1)\nr(0)")
+	if done.Error.EName != "RecursionError" || len(done.Error.Traceback) > MaxFramesForTest+1 {
+		t.Fatalf("%s, %d frames", done.Error.EName, len(done.Error.Traceback))
+	}
+}
+
+// MaxFramesForTest mirrors the driver's MAX_FRAMES.
+const MaxFramesForTest = 30
+
+func TestDriverStreamsInOrder(t *testing.T) {
+	d := startLocal(t)
+	outs, done := d.run("import sys\nprint('a')\nprint('b', file=sys.stderr)\nprint('c')\nsys.stdout.buffer.write(b'd\\n')\nimport os\nos.system('echo e')\nprint('f')")
+	// Frames are cut by time; compare the runs of each stream.
+	var got []string
+	for i, m := range outs {
+		if i > 0 && outs[i-1].S == m.S {
+			got[len(got)-1] += m.D
+			continue
+		}
+		got = append(got, m.S+":"+m.D)
+	}
+	want := "stdout:a\n|stderr:b\n|stdout:c\nd\ne\nf\n"
+	if done.Status != "ok" || strings.Join(got, "|") != want {
+		t.Fatalf("got %q, want %q (%+v)", strings.Join(got, "|"), want, done.Error)
+	}
+	// 1000 lines are batched into few frames.
+	outs, _ = d.run("for i in range(1000):\n    print(i)")
+	if n := strings.Count(text(outs, "stdout"), "\n"); n != 1000 || len(outs) > 5 {
+		t.Fatalf("%d lines in %d frames", n, len(outs))
+	}
+	// Output after the cell's last write but before a sleep arrives while the
+	// cell still runs.
+	d.nextID++
+	d.send(message{T: msgExec, ID: d.nextID, Code: "import time\nprint('early')\ntime.sleep(1)"})
+	start := time.Now()
+	if m := d.next(); m.T != msgOut || m.D != "early\n" || time.Since(start) > 800*time.Millisecond {
+		t.Fatalf("%+v after %s", m, time.Since(start))
+	}
+	if m := d.next(); m.T != msgDone {
+		t.Fatalf("%+v", m)
+	}
+}
+
+func TestDriverOutputCapAndSilent(t *testing.T) {
+	d := startLocal(t)
+	outs, _ := d.run("print('x' * 100000)", func(m *message) { m.MaxOutput = 1000 })
+	if n := len(text(outs, "stdout")); n <= 1000 || n > 1100 {
+		t.Fatalf("sent %d bytes for a 1000-byte cap", n)
+	}
+	outs, done := d.run("print('hidden')\nz = 3\nz", func(m *message) { m.Silent = true })
+	if len(outs) != 0 || done.Value != nil || done.Status != "ok" {
+		t.Fatalf("silent: %+v %+v", outs, done)
+	}
+	if _, done := d.run("z"); valueText(done) != "3" {
+		t.Fatalf("%+v", done)
+	}
+}
+
+func TestDriverMIME(t *testing.T) {
+	d := startLocal(t)
+	_, done := d.run("class H:\n    def _repr_html_(self):\n        return '<b>h</b>'\n    def __repr__(self):\n        return 'H()'\nH()")
+	if done.Value == nil || done.Value.Text != "H()" || done.Value.MIME["text/html"] != "<b>h</b>" || done.Value.MIME["text/plain"] != "H()" {
+		t.Fatalf("%+v", done.Value)
+	}
+	_, done = d.run("class B:\n    def _repr_mimebundle_(self, include=None, exclude=None):\n        return {'text/markdown': '*b*', 'application/json': {'k': 1}}\nB")
+	if done.Value == nil || len(done.Value.MIME) != 0 {
+		t.Fatalf("a class is shown as text only: %+v", done.Value)
+	}
+	_, done = d.run("B()")
+	if done.Value.MIME["text/markdown"] != "*b*" || done.Value.MIME["application/json"] != `{"k": 1}` {
+		t.Fatalf("%+v", done.Value)
+	}
+	if _, done := d.run("import matplotlib"); done.Status != "ok" {
+		t.Skipf("host python3 has no matplotlib: %+v", done.Error)
+	}
+	// A figure drawn and not returned still comes back, like Jupyter's
+	// inline backend; a returned figure too.
+	for _, code := range []string{
+		"import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.title('t');",
+		"fig, ax = plt.subplots()\nax.plot([1, 2])\nfig",
+	} {
+		_, done = d.run(code)
+		if done.Status != "ok" || done.Value == nil {
+			t.Fatalf("%q: %+v %+v", code, done, done.Error)
+		}
+		png, err := base64.StdEncoding.DecodeString(done.Value.MIME["image/png"])
+		if err != nil || !strings.HasPrefix(string(png), "\x89PNG\r\n\x1a\n") {
+			t.Fatalf("%q: no PNG in %v (%v)", code, keys(done.Value.MIME), err)
+		}
+		if !strings.HasPrefix(done.Value.Text, "<Figure") {
+			t.Fatalf("%q: text %q", code, done.Value.Text)
+		}
+	}
+	// Figures are closed after they are shown.
+	if _, done := d.run("plt.get_fignums()"); valueText(done) != "[]" {
+		t.Fatalf("%+v", done.Value)
+	}
+}
+
+func keys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+func TestDriverInterruptKeepsState(t *testing.T) {
+	d := startLocal(t)
+	d.run("kept = [1]")
+	d.nextID++
+	d.send(message{T: msgExec, ID: d.nextID, Code: "kept.append(2)\nwhile True:\n    pass"})
+	time.Sleep(200 * time.Millisecond)
+	d.cmd.Process.Signal(syscall.SIGINT)
+	m := d.next()
+	if m.T != msgDone || m.Error == nil || m.Error.EName != "KeyboardInterrupt" || m.Error.Traceback[0].Line < 2 {
+		t.Fatalf("%+v %+v", m, m.Error)
+	}
+	if _, done := d.run("kept"); valueText(done) != "[1, 2]" {
+		t.Fatalf("%+v", done)
+	}
+	// SIGINT between cells is ignored.
+	d.cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(50 * time.Millisecond)
+	if _, done := d.run("len(kept)"); valueText(done) != "2" {
+		t.Fatalf("%+v", done)
+	}
+}
+
+func TestDriverVariables(t *testing.T) {
+	d := startLocal(t)
+	d.run("import os\n__hidden = 1\n_single = 2\nn = 5\ns = 'x' * 500\ndef f(): pass")
+	d.send(message{T: msgVars, ID: 99, MaxRepr: 200})
+	m := d.next()
+	got := map[string]Variable{}
+	for _, v := range m.Vars {
+		got[v.Name] = v
+	}
+	if m.T != msgVars || got["n"].Repr != "5" || got["n"].Type != "int" || got["f"].Type != "function" ||
+		len(got["s"].Repr) > 201 || got["_single"].Repr != "2" {
+		t.Fatalf("%+v", m.Vars)
+	}
+	for _, hidden := range []string{"os", "__hidden", "__builtins__", "__name__"} {
+		if _, ok := got[hidden]; ok {
+			t.Errorf("%s listed", hidden)
+		}
+	}
+}
+
+func TestDriverForkAndExit(t *testing.T) {
+	d := startLocal(t)
+	// A fork comes back into the driver: it must exit without a frame.
+	outs, done := d.run("import os\npid = os.fork()\nprint('child' if pid == 0 else 'parent')\n1")
+	if done.Status != "ok" || valueText(done) != "1" {
+		t.Fatalf("%+v", done)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, done := d.run("2"); valueText(done) != "2" {
+		t.Fatalf("%+v", done)
+	}
+	_ = outs
+	// Pickle finds classes defined in cells (the cell namespace is __main__).
+	if _, done := d.run("import pickle\nclass P: pass\ntype(pickle.loads(pickle.dumps(P()))).__name__"); valueText(done) != "'P'" {
+		t.Fatalf("%+v %+v", done, done.Error)
+	}
+	_, done = d.run("import sys\nsys.exit(3)")
+	if done.Exit == nil || *done.Exit != 3 || done.Error.EName != "SystemExit" {
+		t.Fatalf("%+v", done)
+	}
+	if err := d.cmd.Wait(); err == nil || d.cmd.ProcessState.ExitCode() != 3 {
+		t.Fatalf("exit: %v", err)
+	}
+}

@@ -1,0 +1,80 @@
+package container
+
+// ProtocolVersion is the version of the driver protocol; the driver reports
+// it in its ready event.
+const ProtocolVersion = 1
+
+// Message kinds ("t").
+const (
+	msgReady = "ready" // driver → host: started
+	msgExec  = "exec"  // host → driver: run a cell; driver → host: none
+	msgOut   = "out"   // driver → host: output of the running cell
+	msgDone  = "done"  // driver → host: the cell ended
+	msgVars  = "vars"  // both: list the namespace
+	msgError = "error" // driver → host: a request it did not understand
+)
+
+// message is every frame of the driver protocol; T says which fields are
+// set.
+type message struct {
+	T  string `json:"t"`
+	ID uint64 `json:"id,omitempty"`
+
+	// exec request
+	Code      string `json:"code,omitempty"`
+	Silent    bool   `json:"silent,omitempty"`
+	MaxOutput int    `json:"max_output,omitempty"`
+	// vars request
+	MaxRepr int `json:"max_repr,omitempty"`
+
+	// ready
+	Protocol int    `json:"protocol,omitempty"`
+	Python   string `json:"python,omitempty"`
+	PID      int    `json:"pid,omitempty"`
+
+	// out: stream ("stdout" or "stderr") and text
+	S string `json:"s,omitempty"`
+	D string `json:"d,omitempty"`
+
+	// done
+	Status string     `json:"status,omitempty"` // "ok" or "error"
+	Value  *Value     `json:"value,omitempty"`
+	Error  *PyError   `json:"error,omitempty"`
+	Exit   *int       `json:"exit,omitempty"` // the cell called sys.exit(Exit)
+	Vars   []Variable `json:"vars,omitempty"`
+
+	// error
+	Message string `json:"message,omitempty"`
+}
+
+// Value is the value of a cell's trailing expression: its repr and its MIME
+// bundle (MIME type → data, binary data base64-encoded; nil when the bundle
+// has only text/plain).
+type Value struct {
+	Text string            `json:"text"`
+	MIME map[string]string `json:"mime,omitempty"`
+}
+
+// PyError is a Python exception raised by a cell.
+type PyError struct {
+	EName     string  `json:"ename"`
+	EValue    string  `json:"evalue"`
+	Traceback []Frame `json:"traceback"`
+}
+
+// Frame is a traceback frame, outermost first. Line is 1-based in the cell
+// that ran; 0 for frames elsewhere (a library, an earlier cell), whose Text
+// then starts with "file:line: ".
+type Frame struct {
+	Line int    `json:"line"`
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// Variable is one name bound in the kernel's namespace; Repr is cut by the
+// driver to about the requested length.
+type Variable struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Repr string `json:"repr"`
+}

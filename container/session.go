@@ -1,0 +1,360 @@
+package container
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/docker/docker/api/types"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/pkg/stdcopy"
+	"go.uber.org/zap"
+)
+
+// Session is one running kernel container: a long-lived container whose
+// driver keeps the Python namespace between cells. Exec and Variables must
+// not be called concurrently (the kernel serializes them); Interrupt, Kill
+// and Close may be called from any goroutine.
+type Session struct {
+	e       *Engine
+	id      string
+	cfg     Config
+	runtime Runtime
+	imageID string
+	python  string
+	log     *zap.Logger
+
+	conn   types.HijackedResponse
+	wmu    sync.Mutex // guards writes to conn
+	nextID atomic.Uint64
+
+	// events carries the driver's frames in order; the reader closes it when
+	// the attach stream ends, after setting streamErr.
+	events    chan message
+	ended     chan struct{} // closed with events
+	streamErr error
+	stderr    tail      // the container's own stderr: the driver's fatal errors
+	stash     []message // output that arrived during a Variables call
+
+	killed    atomic.Bool // Kill was called: an exit is ours, not a crash
+	closeOnce sync.Once
+	exitOnce  sync.Once
+	exit      ExitInfo
+}
+
+var containerSeq atomic.Uint64
+
+// Start creates and starts a kernel container on e and waits until its driver
+// is ready. It pulls the image first when it is missing (see Config.Pull).
+// Errors: *UnreachableError when the engine does not answer,
+// *ImageMissingError, or a message saying why the container did not start.
+func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) {
+	cfg = cfg.WithDefaults()
+	info, err := e.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := chooseRuntime(info, cfg.Runtime)
+	if err != nil {
+		return nil, err
+	}
+	imageID, err := e.EnsureImage(ctx, cfg.Image, cfg.Pull, cfg.OnProgress)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
+	defer cancel()
+	t0 := time.Now()
+	sp := buildSpec(cfg, rt.engine, ownerLabels())
+	name := fmt.Sprintf("backyard-%s-%d", InstanceID()[:8], containerSeq.Add(1))
+	created, err := e.cli.ContainerCreate(ctx, sp.config, sp.host, nil, nil, name)
+	if err != nil {
+		if cerrdefs.IsNotFound(err) {
+			e.forgetImage(cfg.Image)
+		}
+		return nil, fmt.Errorf("create kernel container: %w", e.wrap(err))
+	}
+	s = &Session{
+		e: e, id: created.ID, cfg: cfg, runtime: rt, imageID: imageID,
+		log:    cfg.Logger.With(zap.String("container", shortID(created.ID)), zap.String("runtime", rt.Name)),
+		events: make(chan message, 256),
+		ended:  make(chan struct{}),
+	}
+	defer func(s *Session) {
+		if err != nil {
+			s.Close()
+		}
+	}(s)
+	s.conn, err = e.cli.ContainerAttach(ctx, s.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		close(s.events)
+		close(s.ended)
+		return nil, fmt.Errorf("attach to kernel container: %w", e.wrap(err))
+	}
+	go s.read()
+	tAttached := time.Now()
+	if err := e.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
+		return nil, fmt.Errorf("start kernel container (image %s, runtime %s): %w", cfg.Image, rt.Name, e.wrap(err))
+	}
+	tStarted := time.Now()
+	select {
+	case m, ok := <-s.events:
+		if !ok {
+			x := s.Exit(context.Background())
+			return nil, fmt.Errorf("the kernel container stopped before its driver was ready: %s", x.Describe())
+		}
+		if m.T != msgReady {
+			return nil, fmt.Errorf("the kernel driver sent %q before it was ready", m.T)
+		}
+		if m.Protocol != ProtocolVersion {
+			return nil, fmt.Errorf("the kernel driver speaks protocol %d, want %d", m.Protocol, ProtocolVersion)
+		}
+		s.python = m.Python
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the kernel container did not start within %s: %w", cfg.StartTimeout, context.Cause(ctx))
+	}
+	s.log.Debug("kernel container ready", zap.String("python", s.python),
+		zap.Duration("create+attach", tAttached.Sub(t0)), zap.Duration("start", tStarted.Sub(tAttached)),
+		zap.Duration("driver", time.Since(tStarted)))
+	return s, nil
+}
+
+func (e *Engine) forgetImage(ref string) {
+	e.mu.Lock()
+	delete(e.images, ref)
+	e.mu.Unlock()
+}
+
+// ID is the container ID.
+func (s *Session) ID() string { return s.id }
+
+// Runtime is the runtime the container runs on.
+func (s *Session) Runtime() Runtime { return s.runtime }
+
+// Python is the version of the container's python3, e.g. "3.11.2".
+func (s *Session) Python() string { return s.python }
+
+// ImageID is the ID of the image the container runs.
+func (s *Session) ImageID() string { return s.imageID }
+
+// read demultiplexes the attach stream until it ends: the driver's frames
+// into s.events, the container's own stderr into s.stderr.
+func (s *Session) read() {
+	dec := &frameDecoder{emit: func(body []byte) error {
+		var m message
+		if err := json.Unmarshal(body, &m); err != nil {
+			return fmt.Errorf("corrupt driver frame: %w", err)
+		}
+		s.events <- m
+		return nil
+	}}
+	_, err := stdcopy.StdCopy(dec, &s.stderr, s.conn.Reader)
+	if err != nil {
+		s.log.Debug("attach stream ended", zap.Error(err))
+	}
+	s.streamErr = err
+	close(s.events)
+	close(s.ended)
+}
+
+// Alive reports whether the container's attach stream is still open (the
+// driver runs).
+func (s *Session) Alive() bool {
+	select {
+	case <-s.ended:
+		return false
+	default:
+		return true
+	}
+}
+
+func (s *Session) send(m message) error {
+	buf, err := appendFrame(nil, m)
+	if err != nil {
+		return err
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, err := s.conn.Conn.Write(buf); err != nil {
+		return fmt.Errorf("send to kernel driver: %w", err)
+	}
+	return nil
+}
+
+// ExecRequest is one cell.
+type ExecRequest struct {
+	Code string
+	// Silent: no output, no value, no figures (errors are still reported).
+	Silent bool
+	// MaxOutput is the host's cap per stream in bytes; the driver stops
+	// sending a little after it (default 1 MiB).
+	MaxOutput int
+}
+
+// Reply is how a cell ended in the driver.
+type Reply struct {
+	OK    bool     // no exception
+	Value *Value   // the trailing expression's value, nil if none
+	Error *PyError // the exception, when !OK
+	// Exit is set when the cell called sys.exit: the driver has stopped.
+	Exit *int
+}
+
+// ErrEnded is wrapped by errors of a session whose container has stopped or
+// whose engine went away; Exit says which.
+var ErrEnded = errors.New("the kernel container has stopped")
+
+// Exec runs one cell. onOutput (may be nil) gets the cell's output in order
+// as it arrives, on the calling goroutine. It returns when the driver
+// reports the end of the cell; an error wrapping ErrEnded when the
+// container stops first (see Exit), or ctx's error when ctx ends first (the
+// session is then in an unknown state: Kill it).
+func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(stream, text string)) (Reply, error) {
+	if req.MaxOutput <= 0 {
+		req.MaxOutput = 1 << 20
+	}
+	id := s.nextID.Add(1)
+	for _, m := range s.stash {
+		deliver(m, onOutput)
+	}
+	s.stash = nil
+	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput}); err != nil {
+		s.conn.Close() // the stream is broken: let the reader end
+	}
+	for {
+		select {
+		case m, ok := <-s.events:
+			if !ok {
+				return Reply{}, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
+			}
+			switch {
+			case m.T == msgOut:
+				deliver(m, onOutput)
+			case m.T == msgDone && m.ID == id:
+				return Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error, Exit: m.Exit}, nil
+			case m.T == msgError:
+				return Reply{}, fmt.Errorf("kernel driver: %s", m.Message)
+			default:
+				s.log.Debug("unexpected driver frame", zap.String("t", m.T), zap.Uint64("id", m.ID))
+			}
+		case <-ctx.Done():
+			return Reply{}, context.Cause(ctx)
+		}
+	}
+}
+
+func deliver(m message, onOutput func(string, string)) {
+	if onOutput != nil && m.D != "" {
+		onOutput(m.S, m.D)
+	}
+}
+
+// Variables lists the names bound in the namespace, modules and dunder
+// names left out, reprs cut to about maxRepr characters.
+func (s *Session) Variables(ctx context.Context, maxRepr int) ([]Variable, error) {
+	id := s.nextID.Add(1)
+	if err := s.send(message{T: msgVars, ID: id, MaxRepr: maxRepr}); err != nil {
+		return nil, err
+	}
+	for {
+		select {
+		case m, ok := <-s.events:
+			if !ok {
+				return nil, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
+			}
+			switch {
+			case m.T == msgOut:
+				s.stash = append(s.stash, m)
+			case m.T == msgVars && m.ID == id:
+				return m.Vars, nil
+			case m.T == msgError:
+				return nil, fmt.Errorf("kernel driver: %s", m.Message)
+			}
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
+}
+
+// Interrupt sends SIGINT to the driver: the running cell gets a
+// KeyboardInterrupt and the namespace stays. Between cells it does nothing.
+func (s *Session) Interrupt(ctx context.Context) error {
+	if err := s.e.cli.ContainerKill(ctx, s.id, "SIGINT"); err != nil {
+		return fmt.Errorf("interrupt kernel: %w", s.e.wrap(err))
+	}
+	return nil
+}
+
+// Kill stops the container at once (SIGKILL) and closes the attach stream,
+// so a pending Exec returns. The container stays until Close.
+func (s *Session) Kill() {
+	s.killed.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.e.cli.ContainerKill(ctx, s.id, "SIGKILL"); err != nil && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err) {
+		s.log.Debug("kill kernel container", zap.Error(err))
+	}
+	if s.conn.Conn != nil {
+		s.conn.Close()
+	}
+}
+
+// Close kills the container and removes it. It returns an error when the
+// engine could not remove it (it is then left for ReapOrphans).
+func (s *Session) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.killed.Store(true)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		// Remove first: closing the stream first makes the driver exit, and
+		// Podman then fails a forced removal racing with that exit.
+		err = s.e.Remove(ctx, s.id)
+		if err != nil && cerrdefs.IsConflict(err) {
+			time.Sleep(200 * time.Millisecond)
+			err = s.e.Remove(ctx, s.id)
+		}
+		if s.conn.Conn != nil {
+			s.conn.Close()
+		}
+		if err != nil {
+			err = fmt.Errorf("remove kernel container %s: %w", shortID(s.id), err)
+			s.log.Warn("kernel container left behind", zap.Error(err))
+		}
+	})
+	return err
+}
+
+func isNotFound(err error) bool {
+	return err != nil && (cerrdefs.IsNotFound(err) || cerrdefs.IsConflict(err) && strings.Contains(err.Error(), "already in progress"))
+}
+
+// tail keeps the last tailBytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 4096
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

@@ -1,0 +1,160 @@
+package container
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests need a real engine and the local test image; see
+// requireEngine.
+
+func testImage() string {
+	if img := os.Getenv("BACKYARD_TEST_IMAGE"); img != "" {
+		return img
+	}
+	return "backyard-python:test"
+}
+
+// requireEngine returns the engine, failing the test when it or the test
+// image is missing (skipping under -short).
+func requireEngine(t testing.TB) *Engine {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs a container engine (-short)")
+	}
+	e, err := Shared(context.Background(), "", nil)
+	if err != nil {
+		t.Fatalf("%v (run scripts/docker-setup.sh, or pass -short)", err)
+	}
+	if _, ok, err := e.ImageID(context.Background(), testImage()); err != nil || !ok {
+		t.Fatalf("test image %s missing (run scripts/build-test-image.sh): %v", testImage(), err)
+	}
+	return e
+}
+
+func startSession(t testing.TB, e *Engine, cfg Config) *Session {
+	t.Helper()
+	cfg.Image, cfg.Pull = testImage(), PullNever
+	s, err := e.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestContainerHardeningApplied(t *testing.T) {
+	e := requireEngine(t)
+	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
+		t.Run(rt, func(t *testing.T) {
+			s := startSession(t, e, Config{Runtime: rt})
+			ins, err := e.cli.ContainerInspect(context.Background(), s.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := ins.HostConfig
+			if string(h.NetworkMode) != "none" || !h.ReadonlyRootfs || h.Runtime != rt || h.PidsLimit == nil || *h.PidsLimit != DefaultPidsLimit ||
+				h.Memory != DefaultMemoryBytes || len(h.CapDrop) != 1 || ins.Config.User != DefaultUser || ins.Config.Labels[LabelInstance] != InstanceID() {
+				t.Fatalf("%+v %+v", h, ins.Config)
+			}
+			r, err := s.Exec(context.Background(), ExecRequest{Code: "import subprocess, threading\nsubprocess.run(['echo', 'sub'], check=True)\nprint('after')"}, nil)
+			if err != nil || !r.OK {
+				t.Fatalf("a subprocess runs under the pids limit: %+v %v", r.Error, err)
+			}
+		})
+	}
+}
+
+func TestContainerMissingImageNeverPulled(t *testing.T) {
+	e := requireEngine(t)
+	_, err := e.Start(context.Background(), Config{Image: "backyard-ls-test/no-such-image:never", Pull: PullNever})
+	var missing *ImageMissingError
+	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "scripts/build-test-image.sh") {
+		t.Fatalf("%v", err)
+	}
+}
+
+// TestContainerReapOrphans starts a child process that owns a kernel
+// container, kills it with SIGKILL (no cleanup runs), and reaps.
+func TestContainerReapOrphans(t *testing.T) {
+	e := requireEngine(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperOwnContainer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "BACKYARD_HELPER_OWN_CONTAINER=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	id := ""
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "container "); ok {
+			id = rest
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("the helper did not start a container")
+	}
+	t.Cleanup(func() { e.Remove(context.Background(), id) })
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if ok, _ := e.ContainerExists(context.Background(), id); !ok {
+		t.Fatal("the orphan is already gone: nothing to test")
+	}
+	removed, err := e.ReapOrphans(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(removed, id) {
+		t.Fatalf("removed %v, not %s", removed, id)
+	}
+	if ok, _ := e.ContainerExists(context.Background(), id); ok {
+		t.Fatal("orphan still there")
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHelperOwnContainer is the child of TestContainerReapOrphans.
+func TestHelperOwnContainer(t *testing.T) {
+	if os.Getenv("BACKYARD_HELPER_OWN_CONTAINER") != "1" {
+		t.Skip("helper process")
+	}
+	e := requireEngine(t)
+	s := startSession(t, e, Config{Runtime: RuntimeRunc})
+	fmt.Printf("container %s\n", s.ID())
+	time.Sleep(time.Minute)
+}
+
+func TestContainerImageWithoutPython(t *testing.T) {
+	e := requireEngine(t)
+	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
+		t.Run(rt, func(t *testing.T) {
+			_, err := e.Start(context.Background(), Config{Image: testImage(), Pull: PullNever, Runtime: rt, Python: "no-such-python3"})
+			if err == nil || !strings.Contains(err.Error(), "no-such-python3") && !strings.Contains(err.Error(), "code 127") {
+				t.Fatalf("%v", err)
+			}
+			t.Log(err)
+		})
+	}
+}

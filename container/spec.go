@@ -1,0 +1,90 @@
+package container
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+)
+
+// pathEnv is PATH inside the container: images made with `docker import`
+// have no ENV, and python:*-slim keeps python3 in /usr/local/bin.
+const pathEnv = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// rlimits of the kernel. nproc counts per user ID across the engine's
+// host, so it is a backstop to the per-container pids limit, not a
+// replacement.
+const (
+	openFiles = 4096
+	processes = 4096
+)
+
+// spec is what the engine is asked to create: the container's config and
+// host config, built from a Config without touching the engine.
+type spec struct {
+	config *container.Config
+	host   *container.HostConfig
+}
+
+// buildSpec turns cfg (with defaults applied) into a container that runs the
+// driver as a hardened, stateful kernel. runtime is the engine runtime name
+// ("" for the engine's default); labels mark the container as backyard-ls's.
+func buildSpec(cfg Config, runtime string, labels map[string]string) spec {
+	workdir := "/tmp"
+	var mounts []mount.Mount
+	if cfg.WorkspaceMount && cfg.Workspace != "" {
+		workdir = WorkspaceTarget
+		mounts = append(mounts, mount.Mount{
+			Type: mount.TypeBind, Source: cfg.Workspace, Target: WorkspaceTarget, ReadOnly: true,
+		})
+	}
+	network := container.NetworkMode("none")
+	if cfg.Network {
+		network = "default"
+	}
+	pids := cfg.PidsLimit
+	c := &container.Config{
+		Image: cfg.Image,
+		Cmd:   driverCommand(cfg.Python),
+		Env: []string{
+			pathEnv,
+			"HOME=/tmp",
+			"LANG=C.UTF-8",
+			"PYTHONDONTWRITEBYTECODE=1",
+			"MPLBACKEND=Agg", // matplotlib draws PNGs, never a window
+			"BACKYARD_RECURSION_LIMIT=" + strconv.Itoa(cfg.RecursionLimit),
+		},
+		User:            cfg.User,
+		WorkingDir:      workdir,
+		Labels:          labels,
+		AttachStdin:     true,
+		AttachStdout:    true,
+		AttachStderr:    true,
+		OpenStdin:       true,
+		StdinOnce:       true, // the driver sees EOF, and exits, when the host goes away
+		NetworkDisabled: !cfg.Network,
+	}
+	h := &container.HostConfig{
+		NetworkMode:    network,
+		Runtime:        runtime,
+		ReadonlyRootfs: true,
+		Tmpfs:          map[string]string{"/tmp": fmt.Sprintf("rw,nosuid,nodev,size=%d,mode=1777", cfg.TmpBytes)},
+		CapDrop:        []string{"ALL"},
+		SecurityOpt:    []string{"no-new-privileges"},
+		Mounts:         mounts,
+		Resources: container.Resources{
+			Memory:     cfg.MemoryBytes,
+			MemorySwap: cfg.MemoryBytes, // no swap on top
+			NanoCPUs:   int64(cfg.CPUs * 1e9),
+			PidsLimit:  &pids,
+			// Explicit, modest rlimits: a bound on open files, and Podman's
+			// defaults (a million) fail where its own hard limit is lower.
+			Ulimits: []*container.Ulimit{
+				{Name: "nofile", Soft: openFiles, Hard: openFiles},
+				{Name: "nproc", Soft: processes, Hard: processes},
+			},
+		},
+	}
+	return spec{config: c, host: h}
+}

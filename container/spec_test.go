@@ -1,0 +1,165 @@
+package container
+
+import (
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/docker/docker/api/types/mount"
+)
+
+func TestSpecIsHardenedByDefault(t *testing.T) {
+	sp := buildSpec(Config{}.WithDefaults(), "", ownerLabels())
+	c, h := sp.config, sp.host
+	if c.Image != DefaultImage || c.User != "65534:65534" || c.WorkingDir != "/tmp" || !c.NetworkDisabled ||
+		!c.OpenStdin || !c.StdinOnce || c.Tty || c.Cmd[0] != "python3" || c.Cmd[1] != "-c" || c.Cmd[2] != driverSource {
+		t.Fatalf("%+v", c)
+	}
+	env := strings.Join(c.Env, " ")
+	for _, want := range []string{"PATH=/usr/local/sbin:", "HOME=/tmp", "MPLBACKEND=Agg", "BACKYARD_RECURSION_LIMIT=1000"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("env lacks %s: %s", want, env)
+		}
+	}
+	if h.NetworkMode != "none" || !h.ReadonlyRootfs || len(h.CapDrop) != 1 || h.CapDrop[0] != "ALL" ||
+		len(h.SecurityOpt) != 1 || h.SecurityOpt[0] != "no-new-privileges" || len(h.Mounts) != 0 || h.Runtime != "" {
+		t.Fatalf("%+v", h)
+	}
+	if h.Memory != 256<<20 || h.MemorySwap != h.Memory || h.NanoCPUs != 1e9 || h.PidsLimit == nil || *h.PidsLimit != 256 {
+		t.Fatalf("%+v", h.Resources)
+	}
+	if h.Tmpfs["/tmp"] != "rw,nosuid,nodev,size=67108864,mode=1777" {
+		t.Fatalf("%q", h.Tmpfs)
+	}
+	if c.Labels[LabelKernel] != "1" || c.Labels[LabelInstance] != InstanceID() || c.Labels[LabelPID] == "" {
+		t.Fatalf("%v", c.Labels)
+	}
+}
+
+func TestSpecSettings(t *testing.T) {
+	cfg := Config{Image: "img", Network: true, Workspace: "/home/me/proj", WorkspaceMount: true, CPUs: 0.5,
+		PidsLimit: 300, MemoryBytes: 1 << 30, User: "1000:1000", Python: "/usr/bin/python3"}.WithDefaults()
+	sp := buildSpec(cfg, "runsc", nil)
+	c, h := sp.config, sp.host
+	want := mount.Mount{Type: mount.TypeBind, Source: "/home/me/proj", Target: "/workspace", ReadOnly: true}
+	if len(h.Mounts) != 1 || h.Mounts[0] != want || c.WorkingDir != "/workspace" {
+		t.Fatalf("%+v %s", h.Mounts, c.WorkingDir)
+	}
+	if h.NetworkMode == "none" || c.NetworkDisabled || h.Runtime != "runsc" || h.NanoCPUs != 5e8 || *h.PidsLimit != 300 ||
+		h.Memory != 1<<30 || c.User != "1000:1000" || c.Cmd[0] != "/usr/bin/python3" {
+		t.Fatalf("%+v %+v", c, h)
+	}
+	// Mounting is off unless asked for.
+	cfg.WorkspaceMount = false
+	if sp := buildSpec(cfg, "", nil); len(sp.host.Mounts) != 0 || sp.config.WorkingDir != "/tmp" {
+		t.Fatalf("%+v", sp.host.Mounts)
+	}
+}
+
+func TestChooseRuntime(t *testing.T) {
+	docker := EngineInfo{Host: "unix:///x", Runtimes: []string{"io.containerd.runc.v2", "runc", "runsc"}, DefaultRuntime: "runc"}
+	plain := EngineInfo{Host: "unix:///x", Runtimes: []string{"runc"}, DefaultRuntime: "runc"}
+	podman := EngineInfo{Host: "unix:///p", Runtimes: []string{"crun", "krun"}, DefaultRuntime: "crun"}
+	cases := []struct {
+		info           EngineInfo
+		forced         string
+		name, engine   string
+		warn, wantErrs bool
+	}{
+		{docker, "", "runsc", "runsc", false, false},
+		{docker, "runc", "runc", "runc", false, false},
+		{docker, "runsc", "runsc", "runsc", false, false},
+		{plain, "", "runc", "", true, false},
+		{plain, "runc", "runc", "runc", false, false},
+		{plain, "runsc", "", "", false, true},
+		{podman, "", "crun", "", true, false},
+		{podman, "runc", "", "", false, true},
+		{docker, "kata", "", "", false, true},
+	}
+	for _, c := range cases {
+		rt, err := chooseRuntime(c.info, c.forced)
+		if (err != nil) != c.wantErrs || rt.Name != c.name || rt.engine != c.engine || (rt.Warning != "") != c.warn {
+			t.Errorf("%v %q: %+v %v", c.info.Runtimes, c.forced, rt, err)
+		}
+	}
+	if _, err := chooseRuntime(plain, "runsc"); err == nil || !strings.Contains(err.Error(), "docker-setup.sh") {
+		t.Errorf("%v", err)
+	}
+}
+
+func TestPullProgress(t *testing.T) {
+	stream := `{"status":"Pulling from library/python","id":"3.13-slim"}
+{"status":"Pulling fs layer","progressDetail":{},"id":"aaa"}
+{"status":"Pulling fs layer","progressDetail":{},"id":"bbb"}
+{"status":"Downloading","progressDetail":{"current":50,"total":100},"id":"aaa"}
+{"status":"Download complete","progressDetail":{},"id":"aaa"}
+{"status":"Extracting","progressDetail":{"current":100,"total":100},"id":"aaa"}
+{"status":"Pull complete","progressDetail":{},"id":"aaa"}
+{"status":"Already exists","progressDetail":{},"id":"bbb"}
+{"status":"Digest: sha256:abc"}
+`
+	var pcts []int
+	err := followPull(strings.NewReader(stream), func(p int, msg string) { pcts = append(pcts, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pcts[0] != -1 || pcts[len(pcts)-1] != 100 {
+		t.Fatalf("%v", pcts)
+	}
+	for i := 1; i < len(pcts); i++ {
+		if pcts[i] < pcts[i-1] {
+			t.Fatalf("progress went back: %v", pcts)
+		}
+	}
+	err = followPull(strings.NewReader(`{"status":"x"}
+{"errorDetail":{"message":"manifest unknown"},"error":"manifest unknown"}
+`), func(int, string) {})
+	if err == nil || err.Error() != "manifest unknown" {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestExitDescribe(t *testing.T) {
+	cases := []struct {
+		x    ExitInfo
+		want string
+	}{
+		{ExitInfo{EngineLost: true, EngineErr: errors.New("EOF"), host: "unix:///s"}, "lost the connection to the container engine at unix:///s: EOF; start dockerd or set DOCKER_HOST"},
+		{ExitInfo{Code: 137, OOMKilled: true, MemoryBytes: 128 << 20}, "the kernel ran out of memory (limit 128 MiB) and was killed (exit code 137)"},
+		{ExitInfo{Code: 137, Killed: true}, "the kernel was stopped"},
+		{ExitInfo{Code: 3}, "the kernel exited with code 3"},
+		{ExitInfo{Code: 70, Stderr: "backyard-ls driver failed:\nboom\n"}, "the kernel exited with code 70: backyard-ls driver failed:\nboom"},
+	}
+	for _, c := range cases {
+		if got := c.x.Describe(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestOwnerGone(t *testing.T) {
+	me := ownerLabels()
+	other := func(pid, start string) map[string]string {
+		l := ownerLabels()
+		l[LabelInstance], l[LabelPID], l[LabelPIDStart] = "other", pid, start
+		return l
+	}
+	if ownerGone(me) {
+		t.Fatal("this process is not gone")
+	}
+	if ownerGone(other("1", processStart(1))) {
+		t.Fatal("pid 1 is alive")
+	}
+	if !ownerGone(other("1", "12345")) {
+		t.Fatal("pid 1 with another start time is a reused PID")
+	}
+	dead := other("999999999", "")
+	if syscall.Kill(999999999, 0) == nil || !ownerGone(dead) {
+		t.Fatal("a dead PID is gone")
+	}
+	dead[LabelHost] = "another-machine"
+	if ownerGone(dead) {
+		t.Fatal("another machine's container is never reaped")
+	}
+}
