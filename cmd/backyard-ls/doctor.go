@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
@@ -16,6 +17,7 @@ import (
 func runDoctor(args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	montyPath := fs.String("monty", "", "path of the Monty worker")
+	image := fs.String("image", "", "container image to check (default "+container.DefaultImage+")")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,7 +59,7 @@ func runDoctor(args []string) int {
 	}
 	fmt.Println()
 	fmt.Println("Container engine (container backend)")
-	doctorContainer()
+	doctorContainer(*image)
 	if !ok {
 		os.Stdout.Sync()
 		return 1
