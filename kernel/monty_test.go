@@ -183,13 +183,27 @@ func TestMemoryAndRecursionLimits(t *testing.T) {
 }
 
 func TestCrashedWorkerGivesFreshKernel(t *testing.T) {
-	k := newMonty(t, Limits{})
+	var k *Monty
+	pids := make(chan int, 1)
+	k, err := NewMonty(MontyOptions{OnState: func(s State) {
+		// Called on the executing goroutine, which owns the worker.
+		if s == StateBusy {
+			select {
+			case pids <- k.w.Pid():
+			default:
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
 	run(t, k, "lost = 1")
+	<-pids
 	go func() {
-		time.Sleep(100 * time.Millisecond)
-		k.mu.Lock()
-		defer k.mu.Unlock()
-		syscall.Kill(k.w.Pid(), syscall.SIGKILL)
+		pid := <-pids
+		time.Sleep(50 * time.Millisecond)
+		syscall.Kill(pid, syscall.SIGKILL)
 	}()
 	r := run(t, k, "while True:\n    pass")
 	if r.Status != StatusCrashed || !strings.Contains(r.Error.EValue, "killed") {
