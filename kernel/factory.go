@@ -53,7 +53,9 @@ type ContainerConfig struct {
 // first execution.
 func New(cfg Config) (Kernel, error) {
 	switch cfg.Backend {
-	case BackendMonty, BackendAuto, "":
+	case BackendAuto, "":
+		return NewAuto(cfg)
+	case BackendMonty:
 		return NewMonty(MontyOptions{Binary: cfg.MontyBinary, Limits: cfg.Limits, OnState: cfg.OnState})
 	case BackendContainer:
 		return NewContainer(ContainerOptions{Container: cfg.Container, Limits: cfg.Limits, OnState: cfg.OnState, Logger: cfg.Logger})

@@ -116,6 +116,11 @@ type Info struct {
 	// Notes are facts worth showing a person: a runtime warning, why the
 	// kernel moved to another backend.
 	Notes []string `json:"notes,omitempty"`
+	// Mode is the document's backend setting ("auto", "monty",
+	// "container"); Backend is the one running its cells now.
+	Mode string `json:"mode,omitempty"`
+	// Reason says why an auto kernel moved to the container.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Kernel runs code with state kept between executions. Executions of one

@@ -1,0 +1,124 @@
+package kernel
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func newAuto(t *testing.T) *Auto {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image (scripts/build-test-image.sh)")
+	}
+	a, err := NewAuto(Config{Backend: BackendAuto, Limits: Limits{Timeout: 60 * time.Second},
+		Container: ContainerConfig{Image: testImage(), Pull: "never"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// The notebook: Monty first, numpy moves the document with its
+// state, later pure-Python cells stay on the container, restart returns to
+// Monty.
+func TestAutoMovesWithState(t *testing.T) {
+	a := newAuto(t)
+	steps := []struct {
+		code, backend, value string
+	}{
+		{"data = [3, 1, 2]\nscale = 10", BackendMonty, ""},
+		{"total = sum(data) * scale\ntotal", BackendMonty, "60"},
+		{"1/0", BackendMonty, ""}, // a plain error does not move
+		{"import numpy as np\narr = np.array(data) * scale\nint(arr.sum()) == total", BackendContainer, "True"},
+		{"sorted(data)", BackendContainer, "[1, 2, 3]"},
+	}
+	for i, s := range steps {
+		r := run(t, a, s.code)
+		if r.Backend != s.backend {
+			t.Fatalf("step %d ran on %s, want %s: %+v %+v", i, r.Backend, s.backend, r, r.Error)
+		}
+		if r.ExecutionCount != i+1 {
+			t.Errorf("step %d has execution count %d", i, r.ExecutionCount)
+		}
+		got := ""
+		if r.Value != nil {
+			got = r.Value.Text
+		}
+		if got != s.value {
+			t.Fatalf("step %d value %q, want %q (%+v)", i, got, s.value, r.Error)
+		}
+	}
+	info := a.Info()
+	if info.Backend != BackendContainer || info.Mode != BackendAuto || !strings.Contains(info.Reason, "numpy") {
+		t.Fatalf("%+v", info)
+	}
+	if err := a.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, a, "data")
+	if r.Backend != BackendMonty || r.Status != StatusError || r.Error.EName != "NameError" || r.ExecutionCount != 1 {
+		t.Fatalf("after restart: %+v %+v", r, r.Error)
+	}
+}
+
+func TestAutoMovesConstructsMontyRunsDifferently(t *testing.T) {
+	a := newAuto(t)
+	if r := run(t, a, "match (1, 2):\n    case (x, y):\n        print(x + y)"); r.Backend != BackendMonty || r.Stdout != "3\n" {
+		t.Fatalf("match runs on Monty %s: %+v", a.caps.Version, r)
+	}
+	r := run(t, a, "class Animal:\n    def speak(self):\n        return '...'\nclass Dog(Animal):\n    def speak(self):\n        return 'woof'\nDog().speak()")
+	if r.Backend != BackendContainer || r.Value == nil || r.Value.Text != "'woof'" {
+		t.Fatalf("class hierarchy: %+v %+v", r, r.Error)
+	}
+}
+
+// A cell that fails on Monty because Monty lacks something (not because the
+// cell is wrong) moves after the fact.
+func TestAutoMovesOnUnsupportedError(t *testing.T) {
+	a := newAuto(t)
+	run(t, a, "x = 5")
+	var streamed strings.Builder
+	r, err := a.Execute(context.Background(), Request{Code: "import os\nprint(\"before\")\nos.getpid() > 0", OnOutput: func(_ Stream, s string) { streamed.WriteString(s) }})
+	if err != nil || r.Backend != BackendContainer || r.Status != StatusOK {
+		t.Fatalf("%+v %v %+v", r, err, r.Error)
+	}
+	if !strings.Contains(streamed.String(), "running the cell in the container") {
+		t.Fatalf("streamed %q", streamed.String())
+	}
+	if r := run(t, a, "x"); r.Value.Text != "5" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestAutoPrewarm(t *testing.T) {
+	a := newAuto(t)
+	if a.Prewarm([]string{"x = 1", "y = 2"}) {
+		t.Fatal("a Monty-only document must not start a container")
+	}
+	if !a.Prewarm([]string{"x = 1", "import numpy"}) {
+		t.Fatal("no pre-warm")
+	}
+	run(t, a, "x = 1")
+	if r := run(t, a, "import numpy\nx + 1"); r.Backend != BackendContainer || r.Value.Text != "2" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestAutoWithoutEngineStaysOnMonty(t *testing.T) {
+	a, err := NewAuto(Config{Container: ContainerConfig{Image: testImage(), Pull: "never", DockerHost: "unix:///nonexistent/docker.sock"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	run(t, a, "x = 1")
+	r := run(t, a, "import numpy")
+	if r.Status != StatusError || r.Error.EName != "BackendUnavailable" || !strings.Contains(r.Error.EValue, "numpy") {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	if r := run(t, a, "x + 1"); r.Backend != BackendMonty || r.Value.Text != "2" {
+		t.Fatalf("%+v", r)
+	}
+}

@@ -1,0 +1,82 @@
+package kernel
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/backyard-ls/backyard-ls/pysrc"
+)
+
+// route says why code needs the container, or "" when Monty can run it:
+// it imports a module Monty lacks, or uses a construct Monty rejects or runs
+// differently from CPython (as probed for this worker release).
+func route(code string, caps *Capabilities) string {
+	for _, imp := range pysrc.Imports(code) {
+		if imp.Top == "" || imp.Top == "__future__" {
+			continue
+		}
+		if !caps.SupportsModule(imp.Module) {
+			return fmt.Sprintf("imports %s, which Monty does not provide", imp.Module)
+		}
+	}
+	for _, c := range append(pysrc.Features(code), pysrc.Uses(code)...) {
+		if _, ok := caps.Divergent[c]; ok {
+			return fmt.Sprintf("uses %s, which Monty %s", describe(c), "does not run as CPython does")
+		}
+	}
+	return ""
+}
+
+func describe(construct string) string {
+	if name, ok := strings.CutPrefix(construct, "dunder:"); ok {
+		return "the special method " + name
+	}
+	return strings.ReplaceAll(construct, "-", " ")
+}
+
+//go:embed probes/builtins.txt
+var builtinsList string
+
+var cpythonBuiltins = func() map[string]bool {
+	m := map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(builtinsList))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			m[l] = true
+		}
+	}
+	return m
+}()
+
+var (
+	undefinedName  = regexp.MustCompile(`^name '([A-Za-z_][A-Za-z0-9_]*)' is not defined`)
+	missingAttrMod = regexp.MustCompile(`^module '[^']+' has no attribute`)
+)
+
+// unsupported says why a Monty error means "not available in Monty" rather
+// than an ordinary Python error of the cell (which stays a result), or "".
+func unsupported(e *Error) string {
+	if e == nil {
+		return ""
+	}
+	switch e.EName {
+	case "ModuleNotFoundError", "ImportError":
+		return "Monty could not import: " + e.EValue
+	case "NotImplementedError":
+		if strings.Contains(e.EValue, "monty") || strings.Contains(e.EValue, "not supported") || strings.Contains(e.EValue, "not yet supported") {
+			return "Monty does not support it: " + e.EValue
+		}
+	case "AttributeError":
+		if missingAttrMod.MatchString(e.EValue) {
+			return "Monty lacks it: " + e.EValue
+		}
+	case "NameError":
+		if m := undefinedName.FindStringSubmatch(e.EValue); m != nil && cpythonBuiltins[m[1]] {
+			return "Monty lacks the built-in " + m[1]
+		}
+	}
+	return ""
+}
