@@ -39,7 +39,7 @@ units.most_common(2)
 # %% Export a summary
 summary = {
     "rows": len(rows),
-    "total": round(sum(revenue.values()), 2),
+    "total": f"{sum(revenue.values()):.2f}",
     "top_region": max(revenue, key=lambda r: revenue[r]),
 }
 print(json.dumps(summary, indent=2))
