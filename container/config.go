@@ -46,6 +46,9 @@ type Config struct {
 	// path is on the engine's host.
 	Workspace      string
 	WorkspaceMount bool
+	// Packages mounts the image's package volume (see Install) read-only
+	// and puts it on PYTHONPATH.
+	Packages bool
 	// MemoryBytes caps the container's memory, tmpfs included (default 256
 	// MiB); there is no swap.
 	MemoryBytes int64

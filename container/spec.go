@@ -39,22 +39,29 @@ func buildSpec(cfg Config, runtime string, labels map[string]string) spec {
 			Type: mount.TypeBind, Source: cfg.Workspace, Target: WorkspaceTarget, ReadOnly: true,
 		})
 	}
+	env := []string{
+		pathEnv,
+		"HOME=/tmp",
+		"LANG=C.UTF-8",
+		"PYTHONDONTWRITEBYTECODE=1",
+		"MPLBACKEND=Agg", // matplotlib draws PNGs, never a window
+		"BACKYARD_RECURSION_LIMIT=" + strconv.Itoa(cfg.RecursionLimit),
+	}
+	if cfg.Packages {
+		// Packages installed on demand: read-only here, written only by
+		// the installer container (see Install).
+		mounts = append(mounts, mount.Mount{Type: mount.TypeVolume, Source: PackagesVolume(cfg.Image), Target: PackagesTarget, ReadOnly: true})
+		env = append(env, "PYTHONPATH="+PackagesTarget)
+	}
 	network := container.NetworkMode("none")
 	if cfg.Network {
 		network = "default"
 	}
 	pids := cfg.PidsLimit
 	c := &container.Config{
-		Image: cfg.Image,
-		Cmd:   driverCommand(cfg.Python),
-		Env: []string{
-			pathEnv,
-			"HOME=/tmp",
-			"LANG=C.UTF-8",
-			"PYTHONDONTWRITEBYTECODE=1",
-			"MPLBACKEND=Agg", // matplotlib draws PNGs, never a window
-			"BACKYARD_RECURSION_LIMIT=" + strconv.Itoa(cfg.RecursionLimit),
-		},
+		Image:           cfg.Image,
+		Cmd:             driverCommand(cfg.Python),
+		Env:             env,
 		User:            cfg.User,
 		WorkingDir:      workdir,
 		Labels:          labels,

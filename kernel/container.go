@@ -39,7 +39,8 @@ type Container struct {
 	log    *zap.Logger
 	q      queue
 
-	s *container.Session // owned by the goroutine holding q
+	s     *container.Session // owned by the goroutine holding q
+	tried map[string]bool    // packages whose install was attempted
 
 	mu       sync.Mutex // guards the fields below
 	cancel   context.CancelCauseFunc
@@ -74,7 +75,7 @@ func NewContainer(opts ContainerOptions) (*Container, error) {
 	}
 	return &Container{
 		opts: opts, limits: opts.Limits.WithDefaults(), log: opts.Logger.Named("container"),
-		q: newQueue(), state: StateIdle, runtime: opts.Container.Runtime,
+		q: newQueue(), state: StateIdle, runtime: opts.Container.Runtime, tried: map[string]bool{},
 	}, nil
 }
 
@@ -85,6 +86,7 @@ func (k *Container) config() container.Config {
 		Network: c.Network, Workspace: c.Workspace, WorkspaceMount: c.WorkspaceMount,
 		MemoryBytes: int64(k.limits.MemoryBytes), CPUs: c.CPUs, PidsLimit: c.PidsLimit,
 		RecursionLimit: k.limits.RecursionDepth, OnProgress: c.OnProgress, Logger: k.log,
+		Packages: true,
 	}
 }
 
@@ -239,8 +241,23 @@ func (k *Container) Execute(ctx context.Context, req Request) (Result, error) {
 	if !req.Silent {
 		out.onOutput = req.OnOutput
 	}
+	if len(req.Requirements) > 0 && !req.Silent {
+		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
+			out.write(Stderr, "[backyard: "+err.Error()+"]\n")
+		}
+	}
 	c := &containerCell{code: req.Code, silent: req.Silent, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log}
 	c.run(ctx, s)
+	if dist, ok := k.installable(c.result); ok && !req.Silent && !c.ended {
+		// Install the missing package and run the cell again.
+		if note := k.installMissing(ctx, dist, out); note != "" {
+			c.result.Error.EValue += "; " + note
+		} else {
+			s.Exec(context.Background(), container.ExecRequest{Code: "__import__('importlib').invalidate_caches()", Silent: true}, func(string, string) {})
+			c = &containerCell{code: req.Code, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log}
+			c.run(ctx, s)
+		}
+	}
 	r := c.result
 	r.Backend, r.Runtime = BackendContainer, s.Runtime().Name
 	if !req.Silent {

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"fmt"
 
 	"go.uber.org/zap"
@@ -47,7 +48,26 @@ type ContainerConfig struct {
 	// OnWarning gets warnings for the user, e.g. that gVisor is missing;
 	// each is given once per process.
 	OnWarning func(string)
+	// AutoInstall is the policy for a package a cell imports but the image
+	// lacks: "off" (default: the ModuleNotFoundError stands), "ask"
+	// (Confirm decides) or "on". Packages go into a volume the kernel reads;
+	// the kernel itself stays offline.
+	AutoInstall string
+	// IndexURL replaces PyPI for installs; FindLinks is a host directory
+	// of wheels to install from.
+	IndexURL  string
+	FindLinks string
+	// Confirm asks the user whether to install packages (AutoInstall
+	// "ask"); nil means no.
+	Confirm func(ctx context.Context, packages []string) bool
 }
+
+// AutoInstall policies.
+const (
+	InstallOff = "off"
+	InstallAsk = "ask"
+	InstallOn  = "on"
+)
 
 // New creates a kernel for cfg.Backend. Backends start lazily, on the
 // first execution.

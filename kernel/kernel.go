@@ -84,6 +84,10 @@ type Request struct {
 	// OnOutput, when set, receives output as it arrives, in order. It is
 	// called on the executing goroutine and must not block for long.
 	OnOutput func(stream Stream, text string)
+	// Requirements are packages the document declares (its PEP 723
+	// `# /// script` dependencies); a container kernel installs the
+	// missing ones under its AutoInstall policy before running.
+	Requirements []string
 }
 
 // Variable is one name in a kernel's namespace.
