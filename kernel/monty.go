@@ -321,6 +321,12 @@ func contains(list []string, s string) bool {
 // hiddenTypes are bound names a person does not think of as variables.
 var hiddenTypes = map[string]bool{"module": true}
 
+// isBuiltin reports a name that resolves to a built-in (a cell used print or
+// ValueError) rather than to a global the cells bound.
+func isBuiltin(name, typ string) bool {
+	return cpythonBuiltins[name] && (typ == "builtin_function_or_method" || typ == "type")
+}
+
 func variables(names []string, v *monty.Value) []Variable {
 	items := v.Items()
 	out := make([]Variable, 0, len(names))
@@ -334,7 +340,7 @@ func variables(names []string, v *monty.Value) []Variable {
 		}
 		typ, _ := pair[0].Str()
 		repr, _ := pair[1].Str()
-		if hiddenTypes[typ] || strings.HasPrefix(n, "__") {
+		if hiddenTypes[typ] || strings.HasPrefix(n, "__") || isBuiltin(n, typ) {
 			continue
 		}
 		if len(repr) > MaxVariableRepr {

@@ -292,7 +292,7 @@ func TestExecutionsAreSerializedInOrder(t *testing.T) {
 
 func TestVariables(t *testing.T) {
 	k := newMonty(t, Limits{})
-	run(t, k, "import json\nx = 1\nname = 'ada'\ndef f(arg):\n    local = arg\n    return local\nitems = [f(i) for i in range(3)]")
+	run(t, k, "import json\nx = 1\nname = 'ada'\ndef f(arg):\n    local = arg\n    return local\nitems = [f(i) for i in range(3)]\nprint(len(items), abs(-1), ValueError)")
 	vs, err := k.Variables(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func TestVariables(t *testing.T) {
 	if got["x"].Repr != "1" || got["x"].Type != "int" || got["name"].Repr != "'ada'" || got["items"].Repr != "[0, 1, 2]" || got["f"].Type != "function" {
 		t.Fatalf("%+v", vs)
 	}
-	for _, hidden := range []string{"local", "arg", "json", "i"} {
+	for _, hidden := range []string{"local", "arg", "json", "i", "print", "len", "abs", "ValueError"} {
 		if _, ok := got[hidden]; ok {
 			t.Errorf("%s listed: %+v", hidden, got[hidden])
 		}
