@@ -1,0 +1,232 @@
+-- The one shared backyard-ls client: starting it, attaching buffers, and
+-- sending commands through it alone (vim.lsp.buf.execute_command would
+-- broadcast to every client attached to the buffer).
+local config = require("backyard.config")
+
+local M = {}
+
+M.name = "backyard-ls"
+
+local client_id -- the shared client, once started
+local uris = {} -- bufnr -> uri of each attached buffer
+local bufs = {} -- uri -> bufnr
+local listeners = {} -- notification method -> fn(bufnr, params)
+local exit_listeners = {}
+local waiting = {} -- fns to run once the client is initialized
+local warned = false
+
+-- call runs a client method: client:m() where methods live on a class
+-- (0.11+; the dot form is deprecated there), client.m() before.
+function M.call(client, method, ...)
+  local mt = getmetatable(client)
+  if mt and type(mt.__index) == "table" and mt.__index[method] then
+    return client[method](client, ...)
+  end
+  return client[method](...)
+end
+
+function M.get()
+  if not client_id then
+    return nil
+  end
+  local c = vim.lsp.get_client_by_id(client_id)
+  if not c or M.call(c, "is_stopped") then
+    return nil
+  end
+  return c
+end
+
+-- on registers fn(bufnr, params) for a server notification that carries a
+-- uri; only attached buffers are reported.
+function M.on(method, fn)
+  listeners[method] = fn
+end
+
+function M.on_exit(fn)
+  exit_listeners[#exit_listeners + 1] = fn
+end
+
+local function dispatch(err, params, ctx)
+  if err or type(params) ~= "table" then
+    return
+  end
+  local fn = listeners[ctx.method]
+  local bufnr = bufs[params.uri]
+  if fn and bufnr and vim.api.nvim_buf_is_valid(bufnr) then
+    fn(bufnr, params)
+  end
+end
+
+local function ready()
+  local fns = waiting
+  waiting = {}
+  for _, fn in ipairs(fns) do
+    fn()
+  end
+end
+
+local function exited()
+  client_id = nil
+  waiting = {}
+  local gone = vim.tbl_keys(uris)
+  uris, bufs = {}, {}
+  for _, fn in ipairs(exit_listeners) do
+    fn(gone)
+  end
+end
+
+local function client_config()
+  local o = config.options
+  local settings = config.server_settings(o)
+  return {
+    name = M.name,
+    cmd = o.cmd,
+    root_dir = o.root_dir or (vim.uv or vim.loop).cwd(),
+    init_options = settings,
+    settings = settings,
+    -- The status lens ("[3] ✓ …") has an empty command: picking it in
+    -- vim.lsp.codelens.run() does nothing, instead of a warning.
+    commands = {
+      [""] = function() end,
+    },
+    handlers = {
+      ["backyard/output"] = dispatch,
+      ["backyard/executionState"] = dispatch,
+      ["backyard/kernelState"] = dispatch,
+    },
+    -- Requests sent before initialize ends would reach the server before
+    -- the buffer's didOpen; run them after it (scheduled: Neovim sends
+    -- didOpen right after on_init returns).
+    on_init = function()
+      vim.schedule(ready)
+    end,
+    on_exit = function(_, _, id)
+      -- Called from the event loop; state changes wait for the main loop.
+      vim.schedule(function()
+        if id == nil or id == client_id then
+          exited()
+        end
+      end)
+    end,
+  }
+end
+
+-- attachable: a buffer backed by a file (the server keys kernels by uri).
+function M.attachable(bufnr)
+  return vim.api.nvim_buf_is_valid(bufnr) and vim.bo[bufnr].buftype == ""
+    and vim.api.nvim_buf_get_name(bufnr) ~= ""
+end
+
+-- attach connects bufnr to the shared client, starting it if needed.
+-- It returns the client, or nil (with one message) if it cannot start.
+function M.attach(bufnr)
+  if uris[bufnr] and M.get() then
+    return M.get()
+  end
+  if not M.attachable(bufnr) then
+    return nil
+  end
+  local cmd = config.options.cmd
+  if vim.fn.executable(cmd[1]) ~= 1 then
+    if not warned then
+      warned = true
+      vim.notify(("backyard: cannot start the server: %q is not an executable on $PATH"
+        .. " (set cmd in require(\"backyard\").setup())"):format(cmd[1]), vim.log.levels.ERROR)
+    end
+    return nil
+  end
+  local id
+  if vim.lsp.start then
+    -- 0.8+: start or reuse. Any running backyard-ls will do: kernels are
+    -- per document, not per root.
+    id = vim.lsp.start(client_config(), {
+      bufnr = bufnr,
+      reuse_client = function(c)
+        return c.name == M.name
+      end,
+    })
+  else
+    id = M.get() and client_id or vim.lsp.start_client(client_config())
+    if id and not vim.lsp.buf_attach_client(bufnr, id) then
+      id = nil
+    end
+  end
+  if not id then
+    return nil
+  end
+  client_id = id
+  local uri = vim.uri_from_bufnr(bufnr)
+  uris[bufnr], bufs[uri] = uri, bufnr
+  return M.get()
+end
+
+function M.detach(bufnr)
+  local uri = uris[bufnr]
+  if uri then
+    uris[bufnr], bufs[uri] = nil, nil
+  end
+end
+
+function M.uri(bufnr)
+  return uris[bufnr]
+end
+
+function M.attached(bufnr)
+  return uris[bufnr] ~= nil and M.get() ~= nil
+end
+
+-- request sends method to the shared client only, once it is
+-- initialized. handler(err, result) is called on the main loop.
+function M.request(bufnr, method, params, handler)
+  local c = M.attach(bufnr)
+  if not c then
+    if handler then
+      handler({ message = "backyard-ls is not running for this buffer" }, nil)
+    end
+    return
+  end
+  local function send()
+    M.call(c, "request", method, params, function(err, result)
+      if handler then
+        handler(err, result)
+      end
+    end, bufnr)
+  end
+  if c.initialized then
+    send()
+  else
+    waiting[#waiting + 1] = send
+  end
+end
+
+-- execute sends workspace/executeCommand with one JSON object argument,
+-- as the server's commands take (DESIGN.md).
+function M.execute(bufnr, command, arg, handler)
+  local c = M.attach(bufnr)
+  if not c then
+    if handler then
+      handler({ message = "backyard-ls is not running for this buffer" }, nil)
+    end
+    return
+  end
+  arg.uri = uris[bufnr]
+  M.request(bufnr, "workspace/executeCommand", { command = command, arguments = { arg } }, handler)
+end
+
+-- notify_settings re-sends the settings (after setup() runs again).
+function M.notify_settings()
+  local c = M.get()
+  if c then
+    M.call(c, "notify", "workspace/didChangeConfiguration", { settings = config.server_settings() })
+  end
+end
+
+-- stop ends the shared client (tests, :BackyardStop).
+function M.stop()
+  local c = M.get()
+  if c then
+    M.call(c, "stop")
+  end
+end
+
+return M

@@ -1,0 +1,342 @@
+-- What the :Backyard* commands and the keys do.
+local cells = require("backyard.cells")
+local client = require("backyard.client")
+local config = require("backyard.config")
+local output = require("backyard.output")
+
+local api = vim.api
+local M = {}
+
+local function notify(msg, level)
+  vim.notify("backyard: " .. msg, level or vim.log.levels.INFO)
+end
+
+local function err_text(err)
+  return type(err) == "table" and (err.message or vim.inspect(err)) or tostring(err)
+end
+
+-- buffer returns the current buffer if backyard handles it, else nil (and
+-- says why).
+local function buffer()
+  local bufnr = api.nvim_get_current_buf()
+  local fts = config.options.filetypes
+  if not vim.tbl_contains(fts, vim.bo[bufnr].filetype) then
+    notify("runs " .. table.concat(fts, ", ") .. " buffers only", vim.log.levels.WARN)
+    return nil
+  end
+  if not client.attachable(bufnr) then
+    notify("save the buffer to a file first: kernels belong to files", vim.log.levels.WARN)
+    return nil
+  end
+  if not client.attach(bufnr) then
+    return nil
+  end
+  return bufnr
+end
+
+local function cursor_line()
+  return api.nvim_win_get_cursor(0)[1] - 1
+end
+
+-- run sends a run command without waiting for the result: output arrives
+-- as notifications, which keeps the editor free while a cell runs.
+local function run(command, arg)
+  local bufnr = buffer()
+  if not bufnr then
+    return nil
+  end
+  arg.wait = false
+  client.execute(bufnr, command, arg, function(err)
+    if err then
+      notify(err_text(err), vim.log.levels.ERROR)
+    end
+  end)
+  return bufnr
+end
+
+function M.run_cell()
+  run("backyard.runCell", { line = cursor_line() })
+end
+
+-- run_cell_advance runs the cell and moves to the next code cell.
+function M.run_cell_advance()
+  local line = cursor_line()
+  local bufnr = run("backyard.runCell", { line = line })
+  if bufnr then
+    local target = cells.next_code_line(bufnr, line)
+    if target then
+      api.nvim_win_set_cursor(0, { target + 1, 0 })
+    end
+  end
+end
+
+function M.run_above()
+  run("backyard.runAbove", { line = cursor_line() })
+end
+
+function M.run_below()
+  run("backyard.runBelow", { line = cursor_line() })
+end
+
+function M.run_all()
+  run("backyard.runAll", {})
+end
+
+-- Byte length of the UTF-8 character starting at byte i (1-based).
+local function char_len(s, i)
+  local b = s:byte(i)
+  if not b then
+    return 0
+  end
+  return b >= 0xF0 and 4 or b >= 0xE0 and 3 or b >= 0xC0 and 2 or 1
+end
+
+-- selection_range is the LSP range (UTF-16 characters) of lines
+-- line1..line2 (1-based): exactly the last characterwise visual selection
+-- when it spans those lines (and the command had two line numbers, as
+-- '<,'> gives), else the whole lines.
+function M.selection_range(bufnr, line1, line2, count)
+  local function text(l)
+    return api.nvim_buf_get_lines(bufnr, l - 1, l, false)[1] or ""
+  end
+  local s = api.nvim_buf_get_mark(bufnr, "<")
+  local e = api.nvim_buf_get_mark(bufnr, ">")
+  if (count or 2) == 2 and vim.fn.visualmode() == "v" and s[1] == line1 and e[1] == line2 then
+    local first, last = text(line1), text(line2)
+    local stop = math.min(e[2] + char_len(last, e[2] + 1), #last)
+    return {
+      start = { line = line1 - 1, character = cells.utf16(first, s[2]) },
+      ["end"] = { line = line2 - 1, character = cells.utf16(last, stop) },
+    }
+  end
+  local last = text(line2)
+  return {
+    start = { line = line1 - 1, character = 0 },
+    ["end"] = { line = line2 - 1, character = cells.utf16(last, #last) },
+  }
+end
+
+-- run_range runs lines line1..line2 (the selection when it came from
+-- visual mode); count is how many line numbers the command got.
+function M.run_range(line1, line2, count)
+  local bufnr = api.nvim_get_current_buf()
+  run("backyard.runRange", { range = M.selection_range(bufnr, line1, line2, count) })
+end
+
+function M.interrupt()
+  local bufnr = buffer()
+  if not bufnr then
+    return
+  end
+  client.execute(bufnr, "backyard.interrupt", {}, function(err, res)
+    if err then
+      notify(err_text(err), vim.log.levels.ERROR)
+    elseif type(res) == "table" and res.interrupted == false then
+      notify("nothing is running")
+    end
+  end)
+end
+
+-- restart empties the namespace; outputs stay but are marked stale (with
+-- bang they are cleared).
+function M.restart(bang)
+  local bufnr = buffer()
+  if not bufnr then
+    return
+  end
+  client.execute(bufnr, "backyard.restart", {}, function(err)
+    if err then
+      notify(err_text(err), vim.log.levels.ERROR)
+    elseif bang then
+      M.clear(bufnr)
+    else
+      output.restarted(bufnr)
+    end
+  end)
+end
+
+M.backends = { "auto", "monty", "container" }
+
+function M.backend(name)
+  local bufnr = buffer()
+  if not bufnr then
+    return
+  end
+  if not name or name == "" then
+    client.execute(bufnr, "backyard.kernelInfo", {}, function(err, info)
+      if err then
+        notify(err_text(err), vim.log.levels.ERROR)
+      else
+        notify("backend " .. tostring(info.backend) .. " (" .. tostring(info.state) .. ")")
+      end
+    end)
+    return
+  end
+  if not vim.tbl_contains(M.backends, name) then
+    notify("backend must be auto, monty or container, not " .. name, vim.log.levels.ERROR)
+    return
+  end
+  client.execute(bufnr, "backyard.setBackend", { backend = name }, function(err)
+    if err then
+      notify(err_text(err), vim.log.levels.ERROR)
+      return
+    end
+    -- The old kernel is gone with its namespace.
+    output.restarted(bufnr)
+    notify("backend " .. name .. " for " .. vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ":t"))
+  end)
+end
+
+local function show(lines, title)
+  return require("backyard.ui").open(lines, title, "float")
+end
+
+function M.info()
+  local bufnr = buffer()
+  if not bufnr then
+    return
+  end
+  client.execute(bufnr, "backyard.kernelInfo", {}, function(err, info)
+    if err then
+      notify(err_text(err), vim.log.levels.ERROR)
+      return
+    end
+    local lines = {
+      "file        " .. vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ":~:."),
+      "backend     " .. tostring(info.backend),
+      "runtime     " .. tostring(info.runtime ~= "" and info.runtime or "-"),
+      "state       " .. tostring(info.state),
+      "executions  " .. tostring(info.executionCount or 0),
+    }
+    local versions = info.versions ~= vim.NIL and info.versions or {}
+    local names = vim.tbl_keys(versions)
+    table.sort(names)
+    for _, k in ipairs(names) do
+      lines[#lines + 1] = ("%-11s %s"):format(k, versions[k])
+    end
+    for _, n in ipairs(info.notes ~= vim.NIL and info.notes or {}) do
+      lines[#lines + 1] = { "note        " .. n, "DiagnosticWarn" }
+    end
+    show(lines, "backyard kernel")
+  end)
+end
+
+function M.variables()
+  local bufnr = buffer()
+  if not bufnr then
+    return
+  end
+  client.execute(bufnr, "backyard.variables", {}, function(err, res)
+    if err then
+      notify(err_text(err), vim.log.levels.ERROR)
+      return
+    end
+    local vars = type(res) == "table" and res.variables ~= vim.NIL and res.variables or {}
+    if #vars == 0 then
+      show({ "(no variables: run a cell first)" }, "backyard variables")
+      return
+    end
+    local wn, wt = 4, 4
+    for _, v in ipairs(vars) do
+      wn = math.max(wn, vim.fn.strdisplaywidth(v.name))
+      wt = math.max(wt, vim.fn.strdisplaywidth(v.type))
+    end
+    local fmt = "%-" .. wn .. "s  %-" .. wt .. "s  %s"
+    local lines = { { fmt:format("name", "type", "value"), "Title" } }
+    for _, v in ipairs(vars) do
+      local repr = tostring(v.repr):gsub("\n", "\\n")
+      lines[#lines + 1] = fmt:format(v.name, v.type, repr)
+    end
+    show(lines, "backyard variables")
+  end)
+end
+
+-- clear removes the outputs (and backyard's diagnostics) of a buffer.
+function M.clear(bufnr)
+  bufnr = bufnr or api.nvim_get_current_buf()
+  output.clear(bufnr)
+  local c = client.get()
+  if c then
+    local diag = vim.lsp.diagnostic
+    local ok, ns = pcall(diag.get_namespace, c.id)
+    if ok and ns then
+      vim.diagnostic.reset(ns, bufnr)
+    end
+  end
+end
+
+-- open_output shows the full output of the cell under the cursor.
+function M.open_output(how)
+  local bufnr = api.nvim_get_current_buf()
+  local o = output.at(bufnr, cursor_line())
+  if not o then
+    notify("no output here: run a cell first")
+    return
+  end
+  how = how ~= "" and how or config.options.output.open
+  return require("backyard.ui").open(output.full(o), "backyard output", how)
+end
+
+-- motion moves to the next (dir 1) or previous (-1) cell, count times.
+function M.motion(dir)
+  local bufnr = api.nvim_get_current_buf()
+  local count = math.max(vim.v.count1, 1)
+  local line = cursor_line()
+  local target
+  if dir > 0 then
+    target = cells.next_start(bufnr, line, count)
+  else
+    target = cells.prev_start(bufnr, line, count)
+  end
+  if target then
+    api.nvim_win_set_cursor(0, { target + 1, 0 })
+  end
+end
+
+-- keymaps sets the buffer-local keys the options ask for.
+function M.keymaps(bufnr)
+  local keys = config.options.keymaps
+  if not keys then
+    return
+  end
+  local function map(mode, name, rhs)
+    local lhs = keys[name]
+    if not lhs then
+      return
+    end
+    for _, k in ipairs(type(lhs) == "table" and lhs or { lhs }) do
+      vim.keymap.set(mode, k, rhs, { buffer = bufnr, silent = true, desc = "backyard: " .. name:gsub("_", " ") })
+    end
+  end
+  map("n", "run_cell", M.run_cell)
+  map("n", "run_cell_advance", M.run_cell_advance)
+  map("x", "run_selection", ":BackyardRun<CR>")
+  map("n", "run_above", M.run_above)
+  map("n", "run_below", M.run_below)
+  map("n", "run_all", M.run_all)
+  map("n", "interrupt", M.interrupt)
+  map("n", "restart", function()
+    M.restart(false)
+  end)
+  map("n", "clear", function()
+    M.clear()
+  end)
+  map("n", "output", function()
+    M.open_output("")
+  end)
+  map("n", "variables", M.variables)
+  -- In diff mode ]c/[c keep their meaning (next/previous change).
+  for name, dir in pairs({ next_cell = 1, prev_cell = -1 }) do
+    local lhs = keys[name]
+    for _, k in ipairs(type(lhs) == "table" and lhs or { lhs or nil }) do
+      vim.keymap.set({ "n", "x", "o" }, k, function()
+        if vim.wo.diff then
+          return k
+        end
+        return ("<Cmd>lua require('backyard.commands').motion(%d)<CR>"):format(dir)
+      end, { buffer = bufnr, expr = true, silent = true, desc = "backyard: " .. name:gsub("_", " ") })
+    end
+  end
+end
+
+return M

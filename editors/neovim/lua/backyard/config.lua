@@ -1,0 +1,132 @@
+-- Options: defaults, merging and validation. Kept free of other requires so
+-- that `require("backyard").setup()` stays cheap in an init file.
+local M = {}
+
+local defaults = {
+  -- How to start the server: a list (argv), not a shell string.
+  cmd = { "backyard-ls", "serve" },
+  -- Filetypes whose buffers attach to the server.
+  filetypes = { "python" },
+  -- Root directory sent to the server (the container backend mounts it);
+  -- nil means the current directory when the server starts.
+  root_dir = nil,
+  -- Backend of new kernels: "auto", "monty" or "container".
+  backend = "auto",
+  -- Per-cell limits; nil keeps the server's own default.
+  limits = {
+    timeout = nil, -- seconds
+    memory = nil, -- MiB per kernel
+    recursion = nil, -- recursion depth
+    max_output_bytes = nil, -- per stream and execution
+  },
+  -- Any further backyard.* settings, sent as they are, e.g.
+  -- { container = { image = "python:3.13-slim" }, autoInstall = false }.
+  settings = {},
+  -- Inline output under each cell.
+  output = {
+    enabled = true,
+    max_lines = 20, -- longer output is folded to this many lines
+    show_duration = true,
+    show_backend = true,
+    traceback = true, -- show traceback frames under the error line
+    prefix = "│ ", -- put before every output line ("" for none)
+    throttle_ms = 50, -- at most one redraw per this while output streams
+    open = "float", -- how :BackyardOutput opens the full output: "float" or "split"
+  },
+  -- Code lenses (▶ Run Cell …) on cell headers.
+  codelens = true,
+  -- Inlay hints (the value at the end of a cell) where Neovim has them
+  -- (0.10+); off by default because the inline output already shows it.
+  inlay_hints = false,
+  -- Buffer-local keys. Set `keymaps = false` to define none, or any key to
+  -- false; a key may also be a list of keys.
+  keymaps = {
+    run_cell = "<leader>rc",
+    run_cell_advance = { "<S-CR>", "<leader>x" },
+    run_selection = { "<S-CR>", "<leader>x" }, -- visual mode
+    run_above = "<leader>ra",
+    run_below = "<leader>rb",
+    run_all = "<leader>rA",
+    interrupt = "<leader>ri",
+    restart = "<leader>rR",
+    clear = "<leader>rC",
+    output = "<leader>ro",
+    variables = "<leader>rv",
+    next_cell = "]c",
+    prev_cell = "[c",
+  },
+}
+
+M.defaults = defaults
+M.options = vim.deepcopy(defaults)
+
+-- A list (e.g. cmd, a key list) replaces; a table of options merges.
+local function is_list(t)
+  return type(t) == "table" and t[1] ~= nil
+end
+
+local function merge(base, user)
+  if type(base) ~= "table" or type(user) ~= "table" or is_list(base) or is_list(user) then
+    return user
+  end
+  local out = vim.deepcopy(base)
+  for k, v in pairs(user) do
+    out[k] = merge(base[k], v)
+  end
+  return out
+end
+
+local backends = { auto = true, monty = true, container = true }
+
+-- expect checks an option's type (vim.validate changed form in 0.11).
+local function expect(name, value, ...)
+  local t = type(value)
+  for _, want in ipairs({ ... }) do
+    if t == want then
+      return
+    end
+  end
+  error(("backyard: %s must be a %s, got %s"):format(name, table.concat({ ... }, " or "), vim.inspect(value)), 0)
+end
+
+local function check(o)
+  expect("cmd", o.cmd, "table")
+  expect("filetypes", o.filetypes, "table")
+  expect("backend", o.backend, "string")
+  expect("limits", o.limits, "table")
+  expect("settings", o.settings, "table")
+  expect("output", o.output, "table")
+  expect("keymaps", o.keymaps, "table", "boolean")
+  if not backends[o.backend] then
+    error("backyard: backend must be \"auto\", \"monty\" or \"container\", got " .. vim.inspect(o.backend), 0)
+  end
+  if #o.cmd == 0 then
+    error("backyard: cmd must name the server executable, e.g. { \"backyard-ls\", \"serve\" }", 0)
+  end
+  if o.output.open ~= "float" and o.output.open ~= "split" then
+    error("backyard: output.open must be \"float\" or \"split\"", 0)
+  end
+end
+
+-- setup merges user options over the defaults and validates them.
+function M.set(user)
+  local o = merge(defaults, user or {})
+  check(o)
+  M.options = o
+  return o
+end
+
+-- server_settings is what the server reads under backyard.* (its names).
+function M.server_settings(o)
+  o = o or M.options
+  local s = vim.deepcopy(o.settings)
+  s.backend = o.backend
+  local l = o.limits
+  if l.timeout then s.timeout = l.timeout end
+  if l.memory then s.memory = l.memory end
+  if l.recursion then s.recursionLimit = l.recursion end
+  if l.max_output_bytes then s.maxOutputBytes = l.max_output_bytes end
+  return { backyard = s }
+end
+
+return M

@@ -1,0 +1,507 @@
+-- Inline output: each cell's output as extmark virtual lines under the
+-- cell, driven by backyard/executionState and backyard/output.
+--
+-- An output covers a region of lines (two extmarks, so it follows edits).
+-- A new execution whose range overlaps a region takes that region over:
+-- rerunning a cell replaces its output.
+local cells = require("backyard.cells")
+local config = require("backyard.config")
+
+local api = vim.api
+local M = {}
+
+M.ns = api.nvim_create_namespace("backyard_output")
+
+local bufs = {} -- bufnr -> {list = {output…}, by_id = {executionId -> output}}
+
+local function opts()
+  return config.options.output
+end
+
+local function nilify(v)
+  if v == vim.NIL then
+    return nil
+  end
+  return v
+end
+
+function M.highlights()
+  for group, link in pairs({
+    BackyardHeader = "Comment",
+    BackyardHeaderError = "DiagnosticError",
+    BackyardRunning = "DiagnosticInfo",
+    BackyardStdout = "Normal",
+    BackyardStderr = "DiagnosticWarn",
+    BackyardResult = "Special",
+    BackyardError = "DiagnosticError",
+    BackyardTraceback = "Comment",
+    BackyardStale = "NonText",
+    BackyardMore = "Comment",
+    BackyardPrefix = "NonText",
+  }) do
+    vim.cmd(("highlight default link %s %s"):format(group, link))
+  end
+end
+
+local function state(bufnr)
+  local s = bufs[bufnr]
+  if not s then
+    s = { list = {}, by_id = {} }
+    bufs[bufnr] = s
+  end
+  return s
+end
+
+-- rows is the output's current region (0-based, inclusive).
+local function rows(bufnr, o)
+  local s = api.nvim_buf_get_extmark_by_id(bufnr, M.ns, o.start_mark, {})
+  local e = api.nvim_buf_get_extmark_by_id(bufnr, M.ns, o.end_mark, {})
+  if not s[1] or not e[1] then
+    return nil
+  end
+  return s[1], math.max(s[1], e[1])
+end
+
+local function region_text(bufnr, first, last)
+  return table.concat(api.nvim_buf_get_lines(bufnr, first, last + 1, false), "\n")
+end
+
+-- buffer_cells reads bufnr's lines and cells once per check.
+local function buffer_cells(bufnr)
+  local lines = api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  return { lines = lines, all = cells.parse(lines) }
+end
+
+-- current_text is what o's staleness compares: the whole code of its cell
+-- for a cell's output (so a line added at its end counts), else the lines
+-- of its region (a selection).
+local function current_text(bufnr, o, first, last, buf)
+  if o.cell then
+    local _, code = cells.code_at(buf.lines, first, buf.all)
+    return code
+  end
+  return region_text(bufnr, first, last)
+end
+
+local function clamp_row(bufnr, row)
+  return math.max(0, math.min(row, api.nvim_buf_line_count(bufnr) - 1))
+end
+
+-- place moves o's marks to the lines of an LSP range and remembers their
+-- text, so an edit there marks the output stale.
+local function place(bufnr, o, range)
+  local first = clamp_row(bufnr, range.start.line)
+  local last = clamp_row(bufnr, math.max(range["end"].line, range.start.line))
+  o.start_mark = api.nvim_buf_set_extmark(bufnr, M.ns, first, 0, { id = o.start_mark })
+  o.end_mark = api.nvim_buf_set_extmark(bufnr, M.ns, last, 0, { id = o.end_mark })
+  -- A range that is exactly a cell's code is that cell's output.
+  local buf = buffer_cells(bufnr)
+  local c, _, code_last = cells.code_at(buf.lines, first, buf.all)
+  o.cell = c ~= nil and c.start == first and code_last == last
+  o.snapshot = current_text(bufnr, o, first, last, buf)
+  o.stale = false
+end
+
+local function delete(bufnr, o)
+  pcall(api.nvim_buf_del_extmark, bufnr, M.ns, o.start_mark)
+  pcall(api.nvim_buf_del_extmark, bufnr, M.ns, o.end_mark)
+  o.deleted = true
+end
+
+-- claim finds the output for an execution over range: the first existing
+-- one overlapping it (others overlapping are dropped), else a new one.
+local function claim(bufnr, range)
+  local s = state(bufnr)
+  local first, last = range.start.line, math.max(range["end"].line, range.start.line)
+  local keep, rest = nil, {}
+  for _, o in ipairs(s.list) do
+    local a, b = rows(bufnr, o)
+    if a and not (b < first or a > last) then
+      if keep then
+        delete(bufnr, o)
+      else
+        keep = o
+        rest[#rest + 1] = o
+      end
+    elseif a then
+      rest[#rest + 1] = o
+    end
+  end
+  if not keep then
+    keep = {}
+    rest[#rest + 1] = keep
+  end
+  s.list = rest
+  place(bufnr, keep, range)
+  return keep
+end
+
+-- Text to display lines: no tabs, terminal colour codes or control
+-- characters (virtual text shows them as ^I, ^[), no trailing newline.
+local function split(text)
+  local out = {}
+  if not text or text == "" then
+    return out
+  end
+  text = text:gsub("\r\n", "\n"):gsub("\n$", "")
+  for line in (text .. "\n"):gmatch("(.-)\n") do
+    line = line:gsub("\t", "    "):gsub("\27%[[%d;]*%a", ""):gsub("%c", "")
+    out[#out + 1] = line
+  end
+  return out
+end
+
+-- fixed is x with the given decimals, rounded as Go's FormatFloat rounds
+-- the server's lenses: LuaJIT rounds exact binary ties (0.625) up, Go to
+-- even. A tie at d decimals is representable only if x * 2^(d+1) is whole.
+local function fixed(x, decimals)
+  local f = "%." .. decimals .. "f"
+  local scale = 10 ^ decimals
+  if (x * 2 ^ (decimals + 1)) % 1 == 0 and (x * scale) % 1 == 0.5 then
+    local q = math.floor(x * scale)
+    return f:format((q % 2 == 0 and q or q + 1) / scale)
+  end
+  return f:format(x)
+end
+
+-- format_duration renders milliseconds as the server's lenses do.
+function M.format_duration(ms)
+  ms = tonumber(ms) or 0
+  if ms < 1 then
+    return fixed(ms, 2) .. " ms"
+  elseif ms < 10 then
+    return fixed(ms, 1) .. " ms"
+  elseif ms < 1000 then
+    return fixed(ms, 0) .. " ms"
+  elseif ms < 60000 then
+    return fixed(ms / 1000, 1) .. " s"
+  end
+  local sec = math.floor(ms / 1000)
+  return ("%d min %d s"):format(math.floor(sec / 60), sec % 60)
+end
+
+local icons = {
+  ok = "✓",
+  error = "✗",
+  interrupted = "■ interrupted",
+  timeout = "⏱ timed out",
+  crashed = "✗ kernel crashed",
+}
+
+-- header is "[3] ✓ 0.12 ms · monty", "[4] ✗ 0.05 ms · monty".
+function M.header(x)
+  local o = opts()
+  local count = (tonumber(x.executionCount) or 0) > 0 and ("[" .. x.executionCount .. "]") or "[ ]"
+  -- An error's name is on the next line, not repeated here.
+  local text = count .. " " .. (icons[x.status] or x.status or "?")
+  if o.show_duration and x.durationMs then
+    text = text .. " " .. M.format_duration(x.durationMs)
+  end
+  if o.show_backend and x.backend and x.backend ~= "" then
+    local b = x.backend
+    if x.runtime and x.runtime ~= "" and x.runtime ~= b then
+      b = b .. "/" .. x.runtime
+    end
+    text = text .. " · " .. b
+  end
+  return text
+end
+
+-- body lists {text, hl} of an execution: stdout, stderr, the value, the
+-- error and its frames.
+local function body(x, out)
+  for _, l in ipairs(split(x.stdout)) do
+    out[#out + 1] = { l, "BackyardStdout" }
+  end
+  for _, l in ipairs(split(x.stderr)) do
+    out[#out + 1] = { l, "BackyardStderr" }
+  end
+  local res = nilify(x.result)
+  if res then
+    local value = split(res.text)
+    for i, l in ipairs(value) do
+      out[#out + 1] = { (i == 1 and "→ " or "  ") .. l, "BackyardResult" }
+    end
+    for mime in pairs(nilify(res.mime) or {}) do
+      if mime ~= "text/plain" then
+        out[#out + 1] = { "  [" .. mime .. " output not shown]", "BackyardMore" }
+      end
+    end
+  end
+  local err = nilify(x.error)
+  if err then
+    local msg = err.ename or "Error"
+    if err.evalue and err.evalue ~= "" then
+      msg = msg .. ": " .. err.evalue
+    end
+    local lines = split(msg)
+    for _, l in ipairs(lines) do
+      out[#out + 1] = { l, "BackyardError" }
+    end
+    if opts().traceback then
+      for _, f in ipairs(nilify(err.traceback) or {}) do
+        local where = (tonumber(f.line) or -1) >= 0 and ("line " .. (f.line + 1) .. ", ") or ""
+        local text = f.text and f.text ~= "" and (": " .. vim.trim(f.text)) or ""
+        out[#out + 1] = { "  " .. where .. "in " .. (f.name or "?") .. text, "BackyardTraceback" }
+      end
+    end
+  end
+  return out
+end
+
+-- lines is the full output of o as {text, hl}: the header first.
+local function lines(o)
+  local out = {}
+  local live = o.live
+  if live and live.state == "running" then
+    out[1] = { "[*] running…", "BackyardRunning" }
+    for _, l in ipairs(split(live.stdout)) do
+      out[#out + 1] = { l, "BackyardStdout" }
+    end
+    for _, l in ipairs(split(live.stderr)) do
+      out[#out + 1] = { l, "BackyardStderr" }
+    end
+    return out
+  end
+  local x = o.exec
+  if live then -- queued: keep the previous output, dimmed, under the new state
+    out[1] = { "[ ] queued", "BackyardRunning" }
+    if x then
+      for _, l in ipairs(body(x, {})) do
+        out[#out + 1] = { l[1], "BackyardStale" }
+      end
+    end
+    return out
+  end
+  if not x then
+    return out
+  end
+  out[1] = { M.header(x), x.status == "ok" and "BackyardHeader" or "BackyardHeaderError" }
+  return body(x, out)
+end
+
+-- render draws o's lines (folded) under its region.
+local function render(bufnr, o)
+  if o.deleted or not api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  local op = opts()
+  local all = lines(o)
+  local _, last = rows(bufnr, o)
+  if not last then
+    return
+  end
+  local stale = (o.stale or o.restarted) and not o.live
+  if stale and all[1] then
+    all[1] = { all[1][1] .. " · stale", all[1][2] }
+  end
+  local max = math.max(op.max_lines or 20, 1)
+  local virt = {}
+  for i, l in ipairs(all) do
+    if i > max + 1 then -- the header does not count
+      local more = #all - max - 1
+      virt[#virt + 1] = {
+        { op.prefix, "BackyardPrefix" },
+        { ("… %d more line%s (:BackyardOutput)"):format(more, more == 1 and "" or "s"), "BackyardMore" },
+      }
+      break
+    end
+    virt[#virt + 1] = { { op.prefix, "BackyardPrefix" }, { l[1], stale and "BackyardStale" or l[2] } }
+  end
+  if op.prefix == "" then
+    for _, v in ipairs(virt) do
+      table.remove(v, 1)
+    end
+  end
+  o.end_mark = api.nvim_buf_set_extmark(bufnr, M.ns, last, 0, {
+    id = o.end_mark,
+    virt_lines = #virt > 0 and virt or nil,
+  })
+end
+
+local scheduled = 0 -- renders waiting for their throttle timer
+
+-- pending is the number of throttled renders not yet done (for tests).
+function M.pending()
+  return scheduled
+end
+
+local function schedule_render(bufnr, o)
+  if o.scheduled then
+    return
+  end
+  o.scheduled = true
+  scheduled = scheduled + 1
+  vim.defer_fn(function()
+    scheduled = scheduled - 1
+    o.scheduled = false
+    render(bufnr, o)
+  end, opts().throttle_ms or 50)
+end
+
+-- on_state handles backyard/executionState.
+function M.on_state(bufnr, p)
+  if not opts().enabled then
+    return
+  end
+  local s = state(bufnr)
+  local id = p.executionId
+  local o = s.by_id[id]
+  if o and o.deleted then
+    o = nil
+  end
+  if not o then
+    if p.state == "done" and not nilify(p.execution) then
+      return -- dropped before we saw it queued: nothing to show
+    end
+    o = claim(bufnr, p.range)
+    s.by_id[id] = o
+  end
+  if p.state == "queued" or p.state == "running" then
+    o.live = { id = id, state = p.state, stdout = "", stderr = "" }
+    render(bufnr, o)
+    return
+  end
+  -- done
+  s.by_id[id] = nil
+  if o.live and o.live.id == id then
+    o.live = nil
+  end
+  local x = nilify(p.execution)
+  if x then
+    o.exec, o.restarted = x, false
+  elseif not o.exec then
+    delete(bufnr, o)
+    s.list = vim.tbl_filter(function(v)
+      return v ~= o
+    end, s.list)
+    return
+  end
+  render(bufnr, o)
+end
+
+-- on_output handles backyard/output: streamed text of a running cell.
+function M.on_output(bufnr, p)
+  local s = bufs[bufnr]
+  local o = s and s.by_id[p.executionId]
+  if not o or o.deleted or not o.live or o.live.id ~= p.executionId then
+    return
+  end
+  local key = p.stream == "stderr" and "stderr" or "stdout"
+  o.live[key] = o.live[key] .. (p.text or "")
+  schedule_render(bufnr, o)
+end
+
+-- check_stale re-renders outputs whose region text changed (or changed
+-- back) since they ran.
+function M.check_stale(bufnr)
+  local s = bufs[bufnr]
+  if not s then
+    return
+  end
+  local buf = buffer_cells(bufnr)
+  for _, o in ipairs(s.list) do
+    local a, b = rows(bufnr, o)
+    if a then
+      local stale = current_text(bufnr, o, a, b, buf) ~= o.snapshot
+      if stale ~= o.stale then
+        o.stale = stale
+        render(bufnr, o)
+      end
+    end
+  end
+end
+
+-- restarted marks every output of bufnr stale: its namespace is gone.
+function M.restarted(bufnr)
+  local s = bufs[bufnr]
+  for _, o in ipairs(s and s.list or {}) do
+    o.restarted = true
+    render(bufnr, o)
+  end
+end
+
+-- drop forgets bufnr's outputs. Each is marked deleted first: a pending
+-- (throttled) render must not touch its marks, whose ids Neovim 0.11
+-- hands out again once cleared.
+local function drop(bufnr)
+  local s = bufs[bufnr]
+  bufs[bufnr] = nil
+  for _, o in ipairs(s and s.list or {}) do
+    o.deleted = true
+  end
+  for _, o in pairs(s and s.by_id or {}) do
+    o.deleted = true
+  end
+end
+
+function M.clear(bufnr)
+  drop(bufnr)
+  if api.nvim_buf_is_valid(bufnr) then
+    api.nvim_buf_clear_namespace(bufnr, M.ns, 0, -1)
+  end
+end
+
+-- at returns the output for the cursor line: the one whose region holds
+-- it, else the one in the same cell, else the nearest above.
+function M.at(bufnr, line)
+  local s = bufs[bufnr]
+  if not s then
+    return nil
+  end
+  local all = cells.parse(api.nvim_buf_get_lines(bufnr, 0, -1, false))
+  local c = all[cells.at(all, line) or 0]
+  local best, best_row
+  for _, o in ipairs(s.list) do
+    local a, b = rows(bufnr, o)
+    if a and (o.exec or o.live) then
+      if line >= a and line <= b then
+        return o
+      end
+      if c and a >= cells.first(c) and b < c.stop then
+        return o
+      end
+      if b < line and (not best_row or b > best_row) then
+        best, best_row = o, b
+      end
+    end
+  end
+  return best
+end
+
+-- full is o's whole output, unfolded, as {text, hl}.
+function M.full(o)
+  local all = lines(o)
+  if (o.stale or o.restarted) and all[1] then
+    all[1] = { all[1][1] .. " · stale", all[1][2] }
+  end
+  return all
+end
+
+-- virt_text returns the virtual lines of bufnr as plain strings, in buffer
+-- order: {row, lines} per output (for tests and :BackyardOutput).
+function M.virtual_lines(bufnr)
+  local out = {}
+  local marks = api.nvim_buf_get_extmarks(bufnr, M.ns, 0, -1, { details = true })
+  for _, m in ipairs(marks) do
+    local d = m[4]
+    if d and d.virt_lines then
+      local ls = {}
+      for _, chunks in ipairs(d.virt_lines) do
+        local t = {}
+        for _, ch in ipairs(chunks) do
+          t[#t + 1] = ch[1]
+        end
+        ls[#ls + 1] = table.concat(t)
+      end
+      out[#out + 1] = { row = m[2], lines = ls }
+    end
+  end
+  return out
+end
+
+function M.forget(bufnr)
+  drop(bufnr)
+end
+
+return M
