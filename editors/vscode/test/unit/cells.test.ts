@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { advanceFrom, cellIndexAt, hasMarkers, markerKind, parseCells } from '../../src/cells';
+
+const lines = (s: string): string[] => s.split('\n');
+
+describe('markerKind', () => {
+  it('knows the percent-format family', () => {
+    assert.equal(markerKind('# %%'), 'code');
+    assert.equal(markerKind('#%% Load data'), 'code');
+    assert.equal(markerKind('# %% [markdown]'), 'markdown');
+    assert.equal(markerKind('# %% Notes [md]'), 'markdown');
+    assert.equal(markerKind('# In[ ]:'), 'code');
+    assert.equal(markerKind('# In[12]'), 'code');
+    assert.equal(markerKind('# <codecell>'), 'code');
+    assert.equal(markerKind('# <markdowncell>'), 'markdown');
+  });
+  it('rejects comments that only look similar', () => {
+    for (const l of ['# %%%', '# %%x', '  # %%', 'x = 1  # %%', '# In[a]', '# In[1]x', '']) assert.equal(markerKind(l), undefined, l);
+  });
+});
+
+describe('parseCells', () => {
+  it('makes an implicit first cell of code above the first marker', () => {
+    const c = parseCells(lines('import x\n# %%\na = 1\n# %% [markdown]\n# text\n# %%\nb'));
+    assert.deepEqual(
+      c.map((x) => [x.kind, x.headerLine, x.startLine, x.endLine]),
+      [
+        ['code', -1, 0, 1],
+        ['code', 1, 2, 3],
+        ['markdown', 3, 4, 5],
+        ['code', 5, 6, 7],
+      ],
+    );
+    assert.equal(cellIndexAt(c, 1), 1);
+    assert.equal(cellIndexAt(c, 6), 3);
+  });
+  it('has no implicit cell above the first marker when that text is blank; a file without markers is one cell', () => {
+    assert.equal(parseCells(lines('\n# %%\na')).length, 1);
+    assert.deepEqual(parseCells(lines('a = 1\nb = 2')), [{ kind: 'code', headerLine: -1, startLine: 0, endLine: 2 }]);
+    assert.equal(hasMarkers(lines('a = 1\nb = 2')), false);
+    assert.equal(hasMarkers(lines('a = 1\n# %%\nb = 2')), true);
+  });
+});
+
+describe('advanceFrom', () => {
+  const doc = lines('# %%\na = 1\n\n# %% [markdown]\n# notes\n# %%\nb = 2\n');
+  it('moves to the first body line of the next code cell, skipping markdown', () => {
+    assert.deepEqual(advanceFrom(doc, 1), { line: 6 });
+    assert.deepEqual(advanceFrom(doc, 0), { line: 6 });
+  });
+  it('appends a new cell at the end after the last cell (document ending in a newline)', () => {
+    const a = advanceFrom(doc, 6);
+    assert.equal(a.append, '\n# %%\n');
+    const after = (doc.join('\n') + a.append).split('\n');
+    assert.equal(after[a.line - 1], '# %%');
+    assert.equal(after[a.line], '');
+    assert.equal(a.line, after.length - 1);
+  });
+  it('appends a blank line first when the last line has text', () => {
+    const d = lines('# %%\nx = 1');
+    const a = advanceFrom(d, 1);
+    assert.equal(a.append, '\n\n# %%\n');
+    const after = (d.join('\n') + a.append).split('\n');
+    assert.deepEqual(after, ['# %%', 'x = 1', '', '# %%', '']);
+    assert.equal(a.line, 4);
+  });
+  it('opens the body of a next cell whose marker is the last line', () => {
+    const d = lines('# %%\nx = 1\n# %%');
+    assert.deepEqual(advanceFrom(d, 1), { line: 3, append: '\n' });
+  });
+});

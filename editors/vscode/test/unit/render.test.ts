@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fenced, formatTraceback, hoverMarkdown, inline } from '../../src/render';
+import { DocumentResults } from '../../src/results';
+import type { Execution } from '../../src/protocol';
+import { execution, state } from './fixtures';
+
+function entry(x: Execution | undefined, phase: 'queued' | 'running' | 'done' = 'done', stale = false) {
+  const r = new DocumentResults();
+  r.onExecutionState(state('a', 1, 2, 'queued'));
+  if (phase !== 'queued') r.onExecutionState(state('a', 1, 2, 'running'));
+  if (phase === 'done') r.onExecutionState(state('a', 1, 2, 'done', x));
+  const e = r.get('a')!;
+  e.stale = stale;
+  return e;
+}
+
+const zde: Execution['error'] = {
+  ename: 'ZeroDivisionError',
+  evalue: 'division by zero',
+  traceback: [
+    { line: 4, name: '<module>', text: 'f(0)' },
+    { line: 2, name: 'f', text: '    return 1 / n' },
+  ],
+};
+
+describe('inline after-text and colour per status', () => {
+  const cases: [string, Execution | undefined, 'queued' | 'running' | 'done', boolean, string, string][] = [
+    ['value', execution({ executionCount: 3, result: { text: '42' } }), 'done', false, 'ok', '[3] ✓ 42'],
+    ['last stdout line', execution({ stdout: 'a\nb\n' }), 'done', false, 'ok', '[1] ✓ b'],
+    ['duration when silent', execution({ durationMs: 0.25 }), 'done', false, 'ok', '[1] ✓ 0.25 ms'],
+    ['error', execution({ status: 'error', executionCount: 4, error: zde }), 'done', false, 'error', '[4] ✗ ZeroDivisionError: division by zero'],
+    ['timeout', execution({ status: 'timeout' }), 'done', false, 'error', '[1] ⏱ timed out'],
+    ['crashed', execution({ status: 'crashed', executionCount: 0, error: { ename: 'KernelError', evalue: 'worker died', traceback: [] } }), 'done', false, 'error', '✗ kernel crashed: worker died'],
+    ['interrupted', execution({ status: 'interrupted', executionCount: 2 }), 'done', false, 'interrupted', '[2] ■ interrupted'],
+    ['stale', execution({ result: { text: '42' } }), 'done', true, 'stale', '[1] ✓ 42 (stale)'],
+    ['queued', undefined, 'queued', false, 'running', '⋯ queued'],
+    ['running', undefined, 'running', false, 'running', '⋯ running'],
+  ];
+  for (const [name, x, phase, stale, look, text] of cases) {
+    it(name, () => assert.deepEqual(inline(entry(x, phase, stale)), { look, text }));
+  }
+  it('shows the last streamed line while running, and cuts long or multi-line values', () => {
+    const e = entry(undefined, 'running');
+    e.streamed = 'step 1\nstep 2\n';
+    assert.equal(inline(e).text, '⋯ running · step 2');
+    assert.equal(inline(entry(execution({ result: { text: 'line1\nline2' } }))).text, '[1] ✓ line1 …');
+    assert.ok(inline(entry(execution({ result: { text: 'x'.repeat(500) } }))).text.length <= 120);
+  });
+});
+
+describe('hover markdown', () => {
+  it('holds stdout, stderr, the value and the traceback with 1-based lines', () => {
+    const md = hoverMarkdown(entry(execution({ status: 'error', executionCount: 5, stdout: 'out\n', stderr: 'warn\n', error: zde, runtime: 'runsc', backend: 'container' })));
+    assert.match(md, /^\*\*\[5\] error\*\* · container · runsc · 1\.3 ms/);
+    assert.match(md, /```text\nout\n```/);
+    assert.match(md, /stderr:\n\n```text\nwarn\n```/);
+    assert.match(md, /line 5, in <module>\n {4}f\(0\)\n {2}line 3, in f\n {4}return 1 \/ n\nZeroDivisionError: division by zero/);
+  });
+  it('labels the value and says when it is stale', () => {
+    const md = hoverMarkdown(entry(execution({ executionCount: 2, result: { text: "'ok'" } }), 'done', true));
+    assert.match(md, /stale/);
+    assert.match(md, /Out\[2\]:\n\n```text\n'ok'\n```/);
+  });
+  it('uses a fence longer than any backtick run in the output', () => {
+    assert.equal(fenced('a ```` b'), '`````text\na ```` b\n`````');
+  });
+  it('formats frames outside the code that ran', () => {
+    assert.match(formatTraceback({ ename: 'E', evalue: '', traceback: [{ line: -1, name: 'g', text: '' }] }), /outside this code, in g\nE$/);
+  });
+});
