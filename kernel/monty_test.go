@@ -429,3 +429,16 @@ func TestInterruptRecoversSnapshotAndJournal(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestKeyErrorValueLikeCPython(t *testing.T) {
+	k := newMonty(t, Limits{})
+	for code, want := range map[string]string{
+		"{}['bananas']": "'bananas'", "{}[1]": "1", "{}[(1, 'a')]": "(1, 'a')", "{}[None]": "None",
+		"{}[\"it's\"]": `"it's"`, "{}.pop('z')": "'z'", "{}[-2.5]": "-2.5",
+	} {
+		r := run(t, k, code)
+		if r.Error == nil || r.Error.EName != "KeyError" || r.Error.EValue != want {
+			t.Errorf("%s: %+v, want %s", code, r.Error, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -98,6 +99,9 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		e := o.Exception
 		r.Status = StatusError
 		r.Error = &Error{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code)}
+		if e.Type == "KeyError" {
+			r.Error.EValue = keyErrorValue(e.Message)
+		}
 		switch {
 		case e.Type == "TimeoutError" && strings.Contains(e.Message, "time limit exceeded") && len(e.Frames) == 0:
 			r.Status, c.tainted = StatusTimeout, true
@@ -158,4 +162,17 @@ func frames(fs []monty.Frame, code string) []Frame {
 		out = append(out, fr)
 	}
 	return out
+}
+
+var literal = regexp.MustCompile(`^(-?[0-9][0-9_.eE+-]*j?|None|True|False|[-(\[{'"].*|b['"].*)$`)
+
+// keyErrorValue renders a KeyError message as CPython's str() of it: Monty
+// sends the key's str() ("bananas"), CPython shows its repr ("'bananas'").
+// A key whose text looks like a literal (1, None, (1, 2)) is left alone; an
+// empty message stays empty (KeyError() and KeyError(”) are alike here).
+func keyErrorValue(msg string) string {
+	if msg == "" || literal.MatchString(msg) {
+		return msg
+	}
+	return monty.StrRepr(msg)
 }

@@ -30,7 +30,9 @@ func Uses(code string) []string {
 		case t.Kind == Name && (t.Text == "set" || t.Text == "frozenset") && next(sig, i, "(") && !after(sig, i, "."):
 			found["set"] = true
 		case isOp(t, "(") && match[i] > i:
-			if hasTopKeyword(sig, i, match[i], "for") && !(isCallParen(sig, i) && !hasTopComma(sig, i, match[i])) {
+			// f(x for x in y) hands the generator straight to the callee:
+			// only the sole argument of a call is exempt.
+			if k := topKeyword(sig, i, match[i], "for"); k > 0 && !(isCallParen(sig, i) && !hasTopComma(sig, i, k)) {
 				found["generator-expression"] = true
 			}
 		case isOp(t, "{") && match[i] > i+1:
@@ -91,7 +93,8 @@ func matchBrackets(sig []Token) []int {
 	return match
 }
 
-// hasTop* look for a token directly inside the brackets open..close.
+// hasTopComma and hasTopOp look for a token directly inside the brackets
+// open..close (close exclusive).
 func hasTopComma(sig []Token, open, close int) bool { return hasTopOp(sig, open, close, ",") }
 
 func hasTopOp(sig []Token, open, close int, op string) bool {
@@ -107,14 +110,16 @@ func hasTopOp(sig []Token, open, close int, op string) bool {
 	return false
 }
 
-func hasTopKeyword(sig []Token, open, close int, kw string) bool {
+// topKeyword returns the index of the first kw directly inside the brackets
+// open..close, or -1.
+func topKeyword(sig []Token, open, close int, kw string) int {
 	d := sig[open].Depth + 1
 	for j := open + 1; j < close; j++ {
 		if sig[j].Depth == d && sig[j].Kind == Name && sig[j].Text == kw {
-			return true
+			return j
 		}
 	}
-	return false
+	return -1
 }
 
 // isCallParen reports whether the "(" at i opens a call's arguments.

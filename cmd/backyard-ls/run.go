@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/pypkg"
 )
 
 // cellRecord is one executed cell in `run --json` output: the Execution
@@ -48,6 +50,11 @@ func runRun(args []string) int {
 	timeout := fs.Duration("timeout", kernel.DefaultLimits.Timeout, "time limit per cell")
 	memory := fs.Int("memory", int(kernel.DefaultLimits.MemoryBytes>>20), "memory limit of the kernel, MiB")
 	montyPath := fs.String("monty", "", "path of the Monty worker (default: $MONTY_BIN, the install dir, then PATH)")
+	image := fs.String("image", "", "container image (default "+container.DefaultImage+")")
+	runtime := fs.String("runtime", "", "container runtime: runc or runsc (default: runsc when the engine has it)")
+	autoInstall := fs.String("auto-install", kernel.InstallOff, "install packages the container lacks: off, ask or on")
+	indexURL := fs.String("index-url", "", "package index for installs (default PyPI)")
+	findLinks := fs.String("find-links", "", "directory of wheels to install from")
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "warn", "log level: debug, info, warn, error")
 	fs.Usage = func() {
@@ -74,11 +81,25 @@ func runRun(args []string) int {
 	}
 	defer log.Sync()
 
+	script, err := pypkg.ParseScript(string(src))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "backyard-ls run: %s: %v\n", path, err)
+		return 2
+	}
+	var requirements []string
+	if script != nil {
+		requirements = script.Dependencies
+	}
 	k, err := kernel.New(kernel.Config{
 		Backend:     *backend,
 		MontyBinary: *montyPath,
 		Limits:      kernel.Limits{Timeout: *timeout, MemoryBytes: uint64(*memory) << 20},
 		Logger:      log,
+		Container: kernel.ContainerConfig{
+			Image: *image, Runtime: *runtime, AutoInstall: *autoInstall, IndexURL: *indexURL, FindLinks: *findLinks,
+			Confirm:   confirmOnTerminal,
+			OnWarning: func(w string) { fmt.Fprintln(os.Stderr, "backyard-ls:", w) },
+		},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
@@ -98,16 +119,24 @@ func runRun(args []string) int {
 		stop()
 	}()
 
+	codeCells := cells.CodeCells(cells.Parse(string(src)))
+	if a, ok := k.(*kernel.Auto); ok {
+		codes := make([]string, len(codeCells))
+		for i, c := range codeCells {
+			codes[i] = c.Code
+		}
+		a.Prewarm(codes)
+	}
 	out := os.Stdout
 	failed := false
-	for n, c := range cells.CodeCells(cells.Parse(string(src))) {
+	for n, c := range codeCells {
 		if ctx.Err() != nil {
 			break
 		}
 		if !*asJSON {
 			printHeader(out, n+1, c)
 		}
-		req := kernel.Request{Code: c.Code}
+		req := kernel.Request{Code: c.Code, Requirements: requirements}
 		if !*asJSON {
 			req.OnOutput = func(s kernel.Stream, text string) {
 				if s == kernel.Stderr {
@@ -200,4 +229,18 @@ func printResult(w io.Writer, path string, rec cellRecord, r kernel.Result) {
 		fmt.Fprintf(w, "[%s]\n", r.Status)
 	}
 	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", r.Status, r.Backend, rec.DurationMs)
+}
+
+// confirmOnTerminal asks on the terminal whether to install packages
+// (auto-install "ask"); without a terminal the answer is no.
+func confirmOnTerminal(_ context.Context, packages []string) bool {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer tty.Close()
+	fmt.Fprintf(tty, "Install %s into the container's package volume? [y/N] ", strings.Join(packages, ", "))
+	var answer string
+	fmt.Fscanln(tty, &answer)
+	return strings.EqualFold(answer, "y") || strings.EqualFold(answer, "yes")
 }
