@@ -1,0 +1,170 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+)
+
+// Commands lists every command the server executes, as
+// executeCommandProvider advertises them (editors register them from it).
+var Commands = []string{
+	CmdRunCell, CmdRunAbove, CmdRunBelow, CmdRunAll, CmdRunRange,
+	CmdInterrupt, CmdRestart, CmdSetBackend, CmdKernelInfo, CmdVariables,
+}
+
+// parentPollInterval is how often the editor process is checked.
+const parentPollInterval = 500 * time.Millisecond
+
+func (s *server) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	var p protocol.InitializeParams
+	if err := decode(req, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.state != stateUninitialized {
+		s.mu.Unlock()
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already received")
+	}
+	s.state = stateInitialized
+	s.caps = capsOf(p.Capabilities)
+	s.workspace = workspacePath(&p)
+	s.mu.Unlock()
+
+	if len(p.InitializationOptions) > 0 {
+		s.applySettings(p.InitializationOptions)
+	}
+	if s.opts.ClientProcessID == 0 && p.ProcessID != nil && *p.ProcessID > 0 {
+		s.watchParent(int(*p.ProcessID))
+	}
+	s.log.Info("initialize", zap.String("client", p.ClientInfo.Name), zap.Any("caps", s.clientCaps()))
+
+	sync := protocol.TextDocumentSyncKindIncremental
+	yes, no := true, false
+	res := &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding:       protocol.PositionEncodingKindUTF16,
+			TextDocumentSync:       &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &sync},
+			CodeLensProvider:       &protocol.CodeLensOptions{ResolveProvider: &no},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: Commands},
+			InlayHintProvider:      &protocol.InlayHintOptions{ResolveProvider: &no},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "backyard-ls"},
+	}
+	if s.opts.Version != "" {
+		res.ServerInfo.Version = protocol.NewOptional(s.opts.Version)
+	}
+	return res, nil
+}
+
+func capsOf(c protocol.ClientCapabilities) clientCaps {
+	var caps clientCaps
+	if w := c.Workspace; w != nil {
+		caps.codeLensRefresh = w.CodeLens != nil && isTrue(w.CodeLens.RefreshSupport)
+		caps.inlayHintRefresh = w.InlayHint != nil && isTrue(w.InlayHint.RefreshSupport)
+	}
+	if w := c.Window; w != nil {
+		caps.workDoneProgress = isTrue(w.WorkDoneProgress)
+	}
+	return caps
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// workspacePath is the local path of the first workspace folder (or the
+// root uri), "" when there is none.
+func workspacePath(p *protocol.InitializeParams) string {
+	var u uri.URI
+	//lint:ignore SA1019 clients without workspace folders send only rootUri
+	root := p.RootURI
+	if f, ok := p.WorkspaceFolders.Get(); ok && len(f) > 0 {
+		u = f[0].URI
+	} else if root != nil {
+		u = *root
+	}
+	if u.Scheme() != "file" {
+		return ""
+	}
+	return u.FsPath()
+}
+
+func (s *server) initialized(context.Context, *jsonrpc2.Request) (any, error) {
+	return nil, nil
+}
+
+// shutdown closes every kernel; the process lives on until exit.
+func (s *server) shutdown(context.Context, *jsonrpc2.Request) (any, error) {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	s.closeAll()
+	return nil, nil
+}
+
+func (s *server) exitNotification(context.Context, *jsonrpc2.Request) (any, error) {
+	s.mu.Lock()
+	clean := s.state == stateShutdown
+	s.mu.Unlock()
+	if clean {
+		s.finish(nil)
+	} else {
+		s.finish(ErrExitWithoutShutdown)
+	}
+	return nil, nil
+}
+
+// watchParent makes the server exit when process pid dies (it polls, as
+// the process need not be our parent).
+func (s *server) watchParent(pid int) {
+	s.mu.Lock()
+	if s.watching {
+		s.mu.Unlock()
+		return
+	}
+	s.watching = true
+	s.mu.Unlock()
+	s.log.Info("watching client process", zap.Int("pid", pid))
+	go func() {
+		t := time.NewTicker(parentPollInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-t.C:
+				if !processAlive(pid) {
+					s.log.Info("client process is gone", zap.Int("pid", pid))
+					s.finish(ErrClientGone)
+					return
+				}
+			}
+		}
+	}()
+}
+
+// processAlive reports whether pid exists and is not a zombie (a dead
+// child its parent has not reaped yet).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true // no /proc: trust kill
+	}
+	// "pid (comm) S ...": the state follows the last ')'.
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z' && stat[i+2] != 'X'
+	}
+	return true
+}

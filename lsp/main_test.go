@@ -1,0 +1,145 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
+	"github.com/backyard-ls/backyard-ls/monty"
+)
+
+// serverBinary is the backyard-ls binary built by TestMain for the
+// end-to-end tests and benchmarks.
+var serverBinary string
+
+func TestMain(m *testing.M) {
+	// The Monty worker is part of the test environment: without it the
+	// tests fail, they do not skip.
+	if _, err := monty.Find(""); err != nil {
+		fmt.Fprintf(os.Stderr, "lsp tests need the Monty worker: %v\n", err)
+		os.Exit(1)
+	}
+	dir, err := os.MkdirTemp("", "backyard-ls-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	serverBinary = filepath.Join(dir, "backyard-ls")
+	build := exec.Command("go", "build", "-o", serverBinary, "github.com/backyard-ls/backyard-ls/cmd/backyard-ls")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "building backyard-ls: %v\n", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// testLogger logs to stderr when BACKYARD_TEST_LOG is set.
+func testLogger() *zap.Logger {
+	if os.Getenv("BACKYARD_TEST_LOG") != "" {
+		l, _ := zap.NewDevelopment()
+		return l
+	}
+	return zap.NewNop()
+}
+
+// testCtx bounds one test; a hung server fails the test instead of
+// hanging it. It is a guard, not a performance threshold.
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// start runs an in-process server with an initialized client.
+func start(t testing.TB, caps lsptest.Capabilities, options any) *lsptest.Client {
+	t.Helper()
+	return startWith(t, lsp.Options{Logger: testLogger()}, caps, options)
+}
+
+func startWith(t testing.TB, opts lsp.Options, caps lsptest.Capabilities, options any) *lsptest.Client {
+	t.Helper()
+	c := lsptest.Pipe(opts)
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Initialize(testCtx(t), caps, options); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return c
+}
+
+// open opens a document named name with text and returns its uri.
+func open(t testing.TB, c *lsptest.Client, name, text string) string {
+	t.Helper()
+	uri := "file:///tmp/" + name
+	if err := c.Open(testCtx(t), uri, text); err != nil {
+		t.Fatal(err)
+	}
+	return uri
+}
+
+// execution mirrors lsp.Execution for decoding.
+type execution struct {
+	ID             string `json:"id"`
+	Range          rng    `json:"range"`
+	ExecutionCount int    `json:"executionCount"`
+	Status         string `json:"status"`
+	Stdout         string `json:"stdout"`
+	Stderr         string `json:"stderr"`
+	Result         *struct {
+		Text string `json:"text"`
+	} `json:"result"`
+	Error *struct {
+		EName     string `json:"ename"`
+		EValue    string `json:"evalue"`
+		Traceback []struct {
+			Line int    `json:"line"`
+			Name string `json:"name"`
+			Text string `json:"text"`
+		} `json:"traceback"`
+	} `json:"error"`
+	Backend    string  `json:"backend"`
+	Runtime    string  `json:"runtime"`
+	DurationMs float64 `json:"durationMs"`
+}
+
+type pos struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+type rng struct {
+	Start pos `json:"start"`
+	End   pos `json:"end"`
+}
+
+type runResult struct {
+	Executions []execution `json:"executions"`
+	Queued     []string    `json:"queued"`
+}
+
+// run sends a run command and returns its executions.
+func run(t testing.TB, c *lsptest.Client, cmd string, arg map[string]any) []execution {
+	t.Helper()
+	var res runResult
+	if err := c.Command(testCtx(t), cmd, arg, &res); err != nil {
+		t.Fatalf("%s %v: %v", cmd, arg, err)
+	}
+	return res.Executions
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
