@@ -11,17 +11,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 )
 
 // These tests need a real engine and the local test image; see
 // requireEngine.
 
-func testImage() string {
-	if img := os.Getenv("BACKYARD_TEST_IMAGE"); img != "" {
-		return img
-	}
-	return "backyard-python:test"
-}
+func testImage() string { return containertest.Image() }
 
 // requireEngine returns the engine, failing the test when it or the test
 // image is missing (skipping under -short).

@@ -118,6 +118,12 @@ func (a *Auto) Execute(ctx context.Context, req Request) (Result, error) {
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
+	if r.Status == StatusCrashed {
+		// The backend starts afresh: so does the count.
+		a.mu.Lock()
+		a.count = 0
+		a.mu.Unlock()
+	}
 	return r, err
 }
 
@@ -359,7 +365,7 @@ func (a *Auto) Info() Info {
 	} else {
 		info = a.monty.Info()
 		if warming {
-			info.Notes = append(info.Notes, "the container is being pre-warmed for a later cell")
+			info.Notes = append(info.Notes, "the container was started early (pre-warmed) for a later cell")
 		}
 	}
 	info.Mode = BackendAuto

@@ -122,3 +122,18 @@ func TestAutoWithoutEngineStaysOnMonty(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+func TestAutoCrashStartsAFreshCount(t *testing.T) {
+	a, err := NewAuto(Config{Limits: Limits{MemoryBytes: 16 << 20, RecursionDepth: 100_000_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	run(t, a, "x = 1")
+	if r := run(t, a, "def f(n):\n    return f(n + 1)\nf(0)"); r.Status != StatusCrashed || r.ExecutionCount != 2 {
+		t.Fatalf("%+v", r)
+	}
+	if r := run(t, a, "x"); r.Status != StatusError || r.ExecutionCount != 1 {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+}

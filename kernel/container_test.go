@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 )
 
 // The container tests use a real engine and the local test image
@@ -21,12 +22,7 @@ import (
 
 var runtimes = []string{container.RuntimeRunc, container.RuntimeRunsc}
 
-func testImage() string {
-	if img := os.Getenv("BACKYARD_TEST_IMAGE"); img != "" {
-		return img
-	}
-	return "backyard-python:test"
-}
+func testImage() string { return containertest.Image() }
 
 var engineChecked struct {
 	sync.Once

@@ -1,85 +1,25 @@
 package kernel
 
 import (
-	"archive/zip"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 )
 
-// wheelDir writes a pure-Python wheel of module name (exporting ANSWER = 42)
-// into a new directory: the local package index of the install tests.
-func wheelDir(t *testing.T, name string) string {
-	t.Helper()
-	dir := t.TempDir()
-	dist := name + "-1.0.dist-info"
-	f, err := os.Create(filepath.Join(dir, name+"-1.0-py3-none-any.whl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	z := zip.NewWriter(f)
-	files := map[string]string{
-		name + "/__init__.py": "ANSWER = 42\n",
-		dist + "/METADATA":    "Metadata-Version: 2.1\nName: " + strings.ReplaceAll(name, "_", "-") + "\nVersion: 1.0\n",
-		dist + "/WHEEL":       "Wheel-Version: 1.0\nGenerator: backyard-ls-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-	}
-	var record strings.Builder
-	for path, body := range files {
-		w, _ := z.Create(path)
-		w.Write([]byte(body))
-		record.WriteString(path + ",,\n")
-	}
-	record.WriteString(dist + "/RECORD,,\n")
-	w, _ := z.Create(dist + "/RECORD")
-	w.Write([]byte(record.String()))
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	os.Chmod(dir, 0o755)
-	return dir
-}
-
-// installImage tags the test image under a name of its own, so the test
-// gets a package volume of its own, removed afterwards.
-func installImage(t *testing.T) string {
+func installKernel(t *testing.T, policy string, confirm func(context.Context, []string) bool) (*Container, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs a container engine")
 	}
-	img := fmt.Sprintf("backyard-python:install-%d", rand.Uint32())
-	if out, err := exec.Command("docker", "tag", testImage(), img).CombinedOutput(); err != nil {
-		t.Fatalf("docker tag: %v %s", err, out)
-	}
-	t.Cleanup(func() {
-		exec.Command("docker", "rmi", img).Run()
-		vol := strings.TrimSpace(run2(t, "sh", "-c", "docker volume ls -q | grep -x \"$0\" || true", container.PackagesVolume(img)))
-		if vol != "" {
-			exec.Command("docker", "volume", "rm", "-f", vol).Run()
-		}
-	})
-	return img
-}
-
-func run2(t *testing.T, name string, args ...string) string {
-	out, _ := exec.Command(name, args...).Output()
-	return string(out)
-}
-
-func installKernel(t *testing.T, policy string, confirm func(context.Context, []string) bool) (*Container, string) {
-	t.Helper()
-	img := installImage(t)
+	img := containertest.IsolatedImage(t)
 	mod := fmt.Sprintf("backyard_wheel%d", rand.Uint32())
 	k, err := NewContainer(ContainerOptions{Limits: Limits{Timeout: time.Minute}, Container: ContainerConfig{
-		Image: img, Pull: "never", AutoInstall: policy, FindLinks: wheelDir(t, mod), Confirm: confirm,
+		Image: img, Pull: "never", AutoInstall: policy, FindLinks: containertest.WheelDir(t, mod), Confirm: confirm,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -145,9 +85,12 @@ func TestScriptRequirementsInstalledFirst(t *testing.T) {
 // Auto mode: the cell moves to the container (Monty lacks the module), and
 // the package is installed there.
 func TestAutoModeInstallsOnTheContainer(t *testing.T) {
-	img := installImage(t)
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	img := containertest.IsolatedImage(t)
 	mod := fmt.Sprintf("backyard_wheel%d", rand.Uint32())
-	a, err := NewAuto(Config{Limits: Limits{Timeout: time.Minute}, Container: ContainerConfig{Image: img, Pull: "never", AutoInstall: InstallOn, FindLinks: wheelDir(t, mod)}})
+	a, err := NewAuto(Config{Limits: Limits{Timeout: time.Minute}, Container: ContainerConfig{Image: img, Pull: "never", AutoInstall: InstallOn, FindLinks: containertest.WheelDir(t, mod)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/pypkg"
 )
 
 // document is one open text document: its text at the latest version, and
@@ -40,6 +41,23 @@ type snapshot struct {
 
 	linesOnce sync.Once
 	lines     []int // byte offset of the start of each line
+
+	reqOnce sync.Once
+	reqs    []string // PEP 723 script dependencies
+}
+
+// Requirements are the dependencies the document's PEP 723 `# /// script`
+// block declares; nil when it has none or the block is malformed.
+func (s *snapshot) Requirements() []string {
+	s.reqOnce.Do(func() {
+		if !strings.Contains(s.text, "# /// script") {
+			return
+		}
+		if sc, err := pypkg.ParseScript(s.text); err == nil && sc != nil {
+			s.reqs = sc.Dependencies
+		}
+	})
+	return s.reqs
 }
 
 // snapshot returns the current version's snapshot.

@@ -53,6 +53,7 @@ type execution struct {
 	id        string
 	doc       *document
 	code      string         // what the kernel runs
+	reqs      []string       // the document's declared packages
 	rng       protocol.Range // reported range
 	startLine int            // document line of the code's first line
 	cell      *cells.Cell    // the cell that runs, nil for a selection

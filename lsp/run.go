@@ -178,7 +178,7 @@ func (s *server) prepareRun(a *cmdArgs) ([]*execution, error) {
 	for i := range pick {
 		c := pick[i]
 		e := s.newExecution(d, b)
-		e.code, e.rng, e.startLine, e.cell = c.Code, cellRange(c), c.StartLine, &c
+		e.code, e.rng, e.startLine, e.cell, e.reqs = c.Code, cellRange(c), c.StartLine, &c, snap.Requirements()
 		e.rec = d.results.queue(c, gen)
 		execs[i] = e
 	}
@@ -264,7 +264,7 @@ func (e *execution) run(s *session) {
 		srv.notify(methodOutput, &outputParams{URI: uri, ExecutionID: id, Stream: st, Text: text})
 	})
 	s.setOutput(out)
-	res, err := k.Execute(e.ctx, kernel.Request{Code: e.code, OnOutput: out.write})
+	res, err := k.Execute(e.ctx, kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs})
 	s.setOutput(nil)
 	out.close()
 

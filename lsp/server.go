@@ -133,19 +133,23 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 
 	var err error
+	exited := false
 	select {
 	case err = <-s.exit:
+		exited = true
 	case <-st.ended:
 		log.Info("input closed")
 	case <-ctx.Done():
 		log.Info("context done")
 	}
-	s.stop()
+	s.stop(exited)
 	return err
 }
 
-// stop closes every kernel, then the connection.
-func (s *server) stop() {
+// stop closes every kernel, then the connection. After exit nothing more
+// is read, so it does not wait for the reader of an input the client keeps
+// open (Neovim does).
+func (s *server) stop(exited bool) {
 	s.closeAll()
 	s.cancel() // pending server-to-client calls return
 	s.refresh.stop()
@@ -156,10 +160,16 @@ func (s *server) stop() {
 	}()
 	// Close waits for the reader, which a blocking read of stdin may hold
 	// for ever; the process is about to exit then anyway.
+	wait := 2 * time.Second
+	if exited {
+		wait = 0
+	}
 	select {
 	case <-done:
-	case <-time.After(2 * time.Second):
-		s.log.Warn("connection did not close in time")
+	case <-time.After(wait):
+		if !exited {
+			s.log.Warn("connection did not close in time")
+		}
 	}
 }
 

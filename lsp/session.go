@@ -42,6 +42,9 @@ type session struct {
 	infoBackend, infoRuntime string
 	startTask                *progressTask
 	pullTask                 *progressTask // an image pull of the container backend
+
+	prewarmTimer *time.Timer
+	prewarmed    bool // this kernel's container was started early
 }
 
 // job is one queue entry: an execution or a control step (restart, backend
@@ -140,6 +143,7 @@ func (s *session) kernel() (kernel.Kernel, int, error) {
 	cfg.OnState = func(st kernel.State) { s.onState(gen, st) }
 	cfg.Container.OnProgress = s.pullProgress
 	cfg.Container.OnWarning = func(w string) { s.srv.showMessage(protocol.MessageTypeWarning, "backyard: %s", w) }
+	cfg.Container.Confirm = func(ctx context.Context, pkgs []string) bool { return s.srv.confirmInstall(ctx, s.doc.uri, pkgs) }
 	k, err := kernel.New(cfg)
 	if err != nil {
 		return nil, gen, err
@@ -306,6 +310,7 @@ func (s *session) cancelExecutions(execs []*execution) {
 func (s *session) newGeneration() {
 	s.mu.Lock()
 	s.gen++
+	s.prewarmed = false // a new kernel may pre-warm again
 	s.mu.Unlock()
 	s.srv.refreshLenses()
 }
@@ -319,6 +324,9 @@ func (s *session) close() {
 		return
 	}
 	s.closed = true
+	if s.prewarmTimer != nil {
+		s.prewarmTimer.Stop()
+	}
 	queued := s.queue
 	s.queue = nil
 	k := s.k

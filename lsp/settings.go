@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -25,7 +26,10 @@ type Settings struct {
 	RecursionLimit int
 	MontyPath      string // the Monty worker executable
 	MaxOutputBytes int    // per stream and execution
-	Container      ContainerSettings
+	// NoPrewarm turns off starting the container early for a document
+	// that will need it (setting backyard.prewarm, default true).
+	NoPrewarm bool
+	Container ContainerSettings
 }
 
 // ContainerSettings are the backyard.container.* settings.
@@ -34,7 +38,9 @@ type ContainerSettings struct {
 	Runtime        string // "runc" or "runsc"; "" picks runsc when the engine has it
 	Network        *bool  // true/"bridge": the kernel has a network; false/"none" (default): none
 	MountWorkspace *bool  // mount the workspace read-only at /workspace
-	AutoInstall    *bool  // backyard.autoInstall
+	AutoInstall    string // backyard.autoInstall: "off", "ask" or "on"
+	IndexURL       string // backyard.indexUrl
+	FindLinks      string // backyard.findLinks: a directory of wheels
 }
 
 // settingsWarning is one ignored setting: its key (without "backyard.")
@@ -196,7 +202,7 @@ func (s *Settings) set(key string, v any) string {
 			return fmt.Sprintf("must be true, false, \"none\" or \"bridge\", got %s", describe(v))
 		}
 		s.Container.Network = on
-	case "container.mountWorkspace", "autoInstall", "container.autoInstall":
+	case "container.mountWorkspace":
 		var p *bool
 		if v != nil {
 			b, ok := v.(bool)
@@ -205,11 +211,48 @@ func (s *Settings) set(key string, v any) string {
 			}
 			p = &b
 		}
-		if key == "container.mountWorkspace" {
-			s.Container.MountWorkspace = p
-		} else {
-			s.Container.AutoInstall = p
+		s.Container.MountWorkspace = p
+	case "autoInstall", "container.autoInstall":
+		// Booleans are accepted as on/off.
+		switch v := v.(type) {
+		case nil:
+			s.Container.AutoInstall = ""
+		case bool:
+			s.Container.AutoInstall = map[bool]string{true: kernel.InstallOn, false: kernel.InstallOff}[v]
+		case string:
+			if v != kernel.InstallOff && v != kernel.InstallAsk && v != kernel.InstallOn {
+				return fmt.Sprintf("must be \"off\", \"ask\" or \"on\", got %s", describe(v))
+			}
+			s.Container.AutoInstall = v
+		default:
+			return fmt.Sprintf("must be \"off\", \"ask\" or \"on\", got %s", describe(v))
 		}
+	case "indexUrl", "container.indexUrl":
+		str, ok := v.(string)
+		if v != nil && (!ok || str != "" && !strings.Contains(str, "://")) {
+			return fmt.Sprintf("must be a URL, got %s", describe(v))
+		}
+		s.Container.IndexURL = str
+	case "findLinks", "container.findLinks":
+		str, ok := v.(string)
+		if v != nil && !ok {
+			return fmt.Sprintf("must be a directory, got %s", describe(v))
+		}
+		if str != "" {
+			if st, err := os.Stat(str); err != nil || !st.IsDir() {
+				return fmt.Sprintf("%q is not a directory", str)
+			}
+		}
+		s.Container.FindLinks = str
+	case "prewarm":
+		b, ok := v.(bool)
+		if v != nil && !ok {
+			return fmt.Sprintf("must be true or false, got %s", describe(v))
+		}
+		if v == nil {
+			b = true
+		}
+		s.NoPrewarm = !b
 	}
 	return ""
 }
@@ -291,12 +334,18 @@ func kernelConfig(base kernel.Config, s Settings, backend string) kernel.Config 
 	return cfg
 }
 
-// applyContainerSettings copies the backyard.container.* settings into the
-// kernel's container configuration.
-//
-// TODO(autoInstall): kernel.ContainerConfig has no package-install switch
-// yet; backyard.autoInstall is parsed and validated but not passed on.
+// applyContainerSettings copies the backyard.container.* settings and the
+// package-install ones into the kernel's container configuration.
 func applyContainerSettings(cfg *kernel.ContainerConfig, s ContainerSettings) {
+	if s.AutoInstall != "" {
+		cfg.AutoInstall = s.AutoInstall
+	}
+	if s.IndexURL != "" {
+		cfg.IndexURL = s.IndexURL
+	}
+	if s.FindLinks != "" {
+		cfg.FindLinks = s.FindLinks
+	}
 	if s.Image != "" {
 		cfg.Image = s.Image
 	}

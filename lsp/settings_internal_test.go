@@ -77,3 +77,23 @@ func TestKernelConfig(t *testing.T) {
 		t.Errorf("setBackend does not win over settings: %s", cfg.Backend)
 	}
 }
+
+func TestPackageSettings(t *testing.T) {
+	dir := t.TempDir()
+	s, warns := parseSettings([]byte(`{"autoInstall": "ask", "indexUrl": "https://pypi.example/simple", "findLinks": "`+dir+`", "prewarm": false}`), Settings{})
+	if len(warns) != 0 || s.Container.AutoInstall != "ask" || s.Container.IndexURL == "" || s.Container.FindLinks != dir || !s.NoPrewarm {
+		t.Fatalf("%+v %v", s, warns)
+	}
+	cfg := kernelConfig(kernel.Config{}, s, "")
+	if cfg.Container.AutoInstall != "ask" || cfg.Container.FindLinks != dir || cfg.Container.IndexURL != "https://pypi.example/simple" {
+		t.Fatalf("%+v", cfg.Container)
+	}
+	// Booleans are on and off.
+	if s, warns := parseSettings([]byte(`{"autoInstall": true}`), Settings{}); len(warns) != 0 || s.Container.AutoInstall != "on" {
+		t.Fatalf("%+v %v", s.Container, warns)
+	}
+	_, warns = parseSettings([]byte(`{"autoInstall": "always", "indexUrl": "not a url", "findLinks": "/no/such/dir", "prewarm": "yes"}`), Settings{})
+	if len(warns) != 4 {
+		t.Fatalf("%v", warns)
+	}
+}

@@ -29,6 +29,7 @@ func (s *server) didOpen(ctx context.Context, req *jsonrpc2.Request) (any, error
 	d.version, d.text, d.snap = p.TextDocument.Version, p.TextDocument.Text, nil
 	d.mu.Unlock()
 	s.log.Debug("didOpen", zap.String("uri", uri), zap.Int("bytes", len(p.TextDocument.Text)))
+	d.sess.schedulePrewarm()
 	return nil, nil
 }
 
@@ -62,6 +63,7 @@ func (s *server) didChange(ctx context.Context, req *jsonrpc2.Request) (any, err
 		s.refreshLenses()
 		s.refreshInlayHints()
 	}
+	d.sess.schedulePrewarm()
 	return nil, nil
 }
 

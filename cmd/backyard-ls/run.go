@@ -105,6 +105,7 @@ func runRun(args []string) int {
 		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
 		return 2
 	}
+	defer removeOwnContainers(log)
 	defer k.Close()
 
 	// Ctrl-C interrupts the running cell; a second one stops the run.

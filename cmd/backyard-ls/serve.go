@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/lsp"
 )
@@ -67,6 +68,8 @@ func runServe(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go reapOrphans(log)
+	defer removeOwnContainers(log)
 	err = lsp.Serve(ctx, os.Stdin, os.Stdout, lsp.Options{
 		Kernel: kernel.Config{
 			Backend:     *backend,
@@ -98,4 +101,29 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("want a positive duration like 30s or a number of seconds, got %q", s)
 	}
 	return d, nil
+}
+
+// reapOrphans removes kernel containers left by backyard-ls processes that
+// died without cleaning up. Without a container engine it does nothing.
+func reapOrphans(log *zap.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ids, err := container.ReapOrphans(ctx)
+	if err != nil {
+		log.Debug("no orphan containers reaped", zap.Error(err))
+		return
+	}
+	if len(ids) > 0 {
+		log.Info("removed orphan kernel containers", zap.Int("count", len(ids)))
+	}
+}
+
+// removeOwnContainers removes whatever container this process still owns
+// (the kernels are closed by then; this catches the rest).
+func removeOwnContainers(log *zap.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := container.Shutdown(ctx); err != nil {
+		log.Warn("removing containers at exit", zap.Error(err))
+	}
 }

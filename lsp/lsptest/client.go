@@ -38,6 +38,7 @@ type Client struct {
 	msgs    []Message
 	changed chan struct{} // closed and replaced on each new message
 	refuse  map[string]bool
+	answers map[string]func(params json.RawMessage) any
 
 	closeFn func() error
 }
@@ -45,7 +46,7 @@ type Client struct {
 // New runs a client over r (server output) and w (server input); closeFn
 // ends the session (closes w, waits for the server).
 func New(r io.Reader, w io.WriteCloser, closeFn func() error) *Client {
-	c := &Client{changed: make(chan struct{}), refuse: map[string]bool{}, closeFn: closeFn}
+	c := &Client{changed: make(chan struct{}), refuse: map[string]bool{}, answers: map[string]func(json.RawMessage) any{}, closeFn: closeFn}
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc{r, w}), jsonrpc2.WithCodec(jsonrpc2.JSONCodec{}))
 	c.conn.Go(context.Background(), c.handle)
 	return c
@@ -63,6 +64,7 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	close(c.changed)
 	c.changed = make(chan struct{})
 	refused := c.refuse[m.Method]
+	answer := c.answers[m.Method]
 	c.mu.Unlock()
 	if m.Call {
 		// Answer from another goroutine: the read loop must keep reading,
@@ -72,7 +74,18 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	if m.Call && refused {
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", m.Method)
 	}
+	if m.Call && answer != nil {
+		return answer(m.Params), nil
+	}
 	return nil, nil
+}
+
+// Answer makes the client answer server requests for method with what fn
+// returns for their params (e.g. the choice of a window/showMessageRequest).
+func (c *Client) Answer(method string, fn func(params json.RawMessage) any) {
+	c.mu.Lock()
+	c.answers[method] = fn
+	c.mu.Unlock()
 }
 
 // Refuse makes the client answer server requests for method with

@@ -1,0 +1,157 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
+)
+
+func containerOptions(t *testing.T) lsp.Options {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image")
+	}
+	cfg := kernel.Config{Container: kernel.ContainerConfig{Image: containertest.Image(), Pull: "never"}}
+	return lsp.Options{Logger: testLogger(), Kernel: cfg}
+}
+
+// A document moves from Monty to the container when a cell needs it, with
+// its state, and kernelInfo says why.
+func TestAutoModeOverLSP(t *testing.T) {
+	c := startWith(t, containerOptions(t), lsptest.VSCode, nil)
+	ctx := testCtx(t)
+	uri := open(t, c, "auto.py", "# %%\ndata = [1, 2, 3]\n# %%\nimport numpy as np\nint(np.array(data).sum())\n")
+	var res runResult
+	if err := c.Command(ctx, "backyard.runAll", map[string]any{"uri": uri}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Executions) != 2 || res.Executions[0].Backend != "monty" || res.Executions[1].Backend != "container" || res.Executions[1].Result == nil || res.Executions[1].Result.Text != "6" {
+		t.Fatalf("%+v", res.Executions)
+	}
+	var info struct {
+		Backend, Mode, Reason string
+	}
+	if err := c.Command(ctx, "backyard.kernelInfo", map[string]any{"uri": uri}, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Backend != "container" || info.Mode != "auto" || !strings.Contains(info.Reason, "numpy") {
+		t.Fatalf("%+v", info)
+	}
+}
+
+// autoInstall "ask": the server asks with window/showMessageRequest; the
+// answer decides.
+func TestAutoInstallAskOverLSP(t *testing.T) {
+	for _, answer := range []string{"Install", "Not now"} {
+		t.Run(answer, func(t *testing.T) {
+			mod := fmt.Sprintf("backyard_lsp%d", rand.Uint32())
+			img := containertest.IsolatedImage(t)
+			opts := containerOptions(t)
+			opts.Kernel.Container.Image = img
+			c := startWith(t, opts, lsptest.VSCode, map[string]any{"backyard": map[string]any{
+				"backend": "container", "autoInstall": "ask", "findLinks": containertest.WheelDir(t, mod)}})
+			var asked string
+			c.Answer("window/showMessageRequest", func(params json.RawMessage) any {
+				asked = string(params)
+				return map[string]string{"title": answer}
+			})
+			ctx := testCtx(t)
+			uri := open(t, c, "install.py", "# %%\nimport "+mod+"\n"+mod+".ANSWER\n")
+			var res runResult
+			if err := c.Command(ctx, "backyard.runCell", map[string]any{"uri": uri, "line": 1}, &res); err != nil {
+				t.Fatal(err)
+			}
+			x := res.Executions[0]
+			if !strings.Contains(asked, mod) {
+				t.Fatalf("asked %q", asked)
+			}
+			if answer == "Install" && (x.Status != "ok" || x.Result == nil || x.Result.Text != "42") {
+				t.Fatalf("%+v %+v", x, x.Error)
+			}
+			if answer != "Install" && (x.Status != "error" || !strings.Contains(x.Error.EValue, "declined")) {
+				t.Fatalf("%+v %+v", x, x.Error)
+			}
+		})
+	}
+}
+
+// Opening a document whose cells will need the container starts it early.
+func TestPrewarmOnOpen(t *testing.T) {
+	c := startWith(t, containerOptions(t), lsptest.VSCode, nil)
+	ctx := testCtx(t)
+	uri := open(t, c, "prewarm.py", "# %%\nx = 1\n# %%\nimport numpy\n")
+	for {
+		var info struct{ Notes []string }
+		if err := c.Command(ctx, "backyard.kernelInfo", map[string]any{"uri": uri}, &info); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.Join(info.Notes, " "), "pre-warmed") {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the container was not pre-warmed")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	var res runResult
+	if err := c.Command(ctx, "backyard.runAll", map[string]any{"uri": uri}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Executions) != 2 || res.Executions[1].Backend != "container" || res.Executions[1].Status != "ok" {
+		t.Fatalf("%+v", res.Executions)
+	}
+}
+
+// Containers do not outlive their server: closing removes them, and a
+// server that was killed leaves them to the next server start, which
+// removes them.
+func TestContainersReapedAfterKilledServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	ctx := testCtx(t)
+	settings := map[string]any{"backyard": map[string]any{"backend": "container", "container": map[string]any{"image": containertest.Image()}}}
+	c, cmd := startBinary(t)
+	if _, err := c.Initialize(ctx, lsptest.VSCode, settings); err != nil {
+		t.Fatal(err)
+	}
+	uri := open(t, c, "reap.py", "# %%\nimport os\nos.getpid()\n")
+	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1}); ex[0].Status != "ok" || ex[0].Backend != "container" {
+		t.Fatalf("%s", mustJSON(ex))
+	}
+	owned := func(pid int) []string {
+		out, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=dev.backyard-ls.pid="+strconv.Itoa(pid)).Output()
+		return strings.Fields(string(out))
+	}
+	pid := cmd.Process.Pid
+	if len(owned(pid)) != 1 {
+		t.Fatalf("the server owns %v", owned(pid))
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if len(owned(pid)) != 1 {
+		t.Fatal("the container went with the server; the reaping below proves nothing")
+	}
+	c2, _ := startBinary(t)
+	if _, err := c2.Initialize(ctx, lsptest.VSCode, nil); err != nil {
+		t.Fatal(err)
+	}
+	for len(owned(pid)) > 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("orphan %v not removed", owned(pid))
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
