@@ -15,8 +15,10 @@ export interface ServerSettings {
   recursionLimit: number;
   maxOutputBytes: number;
   montyPath: string;
-  /** The server reads a boolean today (lsp/settings.go); "ask" is its default, sent as null. */
-  autoInstall: boolean | null;
+  autoInstall: AutoInstall;
+  indexUrl: string;
+  findLinks: string;
+  prewarm: boolean;
   container: {
     image: string;
     runtime: string;
@@ -34,15 +36,18 @@ export const defaults = {
   maxOutputBytes: 1048576,
   montyPath: '',
   autoInstall: 'off' as AutoInstall,
+  indexUrl: '',
+  findLinks: '',
+  prewarm: true,
   'container.image': 'python:3.13-slim',
   'container.runtime': '',
   'container.network': 'none',
   'container.mountWorkspace': true,
 };
 
-/** The extension's off|ask|on as the server's boolean: on → true, off → false, ask → null (the server's default). */
-export function autoInstallForServer(mode: string): boolean | null {
-  return mode === 'on' ? true : mode === 'off' ? false : null;
+/** A valid off|ask|on policy; anything else is the default, off. */
+export function autoInstallPolicy(mode: string): AutoInstall {
+  return mode === 'on' || mode === 'ask' ? mode : 'off';
 }
 
 /** The backyard.* section as the server reads it. Only keys it knows are sent (not serverPath, inlineResults, trace). */
@@ -54,7 +59,10 @@ export function serverSettings(get: Get): ServerSettings {
     recursionLimit: get('recursionLimit', defaults.recursionLimit),
     maxOutputBytes: get('maxOutputBytes', defaults.maxOutputBytes),
     montyPath: get('montyPath', defaults.montyPath).trim(),
-    autoInstall: autoInstallForServer(get<string>('autoInstall', defaults.autoInstall)),
+    autoInstall: autoInstallPolicy(get<string>('autoInstall', defaults.autoInstall)),
+    indexUrl: get('indexUrl', defaults.indexUrl).trim(),
+    findLinks: get('findLinks', defaults.findLinks).trim(),
+    prewarm: get('prewarm', defaults.prewarm),
     container: {
       image: get('container.image', defaults['container.image']),
       runtime: get('container.runtime', defaults['container.runtime']),

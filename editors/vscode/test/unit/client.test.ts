@@ -24,9 +24,9 @@ describe('language client options', () => {
       { scheme: 'untitled', language: 'python' },
     ]);
     assert.equal(o.synchronize?.configurationSection, 'backyard');
-    const init = o.initializationOptions() as { backyard: { backend: string; autoInstall: boolean } };
+    const init = o.initializationOptions() as { backyard: { backend: string; autoInstall: string } };
     assert.equal(init.backyard.backend, 'monty');
-    assert.equal(init.backyard.autoInstall, true);
+    assert.equal(init.backyard.autoInstall, 'on');
   });
 
   it('send didChangeConfiguration in the server shape', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { autoInstallForServer, defaults, inlineResults, serverPayload, type Get } from '../../src/settings';
+import { autoInstallPolicy, defaults, inlineResults, serverPayload, type Get } from '../../src/settings';
 
 const getter =
   (values: Record<string, unknown>): Get =>
@@ -21,13 +21,16 @@ describe('settings → initializationOptions', () => {
         recursionLimit: 1000,
         maxOutputBytes: 1048576,
         montyPath: '',
-        autoInstall: false,
+        autoInstall: 'off',
+        indexUrl: '',
+        findLinks: '',
+        prewarm: true,
         container: { image: 'python:3.13-slim', runtime: '', network: 'none', mountWorkspace: true },
       },
     });
   });
-  it('maps autoInstall off|ask|on to what the server reads', () => {
-    assert.deepEqual([autoInstallForServer('off'), autoInstallForServer('ask'), autoInstallForServer('on')], [false, null, true]);
+  it('sends autoInstall as the server reads it: off|ask|on, anything else off', () => {
+    assert.deepEqual(['off', 'ask', 'on', 'always'].map(autoInstallPolicy), ['off', 'ask', 'on', 'off']);
   });
   it('carries every value the user set, trims montyPath and leaves out editor-only settings', () => {
     const p = serverPayload(
@@ -55,7 +58,10 @@ describe('settings → initializationOptions', () => {
         recursionLimit: 200,
         maxOutputBytes: 4096,
         montyPath: '/opt/monty',
-        autoInstall: null,
+        autoInstall: 'ask',
+        indexUrl: '',
+        findLinks: '',
+        prewarm: true,
         container: { image: 'python:3.12-slim', runtime: 'runsc', network: 'bridge', mountWorkspace: false },
       },
     });
@@ -64,7 +70,7 @@ describe('settings → initializationOptions', () => {
     for (const [k, v] of Object.entries(defaults)) assert.deepEqual(props[`backyard.${k}`]?.default, v, k);
   });
   it('documents every setting the brief lists', () => {
-    for (const k of ['backend', 'timeout', 'memory', 'recursionLimit', 'maxOutputBytes', 'montyPath', 'serverPath', 'container.image', 'container.runtime', 'container.network', 'container.mountWorkspace', 'autoInstall']) {
+    for (const k of ['backend', 'timeout', 'memory', 'recursionLimit', 'maxOutputBytes', 'montyPath', 'serverPath', 'container.image', 'container.runtime', 'container.network', 'container.mountWorkspace', 'autoInstall', 'indexUrl', 'findLinks', 'prewarm']) {
       assert.ok(props[`backyard.${k}`], k);
     }
     assert.deepEqual(props['backyard.autoInstall']!.enum, ['off', 'ask', 'on']);
