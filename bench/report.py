@@ -24,6 +24,16 @@ def go_metrics(path):
     return out
 
 
+def median_ms(b):
+    """The benchmark's per-operation median in ms, whatever unit it used."""
+    if b is None:
+        return None
+    for unit, scale in (("median-µs", 1e-3), ("median-ms", 1.0), ("ms-median", 1.0)):
+        if unit in b:
+            return b[unit] * scale
+    return None
+
+
 def main():
     d = sys.argv[1]
     bench = {}
@@ -38,32 +48,40 @@ def main():
                 peers[r["peer"]] = r
     jup = peers.get("jupyter", {})
 
-    def med_ms(name):
-        b = bench.get(name)
-        return None if b is None or "median-µs" not in b else b["median-µs"] / 1000
-
-    rows = [
-        ("trivial cell through Kernel (ms)", med_ms("BenchmarkTrivialCell"), jup.get("cell_ms")),
-        ("kernel cold start (ms)", med_ms("BenchmarkColdStart"), jup.get("cold_start_ms")),
-        ("1000 printed lines (ms)", med_ms("BenchmarkPrint1000"), jup.get("print1000_ms")),
-        ("interrupt + next result (ms)", med_ms("BenchmarkInterruptRecovery"), None),
-        ("runCell over stdio, end to end (ms)", med_ms("BenchmarkRunCellStdio"), jup.get("cell_ms")),
-        ("1000 lines over stdio, end to end (ms)", med_ms("BenchmarkPrint1000Stdio"), jup.get("print1000_ms")),
-    ]
-    print(f"{'metric (medians)':<42} {'backyard-ls':>12} {'jupyter':>10} {'ratio':>8}")
-    for name, ours, theirs in rows:
+    def row(name, key, peer=None, base=None):
+        ours = median_ms(bench.get(key))
         if ours is None:
-            continue
+            return
+        theirs = jup.get(peer) if peer else (median_ms(bench.get(base)) if base else None)
         t = f"{theirs:10.3f}" if theirs else f"{'-':>10}"
         r = f"{theirs / ours:7.1f}x" if theirs and ours else f"{'-':>8}"
-        print(f"{name:<42} {ours:12.3f} {t} {r}")
+        print(f"{name:<52} {ours:12.3f} {t} {r}")
+
+    print(f"{'metric (medians, ms)':<52} {'backyard-ls':>12} {'peer':>10} {'peer/ours':>8}")
+    print("-- Monty kernel (peer: Jupyter kernel, same run)")
+    row("trivial cell through Kernel", "BenchmarkTrivialCell", "cell_ms")
+    row("kernel cold start", "BenchmarkColdStart", "cold_start_ms")
+    row("1000 printed lines", "BenchmarkPrint1000", "print1000_ms")
+    row("interrupt a running loop + next result", "BenchmarkInterruptRecovery")
+    print("-- language server over stdio (peer: Jupyter execute round trip)")
+    row("runCell round trip, trivial cell", "BenchmarkRunCellStdio", "cell_ms")
+    row("1000 printed lines end to end", "BenchmarkPrint1000LinesStdio", "print1000_ms")
+    print("-- container kernel (peer: bare `docker run … python3 -c pass`)")
+    for rt in ("runc", "runsc"):
+        row(f"cold start, {rt}", f"BenchmarkContainerColdStart/{rt}", base=f"BenchmarkDockerRun/{rt}")
+        row(f"warm trivial cell, {rt} (peer: Jupyter)", f"BenchmarkContainerCell/{rt}", "cell_ms")
+        row(f"1000 printed lines, {rt} (peer: Jupyter)", f"BenchmarkContainerPrint1000/{rt}", "print1000_ms")
+    print("-- auto mode: the cell that moves a document (examples/auto/measurements.py)")
+    row("same cell on a running container (no move)", "BenchmarkAutoMove/baseline")
+    row("move, cold (peer: no move)", "BenchmarkAutoMove/cold", base="BenchmarkAutoMove/baseline")
+    row("move, pre-warmed (peer: no move)", "BenchmarkAutoMove/prewarmed", base="BenchmarkAutoMove/baseline")
     if "BenchmarkRunBatch" in bench:
-        print(f"{'RunBatch throughput, 2 workers (snippets/s)':<42} {bench['BenchmarkRunBatch'].get('snippets/s', 0):12.0f}")
+        print(f"{'RunBatch throughput, 2 workers (snippets/s)':<52} {bench['BenchmarkRunBatch'].get('snippets/s', 0):12.0f}")
     if "BenchmarkKernelRSS" in bench:
-        print(f"{'Monty worker peak RSS (MiB)':<42} {bench['BenchmarkKernelRSS'].get('worker-peak-rss-MiB', 0):12.1f} {jup.get('kernel_rss_mib', 0):10.1f}")
+        print(f"{'Monty worker peak RSS (MiB; peer: Jupyter kernel RSS)':<52} {bench['BenchmarkKernelRSS'].get('worker-peak-rss-MiB', 0):12.1f} {jup.get('kernel_rss_mib', 0):10.1f}")
     for name, b in sorted(bench.items()):
         if name.startswith("BenchmarkDump"):
-            print(f"{'snapshot ' + name[len('BenchmarkDump/'):] + ' (ms, bytes)':<42} {b.get('ns/op', 0) / 1e6:12.3f} {b.get('bytes', 0):10.0f}")
+            print(f"{'snapshot ' + name[len('BenchmarkDump/'):] + ' (ms; bytes)':<52} {b.get('ns/op', 0) / 1e6:12.3f} {b.get('bytes', 0):10.0f}")
 
 
 if __name__ == "__main__":

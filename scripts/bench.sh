@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Measures backyard-ls against a Jupyter kernel in the same run and prints
-# medians and ratios. Needs the Monty worker (make setup); installs Debian's
-# python3-ipykernel and python3-jupyter-client for the peer when missing.
+# Measures backyard-ls against its peers in one run and prints medians and
+# ratios: the Monty kernel and the language server against a Jupyter kernel
+# (Debian's python3-ipykernel via jupyter_client), the container kernel
+# against a bare `docker run`, and the cost of an auto-mode move. Needs the
+# worker (make setup); the container rows need the engine and the test image
+# (skipped when the engine is unreachable). Installs the Jupyter peer's
+# Debian packages when missing. Env: BENCH_N (iterations, default 1000),
+# LSP_RSS=1 to also measure the server's memory with 20 documents.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! /usr/bin/python3 -c 'import jupyter_client, ipykernel' 2>/dev/null; then
@@ -10,14 +15,21 @@ fi
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 n="${BENCH_N:-1000}"
-echo "Go benchmarks (kernel, monty)..." >&2
-go test -run '^$' -bench 'TrivialCell$|ColdStart|Print1000$|RunBatch|KernelRSS|InterruptRecovery' -benchtime "${n}x" ./kernel >"$out/kernel.txt"
+echo "Monty kernel..." >&2
+go test -run '^$' -bench 'TrivialCell$|ColdStart$|Print1000$|RunBatch|KernelRSS|InterruptRecovery' -benchtime "${n}x" ./kernel >"$out/kernel.txt"
 go test -run '^$' -bench 'Dump' ./monty >"$out/monty.txt"
-if ls lsp/*_test.go >/dev/null 2>&1 && grep -q 'func BenchmarkRunCellStdio' lsp/*_test.go; then
-  echo "Go benchmarks (lsp over stdio)..." >&2
-  go test -run '^$' -bench 'Stdio' -benchtime "${n}x" ./lsp >"$out/lsp.txt"
+echo "language server over stdio..." >&2
+go test -run '^$' -bench 'Stdio' -benchtime "${n}x" ./lsp >"$out/lsp.txt"
+if docker info >/dev/null 2>&1; then
+  echo "container kernel..." >&2
+  go test -run '^$' -bench '^(BenchmarkContainerColdStart|BenchmarkDockerRun)$' -benchtime 10x ./kernel >"$out/container-cold.txt"
+  go test -run '^$' -bench '^(BenchmarkContainerCell|BenchmarkContainerPrint1000)$' -benchtime 300x ./kernel >"$out/container-warm.txt"
+  echo "auto-mode move..." >&2
+  go test -run '^$' -bench 'AutoMove' -benchtime 5x ./kernel >"$out/auto.txt"
 fi
 echo "Jupyter peer..." >&2
 /usr/bin/python3 bench/jupyter_peer.py >"$out/jupyter.json" 2>/dev/null
-cat "$out"/*.txt | grep -E '^Benchmark' >&2 || true
 python3 bench/report.py "$out"
+if [ "${LSP_RSS:-0}" = 1 ]; then
+  go run ./scripts/lsp-rss -docs 20
+fi
