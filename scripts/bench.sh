@@ -16,7 +16,10 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 n="${BENCH_N:-1000}"
 echo "Monty kernel..." >&2
-go test -run '^$' -bench 'TrivialCell$|ColdStart$|Print1000$|RunBatch|KernelRSS|InterruptRecovery' -benchtime "${n}x" ./kernel >"$out/kernel.txt"
+go test -run '^$' -bench 'TrivialCell$|ColdStart$|Print1000$' -benchtime "${n}x" ./kernel >"$out/kernel.txt"
+go test -run '^$' -bench 'InterruptRecovery' -benchtime 100x ./kernel >"$out/interrupt.txt"
+go test -run '^$' -bench 'RunBatch' -benchtime 5x ./kernel >"$out/batch.txt"
+go test -run '^$' -bench 'KernelRSS' -benchtime 1x ./kernel >"$out/rss.txt"
 go test -run '^$' -bench 'Dump' ./monty >"$out/monty.txt"
 echo "language server over stdio..." >&2
 go test -run '^$' -bench 'Stdio' -benchtime "${n}x" ./lsp >"$out/lsp.txt"
