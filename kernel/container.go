@@ -34,19 +34,15 @@ type ContainerOptions struct {
 // does not stop within the grace period is killed with its container, and
 // the result says that the kernel was restarted.
 type Container struct {
+	base
 	opts   ContainerOptions
 	limits Limits
 	log    *zap.Logger
-	q      queue
 
 	s     *container.Session // owned by the goroutine holding q
 	tried map[string]bool    // packages whose install was attempted
 
-	mu       sync.Mutex // guards the fields below
-	cancel   context.CancelCauseFunc
-	count    int
-	state    State
-	closed   bool
+	// Guarded by mu.
 	runtime  string
 	id       string // container ID
 	notes    []string
@@ -74,8 +70,8 @@ func NewContainer(opts ContainerOptions) (*Container, error) {
 		opts.Logger = zap.NewNop()
 	}
 	return &Container{
-		opts: opts, limits: opts.Limits.WithDefaults(), log: opts.Logger.Named("container"),
-		q: newQueue(), state: StateIdle, runtime: opts.Container.Runtime, tried: map[string]bool{},
+		base: newBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), log: opts.Logger.Named("container"),
+		runtime: opts.Container.Runtime, tried: map[string]bool{},
 	}, nil
 }
 
@@ -90,39 +86,18 @@ func (k *Container) config() container.Config {
 	}
 }
 
-func (k *Container) setState(s State) {
-	k.mu.Lock()
-	changed := k.state != s && !k.closed
-	if changed {
-		k.state = s
-	}
-	k.mu.Unlock()
-	if changed && k.opts.OnState != nil {
-		k.opts.OnState(s)
-	}
-}
-
 // Start starts the kernel's container now, if it is not running, so that the
 // first cell does not wait for it.
 func (k *Container) Start(ctx context.Context) error {
-	if err := k.q.acquire(ctx); err != nil {
+	if err := k.acquire(ctx); err != nil {
 		return err
 	}
 	defer k.q.release()
-	if k.isClosed() {
-		return ErrClosed
-	}
 	_, err := k.session(ctx)
 	if err == nil {
 		k.setState(StateIdle)
 	}
 	return err
-}
-
-func (k *Container) isClosed() bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.closed
 }
 
 // session returns the running container, starting one when needed.
@@ -209,33 +184,16 @@ func (k *Container) ContainerID() string {
 
 // Execute implements Kernel.
 func (k *Container) Execute(ctx context.Context, req Request) (Result, error) {
-	if err := k.q.acquire(ctx); err != nil {
+	if err := k.acquire(ctx); err != nil {
 		return Result{}, err
 	}
 	defer k.q.release()
-	if k.isClosed() {
-		return Result{}, ErrClosed
-	}
 	s, err := k.session(ctx)
 	if err != nil {
 		return Result{}, err
 	}
-
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	k.mu.Lock()
-	k.cancel = cancel
-	if !req.Silent {
-		k.count++
-	}
-	count := k.count
-	k.mu.Unlock()
-	defer func() {
-		k.mu.Lock()
-		k.cancel = nil
-		k.mu.Unlock()
-	}()
-	k.setState(StateBusy)
+	ctx, count, end := k.begin(ctx, req.Silent)
+	defer end()
 
 	out := &output{max: k.limits.MaxOutputBytes}
 	if !req.Silent {
@@ -276,35 +234,16 @@ func (k *Container) Execute(ctx context.Context, req Request) (Result, error) {
 	return r, nil
 }
 
-// Interrupt implements Kernel.
-func (k *Container) Interrupt() error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.cancel != nil {
-		k.cancel(errInterrupted)
-	}
-	return nil
-}
-
 // Restart implements Kernel: the container is removed (a running cell is
 // stopped at once) and the next execution starts an empty one.
 func (k *Container) Restart(ctx context.Context) error {
-	k.mu.Lock()
-	if k.cancel != nil {
-		k.cancel(errRestarted)
-	}
-	k.mu.Unlock()
-	if err := k.q.acquire(ctx); err != nil {
+	k.stopRunning(errRestarted)
+	if err := k.acquire(ctx); err != nil {
 		return err
 	}
 	defer k.q.release()
-	if k.isClosed() {
-		return ErrClosed
-	}
 	k.discard()
-	k.mu.Lock()
-	k.count = 0
-	k.mu.Unlock()
+	k.resetCount()
 	k.setState(StateIdle)
 	return nil
 }
@@ -312,7 +251,7 @@ func (k *Container) Restart(ctx context.Context) error {
 // Variables implements Kernel: the names in the namespace, modules and
 // dunder names left out.
 func (k *Container) Variables(ctx context.Context) ([]Variable, error) {
-	if err := k.q.acquire(ctx); err != nil {
+	if err := k.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer k.q.release()
@@ -358,16 +297,9 @@ func (k *Container) Info() Info {
 // the engine could not remove it (it is then left for
 // container.ReapOrphans).
 func (k *Container) Close() error {
-	k.mu.Lock()
-	if k.closed {
-		k.mu.Unlock()
+	if !k.markClosed() {
 		return nil
 	}
-	k.closed = true
-	if k.cancel != nil {
-		k.cancel(ErrClosed)
-	}
-	k.mu.Unlock()
 	k.q <- struct{}{} // wait for the running execution
 	var err error
 	if k.s != nil {
@@ -375,9 +307,7 @@ func (k *Container) Close() error {
 		k.s = nil
 	}
 	k.q.release()
-	if k.opts.OnState != nil {
-		k.opts.OnState(StateDead)
-	}
+	k.notifyDead()
 	if err != nil && !errors.Is(err, ErrClosed) {
 		return err
 	}

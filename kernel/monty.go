@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -30,22 +29,16 @@ type MontyOptions struct {
 // is interrupted in-band instead (KeyboardInterrupt; changes made before the
 // sleep are kept, as in CPython).
 type Monty struct {
+	base
 	opts   MontyOptions
 	limits Limits
-	q      queue
 
 	// Owned by the goroutine holding q.
 	w     *monty.Worker
 	names map[string]bool // names seen in cells that ran, for Variables
 	cp    checkpoint
 
-	mu      sync.Mutex // guards the fields below
-	cancel  context.CancelCauseFunc
-	count   int
-	state   State
-	closed  bool
-	version string
-	notes   []string
+	version string // guarded by mu
 }
 
 // NewMonty returns a Monty kernel; the worker starts on first use. It fails
@@ -58,7 +51,7 @@ func NewMonty(opts MontyOptions) (*Monty, error) {
 		}
 		opts.Binary = p
 	}
-	return &Monty{opts: opts, limits: opts.Limits.WithDefaults(), q: newQueue(), names: map[string]bool{}, state: StateIdle}, nil
+	return &Monty{base: newBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
 }
 
 func (k *Monty) workerConfig() monty.Config {
@@ -67,18 +60,6 @@ func (k *Monty) workerConfig() monty.Config {
 		MemoryBytes:    k.limits.MemoryBytes,
 		RecursionDepth: uint64(k.limits.RecursionDepth),
 	}}
-}
-
-func (k *Monty) setState(s State) {
-	k.mu.Lock()
-	changed := k.state != s && !k.closed
-	if changed {
-		k.state = s
-	}
-	k.mu.Unlock()
-	if changed && k.opts.OnState != nil {
-		k.opts.OnState(s)
-	}
 }
 
 // worker returns a live worker, starting one when needed.
@@ -107,36 +88,16 @@ func (k *Monty) discard() {
 
 // Execute implements Kernel.
 func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
-	if err := k.q.acquire(ctx); err != nil {
+	if err := k.acquire(ctx); err != nil {
 		return Result{}, err
 	}
 	defer k.q.release()
-	k.mu.Lock()
-	if k.closed {
-		k.mu.Unlock()
-		return Result{}, ErrClosed
-	}
-	k.mu.Unlock()
 	w, err := k.worker(ctx)
 	if err != nil {
 		return Result{}, err
 	}
-
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	k.mu.Lock()
-	k.cancel = cancel
-	if !req.Silent {
-		k.count++
-	}
-	count := k.count
-	k.mu.Unlock()
-	defer func() {
-		k.mu.Lock()
-		k.cancel = nil
-		k.mu.Unlock()
-	}()
-	k.setState(StateBusy)
+	ctx, count, end := k.begin(ctx, req.Silent)
+	defer end()
 
 	out := &output{max: k.limits.MaxOutputBytes}
 	if !req.Silent {
@@ -205,9 +166,7 @@ func (k *Monty) fresh() {
 	k.discard()
 	k.cp.reset()
 	clear(k.names)
-	k.mu.Lock()
-	k.count = 0
-	k.mu.Unlock()
+	k.resetCount()
 }
 
 // scheduleIdleSnapshot snapshots a non-empty journal once the kernel has
@@ -234,25 +193,11 @@ func (k *Monty) scheduleIdleSnapshot() {
 	})
 }
 
-// Interrupt implements Kernel.
-func (k *Monty) Interrupt() error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.cancel != nil {
-		k.cancel(errInterrupted)
-	}
-	return nil
-}
-
 // Restart implements Kernel: the worker is stopped (a running cell is
 // interrupted first) and the next execution starts an empty one.
 func (k *Monty) Restart(ctx context.Context) error {
-	k.mu.Lock()
-	if k.cancel != nil {
-		k.cancel(errRestarted)
-	}
-	k.mu.Unlock()
-	if err := k.q.acquire(ctx); err != nil {
+	k.stopRunning(errRestarted)
+	if err := k.acquire(ctx); err != nil {
 		return err
 	}
 	defer k.q.release()
@@ -265,7 +210,7 @@ func (k *Monty) Restart(ctx context.Context) error {
 // from the cells that ran, and the worker is asked for the type and repr of
 // those that are bound.
 func (k *Monty) Variables(ctx context.Context) ([]Variable, error) {
-	if err := k.q.acquire(ctx); err != nil {
+	if err := k.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer k.q.release()
@@ -366,30 +311,23 @@ func (k *Monty) Info() Info {
 	return Info{
 		Backend: BackendMonty, Runtime: "monty", State: state, ExecutionCount: k.count,
 		Versions: map[string]string{"monty": k.version, "protocol": strconv.Itoa(monty.ProtocolVersion)},
-		Notes:    k.notes,
 	}
 }
 
 // Close implements Kernel.
 func (k *Monty) Close() error {
-	k.mu.Lock()
-	if k.closed {
-		k.mu.Unlock()
+	if !k.markClosed() {
 		return nil
 	}
-	k.closed = true
-	if k.cancel != nil {
-		k.cancel(ErrClosed)
-	}
-	k.mu.Unlock()
 	k.q <- struct{}{} // wait for the running execution
 	if k.w != nil {
 		k.w.Close()
 		k.w = nil
 	}
-	k.q.release()
-	if k.opts.OnState != nil {
-		k.opts.OnState(StateDead)
+	if k.cp.idle != nil {
+		k.cp.idle.Stop()
 	}
+	k.q.release()
+	k.notifyDead()
 	return nil
 }

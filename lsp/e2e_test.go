@@ -100,14 +100,14 @@ func TestEndToEnd(t *testing.T) {
 	// The kernel is a child of the server; shutdown stops it, exit ends
 	// the server cleanly.
 	pid := cmd.Process.Pid
-	workers := children(pid)
+	workers := lsptest.Children(pid)
 	if len(workers) != 1 {
 		t.Fatalf("server children: %v, want one Monty worker", workers)
 	}
 	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if left := children(pid); len(left) != 0 {
+	if left := lsptest.Children(pid); len(left) != 0 {
 		t.Errorf("children after shutdown: %v", left)
 	}
 	if err := c.Notify(ctx, "exit", nil); err != nil {
@@ -144,7 +144,7 @@ func TestEndToEndClosedStdin(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	workers = children(cmd.Process.Pid)
+	workers = lsptest.Children(cmd.Process.Pid)
 	if len(workers) != 2 {
 		t.Fatalf("server children: %v, want two workers", workers)
 	}
@@ -182,7 +182,7 @@ func TestEndToEndClientProcessDies(t *testing.T) {
 			}
 			uri := open(t, c, "parent.py", "x = 1\n")
 			run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-			workers := children(cmd.Process.Pid)
+			workers := lsptest.Children(cmd.Process.Pid)
 			if len(workers) != 1 {
 				t.Fatalf("server children: %v", workers)
 			}

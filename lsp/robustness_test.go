@@ -218,7 +218,7 @@ func TestServeLeavesNothingBehind(t *testing.T) {
 func montyChildren(t *testing.T) int {
 	t.Helper()
 	n := 0
-	for _, pid := range children(os.Getpid()) {
+	for _, pid := range lsptest.Children(os.Getpid()) {
 		if comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm")); strings.TrimSpace(string(comm)) == "monty" {
 			n++
 		}
@@ -235,30 +235,4 @@ func waitNoMontyChildren(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// children lists the live (not zombie) child processes of pid, from /proc.
-func children(pid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...
-		i := strings.LastIndexByte(string(stat), ')')
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 2 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if ppid, _ := strconv.Atoi(f[1]); ppid == pid {
-			out = append(out, p)
-		}
-	}
-	return out
 }

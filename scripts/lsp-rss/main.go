@@ -81,7 +81,7 @@ func run(docs int, bin string) error {
 	c.Forget()
 	time.Sleep(200 * time.Millisecond)
 	server := memOf(pid)
-	kids := children(pid)
+	kids := lsptest.Children(pid)
 	var kernels mem
 	for _, k := range kids {
 		m := memOf(k)
@@ -125,29 +125,4 @@ func field(path, name string) int64 {
 		}
 	}
 	return 0
-}
-
-// children lists the live child processes of pid.
-func children(pid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		i := strings.LastIndexByte(string(stat), ')')
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 2 || f[0] == "Z" {
-			continue
-		}
-		if ppid, _ := strconv.Atoi(f[1]); ppid == pid {
-			out = append(out, p)
-		}
-	}
-	return out
 }
