@@ -116,3 +116,18 @@ func (b *base) notifyDead() {
 		b.onState(StateDead)
 	}
 }
+
+// restart stops the running execution, then, holding the queue, drops the
+// backend's state with drop: the next execution starts an empty kernel
+// with the count at 0.
+func (b *base) restart(ctx context.Context, drop func()) error {
+	b.stopRunning(errRestarted)
+	if err := b.acquire(ctx); err != nil {
+		return err
+	}
+	defer b.q.release()
+	drop()
+	b.resetCount()
+	b.setState(StateIdle)
+	return nil
+}

@@ -236,17 +236,7 @@ func (k *Container) Execute(ctx context.Context, req Request) (Result, error) {
 
 // Restart implements Kernel: the container is removed (a running cell is
 // stopped at once) and the next execution starts an empty one.
-func (k *Container) Restart(ctx context.Context) error {
-	k.stopRunning(errRestarted)
-	if err := k.acquire(ctx); err != nil {
-		return err
-	}
-	defer k.q.release()
-	k.discard()
-	k.resetCount()
-	k.setState(StateIdle)
-	return nil
-}
+func (k *Container) Restart(ctx context.Context) error { return k.restart(ctx, k.discard) }
 
 // Variables implements Kernel: the names in the namespace, modules and
 // dunder names left out.

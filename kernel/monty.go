@@ -195,16 +195,7 @@ func (k *Monty) scheduleIdleSnapshot() {
 
 // Restart implements Kernel: the worker is stopped (a running cell is
 // interrupted first) and the next execution starts an empty one.
-func (k *Monty) Restart(ctx context.Context) error {
-	k.stopRunning(errRestarted)
-	if err := k.acquire(ctx); err != nil {
-		return err
-	}
-	defer k.q.release()
-	k.fresh()
-	k.setState(StateIdle)
-	return nil
-}
+func (k *Monty) Restart(ctx context.Context) error { return k.restart(ctx, k.fresh) }
 
 // Variables implements Kernel. Monty has no globals(): candidate names come
 // from the cells that ran, and the worker is asked for the type and repr of
