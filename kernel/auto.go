@@ -34,7 +34,6 @@ type Auto struct {
 	count    int
 	active   Kernel // the kernel running the current execution
 	closed   bool
-	warmErr  error
 	warmDone chan struct{} // closed when a pre-warm ends
 }
 
@@ -246,7 +245,7 @@ func (a *Auto) container(ctx context.Context) (ContainerKernel, error) {
 		a.ctr = ctr
 	}
 	ctr := a.ctr
-	a.warmDone, a.warmErr = nil, nil
+	a.warmDone = nil
 	a.mu.Unlock()
 	// Start returns at once when the pre-warm succeeded.
 	if err := ctr.Start(ctx); err != nil {
@@ -294,11 +293,8 @@ func (a *Auto) Prewarm(codes []string) bool {
 	a.warmDone = done
 	ctr := a.ctr
 	go func() {
-		err := ctr.Start(context.Background())
-		a.mu.Lock()
-		a.warmErr = err
-		a.mu.Unlock()
-		if err != nil {
+		// A failed pre-warm is tried again by the move, which reports it.
+		if err := ctr.Start(context.Background()); err != nil {
 			a.log.Info("pre-warming the container failed", zap.Error(err))
 		}
 		close(done)
@@ -329,7 +325,7 @@ func (a *Auto) Restart(ctx context.Context) error {
 	a.mu.Lock()
 	ctr := a.ctr
 	a.ctr, a.moved, a.reason, a.count = nil, false, "", 0
-	a.warmDone, a.warmErr = nil, nil
+	a.warmDone = nil
 	a.mu.Unlock()
 	a.history = nil
 	var errs []error

@@ -47,8 +47,9 @@ func (v *Value) Str() (string, bool) {
 
 // Repr renders the value the way CPython's repr would, as far as the wire
 // form allows: sandbox class instances arrive without their __repr__, and
-// Counter, defaultdict and deque arrive as dict and list. Kernels that need
-// the exact text ask the worker for repr() instead.
+// Counter, defaultdict and deque arrive as dict and list. That is why the
+// kernel has the worker compute repr() of a cell's value instead; Repr is
+// for host-side inspection of values (and proves the decoding in tests).
 func (v *Value) Repr() string {
 	var b strings.Builder
 	v.repr(&b, v.root, 0)
@@ -161,7 +162,7 @@ func (v *Value) repr(b *strings.Builder, i uint32, depth int) {
 		fmt.Fprintf(b, "datetime.date(%d, %d, %d)", k.Date.Year, k.Date.Month, k.Date.Day)
 	case *pb.MontyNode_Time:
 		t := k.Time
-		b.WriteString("datetime.time(" + clockArgs(t.Hour, t.Minute, t.Second, t.Microsecond, false))
+		b.WriteString("datetime.time(" + clockArgs(t.Hour, t.Minute, t.Second, t.Microsecond))
 		if t.OffsetSeconds != nil {
 			b.WriteString(", tzinfo=" + tzRepr(*t.OffsetSeconds, t.TimezoneName))
 		}
@@ -171,7 +172,7 @@ func (v *Value) repr(b *strings.Builder, i uint32, depth int) {
 		b.WriteString(")")
 	case *pb.MontyNode_Datetime:
 		t := k.Datetime
-		fmt.Fprintf(b, "datetime.datetime(%d, %d, %d, %s", t.Year, t.Month, t.Day, clockArgs(t.Hour, t.Minute, t.Second, t.Microsecond, true))
+		fmt.Fprintf(b, "datetime.datetime(%d, %d, %d, %s", t.Year, t.Month, t.Day, clockArgs(t.Hour, t.Minute, t.Second, t.Microsecond))
 		if t.OffsetSeconds != nil {
 			b.WriteString(", tzinfo=" + tzRepr(*t.OffsetSeconds, t.TimezoneName))
 		}
@@ -222,52 +223,7 @@ func (v *Value) repr(b *strings.Builder, i uint32, depth int) {
 	}
 }
 
-// TypeName returns the Python type name of the value (e.g. "int", "list",
-// a class name).
-func (v *Value) TypeName() string {
-	n := v.node(v.root)
-	if n == nil {
-		return ""
-	}
-	switch k := n.Kind.(type) {
-	case *pb.MontyNode_None:
-		return "NoneType"
-	case *pb.MontyNode_Boolean:
-		return "bool"
-	case *pb.MontyNode_Int, *pb.MontyNode_Bigint:
-		return "int"
-	case *pb.MontyNode_Float:
-		return "float"
-	case *pb.MontyNode_Str:
-		return "str"
-	case *pb.MontyNode_Bytes:
-		return "bytes"
-	case *pb.MontyNode_List:
-		return "list"
-	case *pb.MontyNode_Tuple:
-		return "tuple"
-	case *pb.MontyNode_Dict:
-		return "dict"
-	case *pb.MontyNode_Set:
-		return "set"
-	case *pb.MontyNode_FrozenSet:
-		return "frozenset"
-	case *pb.MontyNode_NamedTuple:
-		return k.NamedTuple.TypeName
-	case *pb.MontyNode_Type:
-		return "type"
-	case *pb.MontyNode_ClassInstance:
-		if t := v.node(k.ClassInstance.ClassType).GetType(); t != nil {
-			return t.Name
-		}
-	case *pb.MontyNode_Function, *pb.MontyNode_Repr:
-		return "object"
-	}
-	name := fmt.Sprintf("%T", n.Kind)
-	return strings.ToLower(strings.TrimPrefix(name, "*pb.MontyNode_"))
-}
-
-func clockArgs(h, m, s, us uint32, always bool) string {
+func clockArgs(h, m, s, us uint32) string {
 	parts := []string{strconv.Itoa(int(h)), strconv.Itoa(int(m))}
 	if s != 0 || us != 0 {
 		parts = append(parts, strconv.Itoa(int(s)))
@@ -275,7 +231,6 @@ func clockArgs(h, m, s, us uint32, always bool) string {
 	if us != 0 {
 		parts = append(parts, strconv.Itoa(int(us)))
 	}
-	_ = always
 	return strings.Join(parts, ", ")
 }
 
