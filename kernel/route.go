@@ -14,7 +14,8 @@ import (
 // it imports a module Monty lacks, or uses a construct Monty rejects or runs
 // differently from CPython (as probed for this worker release).
 func route(code string, caps *Capabilities) string {
-	for _, imp := range pysrc.Imports(code) {
+	a := pysrc.Analyze(code)
+	for _, imp := range a.Imports {
 		if imp.Top == "" || imp.Top == "__future__" {
 			continue
 		}
@@ -22,7 +23,7 @@ func route(code string, caps *Capabilities) string {
 			return fmt.Sprintf("imports %s, which Monty does not provide", imp.Module)
 		}
 	}
-	for _, c := range append(pysrc.Features(code), pysrc.Uses(code)...) {
+	for _, c := range append(a.Features, a.Uses...) {
 		if _, ok := caps.Divergent[c]; ok {
 			return fmt.Sprintf("uses %s, which Monty %s", describe(c), "does not run as CPython does")
 		}

@@ -60,7 +60,10 @@ type Import struct {
 // tokenizing error the tokens scanned so far are used.
 func Imports(code string) []Import {
 	toks, _ := Tokenize(code)
-	sig := significant(toks)
+	return importsOf(significant(toks))
+}
+
+func importsOf(sig []Token) []Import {
 	var out []Import
 	for i := 0; i < len(sig); i++ {
 		t := sig[i]
@@ -166,7 +169,10 @@ func significant(toks []Token) []Token {
 // tokens scanned so far are used.
 func Features(code string) []string {
 	toks, _ := Tokenize(code)
-	sig := significant(toks)
+	return featuresOf(code, toks, significant(toks))
+}
+
+func featuresOf(code string, toks, sig []Token) []string {
 	found := map[string]bool{}
 	next := func(i int) Token {
 		if i+1 < len(sig) {

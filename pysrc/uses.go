@@ -18,7 +18,10 @@ import (
 // cannot be tokenized is scanned as far as it goes.
 func Uses(code string) []string {
 	toks, _ := Tokenize(code)
-	sig := significant(toks)
+	return usesOf(code, significant(toks))
+}
+
+func usesOf(code string, sig []Token) []string {
 	match := matchBrackets(sig)
 	found := map[string]bool{}
 	for i, t := range sig {
@@ -137,4 +140,18 @@ func isCallParen(sig []Token, i int) bool {
 		return p.Text == ")" || p.Text == "]"
 	}
 	return false
+}
+
+// Analysis is what a router needs to know of a cell, from one scan.
+type Analysis struct {
+	Imports  []Import
+	Features []string // as Features reports them
+	Uses     []string // as Uses reports them
+}
+
+// Analyze scans code once for its imports, features and uses.
+func Analyze(code string) Analysis {
+	toks, _ := Tokenize(code)
+	sig := significant(toks)
+	return Analysis{Imports: importsOf(sig), Features: featuresOf(code, toks, sig), Uses: usesOf(code, sig)}
 }

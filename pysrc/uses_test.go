@@ -56,3 +56,15 @@ func FuzzUses(f *testing.F) {
 		Uses(code) // must not panic
 	})
 }
+
+func TestAnalyzeAgreesWithTheParts(t *testing.T) {
+	for _, code := range []string{
+		"import numpy as np\nfrom .x import y\nclass A(B):\n    def __lt__(s, o):\n        return {1, 2}\nround(x, 2)",
+		"x = 1", "", "del y\nmatch z:\n    case 1:\n        pass",
+	} {
+		a := Analyze(code)
+		if !reflect.DeepEqual(a.Imports, Imports(code)) || !reflect.DeepEqual(a.Features, Features(code)) || !reflect.DeepEqual(a.Uses, Uses(code)) {
+			t.Errorf("%q: %+v", code, a)
+		}
+	}
+}
