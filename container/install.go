@@ -93,8 +93,8 @@ func (e *Engine) Install(ctx context.Context, cfg Config, req InstallRequest) (s
 		return "", err
 	}
 	vol := PackagesVolume(cfg.Image)
-	if _, err := e.cli.VolumeCreate(ctx, volume.CreateOptions{Name: vol, Labels: map[string]string{LabelPackages: cfg.Image}}); err != nil {
-		return "", fmt.Errorf("create package volume: %w", e.wrap(err))
+	if err := e.ensurePackagesVolume(ctx, cfg.Image); err != nil {
+		return "", err
 	}
 	args := map[string]any{"target": PackagesTarget, "requirements": req.Requirements, "index": req.IndexURL, "offline": req.Offline}
 	mounts := []mount.Mount{{Type: mount.TypeVolume, Source: vol, Target: PackagesTarget}}
@@ -163,4 +163,14 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// ensurePackagesVolume creates the image's package volume, labelled with
+// the image; an existing one is kept.
+func (e *Engine) ensurePackagesVolume(ctx context.Context, image string) error {
+	_, err := e.cli.VolumeCreate(ctx, volume.CreateOptions{Name: PackagesVolume(image), Labels: map[string]string{LabelPackages: image}})
+	if err != nil {
+		return fmt.Errorf("create package volume: %w", e.wrap(err))
+	}
+	return nil
 }

@@ -71,6 +71,13 @@ func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) 
 	ctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
 	t0 := time.Now()
+	if cfg.Packages {
+		// Created here, not implicitly by the mount, so that it carries its
+		// label (and can be found and removed by it).
+		if err := e.ensurePackagesVolume(ctx, cfg.Image); err != nil {
+			return nil, err
+		}
+	}
 	sp := buildSpec(cfg, rt.engine, ownerLabels())
 	name := fmt.Sprintf("backyard-%s-%d", InstanceID()[:8], containerSeq.Add(1))
 	created, err := e.cli.ContainerCreate(ctx, sp.config, sp.host, nil, nil, name)

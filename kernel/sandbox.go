@@ -3,7 +3,6 @@ package kernel
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -11,12 +10,14 @@ import (
 
 // Options configure a Sandbox.
 type Options struct {
-	// Backend is "monty" (the default). The container and auto backends
-	// plug in here when configured.
+	// Backend of Run: "monty" (the default: no container engine needed),
+	// "auto" or "container". RunBatch always runs on Monty workers.
 	Backend string
 	Limits  Limits
 	// MontyBinary is the worker executable; empty means monty.Find("").
 	MontyBinary string
+	// Container configures the container backend ("auto", "container").
+	Container ContainerConfig
 }
 
 // Sandbox is the programmatic face of a kernel for harnesses (an agent's
@@ -27,13 +28,11 @@ type Sandbox struct {
 	kernel Kernel
 }
 
-// NewSandbox creates a sandbox. The kernel starts on the first Run.
+// NewSandbox creates a sandbox. The kernel starts on the first Run. It
+// fails when no Monty worker can be found or the backend is unknown.
 func NewSandbox(opts Options) (*Sandbox, error) {
 	if opts.Backend == "" {
 		opts.Backend = BackendMonty
-	}
-	if opts.Backend != BackendMonty {
-		return nil, fmt.Errorf("sandbox backend %q is not available; use %q", opts.Backend, BackendMonty)
 	}
 	if opts.MontyBinary == "" {
 		p, err := monty.Find("")
@@ -43,7 +42,7 @@ func NewSandbox(opts Options) (*Sandbox, error) {
 		opts.MontyBinary = p
 	}
 	opts.Limits = opts.Limits.WithDefaults()
-	k, err := NewMonty(MontyOptions{Binary: opts.MontyBinary, Limits: opts.Limits})
+	k, err := New(Config{Backend: opts.Backend, Limits: opts.Limits, MontyBinary: opts.MontyBinary, Container: opts.Container})
 	if err != nil {
 		return nil, err
 	}

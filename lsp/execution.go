@@ -101,8 +101,19 @@ func (b *batch) stopped() bool {
 // newExecution converts a kernel result; lines map from the code's 1-based
 // lines to document lines by adding startLine-1.
 func newExecution(e *execution, r kernel.Result) *Execution {
+	return recordOf(e.id, e.rng, e.startLine, r)
+}
+
+// CellExecution is the record of cell c's run with result r, as a run
+// command would report it (backyard-ls run --json prints these).
+func CellExecution(id string, c cells.Cell, r kernel.Result) *Execution {
+	return recordOf(id, cellRange(c), c.StartLine, r)
+}
+
+// recordOf builds the record of code that starts at document line startLine.
+func recordOf(id string, rng protocol.Range, startLine int, r kernel.Result) *Execution {
 	x := &Execution{
-		ID: e.id, Range: e.rng, ExecutionCount: r.ExecutionCount, Status: r.Status,
+		ID: id, Range: rng, ExecutionCount: r.ExecutionCount, Status: r.Status,
 		Stdout: r.Stdout, Stderr: r.Stderr, Result: r.Value,
 		Backend: r.Backend, Runtime: r.Runtime,
 		DurationMs: float64(r.Duration.Microseconds()) / 1000,
@@ -115,7 +126,7 @@ func newExecution(e *execution, r kernel.Result) *Execution {
 		for i, f := range r.Error.Traceback {
 			line := -1
 			if f.Line > 0 {
-				line = e.startLine + f.Line - 1
+				line = startLine + f.Line - 1
 			}
 			x.Error.Traceback[i] = Frame{Line: line, Name: f.Name, Text: f.Text}
 		}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -31,18 +32,20 @@ func (s *server) inlayHint(ctx context.Context, req *jsonrpc2.Request) (any, err
 	snap := d.snapshotLocked()
 	d.results.remap(snap)
 	all := snap.Cells()
-	yes := true
+	// One hint per position: a cell and a selection that end together show
+	// the newer run's value.
+	newest := map[protocol.Position]*Execution{}
+	var order []protocol.Position
 	add := func(pos protocol.Position, x *Execution) {
 		if x == nil || x.Result == nil || !inRange(pos, p.Range) {
 			return
 		}
-		full := x.Result.Text
-		hints = append(hints, protocol.InlayHint{
-			Position:    pos,
-			Label:       protocol.String(hintLabel(full)),
-			Tooltip:     protocol.String(cutUTF8(full, 4000)),
-			PaddingLeft: &yes,
-		})
+		if old, ok := newest[pos]; !ok {
+			order = append(order, pos)
+		} else if executionSeq(old.ID) > executionSeq(x.ID) {
+			return
+		}
+		newest[pos] = x
 	}
 	for _, c := range d.results.cells {
 		if c.state != stateDone || c.stale || c.gen != gen || c.index >= len(all) {
@@ -56,7 +59,23 @@ func (s *server) inlayHint(ctx context.Context, req *jsonrpc2.Request) (any, err
 			add(r.exec.Range.End, r.exec)
 		}
 	}
+	yes := true
+	for _, pos := range order {
+		full := newest[pos].Result.Text
+		hints = append(hints, protocol.InlayHint{
+			Position:    pos,
+			Label:       protocol.String(hintLabel(full)),
+			Tooltip:     protocol.String(cutUTF8(full, 4000)),
+			PaddingLeft: &yes,
+		})
+	}
 	return hints, nil
+}
+
+// executionSeq is the sequence number in an execution id ("e12" → 12).
+func executionSeq(id string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(id, "e"))
+	return n
 }
 
 // hintLabel is "⇒ " and the value's first line, cut to maxHintLabel

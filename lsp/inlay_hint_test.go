@@ -50,3 +50,22 @@ func TestInlayHints(t *testing.T) {
 		t.Errorf("after an edit: %s", mustJSON(got))
 	}
 }
+
+// A cell and a selection that end at the same place show one hint: the
+// value of the newer run.
+func TestInlayHintOnePerPosition(t *testing.T) {
+	c := start(t, lsptest.VSCode, nil)
+	uri := open(t, c, "same.py", "# %%\nx = 40\nx + 2\n")
+	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	run(t, c, lsp.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
+		"start": map[string]any{"line": 1, "character": 0}, "end": map[string]any{"line": 2, "character": 5}}})
+	if got := hints(t, c, uri); len(got) != 1 || got[0].Label != "⇒ 42" {
+		t.Fatalf("hints: %s", mustJSON(got))
+	}
+	run(t, c, lsp.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
+		"start": map[string]any{"line": 2, "character": 0}, "end": map[string]any{"line": 2, "character": 5}}})
+	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	if got := hints(t, c, uri); len(got) != 1 || got[0].Label != "⇒ 42" {
+		t.Fatalf("hints after a rerun: %s", mustJSON(got))
+	}
+}

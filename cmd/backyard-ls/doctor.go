@@ -19,7 +19,7 @@ func runDoctor(args []string) int {
 	montyPath := fs.String("monty", "", "path of the Monty worker")
 	image := fs.String("image", "", "container image to check (default "+container.DefaultImage+")")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	ok := true
 	fmt.Printf("backyard-ls %s\n\n", version)

@@ -27,6 +27,7 @@ func doctorContainer(image string) {
 		fmt.Println("  ! " + r.Warning)
 	}
 	if r.Reachable && r.ImageID == "" {
-		fmt.Printf("  - image %s is not present; it is pulled on first use\n", r.Image)
+		fmt.Printf("  - image %s is not present; it is pulled from its registry on first use\n", r.Image)
+		fmt.Println("    without a registry, use a local image: --image (backyard.container.image)")
 	}
 }

@@ -11,6 +11,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 )
@@ -52,4 +54,13 @@ func usage() {
   backyard-ls version                     versions of backyard-ls and its worker
 Run "backyard-ls COMMAND -h" for the flags of a command.
 `)
+}
+
+// parseStatus is the exit status after a flag error: 0 for -h (help was
+// asked for and printed), 2 for a usage error.
+func parseStatus(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }

@@ -147,3 +147,11 @@ func TestLogsStayOffStdout(t *testing.T) {
 		t.Fatalf("stdout %q (stderr %q)", out, stderr)
 	}
 }
+
+func TestHelpExitsZero(t *testing.T) {
+	for _, cmd := range []string{"run", "doctor", "serve"} {
+		if _, stderr, code := backyard(t, cmd, "-h"); code != 0 || !strings.Contains(stderr, "-") {
+			t.Errorf("%s -h: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}

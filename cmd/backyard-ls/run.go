@@ -9,39 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/backyard-ls/backyard-ls/cells"
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/lsp"
 	"github.com/backyard-ls/backyard-ls/pypkg"
 )
-
-// cellRecord is one executed cell in `run --json` output: the Execution
-// fields of the LSP contract. Lines are 0-based document lines.
-type cellRecord struct {
-	ID             string        `json:"id"`
-	Range          lspRange      `json:"range"`
-	ExecutionCount int           `json:"executionCount"`
-	Status         kernel.Status `json:"status"`
-	Stdout         string        `json:"stdout"`
-	Stderr         string        `json:"stderr"`
-	Result         *kernel.Value `json:"result,omitempty"`
-	Error          *kernel.Error `json:"error,omitempty"`
-	Backend        string        `json:"backend"`
-	Runtime        string        `json:"runtime"`
-	DurationMs     float64       `json:"durationMs"`
-}
-
-type lspPosition struct {
-	Line      int `json:"line"`
-	Character int `json:"character"`
-}
-
-type lspRange struct {
-	Start lspPosition `json:"start"`
-	End   lspPosition `json:"end"`
-}
 
 func runRun(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -62,7 +36,7 @@ func runRun(args []string) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -155,7 +129,7 @@ func runRun(args []string) int {
 		if r.Status != kernel.StatusOK {
 			failed = true
 		}
-		rec := record(n+1, c, r)
+		rec := lsp.CellExecution(fmt.Sprintf("cell-%d", n+1), c, r)
 		if *asJSON {
 			b, _ := json.Marshal(rec)
 			out.Write(append(b, '\n'))
@@ -169,43 +143,19 @@ func runRun(args []string) int {
 	return 0
 }
 
-func record(n int, c cells.Cell, r kernel.Result) cellRecord {
-	rec := cellRecord{
-		ID:             fmt.Sprintf("cell-%d", n),
-		Range:          lspRange{Start: lspPosition{Line: c.StartLine}, End: lspPosition{Line: c.End.Line, Character: c.End.Character}},
-		ExecutionCount: r.ExecutionCount,
-		Status:         r.Status,
-		Stdout:         r.Stdout,
-		Stderr:         r.Stderr,
-		Result:         r.Value,
-		Backend:        r.Backend,
-		Runtime:        r.Runtime,
-		DurationMs:     float64(r.Duration) / float64(time.Millisecond),
-	}
-	if r.Error != nil {
-		e := *r.Error
-		e.Traceback = make([]kernel.Frame, len(r.Error.Traceback))
-		for i, f := range r.Error.Traceback {
-			if f.Line > 0 {
-				f.Line += c.StartLine - 1 // cell-relative 1-based → document 0-based
-			}
-			e.Traceback[i] = f
-		}
-		rec.Error = &e
-	}
-	return rec
-}
-
 func printHeader(w io.Writer, n int, c cells.Cell) {
 	title := c.Title
 	if title != "" {
 		title = " " + title
 	}
-	head := fmt.Sprintf("── In [%d]%s · line %d ", n, title, c.StartLine+1)
-	fmt.Fprintln(w, head+strings.Repeat("─", max(0, 60-len([]rune(head)))))
+	head := fmt.Sprintf("── In [%d]%s · line %d", n, title, c.StartLine+1)
+	if pad := 59 - len([]rune(head)); pad > 0 {
+		head += " " + strings.Repeat("─", pad)
+	}
+	fmt.Fprintln(w, head)
 }
 
-func printResult(w io.Writer, path string, rec cellRecord, r kernel.Result) {
+func printResult(w io.Writer, path string, rec *lsp.Execution, r kernel.Result) {
 	if r.Stdout != "" && !strings.HasSuffix(r.Stdout, "\n") {
 		fmt.Fprintln(w)
 	}
@@ -214,7 +164,7 @@ func printResult(w io.Writer, path string, rec cellRecord, r kernel.Result) {
 	}
 	if rec.Error != nil {
 		for _, f := range rec.Error.Traceback {
-			if f.Line > 0 {
+			if f.Line >= 0 {
 				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
 			} else if f.Text != "" {
 				fmt.Fprintf(w, "  In %s (code from another cell)\n    %s\n", f.Name, f.Text)

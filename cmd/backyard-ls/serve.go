@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -35,11 +34,9 @@ func runServe(args []string) int {
 	timeout := fs.String("timeout", "30s", "time limit of one cell: a duration (\"30s\") or seconds")
 	memory := fs.Int("memory", 256, "memory limit of one kernel, MiB")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return parseStatus(err)
 	}
+
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "backyard-ls serve: unexpected argument %q\n", fs.Arg(0))
 		return 2

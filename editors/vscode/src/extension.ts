@@ -2,6 +2,7 @@
 // the server's notifications to the inline results, the log, the status bar,
 // the variables view and the notebook controller.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -32,7 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(log, status, inline);
   void vscode.commands.executeCommand('setContext', 'backyard.active', true);
 
-  const readme = vscode.Uri.joinPath(context.extensionUri, 'README.md');
+  // vsce stores the README as readme.md in the .vsix; a checkout has README.md.
+  const readme = vscode.Uri.joinPath(context.extensionUri, fs.existsSync(path.join(context.extensionPath, 'readme.md')) ? 'readme.md' : 'README.md');
   const help = async (msg: string, setting: string, error: boolean): Promise<void> => {
     const show = error ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
     const pick = await show(msg, 'Open README', 'Open Settings');
