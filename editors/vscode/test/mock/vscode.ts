@@ -236,7 +236,7 @@ export interface MockDocument {
   getText(): string;
 }
 
-export function mockDocument(text: string, uri = Uri.file('/work/demo.py'), languageId = 'python'): MockDocument {
+export function mockDocument(text: string, uri = Uri.file('/home/ada/demo.py'), languageId = 'python'): MockDocument {
   const doc: MockDocument = {
     uri,
     languageId,

@@ -162,7 +162,7 @@ describe('editor commands', () => {
     registerCommands({
       api: () => ({
         execute: async () => {
-          throw new Error('backyard.runCell: no open document has uri "file:///work/demo.py"');
+          throw new Error('backyard.runCell: no open document has uri "file:///home/ada/demo.py"');
         },
       }),
       target: async () => ({ uri: t.uri, label: 'demo.py' }),
@@ -175,6 +175,6 @@ describe('editor commands', () => {
       showOutput: () => {},
     });
     await mock.state.commands.get(EditorCmd.runCell)!();
-    assert.deepEqual(mock.state.messages.at(-1), { level: 'error', text: 'backyard: backyard.runCell: no open document has uri "file:///work/demo.py"', items: [] });
+    assert.deepEqual(mock.state.messages.at(-1), { level: 'error', text: 'backyard: backyard.runCell: no open document has uri "file:///home/ada/demo.py"', items: [] });
   });
 });

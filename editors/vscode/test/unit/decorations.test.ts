@@ -37,7 +37,7 @@ describe('InlineResults', () => {
 
   it('draws each result after the last line of its code, in the colour of its status', () => {
     const { inline, shown, ed } = setup();
-    const uri = 'file:///work/demo.py';
+    const uri = 'file:///home/ada/demo.py';
     inline.onExecutionState(state('a', 1, 2, 'queued', undefined, uri));
     assert.deepEqual(shown('running'), [[2, '⋯ queued']]);
     inline.onExecutionState(state('a', 1, 2, 'done', execution({ result: { text: '2' } }), uri));

@@ -16,7 +16,7 @@ export function execution(over: Partial<Execution> = {}): Execution {
   };
 }
 
-export function state(id: string, startLine: number, lastLine: number, phase: ExecutionStateParams['state'], x?: Execution, uri = 'file:///work/demo.py'): ExecutionStateParams {
+export function state(id: string, startLine: number, lastLine: number, phase: ExecutionStateParams['state'], x?: Execution, uri = 'file:///home/ada/demo.py'): ExecutionStateParams {
   const p: ExecutionStateParams = { uri, executionId: id, range: { start: { line: startLine, character: 0 }, end: { line: lastLine, character: 3 } }, state: phase };
   if (x) p.execution = { ...x, id };
   return p;

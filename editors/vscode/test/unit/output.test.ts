@@ -35,6 +35,6 @@ describe('OutputLog', () => {
     ]);
   });
   it('names a run by file and 1-based line', () => {
-    assert.equal(whereLabel('file:///work/my%20notes.py', 11), 'my notes.py:12');
+    assert.equal(whereLabel('file:///home/ada/my%20notes.py', 11), 'my notes.py:12');
   });
 });
