@@ -195,10 +195,7 @@ func (k *Container) Execute(ctx context.Context, req Request) (Result, error) {
 	ctx, count, end := k.begin(ctx, req.Silent)
 	defer end()
 
-	out := &output{max: k.limits.MaxOutputBytes}
-	if !req.Silent {
-		out.onOutput = req.OnOutput
-	}
+	out := newOutput(k.limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
 		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
 			out.write(Stderr, "[backyard: "+err.Error()+"]\n")

@@ -39,6 +39,16 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
+// newOutput collects req's output up to max bytes per stream; a silent
+// request streams nothing.
+func newOutput(max int, req Request) *output {
+	o := &output{max: max}
+	if !req.Silent {
+		o.onOutput = req.OnOutput
+	}
+	return o
+}
+
 // output collects one execution's streams, capped, and forwards them.
 type output struct {
 	max      int

@@ -99,10 +99,7 @@ func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
 	ctx, count, end := k.begin(ctx, req.Silent)
 	defer end()
 
-	out := &output{max: k.limits.MaxOutputBytes}
-	if !req.Silent {
-		out.onOutput = req.OnOutput
-	}
+	out := newOutput(k.limits.MaxOutputBytes, req)
 	c := &montyCell{code: req.Code, limits: k.limits, out: out}
 	c.run(ctx, w)
 	r := c.result

@@ -202,12 +202,8 @@ end
 -- execute sends workspace/executeCommand with one JSON object argument,
 -- as the server's commands take (DESIGN.md).
 function M.execute(bufnr, command, arg, handler)
-  local c = M.attach(bufnr)
-  if not c then
-    if handler then
-      handler({ message = "backyard-ls is not running for this buffer" }, nil)
-    end
-    return
+  if uris[bufnr] == nil then
+    M.attach(bufnr) -- request reports a buffer that cannot attach
   end
   arg.uri = uris[bufnr]
   M.request(bufnr, "workspace/executeCommand", { command = command, arguments = { arg } }, handler)
