@@ -16,12 +16,19 @@ daemon_json="${DOCKER_DAEMON_JSON:-/etc/docker/daemon.json}"
 missing=()
 command -v dockerd >/dev/null || missing+=(docker.io)
 command -v runsc >/dev/null || missing+=(runsc)
-command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "installing ${missing[*]}"
+if [ "${#missing[@]}" -gt 0 ] || ! command -v mmdebstrap >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing ${missing[*]}"
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if ! command -v mmdebstrap >/dev/null; then
+    # With its recommends (gpg, libdpkg-perl, arch-test, …), which it uses
+    # to build the test image.
+    echo "installing mmdebstrap"
+    apt-get install -y -qq mmdebstrap >/dev/null
+  fi
 fi
 
 # Register runsc without touching the rest of daemon.json. gVisor gets no
