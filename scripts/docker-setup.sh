@@ -19,16 +19,11 @@ command -v runsc >/dev/null || missing+=(runsc)
 if [ "${#missing[@]}" -gt 0 ] || ! command -v mmdebstrap >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "installing ${missing[*]}"
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-  if ! command -v mmdebstrap >/dev/null; then
-    # With its recommends (gpg, libdpkg-perl, arch-test, …), which it uses
-    # to build the test image.
-    echo "installing mmdebstrap"
-    apt-get install -y -qq mmdebstrap >/dev/null
-  fi
+  # With their recommends: cgroupfs-mount for machines without systemd,
+  # gpg, libdpkg-perl and arch-test for mmdebstrap.
+  [ "${#missing[@]}" -gt 0 ] && echo "installing ${missing[*]}"
+  command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+  apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 # Register runsc without touching the rest of daemon.json. gVisor gets no
@@ -64,6 +59,10 @@ if docker info >/dev/null 2>&1; then
   fi
 else
   if ! pgrep -x dockerd >/dev/null; then
+    # Without systemd nothing may have mounted the cgroup hierarchies.
+    if ! grep -q cgroup /proc/mounts && command -v cgroupfs-mount >/dev/null; then
+      cgroupfs-mount
+    fi
     echo "starting dockerd (log: $log)"
     nohup dockerd >>"$log" 2>&1 </dev/null &
   fi
