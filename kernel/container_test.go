@@ -191,16 +191,9 @@ func TestContainerNotebook(t *testing.T) {
 
 		t.Run("variables", func(t *testing.T) {
 			run(t, k, "big = 'y' * 1000\nimport json")
-			vs, err := k.Variables(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]Variable{}
-			for _, v := range vs {
-				got[v.Name] = v
-			}
+			got := variablesByName(t, k)
 			if got["x"].Repr != "20" || got["x"].Type != "int" || got["double"].Type != "function" || len(got["big"].Repr) > MaxVariableRepr+len("…") {
-				t.Fatalf("%+v", vs)
+				t.Fatalf("%+v", got)
 			}
 			if _, ok := got["json"]; ok {
 				t.Fatal("modules are not variables")

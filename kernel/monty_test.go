@@ -293,16 +293,9 @@ func TestExecutionsAreSerializedInOrder(t *testing.T) {
 func TestVariables(t *testing.T) {
 	k := newMonty(t, Limits{})
 	run(t, k, "import json\nx = 1\nname = 'ada'\ndef f(arg):\n    local = arg\n    return local\nitems = [f(i) for i in range(3)]\nprint(len(items), abs(-1), ValueError)")
-	vs, err := k.Variables(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]Variable{}
-	for _, v := range vs {
-		got[v.Name] = v
-	}
+	got := variablesByName(t, k)
 	if got["x"].Repr != "1" || got["x"].Type != "int" || got["name"].Repr != "'ada'" || got["items"].Repr != "[0, 1, 2]" || got["f"].Type != "function" {
-		t.Fatalf("%+v", vs)
+		t.Fatalf("%+v", got)
 	}
 	for _, hidden := range []string{"local", "arg", "json", "i", "print", "len", "abs", "ValueError"} {
 		if _, ok := got[hidden]; ok {
@@ -441,4 +434,18 @@ func TestKeyErrorValueLikeCPython(t *testing.T) {
 			t.Errorf("%s: %+v, want %s", code, r.Error, want)
 		}
 	}
+}
+
+// variablesByName lists k's variables, keyed by name.
+func variablesByName(t *testing.T, k Kernel) map[string]Variable {
+	t.Helper()
+	vs, err := k.Variables(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Variable{}
+	for _, v := range vs {
+		got[v.Name] = v
+	}
+	return got
 }

@@ -253,27 +253,7 @@ func backendTitle(b string) string {
 // after an interrupt is a new decision, as in Jupyter). Control steps stay
 // queued. It reports whether anything was stopped or dropped.
 func (s *session) interrupt() bool {
-	s.mu.Lock()
-	var dropped []job
-	kept := s.queue[:0]
-	for _, j := range s.queue {
-		if _, ok := j.(*execution); ok {
-			dropped = append(dropped, j)
-		} else {
-			kept = append(kept, j)
-		}
-	}
-	clear(s.queue[len(kept):])
-	s.queue = kept
-	cur, running := s.current.(*execution)
-	s.mu.Unlock()
-	if running {
-		cur.cancel()
-	}
-	for _, j := range dropped {
-		j.drop(s)
-	}
-	return running || len(dropped) > 0
+	return s.stopExecutions(func(*execution) bool { return true })
 }
 
 // cancelExecutions interrupts the given executions: a running one is
@@ -283,11 +263,18 @@ func (s *session) cancelExecutions(execs []*execution) {
 	for _, e := range execs {
 		want[e] = true
 	}
+	s.stopExecutions(func(e *execution) bool { return want[e] })
+}
+
+// stopExecutions cancels the running execution and drops the queued ones
+// that match selects; other jobs stay queued. It reports whether anything
+// was stopped or dropped.
+func (s *session) stopExecutions(match func(*execution) bool) bool {
 	s.mu.Lock()
 	var dropped []job
 	kept := s.queue[:0]
 	for _, j := range s.queue {
-		if e, ok := j.(*execution); ok && want[e] {
+		if e, ok := j.(*execution); ok && match(e) {
 			dropped = append(dropped, j)
 		} else {
 			kept = append(kept, j)
@@ -297,12 +284,14 @@ func (s *session) cancelExecutions(execs []*execution) {
 	s.queue = kept
 	cur, _ := s.current.(*execution)
 	s.mu.Unlock()
-	if cur != nil && want[cur] {
+	running := cur != nil && match(cur)
+	if running {
 		cur.cancel()
 	}
 	for _, j := range dropped {
 		j.drop(s)
 	}
+	return running || len(dropped) > 0
 }
 
 // newGeneration forgets the kernel k (restart, switch, crash): results of

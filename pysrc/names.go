@@ -1,7 +1,6 @@
 package pysrc
 
 import (
-	"sort"
 	"strings"
 )
 
@@ -215,15 +214,7 @@ func featuresOf(code string, toks, sig []Token) []string {
 		}
 	}
 	lineFeatures(code, logicalLines(toks), found)
-	if len(found) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(found))
-	for f := range found {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
+	return sortedSet(found)
 }
 
 // hasBases reports whether `class X[...](...)` at sig[i] has a non-empty

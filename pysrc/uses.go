@@ -1,7 +1,8 @@
 package pysrc
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -44,15 +45,15 @@ func usesOf(code string, sig []Token) []string {
 			}
 		}
 	}
-	if len(found) == 0 {
+	return sortedSet(found)
+}
+
+// sortedSet returns the keys of set sorted; nil when it is empty.
+func sortedSet(set map[string]bool) []string {
+	if len(set) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(found))
-	for k := range found {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 func isDunder(s string) bool {
