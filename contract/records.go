@@ -1,0 +1,159 @@
+package contract
+
+// Position is a place in a document: a 0-based line and a UTF-16 code unit
+// offset in it, as LSP counts them.
+type Position struct {
+	Line      uint32 `json:"line"`
+	Character uint32 `json:"character"`
+}
+
+// Range is a span of a document, from Start up to (not including) End.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Status is how an execution ended.
+type Status string
+
+const (
+	// Ran to the end.
+	StatusOK Status = "ok"
+	// Raised a Python exception: a normal result, not a protocol error.
+	StatusError Status = "error"
+	// Stopped by an interrupt or a cancelled request.
+	StatusInterrupted Status = "interrupted"
+	// Exceeded the per-cell time limit.
+	StatusTimeout Status = "timeout"
+	// The kernel process died (killed, out of memory) or could not run.
+	StatusCrashed Status = "crashed"
+)
+
+// Backend names a kind of kernel.
+type Backend string
+
+const (
+	// Monty, moving to a container when a cell needs full CPython.
+	BackendAuto Backend = "auto"
+	// Monty only: a sandboxed interpreter in Rust; starts in milliseconds, no third-party packages.
+	BackendMonty Backend = "monty"
+	// A Docker/Podman container (gVisor when available) with full CPython.
+	BackendContainer Backend = "container"
+)
+
+// KernelState is the state of a document's kernel.
+type KernelState string
+
+const (
+	// The backend is starting (a worker process, a container, an image pull).
+	KernelStarting KernelState = "starting"
+	// Ready for the next cell.
+	KernelIdle KernelState = "idle"
+	// Running a cell.
+	KernelBusy KernelState = "busy"
+	// Closed or crashed; the next run starts a new kernel.
+	KernelDead KernelState = "dead"
+)
+
+// ExecutionPhase is where an execution is on its way: every execution goes
+// queued → running → done; one that never runs goes queued → done.
+type ExecutionPhase string
+
+const (
+	// Waiting behind the document's earlier runs.
+	PhaseQueued ExecutionPhase = "queued"
+	// Running in the kernel.
+	PhaseRunning ExecutionPhase = "running"
+	// Ended: ran (the notification carries the execution) or was dropped.
+	PhaseDone ExecutionPhase = "done"
+)
+
+// Stream names an output stream.
+type Stream string
+
+const (
+	// The cell's standard output.
+	Stdout Stream = "stdout"
+	// The cell's standard error.
+	Stderr Stream = "stderr"
+)
+
+// Frame is one traceback frame. In an Execution, Line is a 0-based document
+// line, -1 for a frame outside the code that ran (a function defined in
+// another cell, a library); a kernel's result (package kernel) carries the
+// 1-based line in the code that ran instead, 0 outside it.
+type Frame struct {
+	Line int    `json:"line"`
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// ExecutionError is a Python exception (or a stopped, timed-out or crashed
+// run) with its traceback, outermost frame first.
+type ExecutionError struct {
+	// The exception's type, e.g. "ZeroDivisionError".
+	EName string `json:"ename"`
+	// Its message, as str() of the exception gives it.
+	EValue    string  `json:"evalue"`
+	Traceback []Frame `json:"traceback"`
+}
+
+// Value is the value of a cell's trailing expression.
+type Value struct {
+	// Its repr().
+	Text string `json:"text"`
+	// A MIME bundle where the backend has one (MIME type → data; binary data
+	// base64-encoded), e.g. image/png for a matplotlib figure.
+	MIME map[string]string `json:"mime,omitempty"`
+}
+
+// Execution is the record of one run of a cell or selection, as run
+// commands return it and backyard/executionState carries it.
+type Execution struct {
+	// Unique for the server's lifetime ("e12").
+	ID string `json:"id"`
+	// The cell (first code line to the end of its last non-blank line) or the selection.
+	Range Range `json:"range"`
+	// The kernel's count after this run (1 for the first cell after a start or restart).
+	ExecutionCount int             `json:"executionCount"`
+	Status         Status          `json:"status"`
+	Stdout         string          `json:"stdout"`
+	Stderr         string          `json:"stderr"`
+	Result         *Value          `json:"result,omitzero"`
+	Error          *ExecutionError `json:"error,omitzero"`
+	// The backend that ran it: "monty" or "container".
+	Backend string `json:"backend"`
+	// "monty", "runc" or "runsc".
+	Runtime string `json:"runtime"`
+	// Wall-clock time in the kernel, milliseconds.
+	DurationMs float64 `json:"durationMs"`
+}
+
+// Variable is one name bound in a kernel's namespace.
+type Variable struct {
+	Name string `json:"name"`
+	// The value's type name, e.g. "list".
+	Type string `json:"type"`
+	// repr() of the value, cut to about 200 bytes.
+	Repr string `json:"repr"`
+}
+
+// KernelInfo describes a document's kernel.
+type KernelInfo struct {
+	// The document.
+	URI string `json:"uri,omitempty"`
+	// The backend running its cells now.
+	Backend Backend `json:"backend"`
+	// "monty", "runc" or "runsc"; empty before a container started.
+	Runtime        string      `json:"runtime"`
+	State          KernelState `json:"state"`
+	ExecutionCount int         `json:"executionCount"`
+	// Versions of what runs the cells: "monty" and "protocol", or "image", "engine" and "python".
+	Versions map[string]string `json:"versions,omitempty"`
+	// Facts worth showing a person: a runtime warning, why the kernel moved.
+	Notes []string `json:"notes,omitempty"`
+	// The document's backend setting; Backend is the one running cells now.
+	Mode Backend `json:"mode,omitempty"`
+	// Why an auto kernel moved to the container.
+	Reason string `json:"reason,omitempty"`
+}
