@@ -4,10 +4,13 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
-// DefaultImage is the image used when Config.Image is empty.
-const DefaultImage = "python:3.13-slim"
+// DefaultImage is the image used when Config.Image is empty: the
+// container.image setting's default.
+var DefaultImage = contract.DefaultSettings().Container.Image
 
 // PullPolicy says what to do when the image is not on the engine.
 type PullPolicy string
@@ -19,33 +22,29 @@ const (
 
 // Runtime names.
 const (
-	RuntimeRunc  = "runc"
-	RuntimeRunsc = "runsc" // gVisor
+	RuntimeRunc  = string(contract.RuntimeRunc)
+	RuntimeRunsc = string(contract.RuntimeRunsc) // gVisor
 )
 
 // Config configures a kernel container. Zero fields take the defaults
 // documented on each field; the hardening is on unless a field turns it off.
 type Config struct {
+	// Pull is the policy for a missing image (default PullMissing).
+	Pull PullPolicy
 	// DockerHost is the engine address ("unix:///var/run/docker.sock",
 	// "tcp://host:2376", a Podman socket); empty means DOCKER_HOST or the
 	// default socket.
 	DockerHost string
-	// Image is the image to run (default DefaultImage). It needs python3 >=
-	// 3.8 on PATH; nothing else (no CMD, USER or ENV) is taken from it.
-	Image string
-	// Pull is the policy for a missing image (default PullMissing).
-	Pull PullPolicy
-	// Runtime forces "runc" or "runsc"; empty picks runsc when the engine
-	// lists it, else the engine's default runtime, with a warning.
-	Runtime string
-	// Network gives the container the engine's default network; off (the
-	// default) means no network at all.
-	Network bool
+	// ContainerSettings are the user's backyard.container.* settings: the
+	// image (default DefaultImage; it needs python3 >= 3.8 on PATH, nothing
+	// else is taken from it), the runtime (empty picks runsc when the engine
+	// lists it, else the engine's default, with a warning), the network
+	// (none by default) and whether Workspace is mounted.
+	contract.ContainerSettings
 	// Workspace is a host directory mounted read-only at /workspace (the
-	// working directory) when WorkspaceMount is set. With a remote engine the
-	// path is on the engine's host.
-	Workspace      string
-	WorkspaceMount bool
+	// working directory) when MountWorkspace is set. With a remote engine
+	// the path is on the engine's host.
+	Workspace string
 	// Packages mounts the image's package volume (see Install) read-only
 	// and puts it on PYTHONPATH.
 	Packages bool

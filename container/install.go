@@ -85,7 +85,7 @@ func (e *Engine) Install(ctx context.Context, cfg Config, req InstallRequest) (s
 	if err != nil {
 		return "", err
 	}
-	rt, err := chooseRuntime(info, cfg.Runtime)
+	rt, err := chooseRuntime(info, string(cfg.Runtime))
 	if err != nil {
 		return "", err
 	}

@@ -42,7 +42,7 @@ func Probe(ctx context.Context, cfg Config) Report {
 		r.Err = err
 		return r
 	}
-	rt, err := chooseRuntime(r.Engine, cfg.Runtime)
+	rt, err := chooseRuntime(r.Engine, string(cfg.Runtime))
 	r.Runtime, r.Warning, r.RuntimeErr = rt.Name, rt.Warning, err
 	id, _, err := e.ImageID(ctx, cfg.Image)
 	r.ImageID, r.Err = id, err

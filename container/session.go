@@ -60,7 +60,7 @@ func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) 
 	if err != nil {
 		return nil, err
 	}
-	rt, err := chooseRuntime(info, cfg.Runtime)
+	rt, err := chooseRuntime(info, string(cfg.Runtime))
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
 // These tests need a real engine and the local test image; see
@@ -52,7 +53,7 @@ func TestContainerHardeningApplied(t *testing.T) {
 	e := requireEngine(t)
 	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
 		t.Run(rt, func(t *testing.T) {
-			s := startSession(t, e, Config{Runtime: rt})
+			s := startSession(t, e, Config{ContainerSettings: contract.ContainerSettings{Runtime: contract.Runtime(rt)}})
 			ins, err := e.cli.ContainerInspect(context.Background(), s.ID())
 			if err != nil {
 				t.Fatal(err)
@@ -72,7 +73,7 @@ func TestContainerHardeningApplied(t *testing.T) {
 
 func TestContainerMissingImageNeverPulled(t *testing.T) {
 	e := requireEngine(t)
-	_, err := e.Start(context.Background(), Config{Image: "backyard-ls-test/no-such-image:never", Pull: PullNever})
+	_, err := e.Start(context.Background(), Config{ContainerSettings: contract.ContainerSettings{Image: "backyard-ls-test/no-such-image:never"}, Pull: PullNever})
 	var missing *ImageMissingError
 	if !errors.As(err, &missing) || !strings.Contains(err.Error(), "scripts/build-test-image.sh") {
 		t.Fatalf("%v", err)
@@ -138,7 +139,7 @@ func TestHelperOwnContainer(t *testing.T) {
 		t.Skip("helper process")
 	}
 	e := requireEngine(t)
-	s := startSession(t, e, Config{Runtime: RuntimeRunc})
+	s := startSession(t, e, Config{ContainerSettings: contract.ContainerSettings{Runtime: contract.RuntimeRunc}})
 	fmt.Printf("container %s\n", s.ID())
 	time.Sleep(time.Minute)
 }
@@ -147,7 +148,7 @@ func TestContainerImageWithoutPython(t *testing.T) {
 	e := requireEngine(t)
 	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
 		t.Run(rt, func(t *testing.T) {
-			_, err := e.Start(context.Background(), Config{Image: testImage(), Pull: PullNever, Runtime: rt, Python: "no-such-python3"})
+			_, err := e.Start(context.Background(), Config{ContainerSettings: contract.ContainerSettings{Image: testImage(), Runtime: contract.Runtime(rt)}, Pull: PullNever, Python: "no-such-python3"})
 			if err == nil || !strings.Contains(err.Error(), "no-such-python3") && !strings.Contains(err.Error(), "code 127") {
 				t.Fatalf("%v", err)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/mount"
 )
@@ -33,7 +34,7 @@ type spec struct {
 func buildSpec(cfg Config, runtime string, labels map[string]string) spec {
 	workdir := "/tmp"
 	var mounts []mount.Mount
-	if cfg.WorkspaceMount && cfg.Workspace != "" {
+	if cfg.MountWorkspace && cfg.Workspace != "" {
 		workdir = WorkspaceTarget
 		mounts = append(mounts, mount.Mount{
 			Type: mount.TypeBind, Source: cfg.Workspace, Target: WorkspaceTarget, ReadOnly: true,
@@ -54,7 +55,7 @@ func buildSpec(cfg Config, runtime string, labels map[string]string) spec {
 		env = append(env, "PYTHONPATH="+PackagesTarget)
 	}
 	network := container.NetworkMode("none")
-	if cfg.Network {
+	if cfg.Network == contract.NetworkBridge {
 		network = "default"
 	}
 	pids := cfg.PidsLimit
@@ -70,7 +71,7 @@ func buildSpec(cfg Config, runtime string, labels map[string]string) spec {
 		AttachStderr:    true,
 		OpenStdin:       true,
 		StdinOnce:       true, // the driver sees EOF, and exits, when the host goes away
-		NetworkDisabled: !cfg.Network,
+		NetworkDisabled: cfg.Network != contract.NetworkBridge,
 	}
 	h := &container.HostConfig{
 		NetworkMode:    network,

@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/docker/docker/api/types/mount"
 )
 
@@ -38,7 +39,7 @@ func TestSpecIsHardenedByDefault(t *testing.T) {
 }
 
 func TestSpecSettings(t *testing.T) {
-	cfg := Config{Image: "img", Network: true, Workspace: "/home/me/proj", WorkspaceMount: true, CPUs: 0.5,
+	cfg := Config{ContainerSettings: contract.ContainerSettings{Image: "img", Network: contract.NetworkBridge, MountWorkspace: true}, Workspace: "/home/me/proj", CPUs: 0.5,
 		PidsLimit: 300, MemoryBytes: 1 << 30, User: "1000:1000", Python: "/usr/bin/python3"}.WithDefaults()
 	sp := buildSpec(cfg, "runsc", nil)
 	c, h := sp.config, sp.host
@@ -51,7 +52,7 @@ func TestSpecSettings(t *testing.T) {
 		t.Fatalf("%+v %+v", c, h)
 	}
 	// Mounting is off unless asked for.
-	cfg.WorkspaceMount = false
+	cfg.MountWorkspace = false
 	if sp := buildSpec(cfg, "", nil); len(sp.host.Mounts) != 0 || sp.config.WorkingDir != "/tmp" {
 		t.Fatalf("%+v", sp.host.Mounts)
 	}

@@ -1,78 +1,81 @@
-// Package kernel is the backend-neutral notebook kernel of backyard-ls: the
-// Kernel interface that every backend (Monty, container) implements, the
-// execution records it returns, and what is built on top of it (the Sandbox
-// API and batch runs). It knows nothing of LSP or documents.
+// Package kernel is the contract every backend kernel implements: the
+// Kernel interface, what an execution is asked (Request) and gives back
+// (Result), the limits, the state and the configuration of a new kernel.
+// The backends live in montykernel, containerkernel and auto; package
+// kernels creates one from a Config; package sandbox is the API for
+// programs. It knows nothing of LSP or documents.
 package kernel
 
 import (
 	"context"
 	"errors"
 	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
-// Status is how an execution ended.
-type Status string
+// Status is how an execution ended (contract.Status).
+type Status = contract.Status
 
+// Statuses, as the contract names them.
 const (
-	StatusOK          Status = "ok"          // ran to the end
-	StatusError       Status = "error"       // raised a Python exception (a normal result)
-	StatusInterrupted Status = "interrupted" // stopped by Interrupt or a cancelled context
-	StatusTimeout     Status = "timeout"     // exceeded the per-cell time limit
-	StatusCrashed     Status = "crashed"     // the backend process died (killed, out of memory)
+	StatusOK          = contract.StatusOK
+	StatusError       = contract.StatusError
+	StatusInterrupted = contract.StatusInterrupted
+	StatusTimeout     = contract.StatusTimeout
+	StatusCrashed     = contract.StatusCrashed
 )
 
 // Stream names an output stream.
-type Stream string
+type Stream = contract.Stream
 
+// Streams.
 const (
-	Stdout Stream = "stdout"
-	Stderr Stream = "stderr"
+	Stdout = contract.Stdout
+	Stderr = contract.Stderr
 )
 
-// Backend names.
+// State of a kernel (contract.KernelState).
+type State = contract.KernelState
+
+// States.
 const (
-	BackendMonty     = "monty"
-	BackendContainer = "container"
-	BackendAuto      = "auto"
+	StateStarting = contract.KernelStarting
+	StateIdle     = contract.KernelIdle
+	StateBusy     = contract.KernelBusy
+	StateDead     = contract.KernelDead
 )
 
-// Frame is one traceback frame. Line is 1-based and relative to the code that
-// was executed (the cell), 0 when the backend gave no line.
-type Frame struct {
-	Line int    `json:"line"`
-	Name string `json:"name"`
-	Text string `json:"text"`
-}
+// Info describes a kernel (contract.KernelInfo; URI stays empty at this
+// layer).
+type Info = contract.KernelInfo
 
-// Error is a Python exception raised by a cell: its type (e.g.
-// "ZeroDivisionError"), message and frames, outermost first.
-type Error struct {
-	EName     string  `json:"ename"`
-	EValue    string  `json:"evalue"`
-	Traceback []Frame `json:"traceback"`
-}
+// Variable is one name in a kernel's namespace.
+type Variable = contract.Variable
 
-// Value is the value of a cell's trailing expression: its repr, and a MIME
-// bundle (MIME type → data; binary data base64-encoded) where the backend has
-// one. The Monty backend only has text.
-type Value struct {
-	Text string            `json:"text"`
-	MIME map[string]string `json:"mime,omitempty"`
-}
+// MaxVariableRepr bounds Variable.Repr, in bytes.
+const MaxVariableRepr = 200
 
-// Result is the record of one execution.
+// Result is the record of one execution. Error's traceback lines are
+// 1-based lines of the code that ran; 0 for a frame outside it.
 type Result struct {
 	// ExecutionCount is the kernel's count after this execution (1 for the
 	// first cell after a start or restart); 0 for silent executions.
-	ExecutionCount int           `json:"executionCount"`
-	Status         Status        `json:"status"`
-	Stdout         string        `json:"stdout"`
-	Stderr         string        `json:"stderr"`
-	Value          *Value        `json:"result,omitempty"`
-	Error          *Error        `json:"error,omitempty"`
-	Backend        string        `json:"backend"`
-	Runtime        string        `json:"runtime"`
-	Duration       time.Duration `json:"-"`
+	ExecutionCount int
+	Status         Status
+	Stdout         string
+	Stderr         string
+	// Value is the trailing expression's value, nil when there is none.
+	Value *contract.Value
+	// Error is set for every status but ok.
+	Error *contract.ExecutionError
+	// Backend ran the code: "monty" or "container"; Runtime is "monty",
+	// "runc" or "runsc".
+	Backend  contract.Backend
+	Runtime  string
+	Duration time.Duration
 }
 
 // Request is one execution.
@@ -86,50 +89,13 @@ type Request struct {
 	OnOutput func(stream Stream, text string)
 	// Requirements are packages the document declares (its PEP 723
 	// `# /// script` dependencies); a container kernel installs the
-	// missing ones under its AutoInstall policy before running.
+	// missing ones under its install policy before running.
 	Requirements []string
 }
 
-// Variable is one name in a kernel's namespace.
-type Variable struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Repr string `json:"repr"` // truncated to MaxVariableRepr bytes
-}
-
-// MaxVariableRepr bounds Variable.Repr.
-const MaxVariableRepr = 200
-
-// State of a kernel.
-type State string
-
-const (
-	StateStarting State = "starting"
-	StateIdle     State = "idle"
-	StateBusy     State = "busy"
-	StateDead     State = "dead"
-)
-
-// Info describes a kernel.
-type Info struct {
-	Backend        string            `json:"backend"`
-	Runtime        string            `json:"runtime"`
-	State          State             `json:"state"`
-	ExecutionCount int               `json:"executionCount"`
-	Versions       map[string]string `json:"versions,omitempty"`
-	// Notes are facts worth showing a person: a runtime warning, why the
-	// kernel moved to another backend.
-	Notes []string `json:"notes,omitempty"`
-	// Mode is the document's backend setting ("auto", "monty",
-	// "container"); Backend is the one running its cells now.
-	Mode string `json:"mode,omitempty"`
-	// Reason says why an auto kernel moved to the container.
-	Reason string `json:"reason,omitempty"`
-}
-
 // Kernel runs code with state kept between executions. Executions of one
-// kernel are serialized in the order they are submitted. All methods are safe
-// for concurrent use.
+// kernel are serialized in the order they are submitted. All methods are
+// safe for concurrent use.
 type Kernel interface {
 	// Execute runs one piece of code. A Python exception, an interrupt, a
 	// timeout and a crash of the backend are all results (see Status), not
@@ -146,10 +112,52 @@ type Kernel interface {
 	Variables(ctx context.Context) ([]Variable, error)
 	// Info describes the kernel.
 	Info() Info
-	// Close stops the backend and releases everything; later calls fail
-	// with ErrClosed.
+	// Close stops the backend and releases everything, waiting for work
+	// the kernel started in the background (a pre-warm, an image pull);
+	// later calls fail with ErrClosed.
 	Close() error
+}
+
+// Prewarmer is a kernel that can start a backend ahead of the cell that
+// needs it (an auto kernel's container).
+type Prewarmer interface {
+	// Prewarm looks at the document's code cells and, when one will need
+	// a backend that is not running, starts it in the background. It
+	// reports whether a start was begun.
+	Prewarm(codes []string) bool
 }
 
 // ErrClosed is returned by a closed kernel.
 var ErrClosed = errors.New("kernel is closed")
+
+// Config configures a new kernel of any backend (kernels.New creates it).
+type Config struct {
+	// Settings are the effective backyard.* settings: the backend, the
+	// limits, the Monty worker, container and install settings.
+	Settings contract.Settings
+	// Workspace is the host folder of the document's project, mounted
+	// read-only into container kernels when the settings ask for it.
+	Workspace string
+	// DockerHost overrides DOCKER_HOST, e.g. unix:///run/podman/podman.sock.
+	DockerHost string
+	// OnState, when set, is told of every kernel state change.
+	OnState func(State)
+	// OnProgress follows long steps (an image pull, a package install):
+	// percent is -1 when unknown; done is true once, at the end.
+	OnProgress func(title, message string, percent int, done bool)
+	// OnWarning gets warnings for the user, e.g. that gVisor is missing;
+	// each is given once per process.
+	OnWarning func(string)
+	// Confirm asks the user whether to install packages (install policy
+	// "ask"); nil means no.
+	Confirm func(ctx context.Context, packages []string) bool
+	Logger  *zap.Logger
+}
+
+// Log is the configured logger, or one that logs nothing.
+func (c Config) Log() *zap.Logger {
+	if c.Logger == nil {
+		return zap.NewNop()
+	}
+	return c.Logger
+}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
-	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
@@ -21,8 +21,7 @@ func containerOptions(t *testing.T) lsp.Options {
 	if testing.Short() {
 		t.Skip("needs a container engine and the test image")
 	}
-	cfg := kernel.Config{Container: kernel.ContainerConfig{Image: containertest.Image(), Pull: "never"}}
-	return lsp.Options{Logger: testLogger(), Kernel: cfg}
+	return lsp.Options{Logger: testLogger(), Flags: contract.Overrides{"container.image": containertest.Image()}}
 }
 
 // A document moves from Monty to the container when a cell needs it, with
@@ -57,7 +56,7 @@ func TestAutoInstallAskOverLSP(t *testing.T) {
 			mod := fmt.Sprintf("backyard_lsp%d", rand.Uint32())
 			img := containertest.IsolatedImage(t)
 			opts := containerOptions(t)
-			opts.Kernel.Container.Image = img
+			opts.Flags["container.image"] = img
 			c := startWith(t, opts, lsptest.VSCode, map[string]any{"backyard": map[string]any{
 				"backend": "container", "autoInstall": "ask", "findLinks": containertest.WheelDir(t, mod)}})
 			var asked string
@@ -127,7 +126,7 @@ func TestContainersReapedAfterKilledServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := open(t, c, "reap.py", "# %%\nimport os\nos.getpid()\n")
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1}); ex[0].Status != "ok" || ex[0].Backend != "container" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1}); ex[0].Status != "ok" || ex[0].Backend != "container" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
 	owned := func(pid int) []string {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
@@ -31,7 +32,7 @@ func benchRun(b *testing.B, caps lsptest.Capabilities, text string, arg map[stri
 	arg["uri"] = uri
 	var res runResult
 	for range 20 { // start the kernel, warm up
-		if err := c.Command(ctx, lsp.CmdRunCell, arg, &res); err != nil || len(res.Executions) != 1 || res.Executions[0].Status != "ok" {
+		if err := c.Command(ctx, contract.CmdRunCell, arg, &res); err != nil || len(res.Executions) != 1 || res.Executions[0].Status != "ok" {
 			b.Fatalf("%v %s", err, mustJSON(res))
 		}
 	}
@@ -39,7 +40,7 @@ func benchRun(b *testing.B, caps lsptest.Capabilities, text string, arg map[stri
 	durs := make([]time.Duration, 0, 1024)
 	for b.Loop() {
 		start := time.Now()
-		if err := c.Command(ctx, lsp.CmdRunCell, arg, &res); err != nil {
+		if err := c.Command(ctx, contract.CmdRunCell, arg, &res); err != nil {
 			b.Fatal(err)
 		}
 		durs = append(durs, time.Since(start))
@@ -97,7 +98,7 @@ func BenchmarkRunCellInProcess(b *testing.B) {
 	arg := map[string]any{"uri": uri, "line": 0}
 	var res runResult
 	for b.Loop() {
-		if err := c.Command(ctx, lsp.CmdRunCell, arg, &res); err != nil {
+		if err := c.Command(ctx, contract.CmdRunCell, arg, &res); err != nil {
 			b.Fatal(err)
 		}
 		c.Forget()

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"strconv"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/backyard-ls/backyard-ls/cells"
-	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/notebook"
 )
 
-// codeLens answers textDocument/codeLens: on each code cell's header line
+// CodeLens answers textDocument/codeLens: on each code cell's header line
 // (the first line of an implicit first cell) "▶ Run Cell", "Run Above"
 // (not on the first code cell), "Run Below", and after a run a status lens
 // such as "[3] ✓ 1.2 ms · monty" or "[4] ✗ ZeroDivisionError", suffixed
@@ -23,48 +22,30 @@ import (
 //
 // Lenses do not depend on the client's textDocument.codeLens capability:
 // Neovim 0.7 asks for lenses without declaring it.
-func (s *server) codeLens(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.CodeLensParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	d := s.docs.get(string(p.TextDocument.URI))
-	if d == nil {
-		return []protocol.CodeLens{}, nil
-	}
-	gen := d.sess.generation()
-	d.mu.Lock()
-	snap := d.snapshotLocked()
-	d.results.remap(snap)
-	status := make(map[int]string, len(d.results.cells))
-	for _, c := range d.results.cells {
-		status[c.index] = statusTitle(c, gen)
-	}
-	d.mu.Unlock()
-
-	quri, _ := json.Marshal(d.uri)
+func (s *server) CodeLens(_ context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	lenses := []protocol.CodeLens{}
-	first := true
-	for _, c := range snap.Cells() {
-		if c.Kind != cells.Code {
-			continue
-		}
-		line := lensLine(c)
-		arg := lensArg(quri, line)
+	d := s.nb.Document(string(p.TextDocument.URI))
+	if d == nil {
+		return lenses, nil
+	}
+	quri, _ := json.Marshal(d.URI())
+	for i, c := range d.Cells() {
+		line := c.LensLine
 		rng := protocol.Range{Start: protocol.Position{Line: uint32(line)}, End: protocol.Position{Line: uint32(line)}}
 		add := func(title, cmd string, args []protocol.LSPAny) {
 			lenses = append(lenses, protocol.CodeLens{Range: rng, Command: protocol.Command{Title: title, Command: cmd, Arguments: args}})
 		}
-		args := []protocol.LSPAny{arg}
-		add("▶ Run Cell", CmdRunCell, args)
-		if !first {
-			add("Run Above", CmdRunAbove, args)
+		args := []protocol.LSPAny{lensArg(quri, line)}
+		add("▶ Run Cell", contract.CmdRunCell, args)
+		if i > 0 {
+			add("Run Above", contract.CmdRunAbove, args)
 		}
-		add("Run Below", CmdRunBelow, args)
-		if t, ok := status[c.Index]; ok {
-			add(t, "", nil)
+		add("Run Below", contract.CmdRunBelow, args)
+		if c.Ran {
+			if t := statusTitle(c); t != "" {
+				add(t, "", nil)
+			}
 		}
-		first = false
 	}
 	return lenses, nil
 }
@@ -79,14 +60,14 @@ func lensArg(quotedURI []byte, line int) protocol.LSPAny {
 }
 
 // statusTitle is a cell's status lens.
-func statusTitle(c *cellResult, gen int) string {
-	switch c.state {
-	case stateQueued:
+func statusTitle(c notebook.CellStatus) string {
+	switch c.State {
+	case contract.PhaseQueued:
 		return "[ ] queued"
-	case stateRunning:
+	case contract.PhaseRunning:
 		return "[*] running…"
 	}
-	x := c.exec
+	x := c.Exec
 	if x == nil {
 		return ""
 	}
@@ -96,13 +77,13 @@ func statusTitle(c *cellResult, gen int) string {
 	}
 	var t string
 	switch x.Status {
-	case kernel.StatusOK:
+	case contract.StatusOK:
 		t = fmt.Sprintf("%s ✓ %s · %s", count, formatDuration(x.DurationMs), backendLabel(x))
-	case kernel.StatusInterrupted:
+	case contract.StatusInterrupted:
 		t = count + " ■ interrupted"
-	case kernel.StatusTimeout:
+	case contract.StatusTimeout:
 		t = count + " ⏱ timed out"
-	case kernel.StatusCrashed:
+	case contract.StatusCrashed:
 		t = count + " ✗ kernel crashed"
 	default:
 		name := "error"
@@ -111,13 +92,13 @@ func statusTitle(c *cellResult, gen int) string {
 		}
 		t = count + " ✗ " + name
 	}
-	if c.stale || c.gen != gen {
+	if c.Stale {
 		t += " (stale)"
 	}
 	return t
 }
 
-func backendLabel(x *Execution) string {
+func backendLabel(x *contract.Execution) string {
 	if x.Runtime == "" || x.Runtime == x.Backend {
 		return x.Backend
 	}

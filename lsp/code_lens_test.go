@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -65,8 +65,8 @@ func TestStatusLens(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "status.py", "# %%\nx = 1\n# %%\n1/0\n")
-	run(t, c, lsp.CmdRunAll, map[string]any{"uri": uri})
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 2})
+	run(t, c, contract.CmdRunAll, map[string]any{"uri": uri})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2})
 	got := lensesAt(t, c, uri)
 	if s := status(got[0]); !okStatus.MatchString(s) || okStatus.FindStringSubmatch(s)[1] != "1" {
 		t.Errorf("ok status %q", s)
@@ -98,7 +98,7 @@ func TestStatusLens(t *testing.T) {
 		t.Errorf("after undo: %q", s)
 	}
 	// A restart makes every status stale.
-	if err := c.Command(ctx, lsp.CmdRestart, map[string]any{"uri": uri}, nil); err != nil {
+	if err := c.Command(ctx, contract.CmdRestart, map[string]any{"uri": uri}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if s := status(lensesAt(t, c, uri)[2]); !strings.HasSuffix(s, "(stale)") {
@@ -120,7 +120,7 @@ func requests(c *lsptest.Client, method string) int {
 func TestCodeLensRefreshOnlyWhenAdvertised(t *testing.T) {
 	vs := start(t, lsptest.VSCode, nil)
 	uri := open(t, vs, "refresh.py", "x = 1\n")
-	run(t, vs, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, vs, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	if _, _, err := vs.Wait(testCtx(t), 0, lsptest.Method("workspace/codeLens/refresh")); err != nil {
 		t.Fatalf("VS Code advertises refreshSupport, no refresh came: %v", err)
 	}
@@ -128,7 +128,7 @@ func TestCodeLensRefreshOnlyWhenAdvertised(t *testing.T) {
 	nv := start(t, lsptest.Neovim07, nil)
 	nv.Refuse("workspace/codeLens/refresh")
 	uri = open(t, nv, "refresh.py", "x = 1\n")
-	run(t, nv, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, nv, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	lensesAt(t, nv, uri)
 	if n := requests(nv, "workspace/codeLens/refresh") + requests(nv, "workspace/inlayHint/refresh"); n != 0 {
 		t.Errorf("Neovim 0.7 does not advertise refresh support, got %d refresh requests", n)

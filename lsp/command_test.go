@@ -7,7 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -54,7 +54,7 @@ const fourCells = "a = 1\n# %%\nb = a + 1\nb\n# %%\n1/0\n# %%\nc = 3\n"
 func TestRunAllStopsAfterError(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	uri := open(t, c, "runall.py", fourCells)
-	ex := run(t, c, lsp.CmdRunAll, map[string]any{"uri": uri})
+	ex := run(t, c, contract.CmdRunAll, map[string]any{"uri": uri})
 	if len(ex) != 3 {
 		t.Fatalf("got %d executions, want 3 (the cell after the error is skipped): %s", len(ex), mustJSON(ex))
 	}
@@ -86,19 +86,19 @@ func TestRunAllStopsAfterError(t *testing.T) {
 func TestRunAboveAndBelow(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	uri := open(t, c, "abovebelow.py", fourCells)
-	above := run(t, c, lsp.CmdRunAbove, map[string]any{"uri": uri, "line": 4})
+	above := run(t, c, contract.CmdRunAbove, map[string]any{"uri": uri, "line": 4})
 	if len(above) != 2 || above[1].Result.Text != "2" {
 		t.Fatalf("runAbove: %s", mustJSON(above))
 	}
-	below := run(t, c, lsp.CmdRunBelow, map[string]any{"uri": uri, "line": 4})
+	below := run(t, c, contract.CmdRunBelow, map[string]any{"uri": uri, "line": 4})
 	if len(below) != 1 || below[0].Status != "error" {
 		t.Fatalf("runBelow stops at the error: %s", mustJSON(below))
 	}
-	below = run(t, c, lsp.CmdRunBelow, map[string]any{"uri": uri, "line": 6})
+	below = run(t, c, contract.CmdRunBelow, map[string]any{"uri": uri, "line": 6})
 	if len(below) != 1 || below[0].Status != "ok" || below[0].Range.Start.Line != 7 {
 		t.Fatalf("runBelow from the last cell: %s", mustJSON(below))
 	}
-	if ex := run(t, c, lsp.CmdRunAbove, map[string]any{"uri": uri, "line": 0}); len(ex) != 0 {
+	if ex := run(t, c, contract.CmdRunAbove, map[string]any{"uri": uri, "line": 0}); len(ex) != 0 {
 		t.Fatalf("runAbove on the first cell: %s", mustJSON(ex))
 	}
 }
@@ -107,14 +107,14 @@ func TestRunCellNonCode(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	uri := open(t, c, "markdown.py", "\n\n# %% [markdown]\n# text\n# %%\nx = 1\n")
 	for _, line := range []int{0, 2, 3} {
-		if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": line}); len(ex) != 0 {
+		if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": line}); len(ex) != 0 {
 			t.Errorf("line %d ran: %s", line, mustJSON(ex))
 		}
 	}
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 5}); len(ex) != 1 || ex[0].Status != "ok" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 5}); len(ex) != 1 || ex[0].Status != "ok" {
 		t.Errorf("code cell: %s", mustJSON(ex))
 	}
-	if ex := run(t, c, lsp.CmdRunBelow, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 {
+	if ex := run(t, c, contract.CmdRunBelow, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 {
 		t.Errorf("runBelow above the first marker: %s", mustJSON(ex))
 	}
 }
@@ -128,7 +128,7 @@ func TestRunRangeDedentsAndMapsLines(t *testing.T) {
 			"start": map[string]any{"line": sl, "character": sc}, "end": map[string]any{"line": el, "character": ec}}}
 	}
 	// From the indentation of line 2 (character 4) to the end of line 4.
-	ex := run(t, c, lsp.CmdRunRange, sel(2, 4, 4, 5))
+	ex := run(t, c, contract.CmdRunRange, sel(2, 4, 4, 5))
 	if len(ex) != 1 || ex[0].Status != "ok" || ex[0].Result == nil || ex[0].Result.Text != "20" {
 		t.Fatalf("dedented selection: %s", mustJSON(ex))
 	}
@@ -136,7 +136,7 @@ func TestRunRangeDedentsAndMapsLines(t *testing.T) {
 		t.Errorf("range: %+v", ex[0].Range)
 	}
 	// From column 0: dedent handles it too; the error is on document line 5.
-	ex = run(t, c, lsp.CmdRunRange, sel(4, 0, 5, 11))
+	ex = run(t, c, contract.CmdRunRange, sel(4, 0, 5, 11))
 	if len(ex) != 1 || ex[0].Status != "error" || len(ex[0].Error.Traceback) == 0 || ex[0].Error.Traceback[len(ex[0].Error.Traceback)-1].Line != 5 {
 		t.Fatalf("error in a selection: %s", mustJSON(ex))
 	}
@@ -145,12 +145,12 @@ func TestRunRangeDedentsAndMapsLines(t *testing.T) {
 		t.Errorf("diagnostics: %+v", d)
 	}
 	// A part of a line.
-	ex = run(t, c, lsp.CmdRunRange, sel(3, 8, 3, 13))
+	ex = run(t, c, contract.CmdRunRange, sel(3, 8, 3, 13))
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "20" {
 		t.Errorf("part of a line: %s", mustJSON(ex))
 	}
 	// A blank selection runs nothing.
-	if ex := run(t, c, lsp.CmdRunRange, sel(0, 4, 0, 4)); len(ex) != 0 {
+	if ex := run(t, c, contract.CmdRunRange, sel(0, 4, 0, 4)); len(ex) != 0 {
 		t.Errorf("blank selection: %s", mustJSON(ex))
 	}
 }
@@ -163,30 +163,30 @@ func TestBadArguments(t *testing.T) {
 		args []any
 		want string // in the message
 	}{
-		{lsp.CmdRunCell, []any{}, "takes one JSON object argument"},
-		{lsp.CmdRunCell, []any{map[string]any{}, map[string]any{}}, "got 2 arguments"},
-		{lsp.CmdRunCell, []any{"file:///x.py"}, "takes one JSON object argument"},
-		{lsp.CmdRunCell, []any{map[string]any{"line": 0}}, `missing "uri"`},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": 7, "line": 0}}, `"uri" must be a string`},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": "file:///nope.py", "line": 0}}, "no open document"},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": uri}}, `missing "line"`},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": uri, "line": -1}}, "whole number"},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": uri, "line": 1.5}}, "whole number"},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": uri, "line": "0"}}, "whole number"},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": uri, "line": 9}}, "outside the document"},
-		{lsp.CmdRunCell, []any{map[string]any{"uri": uri, "line": 0, "wait": "yes"}}, `"wait" must be true or false`},
-		{lsp.CmdRunAbove, []any{map[string]any{"uri": uri}}, `missing "line"`},
-		{lsp.CmdRunAll, []any{map[string]any{}}, `missing "uri"`},
-		{lsp.CmdRunRange, []any{map[string]any{"uri": uri}}, `missing "range"`},
-		{lsp.CmdRunRange, []any{map[string]any{"uri": uri, "range": 3}}, `"range" must be an object`},
-		{lsp.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}}}}, `missing "range.end"`},
-		{lsp.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0}, "end": map[string]any{"line": 0, "character": 1}}}}, `missing "range.start.character"`},
-		{lsp.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 5, "character": 0}}}}, "outside the document"},
-		{lsp.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 3}, "end": map[string]any{"line": 0, "character": 1}}}}, "ends (0:1) before it starts"},
-		{lsp.CmdSetBackend, []any{map[string]any{"uri": uri}}, `missing "backend"`},
-		{lsp.CmdSetBackend, []any{map[string]any{"uri": uri, "backend": "docker"}}, `"backend" must be "auto", "monty" or "container"`},
-		{lsp.CmdInterrupt, []any{map[string]any{"uri": "file:///nope.py"}}, "no open document"},
-		{lsp.CmdKernelInfo, []any{nil}, "takes one JSON object argument"},
+		{contract.CmdRunCell, []any{}, "takes one JSON object argument"},
+		{contract.CmdRunCell, []any{map[string]any{}, map[string]any{}}, "got 2 arguments"},
+		{contract.CmdRunCell, []any{"file:///x.py"}, "takes one JSON object argument"},
+		{contract.CmdRunCell, []any{map[string]any{"line": 0}}, `missing "uri"`},
+		{contract.CmdRunCell, []any{map[string]any{"uri": 7, "line": 0}}, `"uri" must be a string`},
+		{contract.CmdRunCell, []any{map[string]any{"uri": "file:///nope.py", "line": 0}}, "no open document"},
+		{contract.CmdRunCell, []any{map[string]any{"uri": uri}}, `missing "line"`},
+		{contract.CmdRunCell, []any{map[string]any{"uri": uri, "line": -1}}, "whole number"},
+		{contract.CmdRunCell, []any{map[string]any{"uri": uri, "line": 1.5}}, "whole number"},
+		{contract.CmdRunCell, []any{map[string]any{"uri": uri, "line": "0"}}, "whole number"},
+		{contract.CmdRunCell, []any{map[string]any{"uri": uri, "line": 9}}, "outside the document"},
+		{contract.CmdRunCell, []any{map[string]any{"uri": uri, "line": 0, "wait": "yes"}}, `"wait" must be true or false`},
+		{contract.CmdRunAbove, []any{map[string]any{"uri": uri}}, `missing "line"`},
+		{contract.CmdRunAll, []any{map[string]any{}}, `missing "uri"`},
+		{contract.CmdRunRange, []any{map[string]any{"uri": uri}}, `missing "range"`},
+		{contract.CmdRunRange, []any{map[string]any{"uri": uri, "range": 3}}, `"range" must be an object`},
+		{contract.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}}}}, `missing "range.end"`},
+		{contract.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0}, "end": map[string]any{"line": 0, "character": 1}}}}, `missing "range.start.character"`},
+		{contract.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 5, "character": 0}}}}, "outside the document"},
+		{contract.CmdRunRange, []any{map[string]any{"uri": uri, "range": map[string]any{"start": map[string]any{"line": 0, "character": 3}, "end": map[string]any{"line": 0, "character": 1}}}}, "ends (0:1) before it starts"},
+		{contract.CmdSetBackend, []any{map[string]any{"uri": uri}}, `missing "backend"`},
+		{contract.CmdSetBackend, []any{map[string]any{"uri": uri, "backend": "docker"}}, `"backend" must be "auto", "monty" or "container"`},
+		{contract.CmdInterrupt, []any{map[string]any{"uri": "file:///nope.py"}}, "no open document"},
+		{contract.CmdKernelInfo, []any{nil}, "takes one JSON object argument"},
 		{"backyard.nope", []any{map[string]any{}}, "unknown command"},
 	}
 	for _, tc := range cases {
@@ -202,7 +202,7 @@ func TestRunWithoutWait(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	uri := open(t, c, "nowait.py", "# %%\nx = 1\n# %%\nx + 1\n")
 	var res runResult
-	if err := c.Command(testCtx(t), lsp.CmdRunAll, map[string]any{"uri": uri, "wait": false}, &res); err != nil {
+	if err := c.Command(testCtx(t), contract.CmdRunAll, map[string]any{"uri": uri, "wait": false}, &res); err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Queued) != 2 || res.Executions != nil {
@@ -232,10 +232,10 @@ func TestKernelInfoVariablesRestart(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "kernel.py", "x = 41\ny = 'hi'\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 
 	var info kernelInfo
-	if err := c.Command(ctx, lsp.CmdKernelInfo, map[string]any{"uri": uri}, &info); err != nil {
+	if err := c.Command(ctx, contract.CmdKernelInfo, map[string]any{"uri": uri}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.URI != uri || info.Backend != "monty" || info.State != "idle" || info.ExecutionCount != 1 || info.Versions["monty"] == "" {
@@ -245,14 +245,14 @@ func TestKernelInfoVariablesRestart(t *testing.T) {
 	var vars struct {
 		Variables []struct{ Name, Type, Repr string } `json:"variables"`
 	}
-	if err := c.Command(ctx, lsp.CmdVariables, map[string]any{"uri": uri}, &vars); err != nil {
+	if err := c.Command(ctx, contract.CmdVariables, map[string]any{"uri": uri}, &vars); err != nil {
 		t.Fatal(err)
 	}
 	if mustJSON(vars.Variables) != `[{"Name":"x","Type":"int","Repr":"41"},{"Name":"y","Type":"str","Repr":"'hi'"}]` {
 		t.Errorf("variables: %s", mustJSON(vars.Variables))
 	}
 
-	if err := c.Command(ctx, lsp.CmdRestart, map[string]any{"uri": uri}, &info); err != nil {
+	if err := c.Command(ctx, contract.CmdRestart, map[string]any{"uri": uri}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.ExecutionCount != 0 {
@@ -261,12 +261,12 @@ func TestKernelInfoVariablesRestart(t *testing.T) {
 	if _, _, err := c.Wait(ctx, 0, lsptest.Method("window/showMessage")); err != nil {
 		t.Error("no window/showMessage for the restart")
 	}
-	ex := run(t, c, lsp.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
+	ex := run(t, c, contract.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
 		"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}})
 	if len(ex) != 1 || ex[0].Status != "error" || ex[0].Error.EName != "NameError" || ex[0].ExecutionCount != 1 {
 		t.Errorf("after restart x must be gone and the count restart at 1: %s", mustJSON(ex))
 	}
-	if err := c.Command(ctx, lsp.CmdVariables, map[string]any{"uri": uri}, &vars); err != nil || len(vars.Variables) != 0 {
+	if err := c.Command(ctx, contract.CmdVariables, map[string]any{"uri": uri}, &vars); err != nil || len(vars.Variables) != 0 {
 		t.Errorf("variables after restart: %v %s", err, mustJSON(vars))
 	}
 }
@@ -275,16 +275,16 @@ func TestSetBackend(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "backend.py", "x = 1\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	var info kernelInfo
-	if err := c.Command(ctx, lsp.CmdSetBackend, map[string]any{"uri": uri, "backend": "monty"}, &info); err != nil {
+	if err := c.Command(ctx, contract.CmdSetBackend, map[string]any{"uri": uri, "backend": "monty"}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.Backend != "monty" || info.ExecutionCount != 0 {
 		t.Errorf("setBackend result: %+v", info)
 	}
 	var raw json.RawMessage
-	ex := run(t, c, lsp.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
+	ex := run(t, c, contract.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
 		"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}})
 	if len(ex) != 1 || ex[0].Status != "error" {
 		t.Errorf("the old kernel's state survived setBackend: %s %s", mustJSON(ex), raw)
@@ -295,21 +295,21 @@ func TestInterruptKeepsState(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "interrupt.py", "x = 5\n# %%\nwhile True:\n    pass\n# %%\nx\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	var q runResult
-	if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, &q); err != nil {
+	if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, &q); err != nil {
 		t.Fatal(err)
 	}
 	// Queue one more behind the loop: an interrupt drops it.
 	var q2 runResult
-	if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 4, "wait": false}, &q2); err != nil {
+	if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 4, "wait": false}, &q2); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := c.Wait(ctx, 0, lsptest.ExecutionState(q.Queued[0], "running")); err != nil {
 		t.Fatal(err)
 	}
 	var ir struct{ Interrupted bool }
-	if err := c.Command(ctx, lsp.CmdInterrupt, map[string]any{"uri": uri}, &ir); err != nil || !ir.Interrupted {
+	if err := c.Command(ctx, contract.CmdInterrupt, map[string]any{"uri": uri}, &ir); err != nil || !ir.Interrupted {
 		t.Fatalf("interrupt: %v %+v", err, ir)
 	}
 	done := waitDone(t, c, q.Queued[0])
@@ -319,12 +319,12 @@ func TestInterruptKeepsState(t *testing.T) {
 	if dropped := waitDone(t, c, q2.Queued[0]); dropped.Execution != nil {
 		t.Errorf("the queued cell ran after the interrupt: %s", mustJSON(dropped))
 	}
-	ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 5})
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 5})
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "5" {
 		t.Fatalf("state after interrupt: %s", mustJSON(ex))
 	}
 	var none struct{ Interrupted bool }
-	if err := c.Command(ctx, lsp.CmdInterrupt, map[string]any{"uri": uri}, &none); err != nil || none.Interrupted {
+	if err := c.Command(ctx, contract.CmdInterrupt, map[string]any{"uri": uri}, &none); err != nil || none.Interrupted {
 		t.Errorf("interrupting an idle kernel: %v %+v", err, none)
 	}
 }
@@ -335,8 +335,8 @@ func TestCrashReportsAndStartsFresh(t *testing.T) {
 	c := start(t, lsptest.VSCode, map[string]any{"backyard": map[string]any{"memory": 16, "recursionLimit": 100000000}})
 	ctx := testCtx(t)
 	uri := open(t, c, "crash.py", "kept = 1\n# %%\ndef f(n):\n    return f(n + 1)\nf(0)\n# %%\nkept\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
 	if len(ex) != 1 || ex[0].Status != "crashed" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
@@ -355,7 +355,7 @@ func TestCrashReportsAndStartsFresh(t *testing.T) {
 		t.Errorf("crash status %q", s)
 	}
 	// (The execution count after a crash is the kernel's business.)
-	ex = run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 5})
+	ex = run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 5})
 	if len(ex) != 1 || ex[0].Status != "error" || ex[0].Error.EName != "NameError" {
 		t.Fatalf("the next run must start a fresh kernel: %s", mustJSON(ex))
 	}
@@ -377,7 +377,7 @@ func TestSettingsApplyToNewKernels(t *testing.T) {
 		t.Errorf("warning for an invalid setting: %v %+v", err, msg)
 	}
 	uri := open(t, c, "timeout.py", loop)
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "timeout" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "timeout" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
 	if s := status(lensesAt(t, c, uri)[0]); s != "[1] ⏱ timed out" {

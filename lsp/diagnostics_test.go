@@ -3,7 +3,7 @@ package lsp_test
 import (
 	"testing"
 
-	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -11,7 +11,7 @@ func TestDiagnosticOnInnermostFrameOfTheCell(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	text := "# %%\ndef helper(n):\n    return 10 / n\n\n# %%\ndef f(n):\n    return helper(n)\n\nf(0)\n"
 	uri := open(t, c, "frames.py", text)
-	ex := run(t, c, lsp.CmdRunAll, map[string]any{"uri": uri})
+	ex := run(t, c, contract.CmdRunAll, map[string]any{"uri": uri})
 	if len(ex) != 2 || ex[1].Status != "error" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
@@ -31,8 +31,8 @@ func TestDiagnosticClearedByEditAndCleanRun(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "clear.py", "# %%\nz\n# %%\nbad syntax here\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 2})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2})
 	d, _ := c.Diagnostics(uri)
 	if len(d) != 2 || d[0].Message != "NameError: name 'z' is not defined" || d[0].Line != 1 || d[1].Line != 3 {
 		t.Fatalf("diagnostics: %+v", d)
@@ -49,17 +49,17 @@ func TestDiagnosticClearedByEditAndCleanRun(t *testing.T) {
 		t.Fatalf("after the edit: %+v", d)
 	}
 	// Running the first cell clean (z is now defined) clears the other.
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 2})
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	if d, ok := c.Diagnostics(uri); !ok || len(d) != 0 {
 		t.Fatalf("after clean runs: %+v", d)
 	}
 	// Closing the document clears them too.
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 2}) // fine
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2}) // fine
 	if err := c.ChangeFull(ctx, uri, 3, "1/0\n"); err != nil {
 		t.Fatal(err)
 	}
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	n = c.Len()
 	if err := c.CloseDoc(ctx, uri); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -55,8 +55,8 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("lenses: %s", mustJSON(got))
 	}
 	// Run, stream, result.
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
 	if len(ex) != 1 || ex[0].Stdout != "hello\n" || ex[0].Result == nil || ex[0].Result.Text != "42" {
 		t.Fatalf("run: %s", mustJSON(ex))
 	}
@@ -67,33 +67,33 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal("no backyard/output for the print")
 	}
 	// Diagnostics.
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 4})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 4})
 	if d, _ := c.Diagnostics(uri); len(d) != 1 || d[0].Line != 5 || d[0].Message != "ZeroDivisionError: division by zero" || d[0].Source != "backyard" {
 		t.Fatalf("diagnostics: %+v", d)
 	}
 	// Interrupt a loop; the state is kept.
 	n := c.Len()
 	var q runResult
-	if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 6, "wait": false}, &q); err != nil {
+	if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 6, "wait": false}, &q); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := c.Wait(ctx, n, lsptest.ExecutionState(q.Queued[0], "running")); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Command(ctx, lsp.CmdInterrupt, map[string]any{"uri": uri}, nil); err != nil {
+	if err := c.Command(ctx, contract.CmdInterrupt, map[string]any{"uri": uri}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if s := waitDone(t, c, q.Queued[0]); s.Execution == nil || s.Execution.Status != "interrupted" {
 		t.Fatalf("interrupt: %s", mustJSON(s))
 	}
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 10}); len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "6" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 10}); len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "6" {
 		t.Fatalf("state after interrupt: %s", mustJSON(ex))
 	}
 	// Restart clears the state.
-	if err := c.Command(ctx, lsp.CmdRestart, map[string]any{"uri": uri}, nil); err != nil {
+	if err := c.Command(ctx, contract.CmdRestart, map[string]any{"uri": uri}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 10}); len(ex) != 1 || ex[0].Error == nil || ex[0].Error.EName != "NameError" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 10}); len(ex) != 1 || ex[0].Error == nil || ex[0].Error.EName != "NameError" {
 		t.Fatalf("after restart: %s", mustJSON(ex))
 	}
 
@@ -133,7 +133,7 @@ func TestEndToEndClosedStdin(t *testing.T) {
 	for i := range 2 {
 		uri := open(t, c, "stdin"+strconv.Itoa(i)+".py", "while True:\n    pass\n")
 		n := c.Len()
-		if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0, "wait": false}, nil); err != nil {
+		if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0, "wait": false}, nil); err != nil {
 			t.Fatal(err)
 		}
 		// busy comes once the worker process runs the cell.
@@ -181,7 +181,7 @@ func TestEndToEndClientProcessDies(t *testing.T) {
 				t.Fatal(err)
 			}
 			uri := open(t, c, "parent.py", "x = 1\n")
-			run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+			run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 			workers := lsptest.Children(cmd.Process.Pid)
 			if len(workers) != 1 {
 				t.Fatalf("server children: %v", workers)

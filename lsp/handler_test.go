@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
@@ -67,7 +68,7 @@ func TestPanicInHandlerKeepsConnection(t *testing.T) {
 	if rpcCode(err) != jsonrpc2.InternalError || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("got %v, want an InternalError naming the panic", err)
 	}
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "ok" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "ok" {
 		t.Fatalf("after a panic: %+v", ex)
 	}
 }

@@ -2,80 +2,34 @@ package lsp
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
 // maxHintLabel bounds an inlay hint's label, in characters.
 const maxHintLabel = 60
 
-// inlayHint answers textDocument/inlayHint: the value of each cell's
+// InlayHint answers textDocument/inlayHint: the value of each cell's
 // trailing expression ("⇒ 42") at the end of the cell, for cells whose last
 // run is current (not stale, same kernel), and of each selection run at the
 // end of the selection. Only clients with inlay-hint support ask.
-func (s *server) inlayHint(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.InlayHintParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+func (s *server) InlayHint(_ context.Context, p *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
 	hints := []protocol.InlayHint{}
-	d := s.docs.get(string(p.TextDocument.URI))
+	d := s.nb.Document(string(p.TextDocument.URI))
 	if d == nil {
 		return hints, nil
 	}
-	gen := d.sess.generation()
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	snap := d.snapshotLocked()
-	d.results.remap(snap)
-	all := snap.Cells()
-	// One hint per position: a cell and a selection that end together show
-	// the newer run's value.
-	newest := map[protocol.Position]*Execution{}
-	var order []protocol.Position
-	add := func(pos protocol.Position, x *Execution) {
-		if x == nil || x.Result == nil || !inRange(pos, p.Range) {
-			return
-		}
-		if old, ok := newest[pos]; !ok {
-			order = append(order, pos)
-		} else if executionSeq(old.ID) > executionSeq(x.ID) {
-			return
-		}
-		newest[pos] = x
-	}
-	for _, c := range d.results.cells {
-		if c.state != stateDone || c.stale || c.gen != gen || c.index >= len(all) {
-			continue
-		}
-		end := all[c.index].End
-		add(protocol.Position{Line: uint32(end.Line), Character: uint32(end.Character)}, c.exec)
-	}
-	for _, r := range d.results.ranges {
-		if r.exec != nil {
-			add(r.exec.Range.End, r.exec)
-		}
-	}
 	yes := true
-	for _, pos := range order {
-		full := newest[pos].Result.Text
+	for _, h := range d.Hints(contractRange(p.Range)) {
 		hints = append(hints, protocol.InlayHint{
-			Position:    pos,
-			Label:       protocol.String(hintLabel(full)),
-			Tooltip:     protocol.String(cutUTF8(full, 4000)),
+			Position:    lspPosition(h.Pos),
+			Label:       protocol.String(hintLabel(h.Value)),
+			Tooltip:     protocol.String(cutUTF8(h.Value, 4000)),
 			PaddingLeft: &yes,
 		})
 	}
 	return hints, nil
-}
-
-// executionSeq is the sequence number in an execution id ("e12" → 12).
-func executionSeq(id string) int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(id, "e"))
-	return n
 }
 
 // hintLabel is "⇒ " and the value's first line, cut to maxHintLabel
@@ -94,11 +48,13 @@ func hintLabel(v string) string {
 	return "⇒ " + line
 }
 
-func inRange(p protocol.Position, r protocol.Range) bool {
-	if r == (protocol.Range{}) {
-		return true
+// cutUTF8 cuts s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	after := p.Line > r.Start.Line || p.Line == r.Start.Line && p.Character >= r.Start.Character
-	before := p.Line < r.End.Line || p.Line == r.End.Line && p.Character <= r.End.Character
-	return after && before
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }

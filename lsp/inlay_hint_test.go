@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -31,7 +31,7 @@ func TestInlayHints(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "hints.py", "# %%\nx = 40\nx + 2\n\n# %%\nlist(range(100))\n# %%\ny = 1\n")
-	run(t, c, lsp.CmdRunAll, map[string]any{"uri": uri})
+	run(t, c, contract.CmdRunAll, map[string]any{"uri": uri})
 	got := hints(t, c, uri)
 	if len(got) != 2 || got[0].Label != "⇒ 42" || got[0].Position != (pos{2, 5}) {
 		t.Fatalf("hints: %s", mustJSON(got))
@@ -56,15 +56,15 @@ func TestInlayHints(t *testing.T) {
 func TestInlayHintOnePerPosition(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	uri := open(t, c, "same.py", "# %%\nx = 40\nx + 2\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1})
-	run(t, c, lsp.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	run(t, c, contract.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
 		"start": map[string]any{"line": 1, "character": 0}, "end": map[string]any{"line": 2, "character": 5}}})
 	if got := hints(t, c, uri); len(got) != 1 || got[0].Label != "⇒ 42" {
 		t.Fatalf("hints: %s", mustJSON(got))
 	}
-	run(t, c, lsp.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
+	run(t, c, contract.CmdRunRange, map[string]any{"uri": uri, "range": map[string]any{
 		"start": map[string]any{"line": 2, "character": 0}, "end": map[string]any{"line": 2, "character": 5}}})
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
 	if got := hints(t, c, uri); len(got) != 1 || got[0].Label != "⇒ 42" {
 		t.Fatalf("hints after a rerun: %s", mustJSON(got))
 	}

@@ -9,27 +9,19 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 )
 
-// Commands lists every command the server executes, as
-// executeCommandProvider advertises them (editors register them from it).
-var Commands = []string{
-	CmdRunCell, CmdRunAbove, CmdRunBelow, CmdRunAll, CmdRunRange,
-	CmdInterrupt, CmdRestart, CmdSetBackend, CmdKernelInfo, CmdVariables,
-}
-
 // parentPollInterval is how often the editor process is checked.
 const parentPollInterval = 500 * time.Millisecond
 
-func (s *server) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.InitializeParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
+// Initialize records the client's capabilities and workspace, applies its
+// initializationOptions and advertises the server's capabilities.
+func (s *server) Initialize(_ context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	s.mu.Lock()
 	if s.state != stateUninitialized {
 		s.mu.Unlock()
@@ -37,7 +29,7 @@ func (s *server) initialize(ctx context.Context, req *jsonrpc2.Request) (any, er
 	}
 	s.state = stateInitialized
 	s.caps = capsOf(p.Capabilities)
-	s.workspace = workspacePath(&p)
+	s.workspace = workspacePath(p)
 	s.mu.Unlock()
 
 	if len(p.InitializationOptions) > 0 {
@@ -55,7 +47,7 @@ func (s *server) initialize(ctx context.Context, req *jsonrpc2.Request) (any, er
 			PositionEncoding:       protocol.PositionEncodingKindUTF16,
 			TextDocumentSync:       &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &sync},
 			CodeLensProvider:       &protocol.CodeLensOptions{ResolveProvider: &no},
-			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: Commands},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: contract.CommandIDs},
 			InlayHintProvider:      &protocol.InlayHintOptions{ResolveProvider: &no},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "backyard-ls"},
@@ -66,11 +58,24 @@ func (s *server) initialize(ctx context.Context, req *jsonrpc2.Request) (any, er
 	return res, nil
 }
 
+// clientCaps are the client capabilities the server acts on.
+type clientCaps struct {
+	codeLensRefresh  bool // workspace.codeLens.refreshSupport
+	inlayHintRefresh bool // workspace.inlayHint.refreshSupport
+	workDoneProgress bool // window.workDoneProgress
+	configuration    bool // workspace.configuration: settings are pulled
+	// workspace.didChangeConfiguration.dynamicRegistration: the server
+	// registers for change notifications (then pulls).
+	configChangeRegistration bool
+}
+
 func capsOf(c protocol.ClientCapabilities) clientCaps {
 	var caps clientCaps
 	if w := c.Workspace; w != nil {
 		caps.codeLensRefresh = w.CodeLens != nil && isTrue(w.CodeLens.RefreshSupport)
 		caps.inlayHintRefresh = w.InlayHint != nil && isTrue(w.InlayHint.RefreshSupport)
+		caps.configuration = isTrue(w.Configuration)
+		caps.configChangeRegistration = w.DidChangeConfiguration != nil && isTrue(w.DidChangeConfiguration.DynamicRegistration)
 	}
 	if w := c.Window; w != nil {
 		caps.workDoneProgress = isTrue(w.WorkDoneProgress)
@@ -97,20 +102,24 @@ func workspacePath(p *protocol.InitializeParams) string {
 	return u.FsPath()
 }
 
-func (s *server) initialized(context.Context, *jsonrpc2.Request) (any, error) {
-	return nil, nil
+// Initialized starts reading settings by workspace/configuration when the
+// client offers it.
+func (s *server) Initialized(context.Context, *protocol.InitializedParams) error {
+	s.startPulling()
+	return nil
 }
 
-// shutdown closes every kernel; the process lives on until exit.
-func (s *server) shutdown(context.Context, *jsonrpc2.Request) (any, error) {
+// Shutdown closes every kernel; the process lives on until exit.
+func (s *server) Shutdown(context.Context) error {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()
-	s.closeAll()
-	return nil, nil
+	s.nb.CloseAll()
+	return nil
 }
 
-func (s *server) exitNotification(context.Context, *jsonrpc2.Request) (any, error) {
+// Exit ends Serve.
+func (s *server) Exit(context.Context) error {
 	s.mu.Lock()
 	clean := s.state == stateShutdown
 	s.mu.Unlock()
@@ -119,7 +128,7 @@ func (s *server) exitNotification(context.Context, *jsonrpc2.Request) (any, erro
 	} else {
 		s.finish(ErrExitWithoutShutdown)
 	}
-	return nil, nil
+	return nil
 }
 
 // watchParent makes the server exit when process pid dies (it polls, as

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 )
@@ -51,7 +50,7 @@ func (p *progressTokens) get(key string) func() {
 	return p.m[key]
 }
 
-func tokenKey(t protocol.ProgressToken) string {
+func progressKey(t protocol.ProgressToken) string {
 	switch t := t.(type) {
 	case protocol.String:
 		return "s:" + string(t)
@@ -73,13 +72,13 @@ func (s *server) startProgress(title string, cancel func()) *progressTask {
 	s.progress.seq++
 	token := protocol.String("backyard-" + strconv.Itoa(s.progress.seq))
 	s.progress.mu.Unlock()
-	t := &progressTask{s: s, token: token, key: tokenKey(token), begun: make(chan struct{})}
+	t := &progressTask{s: s, token: token, key: progressKey(token), begun: make(chan struct{})}
 	s.progress.add(t.key, cancel)
 	go func() {
 		defer close(t.begun)
 		ctx, done := context.WithTimeout(s.ctx, 30*time.Second)
 		defer done()
-		if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", &protocol.WorkDoneProgressCreateParams{Token: token}, nil); err != nil {
+		if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: token}); err != nil {
 			s.log.Debug("workDoneProgress/create failed", zap.Error(err))
 			return
 		}
@@ -91,7 +90,7 @@ func (s *server) startProgress(title string, cancel func()) *progressTask {
 // clientProgress reports progress on a token the client gave with its
 // request (workDoneToken); nil when it gave none.
 func (s *server) clientProgress(token protocol.ProgressToken, title string, cancel func()) *progressTask {
-	key := tokenKey(token)
+	key := progressKey(token)
 	if key == "" {
 		return nil
 	}
@@ -108,13 +107,13 @@ func (t *progressTask) sendBegin(title string) {
 	if err != nil {
 		return
 	}
-	t.s.notify("$/progress", &protocol.ProgressParams{Token: t.token, Value: v})
+	_ = t.s.client.Progress(t.s.ctx, &protocol.ProgressParams{Token: t.token, Value: v})
 	t.sent = true
 }
 
-// report sends a report once begin is out (earlier ones are dropped: a
+// Report sends a report once begin is out (earlier ones are dropped: a
 // newer report follows). percent < 0 means unknown.
-func (t *progressTask) report(message string, percent int) {
+func (t *progressTask) Report(message string, percent int) {
 	if t == nil {
 		return
 	}
@@ -135,12 +134,12 @@ func (t *progressTask) report(message string, percent int) {
 		r.Percentage = &p
 	}
 	if v, err := protocol.Marshal(r); err == nil {
-		t.s.notify("$/progress", &protocol.ProgressParams{Token: t.token, Value: v})
+		_ = t.s.client.Progress(t.s.ctx, &protocol.ProgressParams{Token: t.token, Value: v})
 	}
 }
 
-// end sends end (after begin, never before) and forgets the token.
-func (t *progressTask) end(message string) {
+// End sends end (after begin, never before) and forgets the token.
+func (t *progressTask) End(message string) {
 	if t == nil {
 		return
 	}
@@ -156,7 +155,7 @@ func (t *progressTask) end(message string) {
 				e.Message = &message
 			}
 			if v, err := protocol.Marshal(e); err == nil {
-				t.s.notify("$/progress", &protocol.ProgressParams{Token: t.token, Value: v})
+				_ = t.s.client.Progress(t.s.ctx, &protocol.ProgressParams{Token: t.token, Value: v})
 			}
 		}
 		select {
@@ -168,15 +167,11 @@ func (t *progressTask) end(message string) {
 	})
 }
 
-// workDoneProgressCancel interrupts what the progress reports on: a
+// WorkDoneProgressCancel interrupts what the progress reports on: a
 // starting kernel's pending runs, or a run command's executions.
-func (s *server) workDoneProgressCancel(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	var p protocol.WorkDoneProgressCancelParams
-	if err := decode(req, &p); err != nil {
-		return nil, err
-	}
-	if cancel := s.progress.get(tokenKey(p.Token)); cancel != nil {
+func (s *server) WorkDoneProgressCancel(_ context.Context, p *protocol.WorkDoneProgressCancelParams) error {
+	if cancel := s.progress.get(progressKey(p.Token)); cancel != nil {
 		cancel()
 	}
-	return nil, nil
+	return nil
 }

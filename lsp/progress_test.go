@@ -6,7 +6,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -33,7 +33,7 @@ func TestKernelStartProgress(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "progress.py", "x = 1\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	if _, _, err := c.Wait(ctx, 0, func(m lsptest.Message) bool {
 		var p progress
 		return m.Method == "$/progress" && m.Decode(&p) == nil && p.Value.Kind == "end"
@@ -51,7 +51,7 @@ func TestKernelStartProgress(t *testing.T) {
 	// Without window.workDoneProgress: no create, no progress.
 	quiet := start(t, lsptest.Capabilities{}, nil)
 	uri = open(t, quiet, "progress.py", "x = 1\n")
-	run(t, quiet, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, quiet, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	if n := requests(quiet, "window/workDoneProgress/create"); n != 0 || len(progressOf(quiet)) != 0 {
 		t.Errorf("progress sent to a client without window.workDoneProgress")
 	}
@@ -61,14 +61,14 @@ func TestWorkDoneProgressCancelInterrupts(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "cancel.py", "x = 1\n# %%\nwhile True:\n    pass\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	n := c.Len()
 	res := make(chan runResult, 1)
 	errs := make(chan error, 1)
 	go func() {
 		var r runResult
 		err := c.Call(ctx, "workspace/executeCommand", map[string]any{
-			"command": lsp.CmdRunCell, "arguments": []any{map[string]any{"uri": uri, "line": 1}}, "workDoneToken": "run-1"}, &r)
+			"command": contract.CmdRunCell, "arguments": []any{map[string]any{"uri": uri, "line": 1}}, "workDoneToken": "run-1"}, &r)
 		errs <- err
 		res <- r
 	}()

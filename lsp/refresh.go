@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"go.uber.org/zap"
 )
 
@@ -31,13 +33,14 @@ func (r *refresher) loop() {
 	defer close(r.done)
 	for {
 		var method string
+		call := r.s.client.CodeLensRefresh
 		select {
 		case <-r.s.ctx.Done():
 			return
 		case <-r.lens:
-			method = "workspace/codeLens/refresh"
+			method = protocol.MethodWorkspaceCodeLensRefresh
 		case <-r.hints:
-			method = "workspace/inlayHint/refresh"
+			method, call = protocol.MethodWorkspaceInlayHintRefresh, r.s.client.InlayHintRefresh
 		}
 		select {
 		case <-time.After(refreshDelay):
@@ -45,7 +48,7 @@ func (r *refresher) loop() {
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.s.ctx, 30*time.Second)
-		if _, err := r.s.conn.Call(ctx, method, nil, nil); err != nil {
+		if err := call(ctx); err != nil {
 			r.s.log.Debug("refresh failed", zap.String("method", method), zap.Error(err))
 		}
 		cancel()

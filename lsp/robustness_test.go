@@ -13,6 +13,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
@@ -35,8 +36,8 @@ func TestTenMegabyteDocument(t *testing.T) {
 	if err != nil || len(lenses) != 8 {
 		t.Fatalf("lenses: %d %v", len(lenses), err)
 	}
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": lines - 1})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": lines - 1})
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "2" {
 		t.Fatalf("last cell: %s", mustJSON(ex))
 	}
@@ -44,12 +45,12 @@ func TestTenMegabyteDocument(t *testing.T) {
 	if err := c.Change(ctx, uri, 2, lsptest.Edit(lines-1, 4, lines-1, 5, "41")); err != nil {
 		t.Fatal(err)
 	}
-	ex = run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": lines - 1})
+	ex = run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": lines - 1})
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "42" {
 		t.Fatalf("after the edit: %s", mustJSON(ex))
 	}
 	// The big cell itself runs: 100k comment lines and one statement.
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 2}); len(ex) != 1 || ex[0].Status != "ok" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2}); len(ex) != 1 || ex[0].Status != "ok" {
 		t.Fatalf("big cell: %s", mustJSON(ex))
 	}
 }
@@ -58,11 +59,11 @@ func TestThousandQueuedRuns(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "queue.py", "n = 0\n# %%\nn += 1\nn\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	var ids []string
 	for range 1000 {
 		var q runResult
-		if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, &q); err != nil {
+		if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, &q); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, q.Queued...)
@@ -88,7 +89,7 @@ func TestThousandQueuedRuns(t *testing.T) {
 	for range 200 {
 		wg.Go(func() {
 			var r runResult
-			if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1}, &r); err != nil || len(r.Executions) != 1 {
+			if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1}, &r); err != nil || len(r.Executions) != 1 {
 				t.Errorf("concurrent run: %v %s", err, mustJSON(r))
 				return
 			}
@@ -111,7 +112,7 @@ func TestRunOnClosedDocument(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "closed.py", "x = 1\n# %%\nwhile True:\n    pass\n")
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	if n := montyChildren(t); n != 1 {
 		t.Fatalf("%d Monty workers, want 1", n)
 	}
@@ -120,7 +121,7 @@ func TestRunOnClosedDocument(t *testing.T) {
 	res := make(chan error, 1)
 	var r runResult
 	n := c.Len()
-	go func() { res <- c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1}, &r) }()
+	go func() { res <- c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1}, &r) }()
 	if _, _, err := c.Wait(ctx, n, lsptest.ExecutionState("", "running")); err != nil {
 		t.Fatal(err)
 	}
@@ -135,13 +136,13 @@ func TestRunOnClosedDocument(t *testing.T) {
 	}
 	waitNoMontyChildren(t)
 
-	err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0}, nil)
+	err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}, nil)
 	if rpcCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "no open document") {
 		t.Fatalf("run on a closed document: %v", err)
 	}
 	// Reopened, it gets a fresh kernel.
 	uri = open(t, c, "closed.py", "x\n")
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "error" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "error" {
 		t.Fatalf("reopened: %s", mustJSON(ex))
 	}
 }
@@ -149,7 +150,7 @@ func TestRunOnClosedDocument(t *testing.T) {
 func TestFiftyMegabytesOfOutput(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	uri := open(t, c, "flood.py", "for i in range(1_000_000):\n    print('x' * 49)\n")
-	ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	if len(ex) != 1 || ex[0].Status != "ok" {
 		t.Fatalf("%s", mustJSON(ex)[:200])
 	}
@@ -189,8 +190,8 @@ func TestServeLeavesNothingBehind(t *testing.T) {
 		if err := c.Open(ctx, uri, "x = 1\n# %%\nwhile True:\n    pass\n"); err != nil {
 			t.Fatal(err)
 		}
-		run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-		if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, nil); err != nil {
+		run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+		if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

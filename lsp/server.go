@@ -1,46 +1,46 @@
-// Package lsp is the backyard-ls language server: it keeps one stateful
-// kernel per open Python document and runs the document's "# %%" cells, a
-// selection or the whole file when an editor sends a workspace/executeCommand
-// (from a code lens or a key). Results come back as the command's response,
-// as custom notifications (backyard/output, backyard/executionState,
-// backyard/kernelState), as code lenses, diagnostics and inlay hints.
+// Package lsp is the backyard-ls language server: the LSP surface of the
+// notebook model (package notebook). Editors run a document's "# %%" cells,
+// a selection or the whole file with workspace/executeCommand (from a code
+// lens or a key); results come back as the command's response, as the
+// backyard/* notifications, as code lenses, diagnostics and inlay hints.
+// The commands, records, notifications and settings are declared once in
+// package contract (docs/contract.md); testdata/contract holds the contract
+// as data-driven cases that the editor plugins replay.
 //
-// The wire contract (commands, the Execution shape, notifications) is in
-// DESIGN.md; testdata/contract holds it as data-driven cases that the
-// editor plugins replay (format in testdata/contract/README.md).
+// The server implements protocol.Server and runs behind one explicit
+// middleware (middleware.go: panics, the lifecycle gate, cancellation and the
+// ordered-then-async policy per method); it talks to the client through a
+// typed facade (client.go) over a write coalescer (coalesce.go) and reads
+// with a framer that survives a misbehaving client (framer.go). One file per
+// LSP feature, as gopls does: lifecycle.go, text_synchronization.go,
+// code_lens.go, commands.go (workspace/executeCommand), diagnostics.go,
+// inlay_hint.go, progress.go, configuration.go, refresh.go.
 //
-// One file per LSP feature, as gopls does: lifecycle.go,
-// text_synchronization.go, code_lens.go, command.go and run.go
-// (workspace/executeCommand), diagnostics.go, inlay_hint.go, progress.go,
-// configuration.go, notify.go (custom notifications). Underneath: handler.go
-// (the JSON-RPC handler chain), stream.go (LSP framing that survives a
-// misbehaving client), json.go (reflection-free JSON for the run hot path),
-// document.go (text, versions, UTF-16 positions), session.go (a document's
-// kernel and FIFO queue), results.go (what each cell shows, tracked across
-// edits), output.go (output batching), refresh.go, settings.go.
+// Lock order: server.mu is taken alone (never while calling the notebook or
+// the client); the notebook's locks are its own (package notebook).
 package lsp
 
 import (
 	"context"
 	"errors"
 	"io"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/notebook"
 )
 
 // Options configure a server.
 type Options struct {
-	// Kernel is the default configuration of new kernels (backend, limits,
-	// Monty binary), the server's flags; backyard.* settings override it.
-	// OnState and Logger are set by the server.
-	Kernel kernel.Config
+	// Flags are the server's own settings (its command-line flags): the
+	// defaults below what clients set.
+	Flags contract.Overrides
 	// ClientProcessID, when not 0, is the editor's process: the server
 	// exits when it dies. When 0, initialize's processId is used.
 	ClientProcessID int
@@ -49,6 +49,8 @@ type Options struct {
 	Logger *zap.Logger
 	// Version is reported in initialize's serverInfo.
 	Version string
+	// NewKernel creates kernels (tests; default kernels.New).
+	NewKernel func(kernel.Config) (kernel.Kernel, error)
 }
 
 // Errors Serve returns for an unclean end.
@@ -62,29 +64,31 @@ var (
 
 // server is one language server connection, made by Serve.
 type server struct {
+	protocol.UnimplementedServer
+
 	opts   Options
 	log    *zap.Logger
 	conn   jsonrpc2.Conn
 	stream *stream
+	client *client
+	nb     *notebook.Notebook
 
 	// ctx lives as long as the connection; cancelled on exit so
 	// server-to-client calls in flight return.
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	docs     docs
-	closing  sync.WaitGroup // documents whose kernels are closing
-	calls    inflight       // calls being handled, for $/cancelRequest
-	execSeq  atomic.Int64
+	calls    inflight // calls being handled, for $/cancelRequest
 	refresh  *refresher
 	progress progressTokens
+	running  sync.Map // execution id → *time.Timer of its "running…" lens
 
 	mu        sync.Mutex // guards the fields below
 	state     serverState
 	caps      clientCaps
-	settings  Settings
-	workspace string // the workspace folder's path, for container mounts
-	watching  bool   // a parent-process watcher runs
+	overrides contract.Overrides // what the client set
+	workspace string             // the workspace folder's path, for container mounts
+	watching  bool               // a parent-process watcher runs
 
 	exit     chan error // the reason Serve returns
 	exitOnce sync.Once
@@ -97,13 +101,6 @@ const (
 	stateInitialized
 	stateShutdown
 )
-
-// clientCaps are the client capabilities the server acts on.
-type clientCaps struct {
-	codeLensRefresh  bool // workspace.codeLens.refreshSupport
-	inlayHintRefresh bool // workspace.inlayHint.refreshSupport
-	workDoneProgress bool // window.workDoneProgress
-}
 
 // Serve runs a language server over in and out (the LSP base protocol:
 // Content-Length framed JSON-RPC) until the client sends exit, in ends, ctx
@@ -118,15 +115,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		log = zap.NewNop()
 	}
 	s := &server{opts: opts, log: log, exit: make(chan error, 1)}
-	s.docs.m = map[string]*document{}
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	defer s.cancel()
 
-	st := newStream(in, out, closeBoth(in, out), log)
-	s.stream = st
-	s.conn = jsonrpc2.NewConn(st, jsonrpc2.WithCodec(codec{}))
+	s.stream = newStream(in, out, closeBoth(in, out), log)
+	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{}))
+	s.client = newClient(s.conn, s.stream.coalescer, log)
 	s.refresh = newRefresher(s)
-	s.conn.Go(s.ctx, s.handler())
+	s.nb = notebook.New(notebook.Options{Config: s.kernelConfig, NewKernel: opts.NewKernel, Events: events{s}, Logger: log})
+	s.conn.Go(s.ctx, s.middleware(protocol.ServerHandler(s, nil)))
 
 	if opts.ClientProcessID > 0 {
 		s.watchParent(opts.ClientProcessID)
@@ -137,7 +134,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	select {
 	case err = <-s.exit:
 		exited = true
-	case <-st.ended:
+	case <-s.stream.ended:
 		log.Info("input closed")
 	case <-ctx.Done():
 		log.Info("context done")
@@ -150,7 +147,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 // is read, so it does not wait for the reader of an input the client keeps
 // open (Neovim does).
 func (s *server) stop(exited bool) {
-	s.closeAll()
+	s.nb.CloseAll()
 	s.cancel() // pending server-to-client calls return
 	s.refresh.stop()
 	done := make(chan struct{})
@@ -173,26 +170,6 @@ func (s *server) stop(exited bool) {
 	}
 }
 
-// closeAll closes every document's kernel, in parallel.
-func (s *server) closeAll() {
-	s.docs.mu.Lock()
-	all := make([]*document, 0, len(s.docs.m))
-	for _, d := range s.docs.m {
-		all = append(all, d)
-	}
-	clear(s.docs.m)
-	s.docs.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, d := range all {
-		wg.Go(func() {
-			d.markClosed()
-			d.sess.close()
-		})
-	}
-	wg.Wait()
-	s.closing.Wait()
-}
-
 // finish makes Serve return err (once).
 func (s *server) finish(err error) {
 	s.exitOnce.Do(func() { s.exit <- err })
@@ -211,27 +188,25 @@ func closeBoth(in io.Reader, out io.Writer) func() error {
 	}
 }
 
-func (s *server) nextExecutionID() string {
-	return "e" + strconv.FormatInt(s.execSeq.Add(1), 10)
-}
-
 func (s *server) clientCaps() clientCaps {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.caps
 }
 
-// kernelConfig is the configuration of a new kernel of a document whose
-// backend choice is backend ("" for the settings' one).
-func (s *server) kernelConfig(backend string) kernel.Config {
+// settings are the effective settings: the declared defaults, then the
+// server's flags, then what the client set.
+func (s *server) settings() contract.Settings {
 	s.mu.Lock()
-	set := s.settings
+	o := s.overrides
+	s.mu.Unlock()
+	return o.Apply(s.opts.Flags.Apply(contract.DefaultSettings()))
+}
+
+// kernelConfig is the configuration of a new kernel of document uri.
+func (s *server) kernelConfig(string) kernel.Config {
+	s.mu.Lock()
 	ws := s.workspace
 	s.mu.Unlock()
-	cfg := kernelConfig(s.opts.Kernel, set, backend)
-	cfg.Logger = s.log
-	if cfg.Container.Workspace == "" {
-		cfg.Container.Workspace = ws
-	}
-	return cfg
+	return kernel.Config{Settings: s.settings(), Workspace: ws, Logger: s.log}
 }

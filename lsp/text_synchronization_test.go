@@ -3,7 +3,7 @@ package lsp_test
 import (
 	"testing"
 
-	"github.com/backyard-ls/backyard-ls/lsp"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -15,7 +15,7 @@ func TestIncrementalEditsUTF16(t *testing.T) {
 	if err := c.Change(ctx, uri, 2, lsptest.Edit(0, 7, 0, 8, "bc")); err != nil {
 		t.Fatal(err)
 	}
-	if ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "'😀bc'" {
+	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "'😀bc'" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
 }
@@ -27,12 +27,12 @@ func TestCRLFDocument(t *testing.T) {
 	if got := lensesAt(t, c, uri); len(got[0]) != 2 || len(got[1]) != 3 {
 		t.Fatalf("lenses: %s", mustJSON(got))
 	}
-	run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
 	// Character 40 is past the end of line 3: it clamps before "\r\n".
 	if err := c.Change(ctx, uri, 2, lsptest.Edit(3, 1, 3, 40, " * 10")); err != nil {
 		t.Fatal(err)
 	}
-	ex := run(t, c, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 2})
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2})
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "20" || ex[0].Range != (rng{pos{2, 0}, pos{3, 6}}) {
 		t.Fatalf("%s", mustJSON(ex))
 	}
@@ -45,10 +45,10 @@ func TestRunUsesTextAtRequestTime(t *testing.T) {
 	ctx := testCtx(t)
 	uri := open(t, c, "snapshot.py", "import time\ntime.sleep(0.3)\n# %%\nv = 'old'\nv\n")
 	var first, second runResult
-	if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 0, "wait": false}, &first); err != nil {
+	if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0, "wait": false}, &first); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Command(ctx, lsp.CmdRunCell, map[string]any{"uri": uri, "line": 2, "wait": false}, &second); err != nil {
+	if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2, "wait": false}, &second); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Change(ctx, uri, 2, lsptest.Edit(3, 5, 3, 8, "new")); err != nil {

@@ -1,21 +1,22 @@
-package lsp
+package notebook
 
 import (
 	"fmt"
 	"strings"
 	"sync"
 
-	"go.lsp.dev/protocol"
+	"github.com/backyard-ls/backyard-ls/contract"
 
 	"github.com/backyard-ls/backyard-ls/cells"
 	"github.com/backyard-ls/backyard-ls/pypkg"
 )
 
-// document is one open text document: its text at the latest version, and
-// what the notebook knows about it (the kernel session, the results of past
+// Document is one open document: its text at the latest version, and what
+// the notebook knows about it (the kernel session, the results of past
 // runs). Text is replaced, never mutated, so a snapshot stays valid.
-type document struct {
+type Document struct {
 	uri  string
+	nb   *Notebook
 	sess *session
 
 	mu      sync.Mutex // guards the fields below
@@ -61,13 +62,13 @@ func (s *snapshot) Requirements() []string {
 }
 
 // snapshot returns the current version's snapshot.
-func (d *document) snapshot() *snapshot {
+func (d *Document) snapshot() *snapshot {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.snapshotLocked()
 }
 
-func (d *document) snapshotLocked() *snapshot {
+func (d *Document) snapshotLocked() *snapshot {
 	if d.snap == nil {
 		d.snap = &snapshot{uri: d.uri, version: d.version, text: d.text}
 	}
@@ -114,11 +115,11 @@ func (s *snapshot) Line(i int) string {
 // Offset converts an LSP position (UTF-16 character) to a byte offset in
 // the text. Positions past the end of a line clamp to its end (before the
 // line break), lines past the end clamp to the end of the text, as LSP asks.
-func (s *snapshot) Offset(p protocol.Position) int {
+func (s *snapshot) Offset(p contract.Position) int {
 	return offsetOf(s.text, s.lineStarts(), p)
 }
 
-func offsetOf(text string, starts []int, p protocol.Position) int {
+func offsetOf(text string, starts []int, p contract.Position) int {
 	line := int(p.Line)
 	if line >= len(starts) {
 		return len(text)
@@ -169,7 +170,7 @@ func utf16Len(s string) int {
 }
 
 // Text returns the text in r.
-func (s *snapshot) Text(r protocol.Range) string {
+func (s *snapshot) Text(r contract.Range) string {
 	a, b := s.Offset(r.Start), s.Offset(r.End)
 	if b < a {
 		return ""
@@ -177,51 +178,40 @@ func (s *snapshot) Text(r protocol.Range) string {
 	return s.text[a:b]
 }
 
-// applyChanges applies LSP content changes in order and returns the new
-// text. A change without a range replaces the whole text.
-func applyChanges(text string, changes []protocol.TextDocumentContentChangeEvent) (string, error) {
+// Change is one edit of a document's text, as LSP sends them: Range nil
+// replaces the whole text; positions are UTF-16.
+type Change struct {
+	Range *contract.Range
+	Text  string
+}
+
+// applyChanges applies changes in order and returns the new text.
+func applyChanges(text string, changes []Change) (string, error) {
 	for _, c := range changes {
-		switch c := c.(type) {
-		case *protocol.TextDocumentContentChangeWholeDocument:
+		if c.Range == nil {
 			text = c.Text
-		case *protocol.TextDocumentContentChangePartial:
-			s := &snapshot{text: text}
-			a, b := s.Offset(c.Range.Start), s.Offset(c.Range.End)
-			if b < a {
-				return "", fmt.Errorf("change range ends before it starts: %v", c.Range)
-			}
-			text = text[:a] + c.Text + text[b:]
-		case nil:
-			return "", fmt.Errorf("empty content change")
-		default:
-			return "", fmt.Errorf("unknown content change %T", c)
+			continue
 		}
+		s := &snapshot{text: text}
+		a, b := s.Offset(c.Range.Start), s.Offset(c.Range.End)
+		if b < a {
+			return "", fmt.Errorf("change range ends before it starts: %v", *c.Range)
+		}
+		text = text[:a] + c.Text + text[b:]
 	}
 	return text, nil
 }
 
 // lineRange is the range of line i from its first non-blank character to
 // its end, the span a diagnostic underlines.
-func (s *snapshot) lineRange(i int) protocol.Range {
+func (s *snapshot) lineRange(i int) contract.Range {
 	l := s.Line(i)
 	indent := len(l) - len(strings.TrimLeft(l, " \t"))
 	if indent == len(l) {
 		indent = 0
 	}
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(i), Character: uint32(utf16Len(l[:indent]))},
-		End:   protocol.Position{Line: uint32(i), Character: uint32(utf16Len(l))},
+	return contract.Range{
+		Start: contract.Position{Line: uint32(i), Character: uint32(utf16Len(l[:indent]))},
+		End:   contract.Position{Line: uint32(i), Character: uint32(utf16Len(l))},
 	}
-}
-
-// docs is the set of open documents.
-type docs struct {
-	mu sync.RWMutex
-	m  map[string]*document
-}
-
-func (d *docs) get(uri string) *document {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.m[uri]
 }

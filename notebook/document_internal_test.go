@@ -1,36 +1,36 @@
-package lsp
+package notebook
 
 import (
 	"testing"
 
-	"go.lsp.dev/protocol"
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
-func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
+func pos(line, char uint32) contract.Position { return contract.Position{Line: line, Character: char} }
 
-func partial(sl, sc, el, ec uint32, text string) protocol.TextDocumentContentChangeEvent {
-	return &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: pos(sl, sc), End: pos(el, ec)}, Text: text}
+func partial(sl, sc, el, ec uint32, text string) Change {
+	return Change{Range: &contract.Range{Start: pos(sl, sc), End: pos(el, ec)}, Text: text}
 }
 
 func TestApplyChanges(t *testing.T) {
 	tests := []struct {
 		name    string
 		text    string
-		changes []protocol.TextDocumentContentChangeEvent
+		changes []Change
 		want    string
 	}{
-		{"insert", "ab\ncd\n", []protocol.TextDocumentContentChangeEvent{partial(1, 1, 1, 1, "X")}, "ab\ncXd\n"},
-		{"replace across lines", "ab\ncd\nef", []protocol.TextDocumentContentChangeEvent{partial(0, 1, 2, 1, "-")}, "a-f"},
-		{"whole document", "ab", []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: "new"}}, "new"},
-		{"in order", "abc", []protocol.TextDocumentContentChangeEvent{partial(0, 0, 0, 1, ""), partial(0, 0, 0, 0, "X")}, "Xbc"},
+		{"insert", "ab\ncd\n", []Change{partial(1, 1, 1, 1, "X")}, "ab\ncXd\n"},
+		{"replace across lines", "ab\ncd\nef", []Change{partial(0, 1, 2, 1, "-")}, "a-f"},
+		{"whole document", "ab", []Change{{Text: "new"}}, "new"},
+		{"in order", "abc", []Change{partial(0, 0, 0, 1, ""), partial(0, 0, 0, 0, "X")}, "Xbc"},
 		// "😀" is two UTF-16 code units and four bytes.
-		{"utf-16 after emoji", "😀x = 1\n", []protocol.TextDocumentContentChangeEvent{partial(0, 2, 0, 3, "y")}, "😀y = 1\n"},
-		{"inside a surrogate pair rounds down", "😀x", []protocol.TextDocumentContentChangeEvent{partial(0, 1, 0, 1, "|")}, "|😀x"},
-		{"é is one unit", "é=1", []protocol.TextDocumentContentChangeEvent{partial(0, 1, 0, 2, ":")}, "é:1"},
-		{"crlf: end of line is before \\r", "ab\r\ncd\r\n", []protocol.TextDocumentContentChangeEvent{partial(0, 9, 0, 9, "!")}, "ab!\r\ncd\r\n"},
-		{"crlf: next line", "ab\r\ncd\r\n", []protocol.TextDocumentContentChangeEvent{partial(1, 0, 1, 2, "XY")}, "ab\r\nXY\r\n"},
-		{"past the end clamps", "ab\n", []protocol.TextDocumentContentChangeEvent{partial(7, 0, 9, 0, "z")}, "ab\nz"},
-		{"character past the line clamps", "ab\ncd", []protocol.TextDocumentContentChangeEvent{partial(0, 40, 1, 0, "")}, "abcd"},
+		{"utf-16 after emoji", "😀x = 1\n", []Change{partial(0, 2, 0, 3, "y")}, "😀y = 1\n"},
+		{"inside a surrogate pair rounds down", "😀x", []Change{partial(0, 1, 0, 1, "|")}, "|😀x"},
+		{"é is one unit", "é=1", []Change{partial(0, 1, 0, 2, ":")}, "é:1"},
+		{"crlf: end of line is before \\r", "ab\r\ncd\r\n", []Change{partial(0, 9, 0, 9, "!")}, "ab!\r\ncd\r\n"},
+		{"crlf: next line", "ab\r\ncd\r\n", []Change{partial(1, 0, 1, 2, "XY")}, "ab\r\nXY\r\n"},
+		{"past the end clamps", "ab\n", []Change{partial(7, 0, 9, 0, "z")}, "ab\nz"},
+		{"character past the line clamps", "ab\ncd", []Change{partial(0, 40, 1, 0, "")}, "abcd"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,7 +43,7 @@ func TestApplyChanges(t *testing.T) {
 			}
 		})
 	}
-	if _, err := applyChanges("abc", []protocol.TextDocumentContentChangeEvent{partial(0, 2, 0, 1, "")}); err == nil {
+	if _, err := applyChanges("abc", []Change{partial(0, 2, 0, 1, "")}); err == nil {
 		t.Error("a range that ends before it starts was accepted")
 	}
 }
@@ -62,31 +62,7 @@ func TestSnapshotLines(t *testing.T) {
 	if r.Start.Character != 0 || r.End.Character != 4 {
 		t.Errorf("lineRange(1) = %v, want characters 0-4 (é 1 unit, 😀 2)", r)
 	}
-	if got := s.Text(protocol.Range{Start: pos(0, 1), End: pos(1, 2)}); got != "\r\nbé" {
+	if got := s.Text(contract.Range{Start: pos(0, 1), End: pos(1, 2)}); got != "\r\nbé" {
 		t.Errorf("Text = %q", got)
-	}
-}
-
-func TestFormatDuration(t *testing.T) {
-	for ms, want := range map[float64]string{0.043: "0.04 ms", 1.23: "1.2 ms", 120.4: "120 ms", 1500: "1.5 s", 125000: "2 min 5 s"} {
-		if got := formatDuration(ms); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", ms, got, want)
-		}
-	}
-}
-
-func TestHintLabel(t *testing.T) {
-	long := ""
-	for range 100 {
-		long += "x"
-	}
-	for v, want := range map[string]string{
-		"42":       "⇒ 42",
-		"[1,\n 2]": "⇒ [1,…",
-		long:       "⇒ " + long[:maxHintLabel] + "…",
-	} {
-		if got := hintLabel(v); got != want {
-			t.Errorf("hintLabel(%q) = %q, want %q", v, got, want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package lsp
+package notebook
 
 import (
 	"time"
@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
@@ -17,10 +18,7 @@ const prewarmDelay = 500 * time.Millisecond
 // starts in the background so that the move costs only the replay. Setting
 // backyard.prewarm false turns it off.
 func (s *session) schedulePrewarm() {
-	s.srv.mu.Lock()
-	off := s.srv.settings.NoPrewarm
-	s.srv.mu.Unlock()
-	if off {
+	if !s.nb.opts.Config(s.doc.uri).Settings.Prewarm {
 		return
 	}
 	s.mu.Lock()
@@ -32,27 +30,33 @@ func (s *session) schedulePrewarm() {
 		s.prewarmTimer.Reset(prewarmDelay)
 		return
 	}
-	s.prewarmTimer = time.AfterFunc(prewarmDelay, s.prewarm)
+	s.prewarmTimer = time.AfterFunc(prewarmDelay, func() { s.prewarm() })
 }
 
-func (s *session) prewarm() {
-	if s.configuredBackend() != kernel.BackendAuto {
-		return
+// Prewarm looks at the document now (see schedulePrewarm) and reports
+// whether a container start was begun.
+func (d *Document) Prewarm() bool { return d.sess.prewarm() }
+
+func (s *session) prewarm() bool {
+	if s.configuredBackend() != contract.BackendAuto {
+		return false
 	}
-	snap := s.doc.snapshot()
-	code := cells.CodeCells(snap.Cells())
+	code := cells.CodeCells(s.doc.snapshot().Cells())
 	codes := make([]string, len(code))
 	for i, c := range code {
 		codes[i] = c.Code
 	}
 	k, _, err := s.kernel()
 	if err != nil {
-		return
+		return false
 	}
-	if a, ok := k.(*kernel.Auto); ok && a.Prewarm(codes) {
-		s.mu.Lock()
-		s.prewarmed = true
-		s.mu.Unlock()
-		s.srv.log.Info("pre-warming the container", zap.String("uri", s.doc.uri))
+	p, ok := k.(kernel.Prewarmer)
+	if !ok || !p.Prewarm(codes) {
+		return false
 	}
+	s.mu.Lock()
+	s.prewarmed = true
+	s.mu.Unlock()
+	s.nb.log.Info("pre-warming the container", zap.String("uri", s.doc.uri))
+	return true
 }

@@ -1,10 +1,11 @@
-package lsp
+package notebook
 
 import (
 	"sort"
 	"strings"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
@@ -24,7 +25,7 @@ type cellResult struct {
 	startLine int    // document line of the cell's first code line, kept current
 	code      string // the code that ran (or is queued to run)
 	state     string // queued, running or done
-	exec      *Execution
+	exec      *contract.Execution
 	gen       int         // kernel generation it ran in; an older one is stale
 	diagLine  int         // code line (0-based) of the error diagnostic, -1 for none
 	stale     bool        // the cell's code is no longer the code that ran
@@ -36,7 +37,7 @@ type cellResult struct {
 type rangeResult struct {
 	startLine int
 	lines     []string // the document lines the selection covered
-	exec      *Execution
+	exec      *contract.Execution
 	diagLine  int // code line of the diagnostic, -1 for none
 }
 
@@ -193,7 +194,7 @@ func (r *results) queue(c cells.Cell, gen int) *cellResult {
 
 // finish records a cell's finished run. It reports false when the result
 // no longer belongs to the document (its cell was removed meanwhile).
-func (r *results) finish(rec *cellResult, x *Execution, diagLine int) bool {
+func (r *results) finish(rec *cellResult, x *contract.Execution, diagLine int) bool {
 	for _, c := range r.cells {
 		if c == rec {
 			c.state, c.exec, c.diagLine, c.prev = stateDone, x, diagLine, nil
@@ -235,12 +236,12 @@ func (r *results) setRange(x *rangeResult) {
 
 // showsError reports whether an execution's error deserves a diagnostic:
 // not a KeyboardInterrupt a person asked for.
-func showsError(x *Execution) bool {
+func showsError(x *contract.Execution) bool {
 	return x != nil && x.Error != nil && x.Status != kernel.StatusInterrupted && x.Status != kernel.StatusOK
 }
 
-// errorMessage is a diagnostic's text: "ZeroDivisionError: division by zero".
-func errorMessage(e *ExecutionError) string {
+// ErrorMessage is an error in one line: "ZeroDivisionError: division by zero".
+func ErrorMessage(e *contract.ExecutionError) string {
 	if e.EValue == "" {
 		return e.EName
 	}

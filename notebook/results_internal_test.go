@@ -1,9 +1,10 @@
-package lsp
+package notebook
 
 import (
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
 // ran records a finished run of every code cell of text, as the server
@@ -15,7 +16,7 @@ func ran(text string) *results {
 	for _, c := range s.Cells() {
 		if c.Kind == cells.Code {
 			rec := r.queue(c, 0)
-			r.finish(rec, &Execution{ID: c.Code}, -1)
+			r.finish(rec, &contract.Execution{ID: c.Code}, -1)
 		}
 	}
 	return r

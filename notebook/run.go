@@ -1,70 +1,74 @@
-package lsp
+package notebook
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
-// runResult answers a run command: the executions that ran, in order.
-// Executions that never ran (skipped after a failure in runAll, runAbove or
-// runBelow, dropped by an interrupt) are left out.
-type runResult struct {
-	Executions []*Execution `json:"executions"`
+// RunKind says what a run request runs.
+type RunKind int
+
+const (
+	RunCell  RunKind = iota // the cell containing Line
+	RunAbove                // every code cell above the cell containing Line
+	RunBelow                // that cell and every code cell below it
+	RunAll                  // every code cell
+	RunRange                // exactly the text in Range, dedented
+)
+
+// RunRequest is one run request of a document.
+type RunRequest struct {
+	Kind  RunKind
+	Line  int
+	Range contract.Range
+	// Command names the request in messages ("backyard.runCell").
+	Command string
+	// Progress, when set, is called once the executions exist and before
+	// they are told queued; it may start work-done progress whose cancel
+	// interrupts the run. The progress ends with the run's last execution.
+	Progress func(n int, cancel func()) Progress
 }
 
-// queuedResult answers a run command sent with "wait": false: the ids of
-// the executions queued; their results come as backyard/executionState.
-type queuedResult struct {
-	Queued []string `json:"queued"`
+// Run is the executions of one request, in order.
+type Run struct {
+	d     *Document
+	execs []*execution
+	// drain: no goroutine is draining the document's queue; the waiter (or
+	// Detach) must.
+	drain bool
 }
 
-// run handles the run commands. It snapshots the document, queues one
-// execution per cell (or the selection) and, unless "wait" is false, waits
-// for them.
-//
-// Cancelling the request ($/cancelRequest, or window/workDoneProgress/cancel
-// of its workDoneToken) interrupts its running execution and drops its
-// queued ones; the request still gets its normal answer, with the
-// interrupted execution (status "interrupted") and without the dropped ones.
-func (s *server) run(ctx context.Context, a *cmdArgs, token protocol.ProgressToken) (any, error) {
-	wait, err := a.wait()
+// Start checks req against the document's text as it is now, queues its
+// executions (each told queued) and returns them. Nothing runs until Wait
+// or Detach. A line or range outside the document is a *contract.ArgError;
+// a closed document gives ErrNotOpen.
+func (d *Document) Start(req RunRequest) (*Run, error) {
+	execs, err := d.prepare(req)
 	if err != nil {
-		jsonrpc2.Async(ctx)
 		return nil, err
 	}
-	execs, err := s.prepareRun(a)
-	if err != nil {
-		jsonrpc2.Async(ctx)
-		return nil, err
-	}
+	r := &Run{d: d, execs: execs}
 	if len(execs) == 0 {
-		jsonrpc2.Async(ctx)
-		if !wait {
-			return &queuedResult{Queued: []string{}}, nil
-		}
-		return &runResult{Executions: []*Execution{}}, nil
+		return r, nil
 	}
-	d := execs[0].doc
 	b := execs[0].batch
 	b.pending = len(execs)
-	if wait {
-		// A request's workDoneToken lives until its response: no progress
-		// on it when the response comes at once.
-		b.progress = s.clientProgress(token, runTitle(a.cmd, len(execs)), func() { d.sess.cancelExecutions(execs) })
+	if req.Progress != nil {
+		if p := req.Progress(len(execs), r.Cancel); p != nil {
+			b.onEnd = func() { p.End("") }
+		}
 	}
-
 	jobs := make([]job, len(execs))
 	for i, e := range execs {
-		s.executionState(e, stateQueued, nil)
+		d.nb.executionState(e, contract.PhaseQueued, nil)
 		jobs[i] = e
 	}
 	drain, err := d.sess.add(jobs...)
@@ -72,85 +76,83 @@ func (s *server) run(ctx context.Context, a *cmdArgs, token protocol.ProgressTok
 		for _, e := range execs {
 			e.drop(d.sess)
 		}
-		jsonrpc2.Async(ctx)
-		return nil, requestFailed(err)
+		return nil, ErrNotOpen
 	}
-	if !wait {
-		if drain {
-			go d.sess.drain(nil)
-		}
-		ids := make([]string, len(execs))
-		for i, e := range execs {
-			ids[i] = e.id
-		}
-		jsonrpc2.Async(ctx)
-		return &queuedResult{Queued: ids}, nil
-	}
-	jsonrpc2.Async(ctx)
+	r.drain = drain
+	return r, nil
+}
 
-	stop := context.AfterFunc(ctx, func() { d.sess.cancelExecutions(execs) })
-	defer stop()
-	if drain {
-		d.sess.drain(b.ended)
+// IDs are the ids of the run's executions.
+func (r *Run) IDs() []string {
+	ids := make([]string, len(r.execs))
+	for i, e := range r.execs {
+		ids[i] = e.id
 	}
-	for _, e := range execs {
+	return ids
+}
+
+// Detach lets the executions run with nobody waiting; their results come
+// as Events.ExecutionState.
+func (r *Run) Detach() {
+	if r.drain {
+		r.drain = false
+		go r.d.sess.drain(nil)
+	}
+}
+
+// Cancel interrupts the run: its running execution stops, its queued ones
+// are dropped.
+func (r *Run) Cancel() { r.d.sess.cancelExecutions(r.execs) }
+
+// Wait waits for the run's executions and returns the records of those
+// that ran (skipped and dropped ones are left out). When no goroutine is
+// draining the document's queue, the executions run on the calling
+// goroutine (one hand-off less per cell), and what is queued after them is
+// handed on. Cancelling ctx is Cancel.
+func (r *Run) Wait(ctx context.Context) []*contract.Execution {
+	out := make([]*contract.Execution, 0, len(r.execs))
+	if len(r.execs) == 0 {
+		return out
+	}
+	stop := context.AfterFunc(ctx, r.Cancel)
+	defer stop()
+	if r.drain {
+		r.drain = false
+		r.d.sess.drain(r.execs[0].batch.ended)
+	}
+	for _, e := range r.execs {
 		<-e.done
 	}
-	res := &runResult{Executions: make([]*Execution, 0, len(execs))}
-	for _, e := range execs {
+	for _, e := range r.execs {
 		if e.result != nil {
-			res.Executions = append(res.Executions, e.result)
+			out = append(out, e.result)
 		}
 	}
-	return res, nil
+	return out
 }
 
-func runTitle(cmd string, n int) string {
-	if cmd == CmdRunRange {
-		return "Running selection"
-	}
-	if n == 1 {
-		return "Running cell"
-	}
-	return "Running cells"
-}
-
-// prepareRun validates a run command's argument and builds its executions
-// from the document's current text.
-func (s *server) prepareRun(a *cmdArgs) ([]*execution, error) {
-	d, err := s.document(a)
-	if err != nil {
-		return nil, err
-	}
+// prepare builds the executions of req from the document's current text.
+func (d *Document) prepare(req RunRequest) ([]*execution, error) {
 	snap := d.snapshot()
-	b := &batch{stopOnError: a.cmd == CmdRunAll || a.cmd == CmdRunAbove || a.cmd == CmdRunBelow}
-
-	if a.cmd == CmdRunRange {
-		r, err := a.rng()
-		if err != nil {
+	b := &batch{stopOnError: req.Kind == RunAll || req.Kind == RunAbove || req.Kind == RunBelow}
+	if req.Kind == RunRange {
+		if err := checkRange(req.Command, snap, req.Range); err != nil {
 			return nil, err
 		}
-		if err := checkRange(a.cmd, snap, r); err != nil {
-			return nil, err
-		}
-		e := s.selectionExecution(d, snap, r, b)
+		e := d.selectionExecution(snap, req.Range, b)
 		if e == nil {
 			return nil, nil
 		}
 		return []*execution{e}, nil
 	}
-
 	all := snap.Cells()
 	var pick []cells.Cell
-	if a.cmd == CmdRunAll {
+	if req.Kind == RunAll {
 		pick = cells.CodeCells(all)
 	} else {
-		line, err := a.line()
-		if err != nil {
-			return nil, err
-		}
-		if n := snap.LineCount(); line >= n {
-			return nil, invalidParams("%s: line %d is outside the document (its lines are 0 to %d)", a.cmd, line, n-1)
+		line := req.Line
+		if n := snap.LineCount(); line < 0 || line >= n {
+			return nil, argErr("%s: line %d is outside the document (its lines are 0 to %d)", req.Command, line, n-1)
 		}
 		at := cells.At(all, line)
 		for _, c := range all {
@@ -158,12 +160,12 @@ func (s *server) prepareRun(a *cmdArgs) ([]*execution, error) {
 				continue
 			}
 			var take bool
-			switch a.cmd {
-			case CmdRunCell:
+			switch req.Kind {
+			case RunCell:
 				take = c.Index == at
-			case CmdRunAbove:
+			case RunAbove:
 				take = at >= 0 && c.Index < at || at < 0 && c.EndLine <= line
-			case CmdRunBelow:
+			case RunBelow:
 				take = at >= 0 && c.Index >= at || at < 0 && lensLine(c) > line
 			}
 			if take {
@@ -177,8 +179,8 @@ func (s *server) prepareRun(a *cmdArgs) ([]*execution, error) {
 	d.results.remap(snap)
 	for i := range pick {
 		c := pick[i]
-		e := s.newExecution(d, b)
-		e.code, e.rng, e.startLine, e.cell, e.reqs = c.Code, cellRange(c), c.StartLine, &c, snap.Requirements()
+		e := d.newExecution(b)
+		e.code, e.rng, e.startLine, e.cell, e.reqs = c.Code, CellRange(c), c.StartLine, &c, snap.Requirements()
 		e.rec = d.results.queue(c, gen)
 		execs[i] = e
 	}
@@ -186,13 +188,17 @@ func (s *server) prepareRun(a *cmdArgs) ([]*execution, error) {
 	return execs, nil
 }
 
-func checkRange(cmd string, snap *snapshot, r protocol.Range) error {
+func argErr(format string, args ...any) error {
+	return &contract.ArgError{Msg: fmt.Sprintf(format, args...)}
+}
+
+func checkRange(cmd string, snap *snapshot, r contract.Range) error {
 	n := snap.LineCount()
 	if int(r.Start.Line) >= n || int(r.End.Line) >= n {
-		return invalidParams("%s: range %d:%d-%d:%d is outside the document (its lines are 0 to %d)", cmd, r.Start.Line, r.Start.Character, r.End.Line, r.End.Character, n-1)
+		return argErr("%s: range %d:%d-%d:%d is outside the document (its lines are 0 to %d)", cmd, r.Start.Line, r.Start.Character, r.End.Line, r.End.Character, n-1)
 	}
 	if r.End.Line < r.Start.Line || r.End.Line == r.Start.Line && r.End.Character < r.Start.Character {
-		return invalidParams("%s: range ends (%d:%d) before it starts (%d:%d)", cmd, r.End.Line, r.End.Character, r.Start.Line, r.Start.Character)
+		return argErr("%s: range ends (%d:%d) before it starts (%d:%d)", cmd, r.End.Line, r.End.Character, r.Start.Line, r.Start.Character)
 	}
 	return nil
 }
@@ -201,17 +207,17 @@ func checkRange(cmd string, snap *snapshot, r protocol.Range) error {
 // dedented (blank text before the start on its line counts as indentation),
 // and code line 1 is document line r.Start.Line. A blank selection gives
 // nil.
-func (s *server) selectionExecution(d *document, snap *snapshot, r protocol.Range, b *batch) *execution {
+func (d *Document) selectionExecution(snap *snapshot, r contract.Range, b *batch) *execution {
 	start := r.Start
-	if prefix := snap.Text(protocol.Range{Start: protocol.Position{Line: start.Line}, End: start}); strings.TrimLeft(prefix, " \t") == "" {
+	if prefix := snap.Text(contract.Range{Start: contract.Position{Line: start.Line}, End: start}); strings.TrimLeft(prefix, " \t") == "" {
 		start.Character = 0
 	}
-	text := snap.Text(protocol.Range{Start: start, End: r.End})
+	text := snap.Text(contract.Range{Start: start, End: r.End})
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	e := s.newExecution(d, b)
+	e := d.newExecution(b)
 	e.code, e.rng, e.startLine = pysrc.Dedent(text), r, int(r.Start.Line)
 	for l := int(r.Start.Line); l <= int(r.End.Line); l++ {
 		e.selLines = append(e.selLines, snap.Line(l))
@@ -219,100 +225,70 @@ func (s *server) selectionExecution(d *document, snap *snapshot, r protocol.Rang
 	return e
 }
 
-func (s *server) newExecution(d *document, b *batch) *execution {
-	e := &execution{id: s.nextExecutionID(), doc: d, batch: b, done: make(chan struct{})}
-	e.ctx, e.cancel = context.WithCancel(s.ctx)
+func (d *Document) newExecution(b *batch) *execution {
+	e := &execution{id: d.nb.nextExecutionID(), doc: d, batch: b, done: make(chan struct{})}
+	e.ctx, e.cancel = context.WithCancel(d.nb.life)
 	return e
-}
-
-func (s *session) generation() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.gen
 }
 
 // --- the execution job ---
 
 // run executes e on the document's kernel, streaming its output, then
-// records the result (status lens, diagnostic, inlay hint) and reports it.
+// records the result (status, diagnostic, value) and reports it.
 func (e *execution) run(s *session) {
 	if e.batch.stopped() || e.ctx.Err() != nil {
 		e.drop(s)
 		return
 	}
-	srv := s.srv
+	nb := s.nb
 	started := time.Now()
 	k, gen, limit, err := s.kernelForRun()
 	if err != nil {
 		if !errors.Is(err, errDocumentClosed) {
-			srv.showMessage(protocol.MessageTypeError, "backyard: cannot create a %s kernel for %s: %v", s.configuredBackend(), displayName(e.doc.uri), err)
+			nb.ev.Message(Error, fmt.Sprintf("backyard: cannot create a %s kernel for %s: %v", s.configuredBackend(), DisplayName(e.doc.uri), err))
 		}
-		e.finish(s, kernelErrorExecution(e, s.configuredBackend(), err, time.Since(started)), -1, gen)
+		e.finish(s, kernelErrorRecord(e, s.configuredBackend(), err, time.Since(started)), -1, gen)
 		return
 	}
 	e.doc.setState(e.rec, stateRunning)
-	srv.executionState(e, stateRunning, nil)
-	// Show "running…" only for cells that take a while: most are done
-	// before a refreshed lens could be drawn.
-	if srv.clientCaps().codeLensRefresh {
-		t := time.AfterFunc(runningLensDelay, srv.refreshLenses)
-		defer t.Stop()
-	}
+	nb.executionState(e, contract.PhaseRunning, nil)
 
 	uri, id := e.doc.uri, e.id
 	out := newOutputStream(limit, func(st kernel.Stream, text string) {
-		srv.notify(methodOutput, &outputParams{URI: uri, ExecutionID: id, Stream: st, Text: text})
+		nb.ev.Output(&contract.OutputParams{URI: uri, ExecutionID: id, Stream: st, Text: text})
 	})
 	s.setOutput(out)
 	res, err := k.Execute(e.ctx, kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs})
 	s.setOutput(nil)
 	out.close()
 
-	var x *Execution
+	var x *contract.Execution
 	diagLine := -1
 	if err != nil {
-		x = kernelErrorExecution(e, s.configuredBackend(), err, time.Since(started))
+		x = kernelErrorRecord(e, s.configuredBackend(), err, time.Since(started))
 		if e.ctx.Err() != nil || errors.Is(err, kernel.ErrClosed) {
 			x.Status = kernel.StatusInterrupted
 		} else {
-			srv.showMessage(protocol.MessageTypeError, "backyard: the kernel of %s cannot run code: %v", displayName(e.doc.uri), err)
+			nb.ev.Message(Error, fmt.Sprintf("backyard: the kernel of %s cannot run code: %v", DisplayName(e.doc.uri), err))
 		}
 	} else {
-		x = newExecution(e, res)
+		x = e.record(res)
 		if res.Error != nil {
 			diagLine = errorLine(e.code, res.Error.Traceback)
 		}
 		if x.Status == kernel.StatusCrashed {
 			s.newGeneration()
 			gen = s.generation() // the crash itself is the newest fact
-			srv.showMessage(protocol.MessageTypeError, "backyard: the %s kernel of %s crashed (%s); the next run starts a fresh kernel", backendTitle(x.Backend), displayName(e.doc.uri), errorMessage(x.Error))
+			nb.ev.Message(Error, fmt.Sprintf("backyard: the %s kernel of %s crashed (%s); the next run starts a fresh kernel", BackendTitle(contract.Backend(x.Backend)), DisplayName(e.doc.uri), ErrorMessage(x.Error)))
 		}
 	}
 	e.finish(s, x, diagLine, gen)
 }
 
-func (s *session) setOutput(out *outputStream) {
-	s.mu.Lock()
-	s.out = out
-	s.mu.Unlock()
-}
-
-// kernelForRun returns the kernel, its generation and the output limit.
-func (s *session) kernelForRun() (kernel.Kernel, int, int, error) {
-	k, gen, err := s.kernel()
-	if err != nil {
-		return nil, gen, 0, err
-	}
-	s.mu.Lock()
-	limit := s.maxOutput
-	s.mu.Unlock()
-	return k, gen, limit, nil
-}
-
 // finish records a finished run and reports it: diagnostics first, then
-// backyard/executionState done, then the waiting request is released.
-func (e *execution) finish(s *session, x *Execution, diagLine, gen int) {
-	srv := s.srv
+// the done state, then the waiting request is released.
+func (e *execution) finish(s *session, x *contract.Execution, diagLine, gen int) {
+	nb := s.nb
 	e.result = x
 	if x.Status != kernel.StatusOK {
 		e.batch.fail()
@@ -330,17 +306,11 @@ func (e *execution) finish(s *session, x *Execution, diagLine, gen int) {
 		d.results.setRange(&rangeResult{startLine: e.startLine, lines: e.selLines, exec: x, diagLine: diagLine})
 	}
 	d.mu.Unlock()
-	srv.publishDiagnostics(d)
-	srv.executionState(e, stateDone, x)
+	nb.ev.Diagnostics(d)
+	nb.executionState(e, contract.PhaseDone, x)
 	e.end()
-	srv.refreshLenses()
-	if hinted {
-		srv.refreshInlayHints()
-	}
+	nb.ev.Refresh(hinted)
 }
-
-// runningLensDelay is how long a cell runs before its lens shows it.
-const runningLensDelay = 200 * time.Millisecond
 
 // drop ends an execution that never ran; its cell shows what it showed
 // before it was queued.
@@ -350,13 +320,13 @@ func (e *execution) drop(s *session) {
 		e.doc.results.unqueue(e.rec)
 		e.doc.mu.Unlock()
 	}
-	s.srv.executionState(e, stateDone, nil)
+	s.nb.executionState(e, contract.PhaseDone, nil)
 	e.end()
-	s.srv.refreshLenses()
+	s.nb.ev.Refresh(false)
 }
 
 // end releases the waiting request and, with the batch's last execution,
-// ends its work-done progress.
+// runs the batch's end.
 func (e *execution) end() {
 	e.ended = true
 	e.cancel()
@@ -365,17 +335,40 @@ func (e *execution) end() {
 	e.batch.pending--
 	last := e.batch.pending == 0
 	e.batch.mu.Unlock()
-	if last {
-		e.batch.progress.end("")
+	if last && e.batch.onEnd != nil {
+		e.batch.onEnd()
 	}
 }
 
 // setState updates a cell's run state (queued → running).
-func (d *document) setState(rec *cellResult, state string) {
+func (d *Document) setState(rec *cellResult, state string) {
 	if rec == nil {
 		return
 	}
 	d.mu.Lock()
 	rec.state = state
 	d.mu.Unlock()
+}
+
+func (nb *Notebook) executionState(e *execution, state contract.ExecutionPhase, x *contract.Execution) {
+	nb.ev.ExecutionState(&contract.ExecutionStateParams{URI: e.doc.uri, ExecutionID: e.id, Range: e.rng, State: state, Execution: x})
+}
+
+// DisplayName is a uri's last path element, for messages.
+func DisplayName(uri string) string {
+	if i := strings.LastIndexByte(uri, '/'); i >= 0 && i+1 < len(uri) {
+		return uri[i+1:]
+	}
+	return uri
+}
+
+// BackendTitle names a backend for a person.
+func BackendTitle(b contract.Backend) string {
+	switch b {
+	case contract.BackendMonty:
+		return "Monty"
+	case contract.BackendContainer:
+		return "container"
+	}
+	return string(b)
 }

@@ -1,4 +1,4 @@
-package lsp
+package notebook
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
@@ -21,13 +21,13 @@ var errDocumentClosed = errors.New("the document was closed")
 // One goroutine at a time drains the queue, so jobs run in the order their
 // requests arrived; interrupt bypasses the queue.
 type session struct {
-	srv *server
-	doc *document
+	nb  *Notebook
+	doc *Document
 
 	mu      sync.Mutex // guards the fields below
 	k       kernel.Kernel
-	backend string // chosen with setBackend; "" means the settings' backend
-	gen     int    // kernel generation: bumped by restart, backend switch, crash
+	backend contract.Backend // chosen with setBackend; "" means the settings' backend
+	gen     int              // kernel generation: bumped by restart, backend switch, crash
 	queue   []job
 	current job  // running job
 	active  bool // a goroutine is draining the queue
@@ -39,9 +39,10 @@ type session struct {
 	out *outputStream
 
 	// Reported in backyard/kernelState; refreshed when a kernel starts.
-	infoBackend, infoRuntime string
-	startTask                *progressTask
-	pullTask                 *progressTask // an image pull of the container backend
+	infoBackend contract.Backend
+	infoRuntime string
+	startTask   Progress
+	pullTask    Progress // an image pull or install of the container backend
 
 	prewarmTimer *time.Timer
 	prewarmed    bool // this kernel's container was started early
@@ -55,22 +56,13 @@ type job interface {
 	drop(s *session)
 }
 
-func newSession(srv *server, doc *document) *session {
-	return &session{srv: srv, doc: doc}
+func newSession(nb *Notebook, doc *Document) *session {
+	return &session{nb: nb, doc: doc}
 }
 
-// enqueue appends jobs atomically (a run command's cells stay together) and
-// makes sure a goroutine drains the queue.
-func (s *session) enqueue(jobs ...job) error {
-	drain, err := s.add(jobs...)
-	if drain {
-		go s.drain(nil)
-	}
-	return err
-}
-
-// add appends jobs; when it returns true the caller must drain the queue
-// (no goroutine is draining it).
+// add appends jobs atomically (a request's cells stay together); when it
+// returns true the caller must drain the queue (no goroutine is draining
+// it).
 func (s *session) add(jobs ...job) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -83,11 +75,19 @@ func (s *session) add(jobs ...job) (bool, error) {
 	return start, nil
 }
 
+// enqueue appends jobs and makes sure a goroutine drains the queue.
+func (s *session) enqueue(jobs ...job) error {
+	drain, err := s.add(jobs...)
+	if drain {
+		go s.drain(nil)
+	}
+	return err
+}
+
 // drain runs queued jobs until the queue is empty. When until is not nil
 // and returns true, it hands what is left to a new goroutine and returns:
-// a run command drains on its own goroutine until its executions are done
-// (one goroutine hand-off less per cell) without holding up its response
-// for later requests.
+// a waiter drains on its own goroutine until its executions are done
+// without holding up its answer for later requests.
 func (s *session) drain(until func() bool) {
 	for {
 		s.mu.Lock()
@@ -115,21 +115,36 @@ func (s *session) drain(until func() bool) {
 	}
 }
 
-// runJob runs one job; a panic fails that job, not the server.
+// runJob runs one job; a panic fails that job, not the process.
 func (s *session) runJob(j job) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.srv.log.Error("panic in a kernel job", zap.String("uri", s.doc.uri), zap.Any("panic", p), zap.Stack("stack"))
+			s.nb.log.Error("panic in a kernel job", zap.String("uri", s.doc.uri), zap.Any("panic", p), zap.Stack("stack"))
 			if e, ok := j.(*execution); ok && !e.ended {
-				e.finish(s, kernelErrorExecution(e, s.configuredBackend(), fmt.Errorf("internal error: %v", p), 0), -1, s.generation())
+				e.finish(s, kernelErrorRecord(e, s.configuredBackend(), fmt.Errorf("internal error: %v", p), 0), -1, s.generation())
 			}
 		}
 	}()
 	j.run(s)
 }
 
+// config is the configuration of the document's next kernel.
+func (s *session) config() kernel.Config {
+	cfg := s.nb.opts.Config(s.doc.uri)
+	s.mu.Lock()
+	if s.backend != "" {
+		cfg.Settings.Backend = s.backend
+	}
+	s.mu.Unlock()
+	if cfg.Settings.Backend == "" {
+		cfg.Settings.Backend = contract.BackendAuto
+	}
+	return cfg
+}
+
 // kernel returns the document's kernel, creating it on first use.
 func (s *session) kernel() (kernel.Kernel, int, error) {
+	cfg := s.config()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -138,31 +153,50 @@ func (s *session) kernel() (kernel.Kernel, int, error) {
 	if s.k != nil {
 		return s.k, s.gen, nil
 	}
-	cfg := s.srv.kernelConfig(s.backend)
 	gen := s.gen
+	nb, uri := s.nb, s.doc.uri
 	cfg.OnState = func(st kernel.State) { s.onState(gen, st) }
-	cfg.Container.OnProgress = s.pullProgress
-	cfg.Container.OnWarning = func(w string) { s.srv.showMessage(protocol.MessageTypeWarning, "backyard: %s", w) }
-	cfg.Container.Confirm = func(ctx context.Context, pkgs []string) bool { return s.srv.confirmInstall(ctx, s.doc.uri, pkgs) }
-	k, err := kernel.New(cfg)
+	cfg.OnProgress = s.pullProgress
+	cfg.OnWarning = func(w string) { nb.ev.Message(Warning, "backyard: "+w) }
+	cfg.Confirm = func(ctx context.Context, pkgs []string) bool { return nb.ev.ConfirmInstall(ctx, uri, pkgs) }
+	k, err := nb.opts.NewKernel(cfg)
 	if err != nil {
 		return nil, gen, err
 	}
 	s.k = k
-	s.maxOutput = cfg.Limits.MaxOutputBytes
+	s.maxOutput = kernel.LimitsOf(cfg.Settings).WithDefaults().MaxOutputBytes
 	s.infoBackend, s.infoRuntime = "", ""
 	return k, gen, nil
 }
 
-// configuredBackend is the backend a new kernel of this document gets.
-func (s *session) configuredBackend() string {
+// kernelForRun returns the kernel, its generation and the output limit.
+func (s *session) kernelForRun() (kernel.Kernel, int, int, error) {
+	k, gen, err := s.kernel()
+	if err != nil {
+		return nil, gen, 0, err
+	}
 	s.mu.Lock()
-	b := s.backend
+	limit := s.maxOutput
 	s.mu.Unlock()
-	return s.srv.kernelConfig(b).Backend
+	return k, gen, limit, nil
 }
 
-// onState forwards a kernel state change as backyard/kernelState and runs
+// configuredBackend is the backend a new kernel of this document gets.
+func (s *session) configuredBackend() contract.Backend { return s.config().Settings.Backend }
+
+func (s *session) generation() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+func (s *session) setOutput(out *outputStream) {
+	s.mu.Lock()
+	s.out = out
+	s.mu.Unlock()
+}
+
+// onState forwards a kernel state change as a kernel state event and runs
 // the work-done progress of a starting kernel.
 func (s *session) onState(gen int, st kernel.State) {
 	s.mu.Lock()
@@ -195,15 +229,18 @@ func (s *session) onState(gen int, st kernel.State) {
 	if backend == "" {
 		backend = s.configuredBackend()
 	}
-	s.srv.notify(methodKernelState, &kernelStateParams{URI: s.doc.uri, Backend: backend, Runtime: runtime, State: st})
+	s.nb.ev.KernelState(&contract.KernelStateParams{URI: s.doc.uri, Backend: backend, Runtime: runtime, State: st})
 
 	switch {
 	case st == kernel.StateStarting && task == nil:
-		t := s.srv.startProgress(fmt.Sprintf("Starting %s kernel", backendTitle(backend)), func() { s.interrupt() })
+		t := s.nb.ev.StartProgress(fmt.Sprintf("Starting %s kernel", BackendTitle(backend)), func() { s.interrupt() })
+		if t == nil {
+			return
+		}
 		s.mu.Lock()
 		if s.startTask != nil || gen != s.gen {
 			s.mu.Unlock()
-			t.end("")
+			t.End("")
 			return
 		}
 		s.startTask = t
@@ -213,18 +250,18 @@ func (s *session) onState(gen int, st kernel.State) {
 		if st == kernel.StateDead {
 			msg = "kernel did not start"
 		}
-		task.end(msg)
+		task.End(msg)
 	}
 }
 
-// pullProgress reports the container backend's image pull as work-done
-// progress; cancelling it interrupts the waiting run.
+// pullProgress reports the container backend's image pull or install as
+// work-done progress; cancelling it interrupts the waiting run.
 func (s *session) pullProgress(title, message string, percent int, done bool) {
 	s.mu.Lock()
 	t := s.pullTask
 	if t == nil && !done {
 		s.mu.Unlock()
-		t = s.srv.startProgress(title, func() { s.interrupt() })
+		t = s.nb.ev.StartProgress(title, func() { s.interrupt() })
 		s.mu.Lock()
 		s.pullTask = t
 	}
@@ -232,21 +269,14 @@ func (s *session) pullProgress(title, message string, percent int, done bool) {
 		s.pullTask = nil
 	}
 	s.mu.Unlock()
-	if done {
-		t.end(message)
+	if t == nil {
 		return
 	}
-	t.report(message, percent)
-}
-
-func backendTitle(b string) string {
-	switch b {
-	case kernel.BackendMonty:
-		return "Monty"
-	case kernel.BackendContainer:
-		return "container"
+	if done {
+		t.End(message)
+		return
 	}
-	return b
+	t.Report(message, percent)
 }
 
 // interrupt stops the running execution and drops the queued ones (a run
@@ -257,7 +287,7 @@ func (s *session) interrupt() bool {
 }
 
 // cancelExecutions interrupts the given executions: a running one is
-// stopped, queued ones are dropped. Used when their request is cancelled.
+// stopped, queued ones are dropped.
 func (s *session) cancelExecutions(execs []*execution) {
 	want := make(map[*execution]bool, len(execs))
 	for _, e := range execs {
@@ -267,8 +297,8 @@ func (s *session) cancelExecutions(execs []*execution) {
 }
 
 // stopExecutions cancels the running execution and drops the queued ones
-// that match selects; other jobs stay queued. It reports whether anything
-// was stopped or dropped.
+// that match; other jobs stay queued. It reports whether anything was
+// stopped or dropped.
 func (s *session) stopExecutions(match func(*execution) bool) bool {
 	s.mu.Lock()
 	var dropped []job
@@ -294,14 +324,14 @@ func (s *session) stopExecutions(match func(*execution) bool) bool {
 	return running || len(dropped) > 0
 }
 
-// newGeneration forgets the kernel k (restart, switch, crash): results of
-// older generations show as stale.
+// newGeneration forgets the kernel's past (restart, switch, crash): results
+// of older generations show as stale.
 func (s *session) newGeneration() {
 	s.mu.Lock()
 	s.gen++
 	s.prewarmed = false // a new kernel may pre-warm again
 	s.mu.Unlock()
-	s.srv.refreshLenses()
+	s.nb.ev.Refresh(false)
 }
 
 // close drops every queued job, closes the kernel (interrupting a running
@@ -333,76 +363,98 @@ func (s *session) close() {
 	}
 	if k != nil {
 		if err := k.Close(); err != nil {
-			s.srv.log.Warn("closing kernel", zap.String("uri", s.doc.uri), zap.Error(err))
+			s.nb.log.Warn("closing kernel", zap.String("uri", s.doc.uri), zap.Error(err))
 		}
 	}
 	if task != nil {
-		task.end("")
+		task.End("")
 	}
 }
 
-// --- control jobs ---
+// --- control steps ---
 
 // controlJob runs fn in queue order; done is closed after it ran or was
 // dropped (then err is errDocumentClosed).
-type controlJob struct {
-	fn   func(s *session) (any, error)
-	res  any
+type controlJob[T any] struct {
+	fn   func(s *session) (T, error)
+	res  T
 	err  error
 	done chan struct{}
 }
 
-func newControlJob(fn func(s *session) (any, error)) *controlJob {
-	return &controlJob{fn: fn, done: make(chan struct{})}
-}
-
-func (c *controlJob) run(s *session) {
+func (c *controlJob[T]) run(s *session) {
 	defer close(c.done)
 	defer func() {
 		if r := recover(); r != nil {
-			s.srv.log.Error("panic in kernel control step", zap.Any("panic", r), zap.Stack("stack"))
+			s.nb.log.Error("panic in kernel control step", zap.Any("panic", r), zap.Stack("stack"))
 			c.err = fmt.Errorf("internal error: %v", r)
 		}
 	}()
 	c.res, c.err = c.fn(s)
 }
 
-func (c *controlJob) drop(*session) {
+func (c *controlJob[T]) drop(*session) {
 	c.err = errDocumentClosed
 	close(c.done)
 }
 
-// wait waits for the job; cancelling ctx stops the wait, not the job.
-func (c *controlJob) wait(ctx context.Context) (any, error) {
-	select {
-	case <-c.done:
-		return c.res, c.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// control queues fn behind the document's runs; the reply waits for it
+// (cancelling the wait does not stop the step).
+func control[T any](s *session, fn func(*session) (T, error)) (contract.Reply[T], error) {
+	j := &controlJob[T]{fn: fn, done: make(chan struct{})}
+	if err := s.enqueue(j); err != nil {
+		return nil, err
 	}
-}
-
-// restartJob discards the namespace. It runs right after the running cell
-// was interrupted and the queued ones dropped.
-func restartJob(s *session) (any, error) {
-	s.mu.Lock()
-	k := s.k
-	s.mu.Unlock()
-	if k != nil {
-		ctx, cancel := context.WithTimeout(s.srv.ctx, time.Minute)
-		defer cancel()
-		if err := k.Restart(ctx); err != nil {
-			return nil, err
+	return func(ctx context.Context) (T, error) {
+		select {
+		case <-j.done:
+			return j.res, j.err
+		case <-ctx.Done():
+			var zero T
+			return zero, ctx.Err()
 		}
-	}
-	s.newGeneration()
-	return s.info(), nil
+	}, nil
 }
 
-// switchBackendJob closes the kernel so the next run creates one with
-// backend.
-func switchBackendJob(backend string) func(s *session) (any, error) {
-	return func(s *session) (any, error) {
+// Interrupt stops the running cell at once (it does not wait behind the
+// queue) and drops the queued ones; it reports whether there was anything
+// to stop.
+func (d *Document) Interrupt() bool { return d.sess.interrupt() }
+
+// Restart interrupts the running cell, drops the queued ones, then empties
+// the namespace (execution count back to 0); the reply is the kernel's
+// info.
+func (d *Document) Restart() (contract.Reply[*contract.KernelInfo], error) {
+	d.sess.interrupt()
+	return control(d.sess, func(s *session) (*contract.KernelInfo, error) {
+		s.mu.Lock()
+		k := s.k
+		s.mu.Unlock()
+		if k != nil {
+			ctx, cancel := context.WithTimeout(s.nb.life, time.Minute)
+			defer cancel()
+			if err := k.Restart(ctx); err != nil {
+				return nil, err
+			}
+		}
+		s.newGeneration()
+		return s.info(), nil
+	})
+}
+
+// SetBackend switches the document to another backend: once the runs
+// queued before it are done, the kernel is closed and the next run starts
+// one on the new backend. It fails at once when that backend cannot exist
+// here; the reply is the new kernel's info.
+func (d *Document) SetBackend(backend contract.Backend) (contract.Reply[*contract.KernelInfo], error) {
+	cfg := d.sess.config()
+	cfg.Settings.Backend = backend
+	k, err := d.nb.opts.NewKernel(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("cannot use the %s backend: %w", backend, err)
+	}
+	_ = k.Close()
+	return control(d.sess, func(s *session) (*contract.KernelInfo, error) {
 		s.mu.Lock()
 		k := s.k
 		s.k = nil
@@ -411,40 +463,46 @@ func switchBackendJob(backend string) func(s *session) (any, error) {
 		s.mu.Unlock()
 		if k != nil {
 			if err := k.Close(); err != nil {
-				s.srv.log.Warn("closing kernel", zap.String("uri", s.doc.uri), zap.Error(err))
+				s.nb.log.Warn("closing kernel", zap.String("uri", s.doc.uri), zap.Error(err))
 			}
 		}
-		s.srv.refreshLenses()
+		s.nb.ev.Refresh(false)
 		return s.info(), nil
-	}
+	})
 }
 
-// variablesJob lists the namespace after the runs queued before it.
-func variablesJob(s *session) (any, error) {
-	s.mu.Lock()
-	k := s.k
-	s.mu.Unlock()
-	vars := []kernel.Variable{}
-	if k != nil {
-		ctx, cancel := context.WithTimeout(s.srv.ctx, time.Minute)
-		defer cancel()
-		v, err := k.Variables(ctx)
-		if err != nil {
-			return nil, err
+// Variables lists the namespace after the runs queued before it.
+func (d *Document) Variables() (contract.Reply[*contract.VariablesResult], error) {
+	return control(d.sess, func(s *session) (*contract.VariablesResult, error) {
+		s.mu.Lock()
+		k := s.k
+		s.mu.Unlock()
+		vars := []contract.Variable{}
+		if k != nil {
+			ctx, cancel := context.WithTimeout(s.nb.life, time.Minute)
+			defer cancel()
+			v, err := k.Variables(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				vars = v
+			}
 		}
-		if v != nil {
-			vars = v
-		}
-	}
-	return &variablesResult{Variables: vars}, nil
+		return &contract.VariablesResult{Variables: vars}, nil
+	})
 }
 
-// info describes the document's kernel, creating it (not starting it)
-// when there is none yet.
-func (s *session) info() *kernelInfoResult {
+// KernelInfo describes the document's kernel, creating it (not starting
+// it) when there is none yet.
+func (d *Document) KernelInfo() *contract.KernelInfo { return d.sess.info() }
+
+func (s *session) info() *contract.KernelInfo {
 	k, _, err := s.kernel()
 	if err != nil {
-		return &kernelInfoResult{URI: s.doc.uri, Info: kernel.Info{Backend: s.configuredBackend(), State: kernel.StateDead, Notes: []string{err.Error()}}}
+		return &contract.KernelInfo{URI: s.doc.uri, Backend: s.configuredBackend(), State: kernel.StateDead, Notes: []string{err.Error()}}
 	}
-	return &kernelInfoResult{URI: s.doc.uri, Info: k.Info()}
+	info := k.Info()
+	info.URI = s.doc.uri
+	return &info
 }

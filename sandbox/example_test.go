@@ -1,4 +1,4 @@
-package kernel_test
+package sandbox_test
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/sandbox"
 )
 
 // A harness runs model-written code in a stateful sandbox: names persist
 // between runs, and a Python exception is a result, not an error.
 func ExampleSandbox_Run() {
-	sb, err := kernel.NewSandbox(kernel.Options{Limits: kernel.Limits{Timeout: 5 * time.Second}})
+	sb, err := sandbox.New(sandbox.Options{Limits: kernel.Limits{Timeout: 5 * time.Second}})
 	if err != nil {
 		panic(err) // no Monty worker: run `make setup`
 	}
@@ -34,7 +35,7 @@ func ExampleSandbox_Run() {
 // An RL reward loop scores many independent completions in parallel; each
 // starts from an empty namespace and results come back in input order.
 func ExampleSandbox_RunBatch() {
-	sb, err := kernel.NewSandbox(kernel.Options{Limits: kernel.Limits{Timeout: time.Second}})
+	sb, err := sandbox.New(sandbox.Options{Limits: kernel.Limits{Timeout: time.Second}})
 	if err != nil {
 		panic(err)
 	}

@@ -1,10 +1,17 @@
-package kernel
+// Package sandbox is backyard-ls's API for programs (an agent's code tool,
+// an RL reward loop): a stateful Sandbox whose Run keeps names between calls
+// like a notebook, and RunBatch for independent snippets in parallel.
+package sandbox
 
 import (
 	"context"
 	"errors"
 	"sync"
 
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kernels"
+	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
@@ -12,27 +19,28 @@ import (
 type Options struct {
 	// Backend of Run: "monty" (the default: no container engine needed),
 	// "auto" or "container". RunBatch always runs on Monty workers.
-	Backend string
-	Limits  Limits
+	Backend contract.Backend
+	// Limits of every execution; zero fields take kernel.DefaultLimits.
+	Limits kernel.Limits
 	// MontyBinary is the worker executable; empty means monty.Find("").
 	MontyBinary string
-	// Container configures the container backend ("auto", "container").
-	Container ContainerConfig
+	// Container and Install configure the container backend ("auto",
+	// "container"); zero values take the settings' defaults.
+	Container contract.ContainerSettings
+	Install   contract.InstallSettings
 }
 
-// Sandbox is the programmatic face of a kernel for harnesses (an agent's
-// code tool, an RL reward loop): Run keeps state between calls like a
-// notebook; RunBatch runs independent snippets in parallel.
+// Sandbox is a stateful kernel for a program.
 type Sandbox struct {
 	opts   Options
-	kernel Kernel
+	kernel kernel.Kernel
 }
 
-// NewSandbox creates a sandbox. The kernel starts on the first Run. It
-// fails when no Monty worker can be found or the backend is unknown.
-func NewSandbox(opts Options) (*Sandbox, error) {
+// New creates a sandbox. The kernel starts on the first Run. It fails when
+// no Monty worker can be found or the backend is unknown.
+func New(opts Options) (*Sandbox, error) {
 	if opts.Backend == "" {
-		opts.Backend = BackendMonty
+		opts.Backend = contract.BackendMonty
 	}
 	if opts.MontyBinary == "" {
 		p, err := monty.Find("")
@@ -42,22 +50,38 @@ func NewSandbox(opts Options) (*Sandbox, error) {
 		opts.MontyBinary = p
 	}
 	opts.Limits = opts.Limits.WithDefaults()
-	k, err := New(Config{Backend: opts.Backend, Limits: opts.Limits, MontyBinary: opts.MontyBinary, Container: opts.Container})
+	k, err := kernels.New(kernel.Config{Settings: opts.settings()})
 	if err != nil {
 		return nil, err
 	}
 	return &Sandbox{opts: opts, kernel: k}, nil
 }
 
+// settings are the backyard.* settings the options amount to.
+func (o Options) settings() contract.Settings {
+	s := contract.DefaultSettings()
+	s.Backend, s.MontyPath = o.Backend, o.MontyBinary
+	s.Timeout = contract.Seconds(o.Limits.Timeout.Seconds())
+	s.Memory = contract.MiB(o.Limits.MemoryBytes >> 20)
+	s.RecursionLimit, s.MaxOutputBytes = o.Limits.RecursionDepth, o.Limits.MaxOutputBytes
+	if o.Container != (contract.ContainerSettings{}) {
+		s.Container = o.Container
+	}
+	if o.Install != (contract.InstallSettings{}) {
+		s.Install = o.Install
+	}
+	return s
+}
+
 // Run executes code in the sandbox's stateful kernel: names defined by one
 // Run are visible to the next. A Python exception is a Result with Status
 // "error", not an error.
-func (s *Sandbox) Run(ctx context.Context, code string) (Result, error) {
-	return s.kernel.Execute(ctx, Request{Code: code})
+func (s *Sandbox) Run(ctx context.Context, code string) (kernel.Result, error) {
+	return s.kernel.Execute(ctx, kernel.Request{Code: code})
 }
 
 // Kernel returns the sandbox's kernel (interrupt, restart, variables).
-func (s *Sandbox) Kernel() Kernel { return s.kernel }
+func (s *Sandbox) Kernel() kernel.Kernel { return s.kernel }
 
 // Close stops the sandbox's kernel.
 func (s *Sandbox) Close() error { return s.kernel.Close() }
@@ -65,26 +89,22 @@ func (s *Sandbox) Close() error { return s.kernel.Close() }
 // RunBatch runs independent snippets on a pool of parallelism workers (0
 // means 2) and returns their results in input order. Each snippet starts
 // from an empty namespace; one that crashes its worker affects no other.
-// Cancelling ctx stops the batch: snippets not yet run get StatusInterrupted.
-func (s *Sandbox) RunBatch(ctx context.Context, codes []string, parallelism int) ([]Result, error) {
+// Cancelling ctx stops the batch: snippets not yet run get
+// StatusInterrupted.
+func (s *Sandbox) RunBatch(ctx context.Context, codes []string, parallelism int) ([]kernel.Result, error) {
 	if parallelism <= 0 {
 		parallelism = 2
 	}
 	parallelism = min(parallelism, len(codes))
-	results := make([]Result, len(codes))
+	results := make([]kernel.Result, len(codes))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var firstErr error
 	var errOnce sync.Once
-	cfg := monty.Config{Binary: s.opts.MontyBinary, Limits: monty.Limits{
-		CellTime:       s.opts.Limits.Timeout,
-		MemoryBytes:    s.opts.Limits.MemoryBytes,
-		RecursionDepth: uint64(s.opts.Limits.RecursionDepth),
-	}}
+	cfg := montykernel.WorkerConfig(s.opts.MontyBinary, s.opts.Limits)
+	interrupted := kernel.Result{Status: kernel.StatusInterrupted, Backend: contract.BackendMonty, Runtime: "monty"}
 	for range parallelism {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var w *monty.Worker
 			defer func() {
 				if w != nil {
@@ -94,29 +114,28 @@ func (s *Sandbox) RunBatch(ctx context.Context, codes []string, parallelism int)
 			used := false
 			for i := range next {
 				if ctx.Err() != nil {
-					results[i] = Result{Status: StatusInterrupted, Backend: BackendMonty, Runtime: "monty"}
+					results[i] = interrupted
 					continue
 				}
 				if w == nil || !w.Alive() {
 					var err error
 					if w, err = monty.Start(ctx, cfg); err != nil {
 						errOnce.Do(func() { firstErr = err })
-						results[i] = Result{Status: StatusCrashed, Backend: BackendMonty, Runtime: "monty", Error: &Error{EName: "KernelCrashed", EValue: err.Error()}}
+						results[i] = kernel.Result{Status: kernel.StatusCrashed, Backend: contract.BackendMonty, Runtime: "monty",
+							Error: &contract.ExecutionError{EName: "KernelCrashed", EValue: err.Error()}}
 						w = nil
 						continue
 					}
 					used = false
 				}
-				c := &montyCell{code: codes[i], limits: s.opts.Limits, out: &output{max: s.opts.Limits.MaxOutputBytes}, fresh: used}
-				c.run(ctx, w)
-				c.result.Runtime = "monty"
-				results[i] = c.result
+				r, lost := montykernel.RunSnippet(ctx, w, codes[i], s.opts.Limits, used)
+				results[i] = r
 				used = true
-				if c.sessionLost {
+				if lost {
 					w = nil // dead or killed; the next snippet gets a new worker
 				}
 			}
-		}()
+		})
 	}
 feed:
 	for i := range codes {
@@ -124,7 +143,7 @@ feed:
 		case next <- i:
 		case <-ctx.Done():
 			for j := i; j < len(codes); j++ {
-				results[j] = Result{Status: StatusInterrupted, Backend: BackendMonty, Runtime: "monty"}
+				results[j] = interrupted
 			}
 			break feed
 		}

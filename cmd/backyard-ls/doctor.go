@@ -9,6 +9,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
@@ -43,7 +44,7 @@ func runDoctor(args []string) int {
 			fmt.Printf("  ! not the pinned release; it works if it serves protocol %d\n", monty.ProtocolVersion)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		k, kerr := kernel.NewMonty(kernel.MontyOptions{Binary: path})
+		k, kerr := montykernel.New(montykernel.Options{Binary: path})
 		if kerr == nil {
 			start := time.Now()
 			r, rerr := k.Execute(ctx, kernel.Request{Code: "1 + 1"})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
 // doctorContainer reports the container engine, its runtimes and the image.
@@ -14,7 +15,7 @@ import (
 func doctorContainer(image string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r := container.Probe(ctx, container.Config{Image: image, Pull: container.PullNever})
+	r := container.Probe(ctx, container.Config{ContainerSettings: contract.ContainerSettings{Image: image}, Pull: container.PullNever})
 	for _, line := range strings.Split(strings.TrimRight(r.String(), "\n"), "\n") {
 		fmt.Println("  " + line)
 	}

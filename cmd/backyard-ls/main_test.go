@@ -44,7 +44,7 @@ func backyard(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
-func notebook(t *testing.T, text string) string {
+func notebookFile(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "nb.py")
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
@@ -56,7 +56,7 @@ func notebook(t *testing.T, text string) string {
 const sample = "# %%\nx = 20\nprint('hi')\n# %% second\nx + 22\n# %%\ndef f(n):\n    return 10 / n\nf(0)\n# %%\nx\n"
 
 func TestRunJSON(t *testing.T) {
-	out, stderr, code := backyard(t, "run", "--backend", "monty", "--json", notebook(t, sample))
+	out, stderr, code := backyard(t, "run", "--backend", "monty", "--json", notebookFile(t, sample))
 	if code != 1 {
 		t.Fatalf("exit %d (a failed cell means 1); stderr %s", code, stderr)
 	}
@@ -96,7 +96,7 @@ func TestRunJSON(t *testing.T) {
 }
 
 func TestRunNotebookOutput(t *testing.T) {
-	out, _, code := backyard(t, "run", "--backend", "monty", notebook(t, sample))
+	out, _, code := backyard(t, "run", "--backend", "monty", notebookFile(t, sample))
 	if code != 1 {
 		t.Fatalf("exit %d", code)
 	}
@@ -105,7 +105,7 @@ func TestRunNotebookOutput(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if _, _, code := backyard(t, "run", "--backend", "monty", notebook(t, "# %%\n1 + 1\n")); code != 0 {
+	if _, _, code := backyard(t, "run", "--backend", "monty", notebookFile(t, "# %%\n1 + 1\n")); code != 0 {
 		t.Errorf("a clean notebook exits %d", code)
 	}
 }
@@ -114,10 +114,10 @@ func TestRunBadInput(t *testing.T) {
 	if _, stderr, code := backyard(t, "run", "/no/such/file.py"); code != 2 || !strings.Contains(stderr, "no such file") {
 		t.Errorf("missing file: %d %s", code, stderr)
 	}
-	if _, stderr, code := backyard(t, "run", "--backend", "docker", notebook(t, "1")); code != 2 || !strings.Contains(stderr, "unknown backend") {
+	if _, stderr, code := backyard(t, "run", "--backend", "docker", notebookFile(t, "1")); code != 2 || !strings.Contains(stderr, `--backend: must be "auto", "monty" or "container"`) {
 		t.Errorf("bad backend: %d %s", code, stderr)
 	}
-	if _, stderr, code := backyard(t, "run", "--backend", "monty", "--monty", "/no/monty", notebook(t, "1")); code != 2 || !strings.Contains(stderr, "monty") {
+	if _, stderr, code := backyard(t, "run", "--backend", "monty", "--monty", "/no/monty", notebookFile(t, "1")); code != 2 || !strings.Contains(stderr, "monty") {
 		t.Errorf("bad worker path: %d %s", code, stderr)
 	}
 	if _, _, code := backyard(t, "frobnicate"); code != 2 {
@@ -142,7 +142,7 @@ func TestDoctorAndVersion(t *testing.T) {
 
 // Logs never go to stdout, which carries the notebook (or LSP frames).
 func TestLogsStayOffStdout(t *testing.T) {
-	out, stderr, _ := backyard(t, "run", "--backend", "monty", "--log-level", "debug", "--json", notebook(t, "# %%\n1\n"))
+	out, stderr, _ := backyard(t, "run", "--backend", "monty", "--log-level", "debug", "--json", notebookFile(t, "# %%\n1\n"))
 	if strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "{") {
 		t.Fatalf("stdout %q (stderr %q)", out, stderr)
 	}

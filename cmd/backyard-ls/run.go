@@ -8,27 +8,25 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
+	"go.lsp.dev/uri"
+
 	"github.com/backyard-ls/backyard-ls/cells"
-	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
-	"github.com/backyard-ls/backyard-ls/lsp"
-	"github.com/backyard-ls/backyard-ls/pypkg"
+	"github.com/backyard-ls/backyard-ls/notebook"
 )
+
+// runFlags are the settings run takes as flags (they mean what the
+// backyard.* settings of the same name mean).
+var runFlags = []string{"backend", "timeout", "memory", "monty", "image", "runtime", "auto-install", "index-url", "find-links"}
 
 func runRun(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object per executed cell (JSON Lines)")
-	backend := fs.String("backend", kernel.BackendAuto, "kernel backend: auto, monty or container")
-	timeout := fs.Duration("timeout", kernel.DefaultLimits.Timeout, "time limit per cell")
-	memory := fs.Int("memory", int(kernel.DefaultLimits.MemoryBytes>>20), "memory limit of the kernel, MiB")
-	montyPath := fs.String("monty", "", "path of the Monty worker (default: $MONTY_BIN, the install dir, then PATH)")
-	image := fs.String("image", "", "container image (default "+container.DefaultImage+")")
-	runtime := fs.String("runtime", "", "container runtime: runc or runsc (default: runsc when the engine has it)")
-	autoInstall := fs.String("auto-install", kernel.InstallOff, "install packages the container lacks: off, ask or on")
-	indexURL := fs.String("index-url", "", "package index for installs (default PyPI)")
-	findLinks := fs.String("find-links", "", "directory of wheels to install from")
+	settings := contract.BindFlags(fs, runFlags...)
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "warn", "log level: debug, info, warn, error")
 	fs.Usage = func() {
@@ -40,6 +38,11 @@ func runRun(args []string) int {
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
+		return 2
+	}
+	flags, err := settings()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
 		return 2
 	}
 	path := fs.Arg(0)
@@ -54,93 +57,112 @@ func runRun(args []string) int {
 		return 2
 	}
 	defer log.Sync()
-
-	script, err := pypkg.ParseScript(string(src))
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "backyard-ls run: %s: %v\n", path, err)
-		return 2
-	}
-	var requirements []string
-	if script != nil {
-		requirements = script.Dependencies
-	}
-	k, err := kernel.New(kernel.Config{
-		Backend:     *backend,
-		MontyBinary: *montyPath,
-		Limits:      kernel.Limits{Timeout: *timeout, MemoryBytes: uint64(*memory) << 20},
-		Logger:      log,
-		Container: kernel.ContainerConfig{
-			Image: *image, Runtime: *runtime, AutoInstall: *autoInstall, IndexURL: *indexURL, FindLinks: *findLinks,
-			Confirm:   confirmOnTerminal,
-			OnWarning: func(w string) { fmt.Fprintln(os.Stderr, "backyard-ls:", w) },
-		},
-	})
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
 		return 2
 	}
+
+	cfg := kernel.Config{Settings: flags.Apply(contract.DefaultSettings()), Workspace: filepath.Dir(abs), Logger: log}
+	ev := &runEvents{out: os.Stdout, quiet: *asJSON}
+	nb := notebook.New(notebook.Options{Config: func(string) kernel.Config { return cfg }, Events: ev, Logger: log})
 	defer removeOwnContainers(log)
-	defer k.Close()
+	defer nb.CloseAll()
+	d := nb.Open(string(uri.File(abs)), 1, string(src))
 
 	// Ctrl-C interrupts the running cell; a second one stops the run.
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
 	go func() {
 		<-sigs
-		k.Interrupt()
+		d.Interrupt()
 		<-sigs
 		stop()
 	}()
 
-	codeCells := cells.CodeCells(cells.Parse(string(src)))
-	if a, ok := k.(*kernel.Auto); ok {
-		codes := make([]string, len(codeCells))
-		for i, c := range codeCells {
-			codes[i] = c.Code
-		}
-		a.Prewarm(codes)
+	if cfg.Settings.Prewarm {
+		d.Prewarm()
 	}
 	out := os.Stdout
 	failed := false
-	for n, c := range codeCells {
+	for n, c := range cells.CodeCells(cells.Parse(string(src))) {
 		if ctx.Err() != nil {
 			break
 		}
 		if !*asJSON {
 			printHeader(out, n+1, c)
 		}
-		req := kernel.Request{Code: c.Code, Requirements: requirements}
-		if !*asJSON {
-			req.OnOutput = func(s kernel.Stream, text string) {
-				if s == kernel.Stderr {
-					os.Stderr.WriteString(text)
-				} else {
-					out.WriteString(text)
-				}
-			}
+		line := c.StartLine
+		if c.HeaderLine >= 0 {
+			line = c.HeaderLine
 		}
-		r, err := k.Execute(ctx, req)
+		r, err := d.Start(notebook.RunRequest{Kind: notebook.RunCell, Line: line, Command: "run"})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
 			return 2
 		}
-		if r.Status != kernel.StatusOK {
+		execs := r.Wait(ctx)
+		if len(execs) == 0 {
+			break // stopped
+		}
+		rec := execs[0]
+		if rec.Error != nil && rec.Error.EName == "KernelError" {
+			fmt.Fprintln(os.Stderr, "backyard-ls run:", rec.Error.EValue)
+			return 2
+		}
+		if rec.Status != contract.StatusOK {
 			failed = true
 		}
-		rec := lsp.CellExecution(fmt.Sprintf("cell-%d", n+1), c, r)
 		if *asJSON {
 			b, _ := json.Marshal(rec)
 			out.Write(append(b, '\n'))
 		} else {
-			printResult(out, path, rec, r)
+			printResult(out, path, rec)
 		}
 	}
 	if failed {
 		return 1
 	}
 	return 0
+}
+
+// runEvents prints what the notebook tells: output as it streams (unless
+// quiet), messages to stderr; install questions go to the terminal.
+type runEvents struct {
+	out   io.Writer
+	quiet bool
+}
+
+func (e *runEvents) Output(p *contract.OutputParams) {
+	if e.quiet {
+		return
+	}
+	if p.Stream == contract.Stderr {
+		os.Stderr.WriteString(p.Text)
+	} else {
+		io.WriteString(e.out, p.Text)
+	}
+}
+
+func (*runEvents) ExecutionState(*contract.ExecutionStateParams) {}
+func (*runEvents) KernelState(*contract.KernelStateParams)       {}
+func (*runEvents) Diagnostics(*notebook.Document)                {}
+func (*runEvents) Refresh(bool)                                  {}
+func (*runEvents) StartProgress(string, func()) notebook.Progress {
+	return nil
+}
+
+func (*runEvents) Message(level notebook.Level, text string) {
+	if level >= notebook.Warning {
+		fmt.Fprintln(os.Stderr, strings.Replace(text, "backyard: ", "backyard-ls: ", 1))
+	}
+}
+
+func (*runEvents) ConfirmInstall(ctx context.Context, _ string, packages []string) bool {
+	return confirmOnTerminal(ctx, packages)
 }
 
 func printHeader(w io.Writer, n int, c cells.Cell) {
@@ -155,12 +177,12 @@ func printHeader(w io.Writer, n int, c cells.Cell) {
 	fmt.Fprintln(w, head)
 }
 
-func printResult(w io.Writer, path string, rec *lsp.Execution, r kernel.Result) {
-	if r.Stdout != "" && !strings.HasSuffix(r.Stdout, "\n") {
+func printResult(w io.Writer, path string, rec *contract.Execution) {
+	if rec.Stdout != "" && !strings.HasSuffix(rec.Stdout, "\n") {
 		fmt.Fprintln(w)
 	}
-	if r.Value != nil {
-		fmt.Fprintf(w, "Out[%d]: %s\n", r.ExecutionCount, r.Value.Text)
+	if rec.Result != nil {
+		fmt.Fprintf(w, "Out[%d]: %s\n", rec.ExecutionCount, rec.Result.Text)
 	}
 	if rec.Error != nil {
 		for _, f := range rec.Error.Traceback {
@@ -170,16 +192,12 @@ func printResult(w io.Writer, path string, rec *lsp.Execution, r kernel.Result) 
 				fmt.Fprintf(w, "  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
 			}
 		}
-		msg := rec.Error.EName
-		if rec.Error.EValue != "" {
-			msg += ": " + rec.Error.EValue
-		}
-		fmt.Fprintln(w, msg)
+		fmt.Fprintln(w, notebook.ErrorMessage(rec.Error))
 	}
-	if r.Status != kernel.StatusOK && r.Status != kernel.StatusError {
-		fmt.Fprintf(w, "[%s]\n", r.Status)
+	if rec.Status != contract.StatusOK && rec.Status != contract.StatusError {
+		fmt.Fprintf(w, "[%s]\n", rec.Status)
 	}
-	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", r.Status, r.Backend, rec.DurationMs)
+	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", rec.Status, rec.Backend, rec.DurationMs)
 }
 
 // confirmOnTerminal asks on the terminal whether to install packages

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/container"
-	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 )
 
@@ -29,10 +28,7 @@ func runServe(args []string) int {
 	logFile := fs.String("log-file", "", "write the log to this file instead of stderr")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	clientPID := fs.Int("clientProcessId", 0, "exit when this process (the editor) dies")
-	montyBin := fs.String("monty", "", "Monty worker binary (default: $MONTY_BIN, the install dir, then PATH)")
-	backend := fs.String("backend", kernel.BackendAuto, "default backend of new kernels: auto, monty or container")
-	timeout := fs.String("timeout", "30s", "time limit of one cell: a duration (\"30s\") or seconds")
-	memory := fs.Int("memory", 256, "memory limit of one kernel, MiB")
+	settings := contract.BindFlags(fs, "monty", "backend", "timeout", "memory")
 	if err := fs.Parse(args); err != nil {
 		return parseStatus(err)
 	}
@@ -41,19 +37,9 @@ func runServe(args []string) int {
 		fmt.Fprintf(os.Stderr, "backyard-ls serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	switch *backend {
-	case kernel.BackendAuto, kernel.BackendMonty, kernel.BackendContainer:
-	default:
-		fmt.Fprintf(os.Stderr, "backyard-ls serve: --backend must be auto, monty or container, not %q\n", *backend)
-		return 2
-	}
-	limit, err := parseTimeout(*timeout)
+	flags, err := settings()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "backyard-ls serve: --timeout: %v\n", err)
-		return 2
-	}
-	if *memory <= 0 {
-		fmt.Fprintf(os.Stderr, "backyard-ls serve: --memory must be a positive number of MiB\n")
+		fmt.Fprintf(os.Stderr, "backyard-ls serve: %v\n", err)
 		return 2
 	}
 	log, err := newLogger(*logFile, *logLevel)
@@ -68,11 +54,7 @@ func runServe(args []string) int {
 	go reapOrphans(log)
 	defer removeOwnContainers(log)
 	err = lsp.Serve(ctx, os.Stdin, os.Stdout, lsp.Options{
-		Kernel: kernel.Config{
-			Backend:     *backend,
-			MontyBinary: *montyBin,
-			Limits:      kernel.Limits{Timeout: limit, MemoryBytes: uint64(*memory) << 20},
-		},
+		Flags:           flags,
 		ClientProcessID: *clientPID,
 		Logger:          log,
 		Version:         version,
@@ -83,21 +65,6 @@ func runServe(args []string) int {
 	}
 	log.Info("server stopped")
 	return 0
-}
-
-// parseTimeout reads "30s" or "30" (seconds).
-func parseTimeout(s string) (time.Duration, error) {
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if f <= 0 {
-			return 0, fmt.Errorf("must be positive, got %s", s)
-		}
-		return time.Duration(f * float64(time.Second)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("want a positive duration like 30s or a number of seconds, got %q", s)
-	}
-	return d, nil
 }
 
 // reapOrphans removes kernel containers left by backyard-ls processes that

@@ -1,4 +1,4 @@
-package kernel
+package auto
 
 import (
 	"context"
@@ -6,22 +6,34 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
+	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
 	"go.uber.org/zap"
 )
 
-// Auto is the default kernel: cells run on Monty until one needs full
-// CPython (an import Monty lacks, a construct Monty rejects or runs
-// differently), then the document moves to a container kernel. The move
-// replays the cells that ran successfully on Monty, silently, so the names
-// they defined exist in the container; the document stays there until
+// Kernel is the auto kernel, the default: cells run on Monty until one
+// needs full CPython (an import Monty lacks, a construct Monty rejects or
+// runs differently), then the document moves to a container kernel. The
+// move replays the cells that ran successfully on Monty, silently, so the
+// names they defined exist in the container; the document stays there until
 // Restart, which goes back to Monty. Replay is safe because Monty code
 // cannot have changed the outside world (it has no I/O).
-type Auto struct {
-	cfg          Config
-	monty        *Monty
+//
+// Lock order: q, then mu; neither is held while a backend is called, except
+// q, which serializes executions.
+type Kernel struct {
+	cfg          kernel.Config
+	monty        *montykernel.Kernel
 	newContainer func() (ContainerKernel, error)
 	log          *zap.Logger
-	q            queue
+	q            kcore.Queue
+	// life ends with Close: pre-warms run under it and Close waits for them.
+	life context.Context
+	end  context.CancelFunc
+	warm sync.WaitGroup
 
 	// Owned by the goroutine holding q.
 	caps    *Capabilities
@@ -32,37 +44,40 @@ type Auto struct {
 	moved    bool
 	reason   string // why the document moved
 	count    int
-	active   Kernel // the kernel running the current execution
+	active   kernel.Kernel // the kernel running the current execution
 	closed   bool
 	warmDone chan struct{} // closed when a pre-warm ends
 }
 
-// ContainerKernel is a container-backed Kernel that can be started ahead of
-// its first cell.
+var _ kernel.Prewarmer = (*Kernel)(nil)
+
+// ContainerKernel is a container-backed kernel that can be started ahead
+// of its first cell.
 type ContainerKernel interface {
-	Kernel
+	kernel.Kernel
 	Start(ctx context.Context) error
 }
 
-// NewAuto returns an auto kernel; nothing starts until the first cell.
-func NewAuto(cfg Config) (*Auto, error) {
-	a := &Auto{cfg: cfg, log: cfg.Logger, q: newQueue()}
-	if a.log == nil {
-		a.log = zap.NewNop()
-	}
-	m, err := NewMonty(MontyOptions{Binary: cfg.MontyBinary, Limits: cfg.Limits, OnState: a.forwardState(func() bool { return !a.isMoved() })})
+// New returns an auto kernel; nothing starts until the first cell.
+func New(cfg kernel.Config) (*Kernel, error) {
+	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue()}
+	a.life, a.end = context.WithCancel(context.Background())
+	mo := montykernel.OptionsOf(cfg)
+	mo.OnState = a.forwardState(func() bool { return !a.isMoved() })
+	m, err := montykernel.New(mo)
 	if err != nil {
 		return nil, err
 	}
 	a.monty = m
 	a.newContainer = func() (ContainerKernel, error) {
-		return NewContainer(ContainerOptions{Container: cfg.Container, Limits: cfg.Limits, Logger: cfg.Logger,
-			OnState: a.forwardState(a.isMoved)})
+		co := containerkernel.OptionsOf(cfg)
+		co.OnState = a.forwardState(a.isMoved)
+		return containerkernel.New(co)
 	}
 	return a, nil
 }
 
-func (a *Auto) isMoved() bool {
+func (a *Kernel) isMoved() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.moved
@@ -70,17 +85,17 @@ func (a *Auto) isMoved() bool {
 
 // forwardState passes a backend's state changes on while it is the one
 // the document uses.
-func (a *Auto) forwardState(current func() bool) func(State) {
-	return func(s State) {
+func (a *Kernel) forwardState(current func() bool) func(kernel.State) {
+	return func(s kernel.State) {
 		if a.cfg.OnState != nil && current() {
 			a.cfg.OnState(s)
 		}
 	}
 }
 
-func (a *Auto) capabilities(ctx context.Context) (*Capabilities, error) {
+func (a *Kernel) capabilities(ctx context.Context) (*Capabilities, error) {
 	if a.caps == nil {
-		c, err := MontyCapabilities(ctx, a.monty.opts.Binary)
+		c, err := MontyCapabilities(ctx, a.monty.Binary())
 		if err != nil {
 			return nil, fmt.Errorf("probe the Monty worker: %w", err)
 		}
@@ -90,15 +105,15 @@ func (a *Auto) capabilities(ctx context.Context) (*Capabilities, error) {
 }
 
 // Execute implements Kernel.
-func (a *Auto) Execute(ctx context.Context, req Request) (Result, error) {
-	if err := a.q.acquire(ctx); err != nil {
-		return Result{}, err
+func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	if err := a.q.Acquire(ctx); err != nil {
+		return kernel.Result{}, err
 	}
-	defer a.q.release()
+	defer a.q.Release()
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
-		return Result{}, ErrClosed
+		return kernel.Result{}, kernel.ErrClosed
 	}
 	moved := a.moved
 	if !req.Silent {
@@ -107,7 +122,7 @@ func (a *Auto) Execute(ctx context.Context, req Request) (Result, error) {
 	count := a.count
 	a.mu.Unlock()
 
-	var r Result
+	var r kernel.Result
 	var err error
 	if moved {
 		r, err = a.run(ctx, a.ctr, req)
@@ -117,7 +132,7 @@ func (a *Auto) Execute(ctx context.Context, req Request) (Result, error) {
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
-	if r.Status == StatusCrashed {
+	if r.Status == kernel.StatusCrashed {
 		// The backend starts afresh: so does the count.
 		a.mu.Lock()
 		a.count = 0
@@ -126,7 +141,7 @@ func (a *Auto) Execute(ctx context.Context, req Request) (Result, error) {
 	return r, err
 }
 
-func (a *Auto) run(ctx context.Context, k Kernel, req Request) (Result, error) {
+func (a *Kernel) run(ctx context.Context, k kernel.Kernel, req kernel.Request) (kernel.Result, error) {
 	a.mu.Lock()
 	a.active = k
 	a.mu.Unlock()
@@ -138,10 +153,10 @@ func (a *Auto) run(ctx context.Context, k Kernel, req Request) (Result, error) {
 	return k.Execute(ctx, req)
 }
 
-func (a *Auto) onMonty(ctx context.Context, req Request) (Result, error) {
+func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result, error) {
 	caps, err := a.capabilities(ctx)
 	if err != nil {
-		return Result{}, err
+		return kernel.Result{}, err
 	}
 	if why := route(req.Code, caps); why != "" {
 		return a.move(ctx, req, why)
@@ -150,18 +165,18 @@ func (a *Auto) onMonty(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return r, err
 	}
-	if r.Status == StatusError {
+	if r.Status == kernel.StatusError {
 		if why := unsupported(r.Error); why != "" {
 			if req.OnOutput != nil && !req.Silent {
-				req.OnOutput(Stderr, "[backyard: "+why+"; running the cell in the container]\n")
+				req.OnOutput(kernel.Stderr, "[backyard: "+why+"; running the cell in the container]\n")
 			}
 			return a.move(ctx, req, why)
 		}
 	}
 	switch r.Status {
-	case StatusOK:
+	case kernel.StatusOK:
 		a.history = append(a.history, req.Code)
-	case StatusCrashed:
+	case kernel.StatusCrashed:
 		a.history = nil // a fresh Monty kernel: nothing to replay
 	}
 	return r, nil
@@ -170,14 +185,14 @@ func (a *Auto) onMonty(ctx context.Context, req Request) (Result, error) {
 // move starts the container (or takes the pre-warmed one), replays the
 // history into it and runs the cell there. When the container cannot take
 // over, the document stays on Monty and the cell's result says why.
-func (a *Auto) move(ctx context.Context, req Request, why string) (Result, error) {
+func (a *Kernel) move(ctx context.Context, req kernel.Request, why string) (kernel.Result, error) {
 	ctr, err := a.container(ctx)
 	if err != nil {
 		return unavailable(why, err), nil
 	}
 	for i, code := range a.history {
-		rr, err := a.run(ctx, ctr, Request{Code: code, Silent: true})
-		if err == nil && rr.Status == StatusOK {
+		rr, err := a.run(ctx, ctr, kernel.Request{Code: code, Silent: true})
+		if err == nil && rr.Status == kernel.StatusOK {
 			continue
 		}
 		msg := fmt.Sprintf("replaying cell %d of %d in the container failed", i+1, len(a.history))
@@ -187,17 +202,17 @@ func (a *Auto) move(ctx context.Context, req Request, why string) (Result, error
 			msg += fmt.Sprintf(": %s: %s", rr.Error.EName, rr.Error.EValue)
 		}
 		a.log.Warn("move to the container failed", zap.String("reason", why), zap.String("replay", msg))
-		_ = ctr.Restart(context.WithoutCancel(ctx))
-		r := Result{Status: StatusError, Backend: BackendContainer, Error: &Error{EName: "ReplayError", EValue: msg + "; the document stays on Monty", Traceback: []Frame{{Name: "replayed cell", Text: firstLine(code)}}}}
-		if rr.Status == StatusInterrupted {
-			r.Status = StatusInterrupted
+		_ = ctr.Restart(a.life)
+		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{EName: "ReplayError", EValue: msg + "; the document stays on Monty", Traceback: []contract.Frame{{Name: "replayed cell", Text: firstLine(code)}}}}
+		if rr.Status == kernel.StatusInterrupted {
+			r.Status = kernel.StatusInterrupted
 		}
 		return r, nil
 	}
 	a.mu.Lock()
 	a.moved, a.reason = true, why
 	a.mu.Unlock()
-	a.monty.Restart(context.WithoutCancel(ctx)) // its worker is not needed any more
+	a.monty.Restart(a.life) // its worker is not needed any more
 	a.history = nil
 	a.log.Info("document moved to the container", zap.String("reason", why))
 	if a.cfg.OnState != nil {
@@ -206,8 +221,8 @@ func (a *Auto) move(ctx context.Context, req Request, why string) (Result, error
 	return a.run(ctx, ctr, req)
 }
 
-func unavailable(why string, err error) Result {
-	return Result{Status: StatusError, Backend: BackendContainer, Error: &Error{
+func unavailable(why string, err error) kernel.Result {
+	return kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{
 		EName:  "BackendUnavailable",
 		EValue: fmt.Sprintf("this cell needs the container backend (%s), which is not available: %v", why, err),
 	}}
@@ -224,7 +239,7 @@ func firstLine(code string) string {
 
 // container returns the started container kernel, waiting for a pre-warm
 // in progress.
-func (a *Auto) container(ctx context.Context) (ContainerKernel, error) {
+func (a *Kernel) container(ctx context.Context) (ContainerKernel, error) {
 	a.mu.Lock()
 	done := a.warmDone
 	a.mu.Unlock()
@@ -257,14 +272,14 @@ func (a *Auto) container(ctx context.Context) (ContainerKernel, error) {
 // Prewarm starts the container in the background when any of the
 // document's cells will need it, so the move costs only the replay.
 // It returns whether a start was begun.
-func (a *Auto) Prewarm(codes []string) bool {
+func (a *Kernel) Prewarm(codes []string) bool {
 	a.mu.Lock()
 	if a.closed || a.moved || a.warmDone != nil {
 		a.mu.Unlock()
 		return false
 	}
 	a.mu.Unlock()
-	caps, err := MontyCapabilities(context.Background(), a.monty.opts.Binary)
+	caps, err := MontyCapabilities(a.life, a.monty.Binary())
 	if err != nil {
 		return false
 	}
@@ -292,19 +307,21 @@ func (a *Auto) Prewarm(codes []string) bool {
 	done := make(chan struct{})
 	a.warmDone = done
 	ctr := a.ctr
+	a.warm.Add(1)
 	go func() {
+		defer a.warm.Done()
+		defer close(done)
 		// A failed pre-warm is tried again by the move, which reports it.
-		if err := ctr.Start(context.Background()); err != nil {
+		if err := ctr.Start(a.life); err != nil {
 			a.log.Info("pre-warming the container failed", zap.Error(err))
 		}
-		close(done)
 	}()
 	a.log.Info("pre-warming the container", zap.String("reason", why))
 	return true
 }
 
 // Interrupt implements Kernel.
-func (a *Auto) Interrupt() error {
+func (a *Kernel) Interrupt() error {
 	a.mu.Lock()
 	k := a.active
 	a.mu.Unlock()
@@ -316,12 +333,12 @@ func (a *Auto) Interrupt() error {
 
 // Restart implements Kernel: state is cleared and the document goes back
 // to Monty.
-func (a *Auto) Restart(ctx context.Context) error {
+func (a *Kernel) Restart(ctx context.Context) error {
 	a.Interrupt()
-	if err := a.q.acquire(ctx); err != nil {
+	if err := a.q.Acquire(ctx); err != nil {
 		return err
 	}
-	defer a.q.release()
+	defer a.q.Release()
 	a.mu.Lock()
 	ctr := a.ctr
 	a.ctr, a.moved, a.reason, a.count = nil, false, "", 0
@@ -337,9 +354,9 @@ func (a *Auto) Restart(ctx context.Context) error {
 }
 
 // Variables implements Kernel.
-func (a *Auto) Variables(ctx context.Context) ([]Variable, error) {
+func (a *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	a.mu.Lock()
-	k := Kernel(a.monty)
+	k := kernel.Kernel(a.monty)
 	if a.moved {
 		k = a.ctr
 	}
@@ -349,12 +366,12 @@ func (a *Auto) Variables(ctx context.Context) ([]Variable, error) {
 
 // Info implements Kernel: the backend the document uses now, with why it
 // moved.
-func (a *Auto) Info() Info {
+func (a *Kernel) Info() kernel.Info {
 	a.mu.Lock()
 	moved, reason, count, ctr := a.moved, a.reason, a.count, a.ctr
 	warming := a.warmDone != nil && !moved
 	a.mu.Unlock()
-	var info Info
+	var info kernel.Info
 	if moved {
 		info = ctr.Info()
 		info.Notes = append([]string{"moved from Monty to the container: " + reason}, info.Notes...)
@@ -364,14 +381,14 @@ func (a *Auto) Info() Info {
 			info.Notes = append(info.Notes, "the container was started early (pre-warmed) for a later cell")
 		}
 	}
-	info.Mode = BackendAuto
+	info.Mode = contract.BackendAuto
 	info.Reason = reason
 	info.ExecutionCount = count
 	return info
 }
 
 // Close implements Kernel.
-func (a *Auto) Close() error {
+func (a *Kernel) Close() error {
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
@@ -380,10 +397,12 @@ func (a *Auto) Close() error {
 	a.closed = true
 	ctr := a.ctr
 	a.mu.Unlock()
+	a.end() // a pre-warm's start stops
 	a.Interrupt()
 	errs := []error{a.monty.Close()}
 	if ctr != nil {
 		errs = append(errs, ctr.Close())
 	}
+	a.warm.Wait()
 	return errors.Join(errs...)
 }

@@ -1,19 +1,22 @@
-package kernel
+package auto
 
 import (
 	"context"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 )
 
-func newAuto(t *testing.T) *Auto {
+func newAuto(t *testing.T) *Kernel {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs a container engine and the test image (scripts/build-test-image.sh)")
 	}
-	a, err := NewAuto(Config{Backend: BackendAuto, Limits: Limits{Timeout: 60 * time.Second},
-		Container: ContainerConfig{Image: testImage(), Pull: "never"}})
+	a, err := New(testConfig(func(s *contract.Settings) { s.Timeout = 60 }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,16 +30,18 @@ func newAuto(t *testing.T) *Auto {
 func TestAutoMovesWithState(t *testing.T) {
 	a := newAuto(t)
 	steps := []struct {
-		code, backend, value string
+		code    string
+		backend contract.Backend
+		value   string
 	}{
-		{"data = [3, 1, 2]\nscale = 10", BackendMonty, ""},
-		{"total = sum(data) * scale\ntotal", BackendMonty, "60"},
-		{"1/0", BackendMonty, ""}, // a plain error does not move
-		{"import numpy as np\narr = np.array(data) * scale\nint(arr.sum()) == total", BackendContainer, "True"},
-		{"sorted(data)", BackendContainer, "[1, 2, 3]"},
+		{"data = [3, 1, 2]\nscale = 10", contract.BackendMonty, ""},
+		{"total = sum(data) * scale\ntotal", contract.BackendMonty, "60"},
+		{"1/0", contract.BackendMonty, ""}, // a plain error does not move
+		{"import numpy as np\narr = np.array(data) * scale\nint(arr.sum()) == total", contract.BackendContainer, "True"},
+		{"sorted(data)", contract.BackendContainer, "[1, 2, 3]"},
 	}
 	for i, s := range steps {
-		r := run(t, a, s.code)
+		r := kerneltest.Run(t, a, s.code)
 		if r.Backend != s.backend {
 			t.Fatalf("step %d ran on %s, want %s: %+v %+v", i, r.Backend, s.backend, r, r.Error)
 		}
@@ -52,25 +57,25 @@ func TestAutoMovesWithState(t *testing.T) {
 		}
 	}
 	info := a.Info()
-	if info.Backend != BackendContainer || info.Mode != BackendAuto || !strings.Contains(info.Reason, "numpy") {
+	if info.Backend != contract.BackendContainer || info.Mode != contract.BackendAuto || !strings.Contains(info.Reason, "numpy") {
 		t.Fatalf("%+v", info)
 	}
 	if err := a.Restart(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	r := run(t, a, "data")
-	if r.Backend != BackendMonty || r.Status != StatusError || r.Error.EName != "NameError" || r.ExecutionCount != 1 {
+	r := kerneltest.Run(t, a, "data")
+	if r.Backend != contract.BackendMonty || r.Status != kernel.StatusError || r.Error.EName != "NameError" || r.ExecutionCount != 1 {
 		t.Fatalf("after restart: %+v %+v", r, r.Error)
 	}
 }
 
 func TestAutoMovesConstructsMontyRunsDifferently(t *testing.T) {
 	a := newAuto(t)
-	if r := run(t, a, "match (1, 2):\n    case (x, y):\n        print(x + y)"); r.Backend != BackendMonty || r.Stdout != "3\n" {
+	if r := kerneltest.Run(t, a, "match (1, 2):\n    case (x, y):\n        print(x + y)"); r.Backend != contract.BackendMonty || r.Stdout != "3\n" {
 		t.Fatalf("match runs on Monty %s: %+v", a.caps.Version, r)
 	}
-	r := run(t, a, "class Animal:\n    def speak(self):\n        return '...'\nclass Dog(Animal):\n    def speak(self):\n        return 'woof'\nDog().speak()")
-	if r.Backend != BackendContainer || r.Value == nil || r.Value.Text != "'woof'" {
+	r := kerneltest.Run(t, a, "class Animal:\n    def speak(self):\n        return '...'\nclass Dog(Animal):\n    def speak(self):\n        return 'woof'\nDog().speak()")
+	if r.Backend != contract.BackendContainer || r.Value == nil || r.Value.Text != "'woof'" {
 		t.Fatalf("class hierarchy: %+v %+v", r, r.Error)
 	}
 }
@@ -79,16 +84,16 @@ func TestAutoMovesConstructsMontyRunsDifferently(t *testing.T) {
 // cell is wrong) moves after the fact.
 func TestAutoMovesOnUnsupportedError(t *testing.T) {
 	a := newAuto(t)
-	run(t, a, "x = 5")
+	kerneltest.Run(t, a, "x = 5")
 	var streamed strings.Builder
-	r, err := a.Execute(context.Background(), Request{Code: "import os\nprint(\"before\")\nos.getpid() > 0", OnOutput: func(_ Stream, s string) { streamed.WriteString(s) }})
-	if err != nil || r.Backend != BackendContainer || r.Status != StatusOK {
+	r, err := a.Execute(context.Background(), kernel.Request{Code: "import os\nprint(\"before\")\nos.getpid() > 0", OnOutput: func(_ kernel.Stream, s string) { streamed.WriteString(s) }})
+	if err != nil || r.Backend != contract.BackendContainer || r.Status != kernel.StatusOK {
 		t.Fatalf("%+v %v %+v", r, err, r.Error)
 	}
 	if !strings.Contains(streamed.String(), "running the cell in the container") {
 		t.Fatalf("streamed %q", streamed.String())
 	}
-	if r := run(t, a, "x"); r.Value.Text != "5" {
+	if r := kerneltest.Run(t, a, "x"); r.Value.Text != "5" {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -101,39 +106,51 @@ func TestAutoPrewarm(t *testing.T) {
 	if !a.Prewarm([]string{"x = 1", "import numpy"}) {
 		t.Fatal("no pre-warm")
 	}
-	run(t, a, "x = 1")
-	if r := run(t, a, "import numpy\nx + 1"); r.Backend != BackendContainer || r.Value.Text != "2" {
+	kerneltest.Run(t, a, "x = 1")
+	if r := kerneltest.Run(t, a, "import numpy\nx + 1"); r.Backend != contract.BackendContainer || r.Value.Text != "2" {
 		t.Fatalf("%+v", r)
 	}
 }
 
 func TestAutoWithoutEngineStaysOnMonty(t *testing.T) {
-	a, err := NewAuto(Config{Container: ContainerConfig{Image: testImage(), Pull: "never", DockerHost: "unix:///nonexistent/docker.sock"}})
+	cfg := testConfig(nil)
+	cfg.DockerHost = "unix:///nonexistent/docker.sock"
+	a, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	run(t, a, "x = 1")
-	r := run(t, a, "import numpy")
-	if r.Status != StatusError || r.Error.EName != "BackendUnavailable" || !strings.Contains(r.Error.EValue, "numpy") {
+	kerneltest.Run(t, a, "x = 1")
+	r := kerneltest.Run(t, a, "import numpy")
+	if r.Status != kernel.StatusError || r.Error.EName != "BackendUnavailable" || !strings.Contains(r.Error.EValue, "numpy") {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
-	if r := run(t, a, "x + 1"); r.Backend != BackendMonty || r.Value.Text != "2" {
+	if r := kerneltest.Run(t, a, "x + 1"); r.Backend != contract.BackendMonty || r.Value.Text != "2" {
 		t.Fatalf("%+v", r)
 	}
 }
 
 func TestAutoCrashStartsAFreshCount(t *testing.T) {
-	a, err := NewAuto(Config{Limits: Limits{MemoryBytes: 16 << 20, RecursionDepth: 100_000_000}})
+	a, err := New(testConfig(func(s *contract.Settings) { s.Memory, s.RecursionLimit = 16, 100_000_000 }))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	run(t, a, "x = 1")
-	if r := run(t, a, "def f(n):\n    return f(n + 1)\nf(0)"); r.Status != StatusCrashed || r.ExecutionCount != 2 {
+	kerneltest.Run(t, a, "x = 1")
+	if r := kerneltest.Run(t, a, "def f(n):\n    return f(n + 1)\nf(0)"); r.Status != kernel.StatusCrashed || r.ExecutionCount != 2 {
 		t.Fatalf("%+v", r)
 	}
-	if r := run(t, a, "x"); r.Status != StatusError || r.ExecutionCount != 1 {
+	if r := kerneltest.Run(t, a, "x"); r.Status != kernel.StatusError || r.ExecutionCount != 1 {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
+}
+
+// testConfig is the default configuration with the local test image, edited.
+func testConfig(edit func(*contract.Settings)) kernel.Config {
+	s := contract.DefaultSettings()
+	s.Container.Image = containertest.Image()
+	if edit != nil {
+		edit(&s)
+	}
+	return kernel.Config{Settings: s}
 }

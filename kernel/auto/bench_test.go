@@ -1,4 +1,4 @@
-package kernel
+package auto
 
 import (
 	"context"
@@ -8,6 +8,10 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/cells"
 	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
@@ -46,27 +50,27 @@ func BenchmarkAutoMove(b *testing.B) {
 	// The cell itself on a container that is already up, with the same
 	// names defined: what the cell costs without any move.
 	b.Run("baseline", func(b *testing.B) {
-		var s samples
+		var s kerneltest.Samples
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
-			k, err := NewContainer(ContainerOptions{Container: ContainerConfig{Image: containertest.Image(), Pull: "never"}})
+			k, err := containerkernel.New(containerkernel.Options{Container: contract.ContainerSettings{Image: containertest.Image()}, Pull: "never"})
 			if err != nil {
 				b.Fatal(err)
 			}
 			for _, c := range codes[:move] {
-				k.Execute(ctx, Request{Code: c, Silent: true})
+				k.Execute(ctx, kernel.Request{Code: c, Silent: true})
 			}
 			b.StartTimer()
 			t := time.Now()
-			r, err := k.Execute(ctx, Request{Code: codes[move]})
+			r, err := k.Execute(ctx, kernel.Request{Code: codes[move]})
 			s = append(s, time.Since(t))
 			b.StopTimer()
-			if err != nil || r.Status != StatusOK {
+			if err != nil || r.Status != kernel.StatusOK {
 				b.Fatalf("%+v %v", r, err)
 			}
 			k.Close()
 		}
-		s.report(b)
+		s.Report(b)
 	})
 	for _, prewarm := range []bool{false, true} {
 		name := "cold"
@@ -74,10 +78,10 @@ func BenchmarkAutoMove(b *testing.B) {
 			name = "prewarmed"
 		}
 		b.Run(name, func(b *testing.B) {
-			var s samples
+			var s kerneltest.Samples
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				a, err := NewAuto(Config{Container: ContainerConfig{Image: containertest.Image(), Pull: "never"}})
+				a, err := New(testConfig(nil))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -85,7 +89,7 @@ func BenchmarkAutoMove(b *testing.B) {
 					b.Fatal("no pre-warm")
 				}
 				for _, c := range codes[:move] {
-					if r, err := a.Execute(ctx, Request{Code: c}); err != nil || r.Backend != BackendMonty {
+					if r, err := a.Execute(ctx, kernel.Request{Code: c}); err != nil || r.Backend != contract.BackendMonty {
 						b.Fatalf("%+v %v", r, err)
 					}
 				}
@@ -97,15 +101,15 @@ func BenchmarkAutoMove(b *testing.B) {
 				}
 				b.StartTimer()
 				t := time.Now()
-				r, err := a.Execute(ctx, Request{Code: codes[move]})
+				r, err := a.Execute(ctx, kernel.Request{Code: codes[move]})
 				s = append(s, time.Since(t))
 				b.StopTimer()
-				if err != nil || r.Backend != BackendContainer || r.Status != StatusOK {
+				if err != nil || r.Backend != contract.BackendContainer || r.Status != kernel.StatusOK {
 					b.Fatalf("%+v %v", r, err)
 				}
 				a.Close()
 			}
-			s.report(b)
+			s.Report(b)
 			b.ReportMetric(float64(move), "cells-replayed")
 		})
 	}

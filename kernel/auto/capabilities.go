@@ -1,4 +1,4 @@
-package kernel
+package auto
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
@@ -161,7 +162,7 @@ func probeOutput(ctx context.Context, w *monty.Worker, code string) (string, err
 }
 
 func probeMonty(ctx context.Context, binary, version string) (*Capabilities, error) {
-	cfg := monty.Config{Binary: binary, Limits: monty.Limits{CellTime: DefaultLimits.Timeout, MemoryBytes: DefaultLimits.MemoryBytes}}
+	cfg := monty.Config{Binary: binary, Limits: monty.Limits{CellTime: kernel.DefaultLimits.Timeout, MemoryBytes: kernel.DefaultLimits.MemoryBytes}}
 	w, err := monty.Start(ctx, cfg)
 	if err != nil {
 		return nil, err

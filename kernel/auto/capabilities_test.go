@@ -1,8 +1,9 @@
-package kernel
+package auto
 
 import (
 	"context"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,7 +58,7 @@ func TestEveryProbeIsDetected(t *testing.T) {
 	}
 	for name, code := range cells {
 		found := append(pysrc.Features(code), pysrc.Uses(code)...)
-		if !contains(found, name) {
+		if !slices.Contains(found, name) {
 			t.Errorf("probe %s: constructs found %v", name, found)
 		}
 	}

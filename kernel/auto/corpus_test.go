@@ -1,4 +1,4 @@
-package kernel
+package auto
 
 import (
 	"bufio"
@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
 // corpusCell is what CPython printed for one cell
@@ -42,7 +43,7 @@ func TestCorpusMatchesCPython(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := readExpected(t, strings.TrimSuffix(f, ".py")+".expected.jsonl")
-		a, err := NewAuto(Config{Limits: Limits{Timeout: time.Minute}, Container: ContainerConfig{Image: testImage(), Pull: "never"}})
+		a, err := New(testConfig(func(s *contract.Settings) { s.Timeout = 60 }))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,12 +52,12 @@ func TestCorpusMatchesCPython(t *testing.T) {
 			t.Fatalf("%s: %d cells, %d expected", f, len(code), len(want))
 		}
 		for i, c := range code {
-			r, err := a.Execute(context.Background(), Request{Code: c.Code})
+			r, err := a.Execute(context.Background(), kernel.Request{Code: c.Code})
 			if err != nil {
 				t.Fatalf("%s cell %d: %v", f, i+1, err)
 			}
 			total++
-			if r.Backend == BackendMonty {
+			if r.Backend == contract.BackendMonty {
 				monty++
 			}
 			if diff := compareCell(r, want[i]); diff != "" {
@@ -87,7 +88,7 @@ func readExpected(t *testing.T, path string) []corpusCell {
 	return out
 }
 
-func compareCell(r Result, want corpusCell) string {
+func compareCell(r kernel.Result, want corpusCell) string {
 	var diffs []string
 	check := func(what, got, want string) {
 		if got != want {

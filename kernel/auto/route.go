@@ -1,12 +1,12 @@
-package kernel
+package auto
 
 import (
-	"bufio"
 	_ "embed"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
@@ -38,20 +38,6 @@ func describe(construct string) string {
 	return strings.ReplaceAll(construct, "-", " ")
 }
 
-//go:embed probes/builtins.txt
-var builtinsList string
-
-var cpythonBuiltins = func() map[string]bool {
-	m := map[string]bool{}
-	sc := bufio.NewScanner(strings.NewReader(builtinsList))
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
-			m[l] = true
-		}
-	}
-	return m
-}()
-
 var (
 	undefinedName  = regexp.MustCompile(`^name '([A-Za-z_][A-Za-z0-9_]*)' is not defined`)
 	missingAttrMod = regexp.MustCompile(`^module '[^']+' has no attribute`)
@@ -59,7 +45,7 @@ var (
 
 // unsupported says why a Monty error means "not available in Monty" rather
 // than an ordinary Python error of the cell (which stays a result), or "".
-func unsupported(e *Error) string {
+func unsupported(e *contract.ExecutionError) string {
 	if e == nil {
 		return ""
 	}
@@ -75,7 +61,7 @@ func unsupported(e *Error) string {
 			return "Monty lacks it: " + e.EValue
 		}
 	case "NameError":
-		if m := undefinedName.FindStringSubmatch(e.EValue); m != nil && cpythonBuiltins[m[1]] {
+		if m := undefinedName.FindStringSubmatch(e.EValue); m != nil && pysrc.IsBuiltin(m[1]) {
 			return "Monty lacks the built-in " + m[1]
 		}
 	}

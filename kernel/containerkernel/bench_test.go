@@ -1,32 +1,20 @@
-package kernel
+package containerkernel
 
 import (
 	"context"
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 )
 
 // Benchmarks of the container kernel against a bare `docker run`. Each
 // reports the median of its iterations as "median-ms" besides ns/op;
 // scripts/bench-container.sh runs them and prints the ratios.
-
-type timings []time.Duration
-
-func (ts timings) report(b *testing.B, unit string) {
-	if len(ts) == 0 {
-		return
-	}
-	s := slices.Clone(ts)
-	slices.Sort(s)
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	b.ReportMetric(float64(med)/1e6, unit)
-}
 
 // BenchmarkContainerColdStart: a new kernel until its first cell (`pass`)
 // has run ("median-ms"), and the same with the kernel's Close, which removes
@@ -37,24 +25,24 @@ func BenchmarkContainerColdStart(b *testing.B) {
 			requireEngine(b)
 			// One kernel first, so the engine connection and the image
 			// check are warm as in a running server.
-			newContainerKernel(b, rt, Limits{}).Start(context.Background())
-			var ts, withClose timings
+			newContainerKernel(b, rt, kernel.Limits{}).Start(context.Background())
+			var ts, withClose kerneltest.Samples
 			for b.Loop() {
 				start := time.Now()
-				k, err := NewContainer(ContainerOptions{Container: ContainerConfig{Image: testImage(), Pull: "never", Runtime: rt}})
+				k, err := New(Options{Container: contract.ContainerSettings{Image: testImage(), Runtime: contract.Runtime(rt)}, Pull: "never"})
 				if err != nil {
 					b.Fatal(err)
 				}
-				r, err := k.Execute(context.Background(), Request{Code: "pass"})
-				if err != nil || r.Status != StatusOK {
+				r, err := k.Execute(context.Background(), kernel.Request{Code: "pass"})
+				if err != nil || r.Status != kernel.StatusOK {
 					b.Fatalf("%+v %v", r, err)
 				}
 				ts = append(ts, time.Since(start))
 				k.Close()
 				withClose = append(withClose, time.Since(start))
 			}
-			ts.report(b, "median-ms")
-			withClose.report(b, "with-close-median-ms")
+			ts.ReportMillis(b, "median-ms")
+			withClose.ReportMillis(b, "with-close-median-ms")
 		})
 	}
 }
@@ -65,7 +53,7 @@ func BenchmarkDockerRun(b *testing.B) {
 	for _, rt := range runtimes {
 		b.Run(rt, func(b *testing.B) {
 			requireEngine(b)
-			var ts timings
+			var ts kerneltest.Samples
 			for b.Loop() {
 				start := time.Now()
 				out, err := exec.Command("docker", "run", "--rm", "--network", "none", "--runtime="+rt, testImage(), "python3", "-c", "pass").CombinedOutput()
@@ -74,7 +62,7 @@ func BenchmarkDockerRun(b *testing.B) {
 				}
 				ts = append(ts, time.Since(start))
 			}
-			ts.report(b, "median-ms")
+			ts.ReportMillis(b, "median-ms")
 		})
 	}
 }
@@ -83,21 +71,21 @@ func BenchmarkDockerRun(b *testing.B) {
 func BenchmarkContainerCell(b *testing.B) {
 	for _, rt := range runtimes {
 		b.Run(rt, func(b *testing.B) {
-			k := newContainerKernel(b, rt, Limits{})
-			run(b, k, "x = 0")
+			k := newContainerKernel(b, rt, kernel.Limits{})
+			kerneltest.Run(b, k, "x = 0")
 			for range 20 {
-				run(b, k, "x = x + 1; x")
+				kerneltest.Run(b, k, "x = x + 1; x")
 			}
-			var ts timings
+			var ts kerneltest.Samples
 			for b.Loop() {
 				start := time.Now()
-				r, err := k.Execute(context.Background(), Request{Code: "x = x + 1; x"})
+				r, err := k.Execute(context.Background(), kernel.Request{Code: "x = x + 1; x"})
 				ts = append(ts, time.Since(start))
 				if err != nil || r.Value == nil {
 					b.Fatalf("%+v %v", r, err)
 				}
 			}
-			ts.report(b, "median-ms")
+			ts.ReportMillis(b, "median-ms")
 		})
 	}
 }
@@ -106,14 +94,14 @@ func BenchmarkContainerCell(b *testing.B) {
 func BenchmarkContainerPrint1000(b *testing.B) {
 	for _, rt := range runtimes {
 		b.Run(rt, func(b *testing.B) {
-			k := newContainerKernel(b, rt, Limits{})
+			k := newContainerKernel(b, rt, kernel.Limits{})
 			code := "for i in range(1000):\n    print(i)"
-			run(b, k, code)
-			var ts timings
+			kerneltest.Run(b, k, code)
+			var ts kerneltest.Samples
 			for b.Loop() {
 				lines := 0
 				start := time.Now()
-				_, err := k.Execute(context.Background(), Request{Code: code, OnOutput: func(_ Stream, text string) {
+				_, err := k.Execute(context.Background(), kernel.Request{Code: code, OnOutput: func(_ kernel.Stream, text string) {
 					lines += strings.Count(text, "\n")
 				}})
 				ts = append(ts, time.Since(start))
@@ -121,7 +109,7 @@ func BenchmarkContainerPrint1000(b *testing.B) {
 					b.Fatalf("%d lines, %v", lines, err)
 				}
 			}
-			ts.report(b, "median-ms")
+			ts.ReportMillis(b, "median-ms")
 		})
 	}
 }

@@ -1,13 +1,17 @@
-package kernel
+package containerkernel
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"go.uber.org/zap"
 )
 
@@ -26,16 +30,20 @@ const (
 type containerCell struct {
 	code   string
 	silent bool
-	limits Limits
+	limits kernel.Limits
 	grace  time.Duration
-	out    *output
+	out    *kcore.Output
 	log    *zap.Logger
+	// life is the kernel's lifetime; hard closes when Restart or Close
+	// must stop the cell at once.
+	life context.Context
+	hard <-chan struct{}
 
 	mu     sync.Mutex
 	reason stopReason
 	killed bool // stopped by killing the container after the grace period
 
-	result Result
+	result kernel.Result
 	ended  bool
 }
 
@@ -56,23 +64,25 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		defer close(watched)
 		c.watch(ctx, s, done)
 	}()
-	reply, err := s.Exec(context.Background(), container.ExecRequest{
+	// The reply ends the exec; the watcher kills the container to end it
+	// early, so it runs under the kernel's lifetime, not the cell's ctx.
+	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes,
-	}, func(stream, text string) { c.out.write(Stream(stream), text) })
+	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
 	r := &c.result
 	r.Duration = time.Since(start)
-	r.Stdout, r.Stderr = c.out.stdout.String(), c.out.stderr.String()
+	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	if err != nil {
 		c.ended = true
 		c.failed(s, err)
 		return
 	}
 	if reply.OK {
-		r.Status = StatusOK
+		r.Status = kernel.StatusOK
 		if reply.Value != nil {
-			r.Value = &Value{Text: reply.Value.Text, MIME: reply.Value.MIME}
+			r.Value = &contract.Value{Text: reply.Value.Text, MIME: reply.Value.MIME}
 		}
 		return
 	}
@@ -80,19 +90,19 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	if e == nil {
 		e = &container.PyError{EName: "Error", EValue: "the kernel reported an error without details"}
 	}
-	r.Status = StatusError
-	r.Error = &Error{EName: e.EName, EValue: e.EValue, Traceback: make([]Frame, 0, len(e.Traceback))}
+	r.Status = kernel.StatusError
+	r.Error = &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback))}
 	for _, f := range e.Traceback {
-		r.Error.Traceback = append(r.Error.Traceback, Frame{Line: f.Line, Name: f.Name, Text: f.Text})
+		r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: f.Line, Name: f.Name, Text: f.Text})
 	}
 	if reply.Exit != nil {
 		c.ended = true // the driver has exited
 		return
 	}
 	if e.EName == "KeyboardInterrupt" {
-		r.Status = StatusInterrupted
+		r.Status = kernel.StatusInterrupted
 		if c.reason == stopTimeout {
-			r.Status = StatusTimeout
+			r.Status = kernel.StatusTimeout
 			r.Error.EName = "TimeoutError"
 			r.Error.EValue = fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout)
 		}
@@ -109,40 +119,47 @@ func (c *containerCell) failed(s *container.Session, err error) {
 	lost := fmt.Sprintf("did not stop within %s, so the kernel was restarted and its state is lost", c.grace)
 	switch {
 	case reason == stopRestart:
-		r.Status = StatusInterrupted
-		r.Error = &Error{EName: "KeyboardInterrupt", EValue: "the kernel was restarted"}
+		r.Status = kernel.StatusInterrupted
+		r.Error = &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the kernel was restarted"}
 	case reason == stopTimeout && killed:
-		r.Status = StatusTimeout
-		r.Error = &Error{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit and %s", c.limits.Timeout, lost)}
+		r.Status = kernel.StatusTimeout
+		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit and %s", c.limits.Timeout, lost)}
 	case reason == stopInterrupt && killed:
-		r.Status = StatusInterrupted
-		r.Error = &Error{EName: "KeyboardInterrupt", EValue: "the cell " + lost}
+		r.Status = kernel.StatusInterrupted
+		r.Error = &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the cell " + lost}
 	default:
-		x := s.Exit(context.Background())
+		x := s.Exit(c.life)
 		c.log.Warn("container kernel crashed", zap.String("why", x.Describe()), zap.NamedError("exec", err))
-		r.Status = StatusCrashed
-		r.Error = &Error{EName: "KernelCrashed", EValue: x.Describe() + "; the next run starts a fresh kernel"}
+		r.Status = kernel.StatusCrashed
+		r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: x.Describe() + "; the next run starts a fresh kernel"}
 		if errors.Is(err, container.ErrEnded) && x.EngineLost {
 			r.Error.EName = "EngineLost"
 		}
 	}
 }
 
+// watchWakeups counts the watcher's wake-ups (tests check it does not
+// spin while a cell handles an interrupt).
+var watchWakeups atomic.Int64
+
 // watch stops the cell on an interrupt (ctx cancelled) or when the time
-// limit passes: SIGINT first, repeated, then a kill after the grace period.
-// It returns when done is closed.
+// limit passes: SIGINT first, repeated, then a kill after the grace period;
+// Restart and Close (hard) kill at once. It returns when done is closed.
 func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-chan struct{}) {
 	limit := time.NewTimer(c.limits.Timeout)
 	defer limit.Stop()
+	cancelled := ctx.Done()
 	select {
 	case <-done:
 		return
-	case <-ctx.Done():
-		if c.hardStop(ctx, s) {
-			return
-		}
+	case <-c.hard:
+		c.kill(s)
+		return
+	case <-cancelled:
+		watchWakeups.Add(1)
 		c.stop(stopInterrupt, false)
 	case <-limit.C:
+		watchWakeups.Add(1)
 		c.stop(stopTimeout, false)
 	}
 	c.interrupt(s)
@@ -154,34 +171,28 @@ func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-
 		select {
 		case <-done:
 			return
+		case <-c.hard:
+			c.kill(s)
+			return
 		case <-again.C:
+			watchWakeups.Add(1)
 			c.interrupt(s)
 		case <-grace.C:
 			c.stop(notStopped, true)
 			s.Kill()
 			return
-		case <-ctx.Done():
-			if c.hardStop(ctx, s) {
-				return
-			}
 		}
 	}
 }
 
-// hardStop kills the container at once when ctx was cancelled by Restart or
-// Close, and reports whether it did.
-func (c *containerCell) hardStop(ctx context.Context, s *container.Session) bool {
-	cause := context.Cause(ctx)
-	if !errors.Is(cause, errRestarted) && !errors.Is(cause, ErrClosed) {
-		return false
-	}
+// kill stops the container at once for Restart or Close.
+func (c *containerCell) kill(s *container.Session) {
 	c.stop(stopRestart, true)
 	s.Kill()
-	return true
 }
 
 func (c *containerCell) interrupt(s *container.Session) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(c.life, 2*time.Second)
 	defer cancel()
 	if err := s.Interrupt(ctx); err != nil {
 		c.log.Warn("interrupt", zap.Error(err))

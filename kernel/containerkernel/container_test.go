@@ -1,4 +1,4 @@
-package kernel
+package containerkernel
 
 import (
 	"context"
@@ -14,6 +14,9 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 )
 
 // The container tests use a real engine and the local test image
@@ -37,7 +40,7 @@ func requireEngine(t testing.TB) {
 		t.Skip("container tests need a container engine (-short)")
 	}
 	engineChecked.Do(func() {
-		r := container.Probe(context.Background(), container.Config{Image: testImage()})
+		r := container.Probe(context.Background(), container.Config{ContainerSettings: contract.ContainerSettings{Image: testImage()}})
 		if !r.Reachable {
 			engineChecked.err = r.Err
 		} else if r.ImageID == "" {
@@ -49,17 +52,17 @@ func requireEngine(t testing.TB) {
 	}
 }
 
-func newContainerKernel(t testing.TB, runtime string, lim Limits, edit ...func(*ContainerOptions)) *Container {
+func newContainerKernel(t testing.TB, runtime string, lim kernel.Limits, edit ...func(*Options)) *Kernel {
 	t.Helper()
 	requireEngine(t)
-	opts := ContainerOptions{
-		Container: ContainerConfig{Image: testImage(), Pull: "never", Runtime: runtime},
-		Limits:    lim, InterruptGrace: 2 * time.Second,
+	opts := Options{
+		Container: contract.ContainerSettings{Image: testImage(), Runtime: contract.Runtime(runtime)}, Pull: "never",
+		Limits: lim, InterruptGrace: 2 * time.Second,
 	}
 	for _, e := range edit {
 		e(&opts)
 	}
-	k, err := NewContainer(opts)
+	k, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +71,7 @@ func newContainerKernel(t testing.TB, runtime string, lim Limits, edit ...func(*
 }
 
 // forRuntimes runs f once per runtime, with a kernel each.
-func forRuntimes(t *testing.T, lim Limits, f func(t *testing.T, k *Container), edit ...func(*ContainerOptions)) {
+func forRuntimes(t *testing.T, lim kernel.Limits, f func(t *testing.T, k *Kernel), edit ...func(*Options)) {
 	for _, rt := range runtimes {
 		t.Run(rt, func(t *testing.T) {
 			f(t, newContainerKernel(t, rt, lim, edit...))
@@ -76,7 +79,7 @@ func forRuntimes(t *testing.T, lim Limits, f func(t *testing.T, k *Container), e
 	}
 }
 
-func value(r Result) string {
+func value(r kernel.Result) string {
 	if r.Value == nil {
 		return ""
 	}
@@ -95,46 +98,46 @@ func TestContainerNotebook(t *testing.T) {
 	os.WriteFile(secret, []byte("host only"), 0o644)
 	hostname, _ := os.ReadFile("/etc/hostname")
 
-	forRuntimes(t, Limits{}, func(t *testing.T, k *Container) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
 		if err := k.Start(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		info := k.Info()
-		if info.Backend != BackendContainer || info.Runtime != t.Name()[strings.LastIndex(t.Name(), "/")+1:] ||
-			info.State != StateIdle || info.Versions["python"] == "" || !strings.Contains(info.Versions["engine"], "API") ||
+		if info.Backend != contract.BackendContainer || info.Runtime != t.Name()[strings.LastIndex(t.Name(), "/")+1:] ||
+			info.State != kernel.StateIdle || info.Versions["python"] == "" || !strings.Contains(info.Versions["engine"], "API") ||
 			!strings.HasPrefix(info.Versions["image"], testImage()) {
 			t.Fatalf("%+v", info)
 		}
 
 		t.Run("state", func(t *testing.T) {
-			r := run(t, k, "x = 20\ndef double(v):\n    return v * 2")
-			if r.Status != StatusOK || r.Value != nil || r.ExecutionCount != 1 || r.Backend != BackendContainer || r.Runtime != info.Runtime {
+			r := kerneltest.Run(t, k, "x = 20\ndef double(v):\n    return v * 2")
+			if r.Status != kernel.StatusOK || r.Value != nil || r.ExecutionCount != 1 || r.Backend != contract.BackendContainer || r.Runtime != info.Runtime {
 				t.Fatalf("%+v", r)
 			}
-			r = run(t, k, "print('double of', x)\ndouble(x) + 2")
-			if r.Status != StatusOK || r.Stdout != "double of 20\n" || value(r) != "42" || r.ExecutionCount != 2 {
+			r = kerneltest.Run(t, k, "print('double of', x)\ndouble(x) + 2")
+			if r.Status != kernel.StatusOK || r.Stdout != "double of 20\n" || value(r) != "42" || r.ExecutionCount != 2 {
 				t.Fatalf("%+v", r)
 			}
-			if r := run(t, k, "x;"); r.Value != nil {
+			if r := kerneltest.Run(t, k, "x;"); r.Value != nil {
 				t.Fatalf("a trailing semicolon hides the value: %+v", r.Value)
 			}
 		})
 
 		t.Run("error", func(t *testing.T) {
-			r := run(t, k, "def g(n):\n    return 10 / n\n\ng(0)")
+			r := kerneltest.Run(t, k, "def g(n):\n    return 10 / n\n\ng(0)")
 			e := r.Error
-			if r.Status != StatusError || e.EName != "ZeroDivisionError" || len(e.Traceback) != 2 || e.Traceback[0].Line != 4 || e.Traceback[1].Line != 2 || e.Traceback[1].Text != "return 10 / n" {
+			if r.Status != kernel.StatusError || e.EName != "ZeroDivisionError" || len(e.Traceback) != 2 || e.Traceback[0].Line != 4 || e.Traceback[1].Line != 2 || e.Traceback[1].Text != "return 10 / n" {
 				t.Fatalf("%+v %+v", r, e)
 			}
 		})
 
 		t.Run("numpy and matplotlib", func(t *testing.T) {
-			r := run(t, k, "import numpy as np\nnp.arange(6).reshape(2, 3).sum(axis=0)")
-			if r.Status != StatusOK || value(r) != "array([3, 5, 7])" {
+			r := kerneltest.Run(t, k, "import numpy as np\nnp.arange(6).reshape(2, 3).sum(axis=0)")
+			if r.Status != kernel.StatusOK || value(r) != "array([3, 5, 7])" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			r = run(t, k, "import matplotlib.pyplot as plt\nplt.plot(np.arange(10) ** 2)\nplt.title('squares');")
-			if r.Status != StatusOK || r.Value == nil {
+			r = kerneltest.Run(t, k, "import matplotlib.pyplot as plt\nplt.plot(np.arange(10) ** 2)\nplt.title('squares');")
+			if r.Status != kernel.StatusOK || r.Value == nil {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			png, err := base64.StdEncoding.DecodeString(r.Value.MIME["image/png"])
@@ -144,55 +147,55 @@ func TestContainerNotebook(t *testing.T) {
 		})
 
 		t.Run("no network", func(t *testing.T) {
-			r := run(t, k, "import socket\n[name for _, name in socket.if_nameindex()]")
-			if r.Status != StatusOK || value(r) != "['lo']" {
+			r := kerneltest.Run(t, k, "import socket\n[name for _, name in socket.if_nameindex()]")
+			if r.Status != kernel.StatusOK || value(r) != "['lo']" {
 				t.Fatalf("interfaces: %+v %+v", r, r.Error)
 			}
-			r = run(t, k, "import socket\nsocket.create_connection(('8.8.8.8', 53), timeout=3)")
-			if r.Status != StatusError || !strings.Contains(r.Error.EName, "Error") {
+			r = kerneltest.Run(t, k, "import socket\nsocket.create_connection(('8.8.8.8', 53), timeout=3)")
+			if r.Status != kernel.StatusError || !strings.Contains(r.Error.EName, "Error") {
 				t.Fatalf("connect to the outside succeeded: %+v", r)
 			}
 		})
 
 		t.Run("isolation", func(t *testing.T) {
-			r := run(t, k, "import os\nos.path.exists("+pyStr(secret)+"), open('/etc/hostname').read() == "+pyStr(string(hostname))+", os.getuid(), os.getgid()")
-			if r.Status != StatusOK || value(r) != "(False, False, 65534, 65534)" {
+			r := kerneltest.Run(t, k, "import os\nos.path.exists("+pyStr(secret)+"), open('/etc/hostname').read() == "+pyStr(string(hostname))+", os.getuid(), os.getgid()")
+			if r.Status != kernel.StatusOK || value(r) != "(False, False, 65534, 65534)" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			// gVisor's /proc has no NoNewPrivs line: ask prctl(PR_GET_NO_NEW_PRIVS).
-			r = run(t, k, "import ctypes\nstatus = open('/proc/self/status').read()\n[l.split()[1] for l in status.splitlines() if l.startswith(('CapEff', 'CapBnd'))], ctypes.CDLL(None).prctl(39, 0, 0, 0, 0)")
-			if r.Status != StatusOK || value(r) != "(['0000000000000000', '0000000000000000'], 1)" {
+			r = kerneltest.Run(t, k, "import ctypes\nstatus = open('/proc/self/status').read()\n[l.split()[1] for l in status.splitlines() if l.startswith(('CapEff', 'CapBnd'))], ctypes.CDLL(None).prctl(39, 0, 0, 0, 0)")
+			if r.Status != kernel.StatusOK || value(r) != "(['0000000000000000', '0000000000000000'], 1)" {
 				t.Fatalf("capabilities and no-new-privileges: %+v %+v", r, r.Error)
 			}
 			for _, path := range []string{"/etc/evil", "/usr/evil", "/evil"} {
-				r = run(t, k, "open('"+path+"', 'w')")
-				if r.Status != StatusError || !strings.Contains(r.Error.EValue, "Read-only file system") && !strings.Contains(r.Error.EValue, "Permission denied") {
+				r = kerneltest.Run(t, k, "open('"+path+"', 'w')")
+				if r.Status != kernel.StatusError || !strings.Contains(r.Error.EValue, "Read-only file system") && !strings.Contains(r.Error.EValue, "Permission denied") {
 					t.Fatalf("%s: %+v %+v", path, r, r.Error)
 				}
 			}
 			// The workspace is the working directory, mounted read-only.
-			r = run(t, k, "import os\nopen('visible.txt').read(), os.getcwd()")
+			r = kerneltest.Run(t, k, "import os\nopen('visible.txt').read(), os.getcwd()")
 			if value(r) != "('from the workspace', '/workspace')" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			r = run(t, k, "open('/workspace/new.txt', 'w')")
-			if r.Status != StatusError || !strings.Contains(r.Error.EValue, "Read-only file system") {
+			r = kerneltest.Run(t, k, "open('/workspace/new.txt', 'w')")
+			if r.Status != kernel.StatusError || !strings.Contains(r.Error.EValue, "Read-only file system") {
 				t.Fatalf("the workspace is writable: %+v %+v", r, r.Error)
 			}
 			if _, err := os.Stat(filepath.Join(ws, "new.txt")); err == nil {
 				t.Fatal("file created in the workspace")
 			}
 			// /tmp is a small writable tmpfs, and HOME.
-			r = run(t, k, "import os\nopen('/tmp/ok', 'w').write('ok'), os.environ['HOME']")
+			r = kerneltest.Run(t, k, "import os\nopen('/tmp/ok', 'w').write('ok'), os.environ['HOME']")
 			if value(r) != "(2, '/tmp')" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 		})
 
 		t.Run("variables", func(t *testing.T) {
-			run(t, k, "big = 'y' * 1000\nimport json")
-			got := variablesByName(t, k)
-			if got["x"].Repr != "20" || got["x"].Type != "int" || got["double"].Type != "function" || len(got["big"].Repr) > MaxVariableRepr+len("…") {
+			kerneltest.Run(t, k, "big = 'y' * 1000\nimport json")
+			got := kerneltest.Variables(t, k)
+			if got["x"].Repr != "20" || got["x"].Type != "int" || got["double"].Type != "function" || len(got["big"].Repr) > kernel.MaxVariableRepr+len("…") {
 				t.Fatalf("%+v", got)
 			}
 			if _, ok := got["json"]; ok {
@@ -203,62 +206,62 @@ func TestContainerNotebook(t *testing.T) {
 		t.Run("silent and output cap", func(t *testing.T) {
 			before := k.Info().ExecutionCount
 			var streamed []string
-			r, err := k.Execute(context.Background(), Request{Code: "print('quiet')\nsilent_name = 1\n5", Silent: true,
-				OnOutput: func(s Stream, text string) { streamed = append(streamed, text) }})
-			if err != nil || r.Status != StatusOK || r.ExecutionCount != 0 || len(streamed) != 0 || r.Stdout != "" || r.Value != nil || k.Info().ExecutionCount != before {
+			r, err := k.Execute(context.Background(), kernel.Request{Code: "print('quiet')\nsilent_name = 1\n5", Silent: true,
+				OnOutput: func(s kernel.Stream, text string) { streamed = append(streamed, text) }})
+			if err != nil || r.Status != kernel.StatusOK || r.ExecutionCount != 0 || len(streamed) != 0 || r.Stdout != "" || r.Value != nil || k.Info().ExecutionCount != before {
 				t.Fatalf("%+v %v %q", r, err, streamed)
 			}
-			if r := run(t, k, "silent_name"); value(r) != "1" {
+			if r := kerneltest.Run(t, k, "silent_name"); value(r) != "1" {
 				t.Fatalf("%+v", r)
 			}
-			r, err = k.Execute(context.Background(), Request{Code: "print('z' * 3_000_000)",
-				OnOutput: func(s Stream, text string) { streamed = append(streamed, text) }})
+			r, err = k.Execute(context.Background(), kernel.Request{Code: "print('z' * 3_000_000)",
+				OnOutput: func(s kernel.Stream, text string) { streamed = append(streamed, text) }})
 			if err != nil || !strings.HasSuffix(r.Stdout, "\n[backyard: output truncated at 1048576 bytes]\n") || len(r.Stdout) > 1<<20+100 {
 				t.Fatalf("%d bytes, ends %q", len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-60):])
 			}
 		})
 
 		t.Run("interrupt keeps state", func(t *testing.T) {
-			run(t, k, "kept = [1, 2]")
+			kerneltest.Run(t, k, "kept = [1, 2]")
 			time.AfterFunc(300*time.Millisecond, func() { k.Interrupt() })
-			r := run(t, k, "kept.append(3)\nwhile True:\n    pass")
-			if r.Status != StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
+			r := kerneltest.Run(t, k, "kept.append(3)\nwhile True:\n    pass")
+			if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			// As in Jupyter, what the cell did before the interrupt stays.
-			if r := run(t, k, "kept"); value(r) != "[1, 2, 3]" {
+			if r := kerneltest.Run(t, k, "kept"); value(r) != "[1, 2, 3]" {
 				t.Fatalf("%+v", r)
 			}
 		})
 
 		t.Run("sys.exit restarts", func(t *testing.T) {
-			r := run(t, k, "import sys\nsys.exit(4)")
-			if r.Status != StatusError || r.Error.EName != "SystemExit" || !strings.Contains(r.Error.EValue, "fresh kernel") {
+			r := kerneltest.Run(t, k, "import sys\nsys.exit(4)")
+			if r.Status != kernel.StatusError || r.Error.EName != "SystemExit" || !strings.Contains(r.Error.EValue, "fresh kernel") {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			r = run(t, k, "'x' in globals()")
+			r = kerneltest.Run(t, k, "'x' in globals()")
 			if value(r) != "False" || r.ExecutionCount != 1 {
 				t.Fatalf("%+v", r)
 			}
-			r = run(t, k, "import os\nos._exit(3)")
-			if r.Status != StatusCrashed || !strings.Contains(r.Error.EValue, "exited with code 3") {
+			r = kerneltest.Run(t, k, "import os\nos._exit(3)")
+			if r.Status != kernel.StatusCrashed || !strings.Contains(r.Error.EValue, "exited with code 3") {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			if r := run(t, k, "1 + 1"); value(r) != "2" || r.ExecutionCount != 1 {
+			if r := kerneltest.Run(t, k, "1 + 1"); value(r) != "2" || r.ExecutionCount != 1 {
 				t.Fatalf("%+v", r)
 			}
 		})
 
 		t.Run("restart clears state", func(t *testing.T) {
-			run(t, k, "gone = 1")
+			kerneltest.Run(t, k, "gone = 1")
 			if err := k.Restart(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if info := k.Info(); info.ExecutionCount != 0 {
 				t.Fatalf("%+v", info)
 			}
-			r := run(t, k, "gone")
-			if r.Status != StatusError || r.Error.EName != "NameError" || r.ExecutionCount != 1 {
+			r := kerneltest.Run(t, k, "gone")
+			if r.Status != kernel.StatusError || r.Error.EName != "NameError" || r.ExecutionCount != 1 {
 				t.Fatalf("%+v", r)
 			}
 		})
@@ -271,14 +274,14 @@ func TestContainerNotebook(t *testing.T) {
 			if err := k.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := k.Execute(context.Background(), Request{Code: "1"}); err != ErrClosed {
+			if _, err := k.Execute(context.Background(), kernel.Request{Code: "1"}); err != kernel.ErrClosed {
 				t.Fatalf("%v", err)
 			}
 			if containerExists(t, id) {
 				t.Fatalf("container %s left after Close", id)
 			}
 		})
-	}, func(o *ContainerOptions) { o.Container.Workspace, o.Container.WorkspaceMount = ws, true })
+	}, func(o *Options) { o.Workspace, o.Container.MountWorkspace = ws, true })
 }
 
 func pyStr(s string) string {
@@ -299,48 +302,48 @@ func containerExists(t testing.TB, id string) bool {
 }
 
 func TestContainerTimeout(t *testing.T) {
-	forRuntimes(t, Limits{Timeout: time.Second}, func(t *testing.T, k *Container) {
-		run(t, k, "n = 1")
+	forRuntimes(t, kernel.Limits{Timeout: time.Second}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "n = 1")
 		// Stopped by SIGINT: the state stays.
-		r := run(t, k, "n = 2\nwhile True:\n    pass")
-		if r.Status != StatusTimeout || r.Error.EName != "TimeoutError" || !strings.Contains(r.Error.EValue, "1s time limit") {
+		r := kerneltest.Run(t, k, "n = 2\nwhile True:\n    pass")
+		if r.Status != kernel.StatusTimeout || r.Error.EName != "TimeoutError" || !strings.Contains(r.Error.EValue, "1s time limit") {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}
-		if r := run(t, k, "n"); value(r) != "2" {
+		if r := kerneltest.Run(t, k, "n"); value(r) != "2" {
 			t.Fatalf("%+v", r)
 		}
 		// A cell that swallows KeyboardInterrupt is killed after the grace
 		// period, and the kernel restarted.
-		r = run(t, k, "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass")
-		if r.Status != StatusTimeout || !strings.Contains(r.Error.EValue, "restarted") {
+		r = kerneltest.Run(t, k, "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass")
+		if r.Status != kernel.StatusTimeout || !strings.Contains(r.Error.EValue, "restarted") {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}
-		if r := run(t, k, "'n' in globals()"); value(r) != "False" || r.ExecutionCount != 1 {
+		if r := kerneltest.Run(t, k, "'n' in globals()"); value(r) != "False" || r.ExecutionCount != 1 {
 			t.Fatalf("%+v", r)
 		}
 	})
 }
 
 func TestContainerForkBomb(t *testing.T) {
-	forRuntimes(t, Limits{}, func(t *testing.T, k *Container) {
-		run(t, k, "before = 1")
-		r := run(t, k, "import os\nwhile True:\n    os.fork()")
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "before = 1")
+		r := kerneltest.Run(t, k, "import os\nwhile True:\n    os.fork()")
 		t.Logf("%s: %+v", r.Status, r.Error)
 		switch k.Info().Runtime {
 		case container.RuntimeRunc:
 			// fork() fails at the pids limit and the kernel lives.
-			if r.Status != StatusError || r.Error.EName != "BlockingIOError" {
+			if r.Status != kernel.StatusError || r.Error.EName != "BlockingIOError" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			if r := run(t, k, "before"); value(r) != "1" {
+			if r := kerneltest.Run(t, k, "before"); value(r) != "1" {
 				t.Fatalf("%+v", r)
 			}
 		case container.RuntimeRunsc:
 			// gVisor's sandbox dies: a crash, then a fresh kernel.
-			if r.Status != StatusCrashed {
+			if r.Status != kernel.StatusCrashed {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			if r := run(t, k, "'before' in globals()"); value(r) != "False" || r.ExecutionCount != 1 {
+			if r := kerneltest.Run(t, k, "'before' in globals()"); value(r) != "False" || r.ExecutionCount != 1 {
 				t.Fatalf("%+v", r)
 			}
 		}
@@ -348,31 +351,31 @@ func TestContainerForkBomb(t *testing.T) {
 }
 
 func TestContainerMemoryBomb(t *testing.T) {
-	forRuntimes(t, Limits{MemoryBytes: 128 << 20}, func(t *testing.T, k *Container) {
-		run(t, k, "before = 1")
-		r := run(t, k, "hog = []\nwhile True:\n    hog.append('x' * 10_000_000)")
+	forRuntimes(t, kernel.Limits{MemoryBytes: 128 << 20}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "before = 1")
+		r := kerneltest.Run(t, k, "hog = []\nwhile True:\n    hog.append('x' * 10_000_000)")
 		t.Logf("%s: %+v", r.Status, r.Error)
-		if r.Status != StatusCrashed || !strings.Contains(r.Error.EValue, "out of memory") || !strings.Contains(r.Error.EValue, "137") {
+		if r.Status != kernel.StatusCrashed || !strings.Contains(r.Error.EValue, "out of memory") || !strings.Contains(r.Error.EValue, "137") {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}
-		if r := run(t, k, "'before' in globals()"); value(r) != "False" || r.ExecutionCount != 1 {
+		if r := kerneltest.Run(t, k, "'before' in globals()"); value(r) != "False" || r.ExecutionCount != 1 {
 			t.Fatalf("%+v", r)
 		}
 	})
 }
 
 func TestContainerEngineUnreachable(t *testing.T) {
-	k, err := NewContainer(ContainerOptions{Container: ContainerConfig{DockerHost: "unix:///nonexistent/docker.sock", Image: testImage()}})
+	k, err := New(Options{DockerHost: "unix:///nonexistent/docker.sock", Container: contract.ContainerSettings{Image: testImage()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	_, err = k.Execute(context.Background(), Request{Code: "1"})
+	_, err = k.Execute(context.Background(), kernel.Request{Code: "1"})
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the container engine at unix:///nonexistent/docker.sock") ||
 		!strings.Contains(err.Error(), "start dockerd or set DOCKER_HOST") {
 		t.Fatalf("%v", err)
 	}
-	if info := k.Info(); info.State != StateDead {
+	if info := k.Info(); info.State != kernel.StateDead {
 		t.Fatalf("%+v", info)
 	}
 }
@@ -433,17 +436,17 @@ func TestContainerEngineStoppedMidRun(t *testing.T) {
 			sock := filepath.Join(t.TempDir(), "engine.sock")
 			p := startProxy(t, "unix", sock)
 			host := "unix://" + sock
-			k := newContainerKernel(t, rt, Limits{}, func(o *ContainerOptions) { o.Container.DockerHost = host })
-			run(t, k, "import time")
+			k := newContainerKernel(t, rt, kernel.Limits{}, func(o *Options) { o.DockerHost = host })
+			kerneltest.Run(t, k, "import time")
 			id := k.ContainerID()
 			t.Cleanup(func() { removeContainer(t, id) })
 			time.AfterFunc(500*time.Millisecond, p.kill)
-			r := run(t, k, "time.sleep(60)")
-			if r.Status != StatusCrashed || r.Error.EName != "EngineLost" ||
+			r := kerneltest.Run(t, k, "time.sleep(60)")
+			if r.Status != kernel.StatusCrashed || r.Error.EName != "EngineLost" ||
 				!strings.Contains(r.Error.EValue, "lost the connection to the container engine at "+host) {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			_, err := k.Execute(context.Background(), Request{Code: "1"})
+			_, err := k.Execute(context.Background(), kernel.Request{Code: "1"})
 			if err == nil || !strings.Contains(err.Error(), "cannot reach the container engine at "+host) {
 				t.Fatalf("%v", err)
 			}
@@ -457,8 +460,8 @@ func TestContainerRemoteEngineTCP(t *testing.T) {
 	requireEngine(t)
 	p := startProxy(t, "tcp", "127.0.0.1:0")
 	t.Setenv("DOCKER_HOST", "tcp://"+p.ln.Addr().String())
-	forRuntimes(t, Limits{}, func(t *testing.T, k *Container) {
-		if r := run(t, k, "6 * 7"); value(r) != "42" {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		if r := kerneltest.Run(t, k, "6 * 7"); value(r) != "42" {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}
 		if !strings.Contains(k.Info().Versions["engine"], "API") {
@@ -488,7 +491,7 @@ func TestContainerPodman(t *testing.T) {
 	}
 	for _, rt := range runtimes {
 		t.Run(rt, func(t *testing.T) {
-			k, err := NewContainer(ContainerOptions{Container: ContainerConfig{DockerHost: host, Image: testImage(), Pull: "never", Runtime: rt}})
+			k, err := New(Options{DockerHost: host, Container: contract.ContainerSettings{Image: testImage(), Runtime: contract.Runtime(rt)}, Pull: "never"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -497,16 +500,16 @@ func TestContainerPodman(t *testing.T) {
 					t.Error(err)
 				}
 			}()
-			run(t, k, "x = 41")
-			r := run(t, k, "import os, socket\nprint('out')\nx + 1, os.getuid(), [n for _, n in socket.if_nameindex()]")
-			if r.Status != StatusOK || value(r) != "(42, 65534, ['lo'])" || r.Stdout != "out\n" {
+			kerneltest.Run(t, k, "x = 41")
+			r := kerneltest.Run(t, k, "import os, socket\nprint('out')\nx + 1, os.getuid(), [n for _, n in socket.if_nameindex()]")
+			if r.Status != kernel.StatusOK || value(r) != "(42, 65534, ['lo'])" || r.Stdout != "out\n" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			if info := k.Info(); !strings.HasPrefix(info.Versions["engine"], "Podman Engine") || info.Runtime != rt {
 				t.Fatalf("%+v", info)
 			}
 			time.AfterFunc(300*time.Millisecond, func() { k.Interrupt() })
-			if r := run(t, k, "while True:\n    pass"); r.Status != StatusInterrupted {
+			if r := kerneltest.Run(t, k, "while True:\n    pass"); r.Status != kernel.StatusInterrupted {
 				t.Fatalf("%+v", r)
 			}
 		})

@@ -1,4 +1,4 @@
-package kernel
+package containerkernel
 
 import (
 	"context"
@@ -9,23 +9,45 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"go.uber.org/zap"
 )
 
-// ContainerOptions configure a container kernel.
-type ContainerOptions struct {
-	Container ContainerConfig
+// Options configure a container kernel.
+type Options struct {
+	// Container are the container settings (image, runtime, network,
+	// workspace mount), passed to the engine as they are.
+	Container contract.ContainerSettings
+	// Install says how missing packages are installed.
+	Install contract.InstallSettings
+	// Workspace is the host folder mounted when Container.MountWorkspace is
+	// set.
+	Workspace string
+	// Pull is "missing" (default: pull a missing image) or "never".
+	Pull string
+	// DockerHost overrides DOCKER_HOST.
+	DockerHost string
 	// Limits: Timeout, MemoryBytes, RecursionDepth and MaxOutputBytes apply.
-	Limits Limits
+	Limits kernel.Limits
 	// InterruptGrace is how long a cell may keep running after an interrupt
 	// or its time limit before the kernel is restarted (default 3 s).
 	InterruptGrace time.Duration
 	// OnState, when set, is told of every state change.
-	OnState func(State)
+	OnState func(kernel.State)
+	// OnProgress follows an image pull or an install (percent -1 when
+	// unknown).
+	OnProgress func(title, message string, percent int, done bool)
+	// OnWarning gets warnings for the user, each once per process.
+	OnWarning func(string)
+	// Confirm asks whether to install packages (install policy "ask"); nil
+	// means no.
+	Confirm func(ctx context.Context, packages []string) bool
 	Logger  *zap.Logger
 }
 
-// Container is a Kernel that runs cells in full CPython inside a
+// Kernel is a kernel.Kernel that runs cells in full CPython inside a
 // long-lived, hardened container (gVisor's runsc when the engine has it),
 // started on the first execution or by Start.
 //
@@ -33,10 +55,10 @@ type ContainerOptions struct {
 // namespace keeps what the cell did until then, as in Jupyter. A cell that
 // does not stop within the grace period is killed with its container, and
 // the result says that the kernel was restarted.
-type Container struct {
-	base
-	opts   ContainerOptions
-	limits Limits
+type Kernel struct {
+	kcore.Base
+	opts   Options
+	limits kernel.Limits
 	log    *zap.Logger
 
 	s     *container.Session // owned by the goroutine holding q
@@ -54,12 +76,12 @@ type Container struct {
 // swallowed by the cell's own `except KeyboardInterrupt`.
 const interruptRepeat = 500 * time.Millisecond
 
-// NewContainer returns a container kernel. It does not contact the engine:
+// New returns a container kernel. It does not contact the engine:
 // the first Execute (or Start) does, and fails with a clear error when the
 // engine is unreachable or the image missing.
-func NewContainer(opts ContainerOptions) (*Container, error) {
+func New(opts Options) (*Kernel, error) {
 	switch opts.Container.Runtime {
-	case "", container.RuntimeRunc, container.RuntimeRunsc:
+	case contract.RuntimeAuto, contract.RuntimeRunc, contract.RuntimeRunsc:
 	default:
 		return nil, fmt.Errorf("unknown container runtime %q (want runc, runsc or empty)", opts.Container.Runtime)
 	}
@@ -69,39 +91,39 @@ func NewContainer(opts ContainerOptions) (*Container, error) {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
-	return &Container{
-		base: newBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), log: opts.Logger.Named("container"),
-		runtime: opts.Container.Runtime, tried: map[string]bool{},
+	return &Kernel{
+		Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), log: opts.Logger.Named("container"),
+		runtime: string(opts.Container.Runtime), tried: map[string]bool{},
 	}, nil
 }
 
-func (k *Container) config() container.Config {
-	c := k.opts.Container
+func (k *Kernel) config() container.Config {
+	o := k.opts
 	return container.Config{
-		DockerHost: c.DockerHost, Image: c.Image, Pull: container.PullPolicy(c.Pull), Runtime: c.Runtime,
-		Network: c.Network, Workspace: c.Workspace, WorkspaceMount: c.WorkspaceMount,
-		MemoryBytes: int64(k.limits.MemoryBytes), CPUs: c.CPUs, PidsLimit: c.PidsLimit,
-		RecursionLimit: k.limits.RecursionDepth, OnProgress: c.OnProgress, Logger: k.log,
-		Packages: true,
+		ContainerSettings: o.Container, Workspace: o.Workspace, DockerHost: o.DockerHost, Pull: container.PullPolicy(o.Pull),
+		MemoryBytes: int64(k.limits.MemoryBytes), RecursionLimit: k.limits.RecursionDepth,
+		OnProgress: o.OnProgress, Logger: k.log, Packages: true,
 	}
 }
 
 // Start starts the kernel's container now, if it is not running, so that the
 // first cell does not wait for it.
-func (k *Container) Start(ctx context.Context) error {
-	if err := k.acquire(ctx); err != nil {
+func (k *Kernel) Start(ctx context.Context) error {
+	ctx, cancel := k.Bound(ctx)
+	defer cancel()
+	if err := k.Acquire(ctx); err != nil {
 		return err
 	}
-	defer k.q.release()
+	defer k.Q.Release()
 	_, err := k.session(ctx)
 	if err == nil {
-		k.setState(StateIdle)
+		k.SetState(kernel.StateIdle)
 	}
 	return err
 }
 
 // session returns the running container, starting one when needed.
-func (k *Container) session(ctx context.Context) (*container.Session, error) {
+func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 	if k.s != nil && k.s.Alive() {
 		return k.s, nil
 	}
@@ -110,23 +132,23 @@ func (k *Container) session(ctx context.Context) (*container.Session, error) {
 		k.log.Warn("kernel container stopped between cells", zap.String("why", k.s.Exit(ctx).Describe()))
 		k.discard()
 	}
-	k.setState(StateStarting)
+	k.SetState(kernel.StateStarting)
 	cfg := k.config()
 	e, err := container.Shared(ctx, cfg.DockerHost, k.log)
 	if err == nil {
 		k.s, err = e.Start(ctx, cfg)
 	}
 	if err != nil {
-		k.setState(StateDead)
+		k.SetState(kernel.StateDead)
 		return nil, fmt.Errorf("start container kernel: %w", err)
 	}
 	info, _ := e.Info(ctx)
 	rt := k.s.Runtime()
 	if rt.Warning != "" {
 		k.log.Warn("container kernel runs without gVisor", zap.String("runtime", rt.Name))
-		warnOnce(rt.Warning, k.opts.Container.OnWarning)
+		warnOnce(rt.Warning, k.opts.OnWarning)
 	}
-	k.mu.Lock()
+	k.Mu.Lock()
 	k.runtime, k.id = rt.Name, k.s.ID()
 	if rt.Warning != "" && !slices.Contains(k.notes, rt.Warning) {
 		k.notes = append(k.notes, rt.Warning)
@@ -136,7 +158,7 @@ func (k *Container) session(ctx context.Context) (*container.Session, error) {
 		"engine": info.String(),
 		"python": k.s.Python(),
 	}
-	k.mu.Unlock()
+	k.Mu.Unlock()
 	return k.s, nil
 }
 
@@ -161,7 +183,7 @@ func shortImageID(id string) string {
 }
 
 // discard removes the container and forgets the namespace.
-func (k *Container) discard() {
+func (k *Kernel) discard() {
 	if k.s == nil {
 		return
 	}
@@ -169,52 +191,55 @@ func (k *Container) discard() {
 		k.log.Warn("remove kernel container", zap.Error(err))
 	}
 	k.s = nil
-	k.mu.Lock()
-	k.count, k.id = 0, ""
-	k.mu.Unlock()
+	k.ResetCount()
+	k.Mu.Lock()
+	k.id = ""
+	k.Mu.Unlock()
 }
 
 // ContainerID is the ID of the kernel's running container, "" when none
 // runs.
-func (k *Container) ContainerID() string {
-	k.mu.Lock()
-	defer k.mu.Unlock()
+func (k *Kernel) ContainerID() string {
+	k.Mu.Lock()
+	defer k.Mu.Unlock()
 	return k.id
 }
 
 // Execute implements Kernel.
-func (k *Container) Execute(ctx context.Context, req Request) (Result, error) {
-	if err := k.acquire(ctx); err != nil {
-		return Result{}, err
+func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	ctx, cancel := k.Bound(ctx)
+	defer cancel()
+	if err := k.Acquire(ctx); err != nil {
+		return kernel.Result{}, err
 	}
-	defer k.q.release()
+	defer k.Q.Release()
 	s, err := k.session(ctx)
 	if err != nil {
-		return Result{}, err
+		return kernel.Result{}, err
 	}
-	ctx, count, end := k.begin(ctx, req.Silent)
+	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := newOutput(k.limits.MaxOutputBytes, req)
+	out := kcore.NewOutput(k.limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
 		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
-			out.write(Stderr, "[backyard: "+err.Error()+"]\n")
+			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
-	c := &containerCell{code: req.Code, silent: req.Silent, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log}
+	c := &containerCell{code: req.Code, silent: req.Silent, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log, life: k.Life(), hard: hard}
 	c.run(ctx, s)
 	if dist, ok := k.installable(c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
 		if note := k.installMissing(ctx, dist, out); note != "" {
 			c.result.Error.EValue += "; " + note
 		} else {
-			s.Exec(context.Background(), container.ExecRequest{Code: "__import__('importlib').invalidate_caches()", Silent: true}, func(string, string) {})
-			c = &containerCell{code: req.Code, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log}
+			s.Exec(k.Life(), container.ExecRequest{Code: "__import__('importlib').invalidate_caches()", Silent: true}, func(string, string) {})
+			c = &containerCell{code: req.Code, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log, life: k.Life(), hard: hard}
 			c.run(ctx, s)
 		}
 	}
 	r := c.result
-	r.Backend, r.Runtime = BackendContainer, s.Runtime().Name
+	r.Backend, r.Runtime = contract.BackendContainer, s.Runtime().Name
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
@@ -224,58 +249,50 @@ func (k *Container) Execute(ctx context.Context, req Request) (Result, error) {
 		k.discard()
 	}
 	if k.s != nil {
-		k.setState(StateIdle)
+		k.SetState(kernel.StateIdle)
 	} else {
-		k.setState(StateDead)
+		k.SetState(kernel.StateDead)
 	}
 	return r, nil
 }
 
 // Restart implements Kernel: the container is removed (a running cell is
 // stopped at once) and the next execution starts an empty one.
-func (k *Container) Restart(ctx context.Context) error { return k.restart(ctx, k.discard) }
+func (k *Kernel) Restart(ctx context.Context) error { return k.RestartWith(ctx, k.discard) }
 
 // Variables implements Kernel: the names in the namespace, modules and
 // dunder names left out.
-func (k *Container) Variables(ctx context.Context) ([]Variable, error) {
-	if err := k.acquire(ctx); err != nil {
+func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
+	if err := k.Acquire(ctx); err != nil {
 		return nil, err
 	}
-	defer k.q.release()
+	defer k.Q.Release()
 	if k.s == nil || !k.s.Alive() {
 		return nil, nil
 	}
-	vs, err := k.s.Variables(ctx, MaxVariableRepr)
+	vs, err := k.s.Variables(ctx, kernel.MaxVariableRepr)
 	if err != nil {
 		return nil, fmt.Errorf("list variables: %w", err)
 	}
-	out := make([]Variable, 0, len(vs))
+	out := make([]kernel.Variable, 0, len(vs))
 	for _, v := range vs {
-		repr := v.Repr
-		if len(repr) > MaxVariableRepr {
-			repr = truncateUTF8(repr, MaxVariableRepr) + "…"
-		}
-		out = append(out, Variable{Name: v.Name, Type: v.Type, Repr: repr})
+		out = append(out, kernel.Variable{Name: v.Name, Type: v.Type, Repr: kcore.CutRepr(v.Repr)})
 	}
-	sortVariables(out)
+	kcore.SortVariables(out)
 	return out, nil
 }
 
 // Info implements Kernel. Versions has "image", "engine" and "python" once
 // the container has started.
-func (k *Container) Info() Info {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	state := k.state
-	if k.closed {
-		state = StateDead
-	}
+func (k *Kernel) Info() kernel.Info {
+	k.Mu.Lock()
+	defer k.Mu.Unlock()
 	versions := make(map[string]string, len(k.versions))
 	for n, v := range k.versions {
 		versions[n] = v
 	}
-	return Info{
-		Backend: BackendContainer, Runtime: k.runtime, State: state, ExecutionCount: k.count,
+	return kernel.Info{
+		Backend: contract.BackendContainer, Runtime: k.runtime, State: k.StateLocked(), ExecutionCount: k.CountLocked(),
 		Versions: versions, Notes: append([]string(nil), k.notes...),
 	}
 }
@@ -283,20 +300,29 @@ func (k *Container) Info() Info {
 // Close implements Kernel: the container is removed. The error says when
 // the engine could not remove it (it is then left for
 // container.ReapOrphans).
-func (k *Container) Close() error {
-	if !k.markClosed() {
+func (k *Kernel) Close() error {
+	if !k.MarkClosed() {
 		return nil
 	}
-	k.q <- struct{}{} // wait for the running execution
+	k.Q <- struct{}{} // wait for the running execution
 	var err error
 	if k.s != nil {
 		err = k.s.Close()
 		k.s = nil
 	}
-	k.q.release()
-	k.notifyDead()
-	if err != nil && !errors.Is(err, ErrClosed) {
+	k.Q.Release()
+	k.NotifyDead()
+	if err != nil && !errors.Is(err, kernel.ErrClosed) {
 		return err
 	}
 	return nil
+}
+
+// OptionsOf are the options of a container kernel configured by cfg.
+func OptionsOf(cfg kernel.Config) Options {
+	return Options{
+		Container: cfg.Settings.Container, Install: cfg.Settings.Install, Workspace: cfg.Workspace, DockerHost: cfg.DockerHost,
+		Limits: kernel.LimitsOf(cfg.Settings), OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
+		Confirm: cfg.Confirm, Logger: cfg.Logger,
+	}
 }

@@ -1,4 +1,4 @@
-package kernel
+package containerkernel
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/pypkg"
 	"go.uber.org/zap"
 )
@@ -16,9 +19,9 @@ var noModule = regexp.MustCompile(`^No module named '([^']+)'`)
 // installable reports the distribution that would provide the module a
 // cell failed to import, when the policy allows installing it and it was not
 // tried before in this kernel.
-func (k *Container) installable(r Result) (string, bool) {
-	policy := k.opts.Container.AutoInstall
-	if r.Status != StatusError || r.Error == nil || r.Error.EName != "ModuleNotFoundError" {
+func (k *Kernel) installable(r kernel.Result) (string, bool) {
+	policy := k.opts.Install.AutoInstall
+	if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "ModuleNotFoundError" {
 		return "", false
 	}
 	m := noModule.FindStringSubmatch(r.Error.EValue)
@@ -26,7 +29,7 @@ func (k *Container) installable(r Result) (string, bool) {
 		return "", false
 	}
 	dist := pypkg.Distribution(m[1])
-	if policy == "" || policy == InstallOff {
+	if policy != contract.InstallAsk && policy != contract.InstallOn {
 		r.Error.EValue += fmt.Sprintf("; the container image lacks it: set backyard.autoInstall to \"ask\" or \"on\" to install %s", dist)
 		return "", false
 	}
@@ -38,10 +41,10 @@ func (k *Container) installable(r Result) (string, bool) {
 
 // installMissing installs dist (asking first under "ask"); it returns why
 // nothing was installed, "" on success.
-func (k *Container) installMissing(ctx context.Context, dist string, out *output) string {
+func (k *Kernel) installMissing(ctx context.Context, dist string, out *kcore.Output) string {
 	k.tried[dist] = true
-	if k.opts.Container.AutoInstall == InstallAsk {
-		confirm := k.opts.Container.Confirm
+	if k.opts.Install.AutoInstall == contract.InstallAsk {
+		confirm := k.opts.Confirm
 		if confirm == nil || !confirm(ctx, []string{dist}) {
 			return fmt.Sprintf("not installed: autoInstall is \"ask\" and installing %s was declined", dist)
 		}
@@ -53,7 +56,7 @@ func (k *Container) installMissing(ctx context.Context, dist string, out *output
 }
 
 // ensurePackages installs the declared requirements not installed yet.
-func (k *Container) ensurePackages(ctx context.Context, reqs []string, out *output) error {
+func (k *Kernel) ensurePackages(ctx context.Context, reqs []string, out *kcore.Output) error {
 	var missing []string
 	for _, r := range reqs {
 		if !k.tried[r] {
@@ -66,10 +69,10 @@ func (k *Container) ensurePackages(ctx context.Context, reqs []string, out *outp
 	for _, r := range missing {
 		k.tried[r] = true
 	}
-	switch k.opts.Container.AutoInstall {
-	case InstallOn:
-	case InstallAsk:
-		if c := k.opts.Container.Confirm; c == nil || !c(ctx, missing) {
+	switch k.opts.Install.AutoInstall {
+	case contract.InstallOn:
+	case contract.InstallAsk:
+		if c := k.opts.Confirm; c == nil || !c(ctx, missing) {
 			return fmt.Errorf("the script block's dependencies were not installed (%s): declined", strings.Join(missing, ", "))
 		}
 	default:
@@ -78,14 +81,14 @@ func (k *Container) ensurePackages(ctx context.Context, reqs []string, out *outp
 	return k.install(ctx, missing, out)
 }
 
-func (k *Container) install(ctx context.Context, reqs []string, out *output) error {
-	c := k.opts.Container
-	out.write(Stderr, fmt.Sprintf("[backyard: installing %s into the container's package volume]\n", strings.Join(reqs, " ")))
-	if c.OnProgress != nil {
-		c.OnProgress("Installing packages", strings.Join(reqs, " "), -1, false)
-		defer c.OnProgress("Installing packages", "", 100, true)
+func (k *Kernel) install(ctx context.Context, reqs []string, out *kcore.Output) error {
+	c := k.opts.Install
+	out.Write(kernel.Stderr, fmt.Sprintf("[backyard: installing %s into the container's package volume]\n", strings.Join(reqs, " ")))
+	if p := k.opts.OnProgress; p != nil {
+		p("Installing packages", strings.Join(reqs, " "), -1, false)
+		defer p("Installing packages", "", 100, true)
 	}
-	e, err := container.Shared(ctx, c.DockerHost, k.log)
+	e, err := container.Shared(ctx, k.opts.DockerHost, k.log)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package kernel
+package containerkernel
 
 import (
 	"context"
@@ -9,18 +9,20 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 )
 
-func installKernel(t *testing.T, policy string, confirm func(context.Context, []string) bool) (*Container, string) {
+func installKernel(t *testing.T, policy contract.InstallPolicy, confirm func(context.Context, []string) bool) (*Kernel, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs a container engine")
 	}
 	img := containertest.IsolatedImage(t)
 	mod := fmt.Sprintf("backyard_wheel%d", rand.Uint32())
-	k, err := NewContainer(ContainerOptions{Limits: Limits{Timeout: time.Minute}, Container: ContainerConfig{
-		Image: img, Pull: "never", AutoInstall: policy, FindLinks: containertest.WheelDir(t, mod), Confirm: confirm,
-	}})
+	k, err := New(Options{Limits: kernel.Limits{Timeout: time.Minute}, Container: contract.ContainerSettings{Image: img}, Pull: "never",
+		Install: contract.InstallSettings{AutoInstall: policy, FindLinks: containertest.WheelDir(t, mod)}, Confirm: confirm})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,18 +31,18 @@ func installKernel(t *testing.T, policy string, confirm func(context.Context, []
 }
 
 func TestAutoInstallFromLocalIndex(t *testing.T) {
-	k, mod := installKernel(t, InstallOn, nil)
-	run(t, k, "before = 1")
+	k, mod := installKernel(t, contract.InstallOn, nil)
+	kerneltest.Run(t, k, "before = 1")
 	var streamed strings.Builder
-	r, err := k.Execute(context.Background(), Request{Code: "import " + mod + "\n" + mod + ".ANSWER + before", OnOutput: func(_ Stream, s string) { streamed.WriteString(s) }})
-	if err != nil || r.Status != StatusOK || r.Value == nil || r.Value.Text != "43" {
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "import " + mod + "\n" + mod + ".ANSWER + before", OnOutput: func(_ kernel.Stream, s string) { streamed.WriteString(s) }})
+	if err != nil || r.Status != kernel.StatusOK || r.Value == nil || r.Value.Text != "43" {
 		t.Fatalf("%+v %v %+v", r, err, r.Error)
 	}
 	if !strings.Contains(streamed.String(), "installing "+mod) {
 		t.Fatalf("streamed %q", streamed.String())
 	}
 	// The kernel container itself stays offline and cannot write packages.
-	r = run(t, k, "import socket, os\ntry:\n    socket.create_connection(('1.1.1.1', 53), timeout=2)\n    net = 'online'\nexcept OSError:\n    net = 'offline'\nnet, os.access("+mod+".__file__, os.W_OK)")
+	r = kerneltest.Run(t, k, "import socket, os\ntry:\n    socket.create_connection(('1.1.1.1', 53), timeout=2)\n    net = 'online'\nexcept OSError:\n    net = 'offline'\nnet, os.access("+mod+".__file__, os.W_OK)")
 	if r.Value == nil || r.Value.Text != "('offline', False)" {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
@@ -48,56 +50,36 @@ func TestAutoInstallFromLocalIndex(t *testing.T) {
 
 func TestAutoInstallAskDeclined(t *testing.T) {
 	asked := []string{}
-	k, mod := installKernel(t, InstallAsk, func(_ context.Context, pkgs []string) bool {
+	k, mod := installKernel(t, contract.InstallAsk, func(_ context.Context, pkgs []string) bool {
 		asked = append(asked, pkgs...)
 		return false
 	})
-	r := run(t, k, "import "+mod)
-	if r.Status != StatusError || r.Error.EName != "ModuleNotFoundError" || !strings.Contains(r.Error.EValue, "declined") {
+	r := kerneltest.Run(t, k, "import "+mod)
+	if r.Status != kernel.StatusError || r.Error.EName != "ModuleNotFoundError" || !strings.Contains(r.Error.EValue, "declined") {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
 	if len(asked) != 1 || asked[0] != mod {
 		t.Fatalf("asked %v", asked)
 	}
 	// Asked once per package and kernel.
-	run(t, k, "import "+mod)
+	kerneltest.Run(t, k, "import "+mod)
 	if len(asked) != 1 {
 		t.Fatalf("asked again: %v", asked)
 	}
 }
 
 func TestAutoInstallOffExplains(t *testing.T) {
-	k, mod := installKernel(t, InstallOff, nil)
-	r := run(t, k, "import "+mod)
-	if r.Status != StatusError || !strings.Contains(r.Error.EValue, "backyard.autoInstall") {
+	k, mod := installKernel(t, contract.InstallOff, nil)
+	r := kerneltest.Run(t, k, "import "+mod)
+	if r.Status != kernel.StatusError || !strings.Contains(r.Error.EValue, "backyard.autoInstall") {
 		t.Fatalf("%+v", r.Error)
 	}
 }
 
 func TestScriptRequirementsInstalledFirst(t *testing.T) {
-	k, mod := installKernel(t, InstallOn, nil)
-	r, err := k.Execute(context.Background(), Request{Code: "import " + mod + "\n" + mod + ".ANSWER", Requirements: []string{mod}})
-	if err != nil || r.Status != StatusOK || r.Value.Text != "42" {
+	k, mod := installKernel(t, contract.InstallOn, nil)
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "import " + mod + "\n" + mod + ".ANSWER", Requirements: []string{mod}})
+	if err != nil || r.Status != kernel.StatusOK || r.Value.Text != "42" {
 		t.Fatalf("%+v %v %+v", r, err, r.Error)
-	}
-}
-
-// Auto mode: the cell moves to the container (Monty lacks the module), and
-// the package is installed there.
-func TestAutoModeInstallsOnTheContainer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("needs a container engine")
-	}
-	img := containertest.IsolatedImage(t)
-	mod := fmt.Sprintf("backyard_wheel%d", rand.Uint32())
-	a, err := NewAuto(Config{Limits: Limits{Timeout: time.Minute}, Container: ContainerConfig{Image: img, Pull: "never", AutoInstall: InstallOn, FindLinks: containertest.WheelDir(t, mod)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	run(t, a, "x = 1")
-	r := run(t, a, "import "+mod+"\n"+mod+".ANSWER + x")
-	if r.Backend != BackendContainer || r.Status != StatusOK || r.Value.Text != "43" {
-		t.Fatalf("%+v %+v", r, r.Error)
 	}
 }

@@ -1,4 +1,4 @@
-package kernel
+package montykernel
 
 import (
 	"context"
@@ -8,15 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
-)
-
-// Causes of a stopped execution.
-var (
-	errInterrupted = errors.New("interrupted")
-	errTimedOut    = errors.New("time limit exceeded")
-	errRestarted   = errors.New("kernel restarted")
 )
 
 // timeoutGrace is how long past the time limit the host waits before it
@@ -41,10 +37,10 @@ func displayCode(code string) (string, bool) {
 // the caller restores or replaces it.
 type montyCell struct {
 	code    string
-	limits  Limits
-	out     *output
+	limits  kernel.Limits
+	out     *kcore.Output
 	fresh   bool // empty namespace before running
-	result  Result
+	result  kernel.Result
 	outcome monty.Outcome
 	fed     string // the code as fed (rewritten for display)
 	// sessionLost is set when the worker died or was killed; tainted when
@@ -56,14 +52,14 @@ type montyCell struct {
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	code, wrapped := displayCode(c.code)
-	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+timeoutGrace, errTimedOut)
+	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+timeoutGrace, kcore.ErrTimedOut)
 	defer cancel()
 	start := time.Now()
 	opt := monty.FeedOptions{Fresh: c.fresh, OnPrint: func(s monty.Stream, text string) {
 		if s == monty.Stderr {
-			c.out.write(Stderr, text)
+			c.out.Write(kernel.Stderr, text)
 		} else {
-			c.out.write(Stdout, text)
+			c.out.Write(kernel.Stdout, text)
 		}
 	}}
 	o, err := w.Feed(ctx, code, opt)
@@ -78,52 +74,52 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	c.outcome, c.fed = o, code
 	r := &c.result
 	r.Duration = time.Since(start)
-	r.Backend = BackendMonty
-	r.Stdout, r.Stderr = c.out.stdout.String(), c.out.stderr.String()
+	r.Backend = contract.BackendMonty
+	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	switch {
 	case err != nil:
 		c.sessionLost = true
 		switch cause := context.Cause(ctx); {
-		case errors.Is(cause, errTimedOut):
-			r.Status = StatusTimeout
-			r.Error = &Error{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout)}
+		case errors.Is(cause, kcore.ErrTimedOut):
+			r.Status = kernel.StatusTimeout
+			r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout)}
 		case ctx.Err() != nil:
-			r.Status = StatusInterrupted
-			r.Error = &Error{EName: "KeyboardInterrupt", EValue: ""}
+			r.Status = kernel.StatusInterrupted
+			r.Error = &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: ""}
 		default:
 			c.crash = err
-			r.Status = StatusCrashed
-			r.Error = &Error{EName: "KernelCrashed", EValue: err.Error()}
+			r.Status = kernel.StatusCrashed
+			r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: err.Error()}
 		}
 	case o.Exception != nil:
 		e := o.Exception
-		r.Status = StatusError
-		r.Error = &Error{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code)}
+		r.Status = kernel.StatusError
+		r.Error = &contract.ExecutionError{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code)}
 		if e.Type == "KeyError" {
 			r.Error.EValue = keyErrorValue(e.Message)
 		}
 		switch {
 		case e.Type == "TimeoutError" && strings.Contains(e.Message, "time limit exceeded") && len(e.Frames) == 0:
-			r.Status, c.tainted = StatusTimeout, true
+			r.Status, c.tainted = kernel.StatusTimeout, true
 			r.Error.EValue = fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout)
 		case e.Type == "MemoryError" && strings.Contains(e.Message, "memory limit exceeded"):
 			c.tainted = true
-		case e.Type == "KeyboardInterrupt" && errors.Is(context.Cause(ctx), errTimedOut):
+		case e.Type == "KeyboardInterrupt" && errors.Is(context.Cause(ctx), kcore.ErrTimedOut):
 			// Stopped in-band (in a sleep) by the time limit.
-			r.Status = StatusTimeout
-			r.Error = &Error{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout), Traceback: r.Error.Traceback}
+			r.Status = kernel.StatusTimeout
+			r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout), Traceback: r.Error.Traceback}
 		case e.Type == "KeyboardInterrupt":
-			r.Status = StatusInterrupted
+			r.Status = kernel.StatusInterrupted
 		}
 	case o.TypingError != "":
-		r.Status = StatusError
-		r.Error = &Error{EName: "TypeCheckError", EValue: o.TypingError}
+		r.Status = kernel.StatusError
+		r.Error = &contract.ExecutionError{EName: "TypeCheckError", EValue: o.TypingError}
 	default:
-		r.Status = StatusOK
+		r.Status = kernel.StatusOK
 		// Only a rewritten cell has a value to show: otherwise the cell ends
 		// in a statement or in `expr;` (IPython's way to hide a value).
 		if s, ok := o.Value.Str(); wrapped && ok && s != "None" {
-			r.Value = &Value{Text: s}
+			r.Value = &contract.Value{Text: s}
 		}
 	}
 }
@@ -135,21 +131,21 @@ const maxFrames = 30
 // frames maps Monty frames to cell-relative frames. The outermost frame is
 // always the cell's own module level; frames in code from other cells (a
 // function defined earlier) or in eval'd strings keep line 0.
-func frames(fs []monty.Frame, code string) []Frame {
+func frames(fs []monty.Frame, code string) []contract.Frame {
 	lines := strings.Split(code, "\n")
 	cell := ""
 	if len(fs) > 0 {
 		cell = fs[0].File
 	}
-	out := make([]Frame, 0, min(len(fs), maxFrames+1))
+	out := make([]contract.Frame, 0, min(len(fs), maxFrames+1))
 	for i, f := range fs {
 		if len(fs) > maxFrames && i == maxFrames/2 {
-			out = append(out, Frame{Name: "...", Text: fmt.Sprintf("[%d frames omitted]", len(fs)-maxFrames)})
+			out = append(out, contract.Frame{Name: "...", Text: fmt.Sprintf("[%d frames omitted]", len(fs)-maxFrames)})
 		}
 		if len(fs) > maxFrames && i >= maxFrames/2 && i < len(fs)-maxFrames/2 {
 			continue
 		}
-		fr := Frame{Name: f.Name, Text: strings.TrimSpace(f.Preview)}
+		fr := contract.Frame{Name: f.Name, Text: strings.TrimSpace(f.Preview)}
 		if fr.Name == "" {
 			fr.Name = "<module>"
 		}
@@ -175,4 +171,25 @@ func keyErrorValue(msg string) string {
 		return msg
 	}
 	return monty.StrRepr(msg)
+}
+
+// RunSnippet runs code on w as one independent snippet of a batch: with
+// fresh set, the worker's session is emptied first (pipelined with the
+// feed). lost reports that the worker is dead or was killed afterwards and
+// must be replaced.
+func RunSnippet(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
+	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh}
+	c.run(ctx, w)
+	c.result.Runtime = "monty"
+	return c.result, c.sessionLost
+}
+
+// WorkerConfig is the configuration of a worker that runs cells under
+// limits.
+func WorkerConfig(binary string, limits kernel.Limits) monty.Config {
+	return monty.Config{Binary: binary, Limits: monty.Limits{
+		CellTime:       limits.Timeout,
+		MemoryBytes:    limits.MemoryBytes,
+		RecursionDepth: uint64(limits.RecursionDepth),
+	}}
 }

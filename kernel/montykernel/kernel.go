@@ -1,4 +1,4 @@
-package kernel
+package montykernel
 
 import (
 	"context"
@@ -7,20 +7,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
-// MontyOptions configure a Monty kernel.
-type MontyOptions struct {
+// Options configure a Monty kernel.
+type Options struct {
 	// Binary is the worker executable; empty means monty.Find("").
 	Binary string
-	Limits Limits
+	Limits kernel.Limits
 	// OnState, when set, is told of every state change.
-	OnState func(State)
+	OnState func(kernel.State)
 }
 
-// Monty is a Kernel backed by one Monty worker process, started on the
+// Kernel is a kernel.Kernel backed by one Monty worker process, started on the
 // first execution.
 //
 // Interrupt: Monty reads requests only between turns, so a running cell is
@@ -28,10 +31,10 @@ type MontyOptions struct {
 // as it was before that cell (see checkpoint). A cell waiting in time.sleep
 // is interrupted in-band instead (KeyboardInterrupt; changes made before the
 // sleep are kept, as in CPython).
-type Monty struct {
-	base
-	opts   MontyOptions
-	limits Limits
+type Kernel struct {
+	kcore.Base
+	opts   Options
+	limits kernel.Limits
 
 	// Owned by the goroutine holding q.
 	w     *monty.Worker
@@ -41,9 +44,9 @@ type Monty struct {
 	version string // guarded by mu
 }
 
-// NewMonty returns a Monty kernel; the worker starts on first use. It fails
+// New returns a Monty kernel; the worker starts on first use. It fails
 // only when no worker binary can be found.
-func NewMonty(opts MontyOptions) (*Monty, error) {
+func New(opts Options) (*Kernel, error) {
 	if opts.Binary == "" {
 		p, err := monty.Find("")
 		if err != nil {
@@ -51,34 +54,28 @@ func NewMonty(opts MontyOptions) (*Monty, error) {
 		}
 		opts.Binary = p
 	}
-	return &Monty{base: newBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
+	return &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
 }
 
-func (k *Monty) workerConfig() monty.Config {
-	return monty.Config{Binary: k.opts.Binary, Limits: monty.Limits{
-		CellTime:       k.limits.Timeout,
-		MemoryBytes:    k.limits.MemoryBytes,
-		RecursionDepth: uint64(k.limits.RecursionDepth),
-	}}
-}
+func (k *Kernel) workerConfig() monty.Config { return WorkerConfig(k.opts.Binary, k.limits) }
 
 // worker returns a live worker, starting one when needed.
-func (k *Monty) worker(ctx context.Context) (*monty.Worker, error) {
+func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
 	if k.w != nil && k.w.Alive() {
 		return k.w, nil
 	}
 	k.discard()
-	k.setState(StateStarting)
+	k.SetState(kernel.StateStarting)
 	w, err := monty.Start(ctx, k.workerConfig())
 	if err != nil {
-		k.setState(StateDead)
+		k.SetState(kernel.StateDead)
 		return nil, fmt.Errorf("start Monty kernel: %w", err)
 	}
 	k.w = w
 	return w, nil
 }
 
-func (k *Monty) discard() {
+func (k *Kernel) discard() {
 	if k.w != nil {
 		k.w.Kill()
 		<-k.w.Exited()
@@ -87,19 +84,21 @@ func (k *Monty) discard() {
 }
 
 // Execute implements Kernel.
-func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
-	if err := k.acquire(ctx); err != nil {
-		return Result{}, err
+func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	ctx, cancel := k.Bound(ctx)
+	defer cancel()
+	if err := k.Acquire(ctx); err != nil {
+		return kernel.Result{}, err
 	}
-	defer k.q.release()
+	defer k.Q.Release()
 	w, err := k.worker(ctx)
 	if err != nil {
-		return Result{}, err
+		return kernel.Result{}, err
 	}
-	ctx, count, end := k.begin(ctx, req.Silent)
+	ctx, count, _, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := newOutput(k.limits.MaxOutputBytes, req)
+	out := kcore.NewOutput(k.limits.MaxOutputBytes, req)
 	c := &montyCell{code: req.Code, limits: k.limits, out: out}
 	c.run(ctx, w)
 	r := c.result
@@ -120,7 +119,7 @@ func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
 			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
 		}
 	default:
-		inBand := r.Status == StatusInterrupted || r.Status == StatusTimeout
+		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout
 		if k.cp.record(c.fed, r.Duration, inBand) {
 			if err := k.cp.take(w); err != nil {
 				k.fresh()
@@ -128,47 +127,47 @@ func (k *Monty) Execute(ctx context.Context, req Request) (Result, error) {
 		}
 		k.scheduleIdleSnapshot()
 	}
-	if r.Status == StatusOK || r.Status == StatusError {
+	if r.Status == kernel.StatusOK || r.Status == kernel.StatusError {
 		for _, n := range pysrc.Names(req.Code) {
 			k.names[n] = true
 		}
 	}
 	if k.w != nil {
-		k.setState(StateIdle)
+		k.SetState(kernel.StateIdle)
 	} else {
-		k.setState(StateDead)
+		k.SetState(kernel.StateDead)
 	}
 	return r, nil
 }
 
 // recover brings back the namespace from before the last cell, in the same
 // worker when it lives, else in a new one.
-func (k *Monty) recover() error {
+func (k *Kernel) recover() error {
 	if k.w == nil || !k.w.Alive() {
 		k.discard()
-		w, err := monty.Start(context.Background(), k.workerConfig())
+		w, err := monty.Start(k.Life(), k.workerConfig())
 		if err != nil {
 			return err
 		}
 		k.w = w
 	}
-	if err := k.cp.restore(context.Background(), k.w, k.limits.Timeout); err != nil {
+	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout); err != nil {
 		return err
 	}
 	return k.cp.take(k.w)
 }
 
 // fresh drops the worker and all state: the next run starts an empty kernel.
-func (k *Monty) fresh() {
+func (k *Kernel) fresh() {
 	k.discard()
 	k.cp.reset()
 	clear(k.names)
-	k.resetCount()
+	k.ResetCount()
 }
 
 // scheduleIdleSnapshot snapshots a non-empty journal once the kernel has
 // been idle for a while, so a later interrupt replays nothing.
-func (k *Monty) scheduleIdleSnapshot() {
+func (k *Kernel) scheduleIdleSnapshot() {
 	if len(k.cp.journal) == 0 {
 		return
 	}
@@ -177,11 +176,11 @@ func (k *Monty) scheduleIdleSnapshot() {
 	}
 	k.cp.idle = time.AfterFunc(idleSnapshot, func() {
 		select {
-		case k.q <- struct{}{}:
+		case k.Q <- struct{}{}:
 		default:
 			return // busy: the running execution reschedules
 		}
-		defer k.q.release()
+		defer k.Q.Release()
 		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
 			if err := k.cp.take(k.w); err != nil {
 				k.fresh()
@@ -192,16 +191,16 @@ func (k *Monty) scheduleIdleSnapshot() {
 
 // Restart implements Kernel: the worker is stopped (a running cell is
 // interrupted first) and the next execution starts an empty one.
-func (k *Monty) Restart(ctx context.Context) error { return k.restart(ctx, k.fresh) }
+func (k *Kernel) Restart(ctx context.Context) error { return k.RestartWith(ctx, k.fresh) }
 
 // Variables implements Kernel. Monty has no globals(): candidate names come
 // from the cells that ran, and the worker is asked for the type and repr of
 // those that are bound.
-func (k *Monty) Variables(ctx context.Context) ([]Variable, error) {
-	if err := k.acquire(ctx); err != nil {
+func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
+	if err := k.Acquire(ctx); err != nil {
 		return nil, err
 	}
-	defer k.q.release()
+	defer k.Q.Release()
 	if k.w == nil || !k.w.Alive() || len(k.names) == 0 {
 		return nil, nil
 	}
@@ -257,12 +256,12 @@ var hiddenTypes = map[string]bool{"module": true}
 // isBuiltin reports a name that resolves to a built-in (a cell used print or
 // ValueError) rather than to a global the cells bound.
 func isBuiltin(name, typ string) bool {
-	return cpythonBuiltins[name] && (typ == "builtin_function_or_method" || typ == "type")
+	return pysrc.IsBuiltin(name) && (typ == "builtin_function_or_method" || typ == "type")
 }
 
-func variables(names []string, v *monty.Value) []Variable {
+func variables(names []string, v *monty.Value) []kernel.Variable {
 	items := v.Items()
-	out := make([]Variable, 0, len(names))
+	out := make([]kernel.Variable, 0, len(names))
 	for i, n := range names {
 		if i >= len(items) {
 			break
@@ -276,38 +275,31 @@ func variables(names []string, v *monty.Value) []Variable {
 		if hiddenTypes[typ] || strings.HasPrefix(n, "__") || isBuiltin(n, typ) {
 			continue
 		}
-		if len(repr) > MaxVariableRepr {
-			repr = truncateUTF8(repr, MaxVariableRepr) + "…"
-		}
-		out = append(out, Variable{Name: n, Type: typ, Repr: repr})
+		out = append(out, kernel.Variable{Name: n, Type: typ, Repr: kcore.CutRepr(repr)})
 	}
-	sortVariables(out)
+	kcore.SortVariables(out)
 	return out
 }
 
 // Info implements Kernel.
-func (k *Monty) Info() Info {
-	k.mu.Lock()
-	defer k.mu.Unlock()
+func (k *Kernel) Info() kernel.Info {
+	k.Mu.Lock()
+	defer k.Mu.Unlock()
 	if k.version == "" {
 		k.version, _ = monty.Version(k.opts.Binary)
 	}
-	state := k.state
-	if k.closed {
-		state = StateDead
-	}
-	return Info{
-		Backend: BackendMonty, Runtime: "monty", State: state, ExecutionCount: k.count,
+	return kernel.Info{
+		Backend: contract.BackendMonty, Runtime: "monty", State: k.StateLocked(), ExecutionCount: k.CountLocked(),
 		Versions: map[string]string{"monty": k.version, "protocol": strconv.Itoa(monty.ProtocolVersion)},
 	}
 }
 
 // Close implements Kernel.
-func (k *Monty) Close() error {
-	if !k.markClosed() {
+func (k *Kernel) Close() error {
+	if !k.MarkClosed() {
 		return nil
 	}
-	k.q <- struct{}{} // wait for the running execution
+	k.Q <- struct{}{} // wait for the running execution
 	if k.w != nil {
 		k.w.Close()
 		k.w = nil
@@ -315,7 +307,15 @@ func (k *Monty) Close() error {
 	if k.cp.idle != nil {
 		k.cp.idle.Stop()
 	}
-	k.q.release()
-	k.notifyDead()
+	k.Q.Release()
+	k.NotifyDead()
 	return nil
 }
+
+// OptionsOf are the options of a Monty kernel configured by cfg.
+func OptionsOf(cfg kernel.Config) Options {
+	return Options{Binary: cfg.Settings.MontyPath, Limits: kernel.LimitsOf(cfg.Settings), OnState: cfg.OnState}
+}
+
+// Binary is the worker executable.
+func (k *Kernel) Binary() string { return k.opts.Binary }

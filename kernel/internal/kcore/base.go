@@ -1,133 +1,186 @@
-package kernel
+package kcore
 
 import (
 	"context"
+	"errors"
 	"sync"
+
+	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
-// base is the bookkeeping every backend kernel shares: the execution queue,
-// the running execution (so Interrupt reaches it), the execution count and
-// the state. Backends embed it and lock mu for their own fields too.
-type base struct {
-	q       queue
-	onState func(State)
+// Base is the bookkeeping every backend kernel shares: the execution queue,
+// the running execution (so Interrupt reaches it), the execution count, the
+// state, and the kernel's lifetime: a context that Close cancels, from which
+// everything the kernel does in the background derives. Backends embed it
+// and lock Mu for their own fields too.
+//
+// Lock order: the queue (Q), then Mu. Mu is never held while calling out
+// (OnState, the backend).
+type Base struct {
+	Q       Queue
+	onState func(kernel.State)
+	life    context.Context
+	end     context.CancelFunc
 
-	mu     sync.Mutex // guards the fields below and the backend's own
+	Mu     sync.Mutex // guards the fields below and the backend's own
 	cancel context.CancelCauseFunc
+	hard   chan struct{} // closed when the running execution must end at once
+	hardUp bool          // hard is closed
 	count  int
-	state  State
+	state  kernel.State
 	closed bool
 }
 
-func newBase(onState func(State)) base {
-	return base{q: newQueue(), onState: onState, state: StateIdle}
+// NewBase returns the bookkeeping of an idle kernel.
+func NewBase(onState func(kernel.State)) Base {
+	life, end := context.WithCancel(context.Background())
+	return Base{Q: NewQueue(), onState: onState, state: kernel.StateIdle, life: life, end: end}
 }
 
-// setState records s and tells the observer when it changed.
-func (b *base) setState(s State) {
-	b.mu.Lock()
+// Life is the kernel's lifetime: cancelled by Close (MarkClosed).
+func (b *Base) Life() context.Context { return b.life }
+
+// SetState records s and tells the observer when it changed.
+func (b *Base) SetState(s kernel.State) {
+	b.Mu.Lock()
 	changed := b.state != s && !b.closed
 	if changed {
 		b.state = s
 	}
-	b.mu.Unlock()
+	b.Mu.Unlock()
 	if changed && b.onState != nil {
 		b.onState(s)
 	}
 }
 
-// acquire takes the queue for one operation; a closed kernel refuses it.
-func (b *base) acquire(ctx context.Context) error {
-	if err := b.q.acquire(ctx); err != nil {
+// State is the current state (dead once closed). Mu must be held.
+func (b *Base) StateLocked() kernel.State {
+	if b.closed {
+		return kernel.StateDead
+	}
+	return b.state
+}
+
+// Count is the execution count. Mu must be held.
+func (b *Base) CountLocked() int { return b.count }
+
+// Acquire takes the queue for one operation; a closed kernel refuses it.
+func (b *Base) Acquire(ctx context.Context) error {
+	if err := b.Q.Acquire(ctx); err != nil {
 		return err
 	}
-	b.mu.Lock()
+	b.Mu.Lock()
 	closed := b.closed
-	b.mu.Unlock()
+	b.Mu.Unlock()
 	if closed {
-		b.q.release()
-		return ErrClosed
+		b.Q.Release()
+		return kernel.ErrClosed
 	}
 	return nil
 }
 
-// begin registers the execution about to run: Interrupt cancels the
-// returned context; a non-silent execution is counted. Call end when it is
-// over.
-func (b *base) begin(ctx context.Context, silent bool) (_ context.Context, count int, end func()) {
+// Begin registers the execution about to run: Interrupt cancels the
+// returned context; Restart and Close also close hard (the execution must
+// end at once, even after an interrupt it is still handling); a non-silent
+// execution is counted. Call end when it is over.
+func (b *Base) Begin(ctx context.Context, silent bool) (_ context.Context, count int, hard <-chan struct{}, end func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	b.mu.Lock()
-	b.cancel = cancel
+	h := make(chan struct{})
+	b.Mu.Lock()
+	b.cancel, b.hard, b.hardUp = cancel, h, false
 	if !silent {
 		b.count++
 	}
 	count = b.count
-	b.mu.Unlock()
-	b.setState(StateBusy)
-	return ctx, count, func() {
-		b.mu.Lock()
-		b.cancel = nil
-		b.mu.Unlock()
+	b.Mu.Unlock()
+	b.SetState(kernel.StateBusy)
+	return ctx, count, h, func() {
+		b.Mu.Lock()
+		b.cancel, b.hard = nil, nil
+		b.Mu.Unlock()
 		cancel(nil)
 	}
 }
 
-// stopRunning cancels the running execution, if any, with cause.
-func (b *base) stopRunning(cause error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// StopRunning cancels the running execution, if any, with cause; a restart
+// or close also closes its hard channel.
+func (b *Base) StopRunning(cause error) {
+	b.Mu.Lock()
+	defer b.Mu.Unlock()
 	if b.cancel != nil {
 		b.cancel(cause)
 	}
+	if b.hard != nil && !b.hardUp && (errors.Is(cause, ErrRestarted) || errors.Is(cause, kernel.ErrClosed)) {
+		close(b.hard)
+		b.hardUp = true
+	}
 }
 
-// Interrupt implements Kernel.
-func (b *base) Interrupt() error {
-	b.stopRunning(errInterrupted)
+// Interrupt implements kernel.Kernel.
+func (b *Base) Interrupt() error {
+	b.StopRunning(ErrInterrupted)
 	return nil
 }
 
-// resetCount starts the execution count afresh (restart, crash).
-func (b *base) resetCount() {
-	b.mu.Lock()
+// ResetCount starts the execution count afresh (restart, crash).
+func (b *Base) ResetCount() {
+	b.Mu.Lock()
 	b.count = 0
-	b.mu.Unlock()
+	b.Mu.Unlock()
 }
 
-// markClosed marks the kernel closed and stops the running execution; it
-// returns false when it was closed already. The caller then waits for the
-// queue, releases the backend and calls closed.
-func (b *base) markClosed() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// MarkClosed marks the kernel closed, ends its lifetime and stops the
+// running execution; it returns false when it was closed already. The
+// caller then waits for the queue (Q <- struct{}{}), releases the backend
+// and calls NotifyDead.
+func (b *Base) MarkClosed() bool {
+	b.Mu.Lock()
+	defer b.Mu.Unlock()
 	if b.closed {
 		return false
 	}
 	b.closed = true
+	b.end()
 	if b.cancel != nil {
-		b.cancel(ErrClosed)
+		b.cancel(kernel.ErrClosed)
+	}
+	if b.hard != nil && !b.hardUp {
+		close(b.hard)
+		b.hardUp = true
 	}
 	return true
 }
 
-// notifyDead tells the observer that the kernel is gone.
-func (b *base) notifyDead() {
+// NotifyDead tells the observer that the kernel is gone.
+func (b *Base) NotifyDead() {
 	if b.onState != nil {
-		b.onState(StateDead)
+		b.onState(kernel.StateDead)
 	}
 }
 
-// restart stops the running execution, then, holding the queue, drops the
+// RestartWith stops the running execution, then, holding the queue, drops the
 // backend's state with drop: the next execution starts an empty kernel
 // with the count at 0.
-func (b *base) restart(ctx context.Context, drop func()) error {
-	b.stopRunning(errRestarted)
-	if err := b.acquire(ctx); err != nil {
+func (b *Base) RestartWith(ctx context.Context, drop func()) error {
+	b.StopRunning(ErrRestarted)
+	if err := b.Acquire(ctx); err != nil {
 		return err
 	}
-	defer b.q.release()
+	defer b.Q.Release()
 	drop()
-	b.resetCount()
-	b.setState(StateIdle)
+	b.ResetCount()
+	b.SetState(kernel.StateIdle)
 	return nil
+}
+
+// Bound derives from ctx a context that also ends with the kernel's
+// lifetime, so that work under it (a container start, an image pull)
+// stops when the kernel is closed.
+func (b *Base) Bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(b.life, func() { cancel(kernel.ErrClosed) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
 }

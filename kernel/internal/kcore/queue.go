@@ -1,14 +1,16 @@
-package kernel
+package kcore
 
 import "context"
 
-// queue serializes executions in arrival order: goroutines blocked on a
+// Queue serializes executions in arrival order: goroutines blocked on a
 // channel send are woken first-in, first-out.
-type queue chan struct{}
+type Queue chan struct{}
 
-func newQueue() queue { return make(queue, 1) }
+// NewQueue returns an empty queue.
+func NewQueue() Queue { return make(Queue, 1) }
 
-func (q queue) acquire(ctx context.Context) error {
+// Acquire waits for the queue (or ctx).
+func (q Queue) Acquire(ctx context.Context) error {
 	select {
 	case q <- struct{}{}:
 		return nil
@@ -17,4 +19,15 @@ func (q queue) acquire(ctx context.Context) error {
 	}
 }
 
-func (q queue) release() { <-q }
+// TryAcquire takes the queue when it is free.
+func (q Queue) TryAcquire() bool {
+	select {
+	case q <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// Release gives the queue back.
+func (q Queue) Release() { <-q }

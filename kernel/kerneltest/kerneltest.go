@@ -1,0 +1,68 @@
+// Package kerneltest has helpers for tests of kernels.
+package kerneltest
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/kernel"
+)
+
+// Run executes code on k and fails the test when the kernel cannot run it.
+func Run(t testing.TB, k kernel.Kernel, code string) kernel.Result {
+	t.Helper()
+	r, err := k.Execute(context.Background(), kernel.Request{Code: code})
+	if err != nil {
+		t.Fatalf("execute %q: %v", code, err)
+	}
+	return r
+}
+
+// Variables lists k's variables, keyed by name.
+func Variables(t testing.TB, k kernel.Kernel) map[string]kernel.Variable {
+	t.Helper()
+	vs, err := k.Variables(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]kernel.Variable{}
+	for _, v := range vs {
+		got[v.Name] = v
+	}
+	return got
+}
+
+// Samples are per-operation times of a benchmark: the VM's scheduling
+// noise makes Go's mean (ns/op) misleading, so benchmarks report medians.
+type Samples []time.Duration
+
+// Median is the middle sample (the mean of the two middle ones).
+func (s Samples) Median() time.Duration {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	if len(c)%2 == 0 {
+		return (c[len(c)/2-1] + c[len(c)/2]) / 2
+	}
+	return c[len(c)/2]
+}
+
+// Report reports the median and the 90th percentile in microseconds
+// ("median-µs", "p90-µs").
+func (s Samples) Report(b *testing.B) {
+	if len(s) == 0 {
+		return
+	}
+	c := slices.Clone(s)
+	slices.Sort(c)
+	b.ReportMetric(float64(s.Median().Nanoseconds())/1e3, "median-µs")
+	b.ReportMetric(float64(c[len(c)*9/10].Nanoseconds())/1e3, "p90-µs")
+}
+
+// ReportMillis reports the median in milliseconds under the metric name.
+func (s Samples) ReportMillis(b *testing.B, metric string) {
+	if len(s) > 0 {
+		b.ReportMetric(float64(s.Median())/1e6, metric)
+	}
+}
