@@ -1,11 +1,11 @@
-// The language client: starts backyard-ls, syncs python documents and the
-// backyard.* settings, and gives the rest of the extension one way to call
+// The language client: starts backyard-ls, syncs python documents, answers
+// the server's workspace/configuration requests for the backyard.* settings
+// (the server asks at start and whenever the configuration changes), and gives the rest of the extension one way to call
 // the server's commands. The server's commands (lens clicks) are registered
 // by vscode-languageclient itself; this module registers none.
 
 import * as vscode from 'vscode';
 import {
-  DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
   RevealOutputChannelOn,
@@ -14,7 +14,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { executeParams, type CommandId } from './protocol';
-import { inlineResults, serverPayload, type Get } from './settings';
+import { inlineResults, serverPayload, serverSettings, type Get } from './settings';
 
 /** What the rest of the extension needs from the server. */
 export interface ServerApi {
@@ -35,13 +35,11 @@ export function createClient(serverPath: string, hooks: ClientHooks): LanguageCl
     args: ['serve'],
     transport: TransportKind.stdio,
   };
-  let client: LanguageClient | undefined;
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
     ],
-    synchronize: { configurationSection: 'backyard' },
     // A function, so a restarted client sends the settings current then.
     initializationOptions: () => serverPayload(config),
     // Failed requests are reported by the command that sent them, with the server's message.
@@ -54,15 +52,15 @@ export function createClient(serverPath: string, hooks: ClientHooks): LanguageCl
         return inlineResults(config) === 'inlayHints' ? next(document, range, token) : [];
       },
       workspace: {
-        // The client would send the raw section; send the server's shape instead (the same as initializationOptions).
-        async didChangeConfiguration() {
-          await client?.sendNotification(DidChangeConfigurationNotification.type, { settings: serverPayload(config) });
+        // The raw section holds editor-only keys; answer with the server's shape (the same as initializationOptions).
+        configuration(params, token, next) {
+          if (params.items.every((i) => i.section === 'backyard')) return params.items.map(() => serverSettings(config));
+          return next(params, token);
         },
       },
     },
   };
-  client = new LanguageClient('backyard', 'backyard-ls server', serverOptions, clientOptions);
-  return client;
+  return new LanguageClient('backyard', 'backyard-ls server', serverOptions, clientOptions);
 }
 
 export function serverApi(client: LanguageClient): ServerApi {

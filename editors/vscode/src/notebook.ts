@@ -186,7 +186,7 @@ export class NotebookKernels implements vscode.Disposable {
       }
       k.running = running;
       const res = await this.api.execute<RunResult>(Cmd.runRange, rangeArg(k.uri, wholeRange(text)));
-      x = res.executions[0];
+      x = res.executions?.[0];
     } catch (err) {
       await running.ops;
       await exec.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error(asError(err))]));

@@ -1,148 +1,16 @@
-// The LSP contract between backyard-ls and editors (DESIGN.md, "LSP
-// contract"): command IDs, their single-object arguments, the Execution
-// record and the custom notifications. No vscode import, so the contract
-// tests use the same definitions as the extension.
+// The LSP contract between backyard-ls and editors: the generated
+// declarations (contract.gen.ts, from the Go package contract) and small
+// helpers over them. No vscode import, so the contract tests use the same
+// definitions as the extension.
 
-export const Cmd = {
-  runCell: 'backyard.runCell',
-  runAbove: 'backyard.runAbove',
-  runBelow: 'backyard.runBelow',
-  runAll: 'backyard.runAll',
-  runRange: 'backyard.runRange',
-  interrupt: 'backyard.interrupt',
-  restart: 'backyard.restart',
-  setBackend: 'backyard.setBackend',
-  kernelInfo: 'backyard.kernelInfo',
-  variables: 'backyard.variables',
-} as const;
-export type CommandId = (typeof Cmd)[keyof typeof Cmd];
+export * from './contract.gen';
+import { BackendValues, type Backend, type CommandId, type Range, type RunResult } from './contract.gen';
 
-export const Notify = {
-  output: 'backyard/output',
-  executionState: 'backyard/executionState',
-  kernelState: 'backyard/kernelState',
-} as const;
+/** The backends a person can pick. */
+export const backends: readonly Backend[] = BackendValues;
 
-export interface Position {
-  line: number;
-  character: number;
-}
-export interface Range {
-  start: Position;
-  end: Position;
-}
-
-export type Backend = 'auto' | 'monty' | 'container';
-export const backends: readonly Backend[] = ['auto', 'monty', 'container'];
-
-export type Status = 'ok' | 'error' | 'interrupted' | 'timeout' | 'crashed';
-
-/** A traceback frame; line is a 0-based document line, -1 outside the code that ran. */
-export interface Frame {
-  line: number;
-  name: string;
-  text: string;
-}
-
-export interface ExecutionError {
-  ename: string;
-  evalue: string;
-  traceback: Frame[];
-}
-
-/** The trailing expression's value: its repr and, where the backend has one, a MIME bundle (binary data base64). */
-export interface Value {
-  text: string;
-  mime?: Record<string, string>;
-}
-
-export interface Execution {
-  id: string;
-  range: Range;
-  executionCount: number;
-  status: Status;
-  stdout: string;
-  stderr: string;
-  result?: Value;
-  error?: ExecutionError;
-  backend: string;
-  runtime: string;
-  durationMs: number;
-}
-
-export interface RunResult {
-  executions: Execution[];
-}
-/** The answer to a run command sent with wait: false. */
-export interface QueuedResult {
-  queued: string[];
-}
-
-export type KernelState = 'starting' | 'idle' | 'busy' | 'dead';
-
-export interface KernelInfo {
-  uri?: string;
-  backend: string;
-  runtime: string;
-  state: KernelState;
-  executionCount: number;
-  versions?: Record<string, string>;
-  notes?: string[];
-}
-
-export interface Variable {
-  name: string;
-  type: string;
-  repr: string;
-}
-export interface VariablesResult {
-  variables: Variable[];
-}
-export interface InterruptResult {
-  interrupted: boolean;
-}
-
-export interface OutputParams {
-  uri: string;
-  executionId: string;
-  stream: 'stdout' | 'stderr';
-  text: string;
-}
-export type ExecutionPhase = 'queued' | 'running' | 'done';
-export interface ExecutionStateParams {
-  uri: string;
-  executionId: string;
-  range: Range;
-  state: ExecutionPhase;
-  /** Present on "done" for an execution that ran; absent for one that was dropped. */
-  execution?: Execution;
-}
-export interface KernelStateParams {
-  uri: string;
-  backend: string;
-  runtime: string;
-  state: KernelState;
-}
-
-// --- arguments: every command takes one JSON object ---
-
-export interface UriArg {
-  uri: string;
-}
-export interface LineArg extends UriArg {
-  line: number;
-  wait?: boolean;
-}
-export interface RangeArg extends UriArg {
-  range: Range;
-  wait?: boolean;
-}
-export interface AllArg extends UriArg {
-  wait?: boolean;
-}
-export interface BackendArg extends UriArg {
-  backend: Backend;
-}
+/** A run answered with wait: false. */
+export type QueuedResult = Required<Pick<RunResult, 'queued'>>;
 
 export interface ExecuteCommandParams {
   command: string;
@@ -154,11 +22,11 @@ export function executeParams(command: CommandId, arg: object): ExecuteCommandPa
   return { command, arguments: [arg] };
 }
 
-export function lineArg(uri: string, line: number, wait?: boolean): LineArg {
+export function lineArg(uri: string, line: number, wait?: boolean): { uri: string; line: number; wait?: boolean } {
   return wait === undefined ? { uri, line } : { uri, line, wait };
 }
 
-export function rangeArg(uri: string, range: Range, wait?: boolean): RangeArg {
+export function rangeArg(uri: string, range: Range, wait?: boolean): { uri: string; range: Range; wait?: boolean } {
   const r = { start: { ...range.start }, end: { ...range.end } };
   return wait === undefined ? { uri, range: r } : { uri, range: r, wait };
 }

@@ -1,78 +1,40 @@
 // backyard.* settings: what the server gets (initializationOptions and
-// workspace/didChangeConfiguration carry the same object) and what only the
-// extension uses. Pure over a getter so it is tested without VS Code.
+// answers to workspace/configuration carry the same object) and what only
+// the extension uses. The settings, their defaults and which of them the
+// server reads are generated from the Go declaration (settingSpecs). Pure
+// over a getter so it is tested without VS Code.
+
+import { settingSpecs, type InlineResults, type InstallPolicy, type ServerSettings } from './contract.gen';
 
 export type Get = <T>(key: string, fallback: T) => T;
+export type AutoInstall = InstallPolicy;
+export type { InlineResults, ServerSettings };
 
-export type AutoInstall = 'off' | 'ask' | 'on';
-export type InlineResults = 'decorations' | 'inlayHints' | 'off';
-
-/** The settings object the server parses (lsp/settings.go), nested under "backyard". */
-export interface ServerSettings {
-  backend: string;
-  timeout: number;
-  memory: number;
-  recursionLimit: number;
-  maxOutputBytes: number;
-  montyPath: string;
-  autoInstall: AutoInstall;
-  indexUrl: string;
-  findLinks: string;
-  prewarm: boolean;
-  container: {
-    image: string;
-    runtime: string;
-    network: string;
-    mountWorkspace: boolean;
-  };
-}
-
-/** Defaults of the contributed settings in package.json. */
-export const defaults = {
-  backend: 'auto',
-  timeout: 30,
-  memory: 256,
-  recursionLimit: 1000,
-  maxOutputBytes: 1048576,
-  montyPath: '',
-  autoInstall: 'off' as AutoInstall,
-  indexUrl: '',
-  findLinks: '',
-  prewarm: true,
-  'container.image': 'python:3.13-slim',
-  'container.runtime': '',
-  'container.network': 'none',
-  'container.mountWorkspace': true,
-};
+/** Default of every contributed setting, by key without "backyard.". */
+export const defaults: Record<string, string | number | boolean> = Object.fromEntries(settingSpecs.map((s) => [s.key, s.default]));
 
 /** A valid off|ask|on policy; anything else is the default, off. */
 export function autoInstallPolicy(mode: string): AutoInstall {
   return mode === 'on' || mode === 'ask' ? mode : 'off';
 }
 
-/** The backyard.* section as the server reads it. Only keys it knows are sent (not serverPath, inlineResults, trace). */
+/** The backyard.* section as the server reads it: only the keys it knows (not serverPath, inlineResults, trace), nested at their dots. */
 export function serverSettings(get: Get): ServerSettings {
-  return {
-    backend: get('backend', defaults.backend),
-    timeout: get('timeout', defaults.timeout),
-    memory: get('memory', defaults.memory),
-    recursionLimit: get('recursionLimit', defaults.recursionLimit),
-    maxOutputBytes: get('maxOutputBytes', defaults.maxOutputBytes),
-    montyPath: get('montyPath', defaults.montyPath).trim(),
-    autoInstall: autoInstallPolicy(get<string>('autoInstall', defaults.autoInstall)),
-    indexUrl: get('indexUrl', defaults.indexUrl).trim(),
-    findLinks: get('findLinks', defaults.findLinks).trim(),
-    prewarm: get('prewarm', defaults.prewarm),
-    container: {
-      image: get('container.image', defaults['container.image']),
-      runtime: get('container.runtime', defaults['container.runtime']),
-      network: get('container.network', defaults['container.network']),
-      mountWorkspace: get('container.mountWorkspace', defaults['container.mountWorkspace']),
-    },
-  };
+  const out: Record<string, unknown> = {};
+  for (const s of settingSpecs) {
+    if (!s.server) continue;
+    let v: unknown = get(s.key, s.default);
+    if (typeof v === 'string') v = v.trim();
+    if (s.key === 'autoInstall') v = autoInstallPolicy(String(v));
+    const parts = s.key.split('.');
+    let at = out;
+    for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>;
+    at[parts[parts.length - 1]!] = v;
+  }
+  return out as unknown as ServerSettings;
 }
 
-/** The payload of initializationOptions and of didChangeConfiguration's settings. */
+/** The payload of initializationOptions. */
 export function serverPayload(get: Get): { backyard: ServerSettings } {
   return { backyard: serverSettings(get) };
 }

@@ -124,10 +124,10 @@ describe('running cells', () => {
     const uri = newUri('stream');
     await s.open(uri, 'for i in range(3):\n    print(i)\n');
     const res = await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 0));
-    const id = res.executions[0]!.id;
+    const id = res.executions![0]!.id;
     const streamed = s.notifications('backyard/output').filter((p: { executionId: string }) => p.executionId === id);
     assert.equal(streamed.map((p: { text: string }) => p.text).join(''), '0\n1\n2\n');
-    assert.equal(res.executions[0]!.stdout, '0\n1\n2\n');
+    assert.equal(res.executions![0]!.stdout, '0\n1\n2\n');
   });
 
   it('runs exactly the selection (Shift+Enter), dedented', async () => {
@@ -135,7 +135,7 @@ describe('running cells', () => {
     const uri = newUri('selection');
     await s.open(uri, 'def f():\n    y = 2\n    y * 21\n');
     const res = await s.execute<RunResult>(Cmd.runRange, rangeArg(uri, { start: { line: 1, character: 4 }, end: { line: 2, character: 10 } }));
-    const x = res.executions[0]!;
+    const x = res.executions![0]!;
     assert.deepEqual([x.status, x.result?.text], ['ok', '42']);
     assert.deepEqual(inlineOf(uri, 4), { ok: [[2, '[1] ✓ 42']] });
   });
@@ -146,7 +146,7 @@ describe('running cells', () => {
     const text = '# %%\ndef f(n):\n    return 10 / n\n\nf(0)\n';
     await s.open(uri, text);
     const res = await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 1));
-    const x = res.executions[0]!;
+    const x = res.executions![0]!;
     assert.equal(x.status, 'error');
     assert.equal(x.error?.ename, 'ZeroDivisionError');
     assert.deepEqual(x.error?.traceback.map((f) => f.line), [4, 2]);
@@ -169,15 +169,15 @@ describe('running cells', () => {
     await s.waitFor((m) => m.method === 'backyard/executionState' && m.params.uri === uri && m.params.state === 'running' && m.params.range.start.line === 3, 'the loop running');
     const r = await s.execute<InterruptResult>(Cmd.interrupt, { uri });
     assert.equal(r.interrupted, true);
-    const x = (await running).executions[0]!;
+    const x = (await running).executions![0]!;
     assert.equal(x.status, 'interrupted');
     const after = await s.execute<RunResult>(Cmd.runRange, rangeArg(uri, { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }));
-    assert.deepEqual([after.executions[0]!.status, after.executions[0]!.result?.text], ['ok', '5']);
+    assert.deepEqual([after.executions![0]!.status, after.executions![0]!.result?.text], ['ok', '5']);
     const shown = inlineOf(uri, 6);
     assert.equal(shown.interrupted?.length, 1);
     assert.equal(shown.interrupted![0]![0], 4);
     assert.match(String(shown.interrupted![0]![1]), /■ interrupted$/);
-    assert.deepEqual(shown.ok, [[1, `[${after.executions[0]!.executionCount}] ✓ 5`]]);
+    assert.deepEqual(shown.ok, [[1, `[${after.executions![0]!.executionCount}] ✓ 5`]]);
   });
 
   it('restarts to an empty namespace with the execution count back to 0', async () => {
@@ -188,7 +188,7 @@ describe('running cells', () => {
     const info = await s.execute<KernelInfo>(Cmd.restart, { uri });
     assert.equal(info.executionCount, 0);
     await s.replace(uri, 'x\n');
-    const x = (await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 0))).executions[0]!;
+    const x = (await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 0))).executions![0]!;
     assert.deepEqual([x.status, x.error?.ename, x.executionCount], ['error', 'NameError', 1]);
   });
 
@@ -196,7 +196,7 @@ describe('running cells', () => {
     s = await Session.start({ timeout: 1 });
     const uri = newUri('timeout');
     await s.open(uri, 'while True:\n    pass\n');
-    const x = (await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 0))).executions[0]!;
+    const x = (await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 0))).executions![0]!;
     assert.equal(x.status, 'timeout');
     assert.deepEqual(Object.keys(inlineOf(uri, 3)), ['error']);
   });

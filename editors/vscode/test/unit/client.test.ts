@@ -16,27 +16,28 @@ function client(isVirtual = (u: string) => u.endsWith('#backyard-kernel')) {
 describe('language client options', () => {
   beforeEach(() => mock.reset());
 
-  it('sync python files and the backyard section, and send the settings as initializationOptions', () => {
+  it('sync python files, no pushed settings section, and send the settings as initializationOptions', () => {
     mock.state.config = { 'backyard.backend': 'monty', 'backyard.autoInstall': 'on' };
     const o = client().clientOptions;
     assert.deepEqual(o.documentSelector, [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
     ]);
-    assert.equal(o.synchronize?.configurationSection, 'backyard');
+    assert.equal(o.synchronize?.configurationSection, undefined, 'settings are pulled (workspace/configuration), not pushed');
     const init = o.initializationOptions() as { backyard: { backend: string; autoInstall: string } };
     assert.equal(init.backyard.backend, 'monty');
     assert.equal(init.backyard.autoInstall, 'on');
   });
 
-  it('send didChangeConfiguration in the server shape', async () => {
-    mock.state.config = { 'backyard.timeout': 7 };
-    const c = client();
-    const sent: [string, unknown][] = [];
-    c.sendNotification = async (type, params) => void sent.push([type.method, params]);
-    await c.clientOptions.middleware!.workspace!.didChangeConfiguration!(['backyard'], async () => assert.fail('the raw section must not be sent'));
-    assert.equal(sent[0]![0], 'workspace/didChangeConfiguration');
-    assert.equal((sent[0]![1] as { settings: { backyard: { timeout: number } } }).settings.backyard.timeout, 7);
+  it('answer workspace/configuration for backyard in the server shape', async () => {
+    mock.state.config = { 'backyard.timeout': 7, 'backyard.serverPath': '/x' };
+    const mw = client().clientOptions.middleware!.workspace!;
+    const answer = (await mw.configuration!({ items: [{ section: 'backyard' }] }, {} as never, (() => assert.fail('the raw section must not be sent')) as never)) as { timeout: number; serverPath?: string }[];
+    assert.equal(answer[0]!.timeout, 7);
+    assert.equal(answer[0]!.serverPath, undefined, 'editor-only settings stay in the editor');
+    let passed = false;
+    await mw.configuration!({ items: [{ section: 'python' }] }, {} as never, (() => { passed = true; return [null]; }) as never);
+    assert.ok(passed, 'other sections go to VS Code');
   });
 
   it('keep diagnostics of notebook kernel documents off the Problems view', () => {
