@@ -11,14 +11,17 @@
 //	# In[ ]:  /  # In[12]:  /  # In[]    code cell (colon optional)
 //	# <codecell>  /  # <markdowncell>
 //
-// Markers are found line by line, so a marker inside a triple-quoted string
-// still splits the cell (as VS Code and Jupytext do).
+// A line that starts inside a string literal is no marker: the text is read
+// with pysrc.TokenizeLenient, so "# %%" in a triple-quoted string (any
+// prefix) stays in its cell, and a string not yet closed hides nothing.
 package cells
 
 import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // Kind is what a cell holds.
@@ -46,13 +49,16 @@ type Cell struct {
 }
 
 // Parse splits text into cells. Text above the first marker becomes an
-// implicit code cell only if it has a non-blank line; text without any
-// marker is one implicit code cell; empty text has no cells.
+// implicit code cell only if it holds code, not just comments and blank
+// lines (nbconvert's "#!" and coding lines are no cell, so execution counts
+// match Jupyter's); text without any marker is one implicit code cell;
+// empty text has no cells.
 func Parse(text string) []Cell {
 	if text == "" {
 		return nil
 	}
 	lines := splitLines(text)
+	starts, inString, firstCode := readPython(text, len(lines))
 
 	type header struct {
 		line  int
@@ -61,6 +67,9 @@ func Parse(text string) []Cell {
 	}
 	var headers []header
 	for i, l := range lines {
+		if inString[i] {
+			continue
+		}
 		if kind, title, ok := parseMarker(l); ok {
 			headers = append(headers, header{i, kind, title})
 		}
@@ -73,7 +82,7 @@ func Parse(text string) []Cell {
 	}
 	// Without markers the whole file is a cell even if blank, so a run
 	// command on any line finds something.
-	if len(headers) == 0 || lastNonBlank(lines, 0, firstMarker) >= 0 {
+	if len(headers) == 0 || firstCode < starts[firstMarker] {
 		cells = append(cells, newCell(lines, Code, "", -1, 0, firstMarker))
 	}
 	for i, h := range headers {
@@ -148,6 +157,43 @@ func splitLines(text string) []string {
 		lines[i] = strings.TrimRight(lines[i], "\r")
 	}
 	return lines
+}
+
+// readPython tokenizes text, split into n lines, and returns each line's
+// byte offset (plus len(text) for the end), whether the line starts inside
+// a string literal, and the offset of the first token that is code: not a
+// comment, and not a stray "\v", which Parse counts as blank.
+func readPython(text string, n int) (starts []int, inString []bool, firstCode int) {
+	starts = make([]int, 0, n+1)
+	starts = append(starts, 0)
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	starts = append(starts, len(text))
+	inString = make([]bool, n)
+	firstCode = len(text)
+	toks, _ := pysrc.TokenizeLenient(text) // errors are Python's to report
+	l := 1
+	for _, t := range toks {
+		if t.Kind == pysrc.Comment || t.Kind == pysrc.Newline {
+			continue
+		}
+		if firstCode == len(text) && trimSpace(t.Text) != "" {
+			firstCode = t.Start
+		}
+		if t.Kind != pysrc.String {
+			continue
+		}
+		for l < n && starts[l] <= t.Start {
+			l++
+		}
+		for ; l < n && starts[l] < t.End; l++ {
+			inString[l] = true
+		}
+	}
+	return starts, inString, firstCode
 }
 
 // lastNonBlank returns the last line in [start, end) that is not blank, or -1.

@@ -89,10 +89,92 @@ var parseCases = []struct {
 		},
 	},
 	{
-		"comment-only prefix is an implicit cell", "#!/usr/bin/env python\n# %%\nx",
+		// nbconvert's header: no extra In [1], so execution counts match Jupyter's.
+		"nbconvert header is no cell", "#!/usr/bin/env python\n# coding: utf-8\n\n# In[1]:\n\n\nx = 1\n\n\n# In[2]:\n\n\ny\n",
 		[]Cell{
-			{Index: 0, Kind: Code, HeaderLine: -1, StartLine: 0, EndLine: 1, LastLine: 0, End: Position{0, 21}, Code: "#!/usr/bin/env python"},
+			{Index: 0, Kind: Code, HeaderLine: 3, StartLine: 4, EndLine: 9, LastLine: 6, End: Position{6, 5}, Code: "\n\nx = 1"},
+			{Index: 1, Kind: Code, HeaderLine: 9, StartLine: 10, EndLine: 14, LastLine: 12, End: Position{12, 1}, Code: "\n\ny"},
+		},
+	},
+	{
+		"comment-only prefix is no cell", "#!/usr/bin/env python\n# %%\nx",
+		[]Cell{{Index: 0, Kind: Code, HeaderLine: 1, StartLine: 2, EndLine: 3, LastLine: 2, End: Position{2, 1}, Code: "x"}},
+	},
+	{
+		"byte order mark and comment prefix is no cell", "\ufeff# coding: utf-8\n# %%\nx",
+		[]Cell{{Index: 0, Kind: Code, HeaderLine: 1, StartLine: 2, EndLine: 3, LastLine: 2, End: Position{2, 1}, Code: "x"}},
+	},
+	{
+		"docstring prefix is a cell", "\"\"\"Doc.\"\"\"\n# %%\nx",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: -1, StartLine: 0, EndLine: 1, LastLine: 0, End: Position{0, 10}, Code: "\"\"\"Doc.\"\"\""},
 			{Index: 1, Kind: Code, HeaderLine: 1, StartLine: 2, EndLine: 3, LastLine: 2, End: Position{2, 1}, Code: "x"},
+		},
+	},
+	{
+		"comment and code prefix is a cell", "# setup\nimport os\n# %%\nx",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: -1, StartLine: 0, EndLine: 2, LastLine: 1, End: Position{1, 9}, Code: "# setup\nimport os"},
+			{Index: 1, Kind: Code, HeaderLine: 2, StartLine: 3, EndLine: 4, LastLine: 3, End: Position{3, 1}, Code: "x"},
+		},
+	},
+	{
+		"markers inside triple-quoted strings do not split", "# %%\ns = \"\"\"\n# %%\n\"\"\"\nt = r'''\n# %% [markdown]\n'''\n# %%\ny",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: 0, StartLine: 1, EndLine: 7, LastLine: 6, End: Position{6, 3}, Code: "s = \"\"\"\n# %%\n\"\"\"\nt = r'''\n# %% [markdown]\n'''"},
+			{Index: 1, Kind: Code, HeaderLine: 7, StartLine: 8, EndLine: 9, LastLine: 8, End: Position{8, 1}, Code: "y"},
+		},
+	},
+	{
+		"every string prefix", "# %%\na = b\"\"\"\n# %%\n\"\"\" + rb'''\n# %%\n''' + Rb\"\"\"\n# In[1]:\n\"\"\"\nc = f\"\"\"{a}\n# %%\n{b!r}\"\"\" + u'''\n# <codecell>\n''' + t\"\"\"\n# %%\n\"\"\" + Fr'''\n#%%\n'''\n# %%\nz",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: 0, StartLine: 1, EndLine: 17, LastLine: 16, End: Position{16, 3},
+				Code: "a = b\"\"\"\n# %%\n\"\"\" + rb'''\n# %%\n''' + Rb\"\"\"\n# In[1]:\n\"\"\"\nc = f\"\"\"{a}\n# %%\n{b!r}\"\"\" + u'''\n# <codecell>\n''' + t\"\"\"\n# %%\n\"\"\" + Fr'''\n#%%\n'''"},
+			{Index: 1, Kind: Code, HeaderLine: 17, StartLine: 18, EndLine: 19, LastLine: 18, End: Position{18, 1}, Code: "z"},
+		},
+	},
+	{
+		// Python 3.12: a replacement field may hold the f-string's own quotes.
+		"triple quotes inside an f-string field", "# %%\nx = f\"\"\"{\"\"\"\n# %%\n\"\"\"}\"\"\"\n# %%\ny",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: 0, StartLine: 1, EndLine: 4, LastLine: 3, End: Position{3, 7}, Code: "x = f\"\"\"{\"\"\"\n# %%\n\"\"\"}\"\"\""},
+			{Index: 1, Kind: Code, HeaderLine: 4, StartLine: 5, EndLine: 6, LastLine: 5, End: Position{5, 1}, Code: "y"},
+		},
+	},
+	{
+		"single-quoted string continued by a backslash", "# %%\ns = 'a\\\n# %% b'\n# %%\nx",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: 0, StartLine: 1, EndLine: 3, LastLine: 2, End: Position{2, 7}, Code: "s = 'a\\\n# %% b'"},
+			{Index: 1, Kind: Code, HeaderLine: 3, StartLine: 4, EndLine: 5, LastLine: 4, End: Position{4, 1}, Code: "x"},
+		},
+	},
+	{
+		"string ending on a marker-like line", "# %%\ns = \"\"\"\n# %% \"\"\"\n# %%\ny",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: 0, StartLine: 1, EndLine: 3, LastLine: 2, End: Position{2, 8}, Code: "s = \"\"\"\n# %% \"\"\""},
+			{Index: 1, Kind: Code, HeaderLine: 3, StartLine: 4, EndLine: 5, LastLine: 4, End: Position{4, 1}, Code: "y"},
+		},
+	},
+	{
+		"string in the prefix", "x = '''\n# %%\n'''\n# %%\ny",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: -1, StartLine: 0, EndLine: 3, LastLine: 2, End: Position{2, 3}, Code: "x = '''\n# %%\n'''"},
+			{Index: 1, Kind: Code, HeaderLine: 3, StartLine: 4, EndLine: 5, LastLine: 4, End: Position{4, 1}, Code: "y"},
+		},
+	},
+	{
+		// Half-typed: the unclosed quote hides nothing below it.
+		"unterminated triple-quoted string", "# %%\ns = \"\"\"\n# %%\nx = 1",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: 0, StartLine: 1, EndLine: 2, LastLine: 1, End: Position{1, 7}, Code: "s = \"\"\""},
+			{Index: 1, Kind: Code, HeaderLine: 2, StartLine: 3, EndLine: 4, LastLine: 3, End: Position{3, 5}, Code: "x = 1"},
+		},
+	},
+	{
+		"quotes in comments open no string", "# it's\n# %%\nx = 1  # don't\n# %%\ny",
+		[]Cell{
+			{Index: 0, Kind: Code, HeaderLine: 1, StartLine: 2, EndLine: 3, LastLine: 2, End: Position{2, 14}, Code: "x = 1  # don't"},
+			{Index: 1, Kind: Code, HeaderLine: 3, StartLine: 4, EndLine: 5, LastLine: 4, End: Position{4, 1}, Code: "y"},
 		},
 	},
 	{
@@ -370,4 +452,21 @@ func fmtCells(cs []Cell) string {
 		fmt.Fprintf(&b, "\n  %+v", c)
 	}
 	return b.String()
+}
+
+// benchDoc is a notebook of 200 cells (about 40 KB): code, comments,
+// strings on one line and across lines.
+var benchDoc = strings.Repeat("# %% Load\n"+
+	"import os  # don't\n"+
+	"def f(x):\n    \"\"\"Doc.\n\n    # %% not a marker\n    \"\"\"\n    return f'{x!r:>10}' + \"#\"\n"+
+	"\n# %% [markdown]\n# Some *text*, it's fine.\n\n", 200)
+
+// BenchmarkParse is the cost of splitting a document, paid once per
+// document version that needs its cells.
+func BenchmarkParse(b *testing.B) {
+	b.SetBytes(int64(len(benchDoc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse(benchDoc)
+	}
 }

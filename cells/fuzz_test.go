@@ -6,10 +6,14 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // An independent, regexp-based reading of the marker rules: Parse must agree
-// with it on every input. ws is Python's intra-line whitespace plus \r and \v.
+// with it on every input. Strings come from pysrc.Tokenize, read again from
+// the line break after each unterminated one. ws is Python's intra-line
+// whitespace plus \r and \v.
 const ws = `[ \t\f\v\r]`
 
 var (
@@ -50,6 +54,61 @@ func oracleMarker(line string) (Kind, string, bool) {
 
 func oracleUTF16(s string) int { return len(utf16.Encode([]rune(s))) }
 
+// oracleTokens tokenizes text with Tokenize, which stops at an unterminated
+// string (the first text it left unscanned), and tokenizes again from that
+// string's line break on.
+func oracleTokens(text string) []pysrc.Token {
+	var out []pysrc.Token
+	for off := 0; ; {
+		toks, _ := pysrc.Tokenize(text[off:])
+		end := 0
+		for _, tk := range toks {
+			tk.Start, tk.End = tk.Start+off, tk.End+off
+			out = append(out, tk)
+			end = tk.End
+		}
+		if off == 0 && strings.HasPrefix(text, "\ufeff") && end == 0 {
+			end = len("\ufeff")
+		}
+		rest := text[max(end, off):]
+		stopped := len(rest) - len(strings.TrimLeft(rest, " \t\f\r\n\\"))
+		if stopped == len(rest) {
+			return out
+		}
+		str := len(text) - len(rest) + stopped
+		brk := strings.IndexAny(text[str:], "\r\n")
+		if brk < 0 {
+			return append(out, pysrc.Token{Kind: pysrc.String, Start: str, End: len(text)})
+		}
+		out = append(out, pysrc.Token{Kind: pysrc.String, Start: str, End: str + brk})
+		off = str + brk
+	}
+}
+
+// oracleRead says which lines start inside a string and whether code (a
+// token other than a comment, and not blank) comes before line upTo.
+func oracleRead(text string, lines []string, upTo int) (inString []bool, code bool) {
+	inString = make([]bool, len(lines))
+	starts := make([]int, len(lines)+1)
+	for i, l := range oracleEOL.FindAllStringIndex(text, -1) {
+		starts[i+1] = l[1]
+	}
+	starts[len(lines)] = len(text)
+	for _, tk := range oracleTokens(text) {
+		if tk.Kind == pysrc.String {
+			for i := range lines {
+				if tk.Start < starts[i] && starts[i] < tk.End {
+					inString[i] = true
+				}
+			}
+		}
+		if tk.Kind != pysrc.Comment && tk.Kind != pysrc.Newline && tk.Start < starts[upTo] && !oracleBlank.MatchString(text[tk.Start:tk.End]) {
+			code = true
+		}
+	}
+	return inString, code
+}
+
 // checkInvariants checks cells against text using only the oracle above.
 func checkInvariants(t *testing.T, text string, cells []Cell) {
 	t.Helper()
@@ -70,19 +129,16 @@ func checkInvariants(t *testing.T, text string, cells []Cell) {
 		kind  Kind
 		title string
 	}
+	inString, _ := oracleRead(text, lines, 0)
 	var headers []hdr
 	for i, l := range lines {
-		if k, title, ok := oracleMarker(l); ok {
+		if k, title, ok := oracleMarker(l); ok && !inString[i] {
 			headers = append(headers, hdr{i, k, title})
 		}
 	}
 	implicit := len(headers) == 0
 	if !implicit {
-		for _, l := range lines[:headers[0].line] {
-			if !oracleBlank.MatchString(l) {
-				implicit = true
-			}
-		}
+		_, implicit = oracleRead(text, lines, headers[0].line)
 	}
 	want := len(headers)
 	if implicit {
@@ -201,7 +257,9 @@ func FuzzParse(f *testing.F) {
 		"# %% [markdown]\n# %% [md] x\n# %% y [markdown]\n",
 		"# In[ 1 ]:\n# In[ ]:  \n#\tIn[]\n", "# <codecell>\n# <markdowncell>\n",
 		"x\n\n\n# %%\n", "\xff\xfe# %%\n\xed\xa0\x80\n", "# %% 😀\n😀\n",
-		"\"\"\"\n# %%\n\"\"\"\n",
+		"\"\"\"\n# %%\n\"\"\"\n", "'''\n# %%\r\n'''", "f\"\"\"{\"\"\"\n# %%\n\"\"\"}\"\"\"\n# %%\n",
+		"s = 'a\\\n# %% b'\n", "x = \"\n# %%\n\"", "\ufeff# c\n# %%\n", "\\\n# %%\n", "\v\n# %%\nx", "\u00a0\n# %%\n",
+		"#!/usr/bin/env python\n# coding: utf-8\n\n# In[1]:\n", "x = f'{\n# %%\n}'\n# %%\n", "a\r# %%\n'\r# %%\n",
 	} {
 		f.Add(s)
 	}

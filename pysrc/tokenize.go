@@ -75,8 +75,21 @@ func (e *SyntaxError) Error() string {
 // (unmatched closing bracket, stray character, misplaced backslash) are
 // reported after scanning to the end, the first one winning.
 func Tokenize(code string) ([]Token, error) {
+	return tokenize(code, false)
+}
+
+// TokenizeLenient is Tokenize for code being edited: it scans to the end.
+// An unterminated string becomes a String token up to its first line break
+// and scanning goes on from that break, so a half-typed quote leaves the
+// lines below it as they were. err is the first error, as Tokenize reports
+// it.
+func TokenizeLenient(code string) ([]Token, error) {
+	return tokenize(code, true)
+}
+
+func tokenize(code string, lenient bool) ([]Token, error) {
 	// Typical code has a token per 4-5 bytes; this saves most regrowth.
-	s := &scanner{src: code, toks: make([]Token, 0, len(code)/4+4)}
+	s := &scanner{src: code, toks: make([]Token, 0, len(code)/4+4), lenient: lenient}
 	if strings.HasPrefix(code, bom) {
 		s.pos = len(bom)
 	}
@@ -100,6 +113,7 @@ type scanner struct {
 	open    []int // indexes in toks of unclosed brackets
 	err     *SyntaxError
 	pending bool // the current logical line has a non-comment token
+	lenient bool // an unterminated string ends at its line break (TokenizeLenient)
 }
 
 func (s *scanner) fail(line, off int, msg string) {
@@ -183,14 +197,22 @@ func (s *scanner) run() {
 }
 
 // stringToken scans the literal whose prefix starts at start and quote is at
-// q. It reports false (and records the error) when the string is unterminated.
+// q. It reports false (and records the error) when the string is
+// unterminated, unless the scanner is lenient.
 func (s *scanner) stringToken(start, q int) bool {
 	line := s.line
 	raw, tmpl := prefixFlags(s.src[start:q])
 	end, msg := s.str(q, raw, tmpl, 0)
 	if msg != "" {
 		s.fail(line, start, msg)
-		return false
+		if !s.lenient {
+			return false
+		}
+		end = q
+		for end < len(s.src) && s.src[end] != '\n' && s.src[end] != '\r' {
+			end++
+		}
+		s.line = line // str counted the lines it crossed
 	}
 	s.emit(String, start, end, line)
 	s.pos = end

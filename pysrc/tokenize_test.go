@@ -176,6 +176,88 @@ func TestTokenizeErrors(t *testing.T) {
 	}
 }
 
+func TestTokenizeLenient(t *testing.T) {
+	tests := []struct {
+		name string
+		code string
+		want string // tokens from short, joined by " | "
+	}{
+		{"unterminated string at eof", `x = "abc`, `N:x | O:= | S:"abc | NL""`},
+		{"string ends at newline", "x = 'ab\ny = 2", `N:x | O:= | S:'ab | NL | N:y | O:= | 1:2 | NL""`},
+		{"unterminated triple ends at its line break", "a\nb = '''abc\n# c\nd = 1\n", "N:a | NL | N:b | O:= | S:'''abc | NL | #:# c | N:d | O:= | 1:1 | NL"},
+		{"crlf and lone cr end it", "'a\r\nb\n'c\rd", `S:'a | NL | N:b | NL | S:'c | NL | N:d | NL""`},
+		{"unterminated fstring field", "f'{x'\ny", `S:f'{x' | NL | N:y | NL""`},
+		{"prefix kept", "rb'''a\nb", `S:rb'''a | NL | N:b | NL""`},
+		{"inside brackets", "f(')\n2)", `N:f | O:( | S:') | 1:2 | O:) | NL""`},
+		{"scanning goes on after it", "s = '\nt = \"\"\"\n# %%\n\"\"\"", "N:s | O:= | S:' | NL | N:t | O:= | S:\"\"\"\n# %%\n\"\"\" | NL\"\""},
+		{"terminated code reads as Tokenize reads it", "x = f'{y}' # c\n", "N:x | O:= | S:f'{y}' | #:# c | NL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			toks, err := TokenizeLenient(tt.code)
+			if got := strings.Join(short(toks), " | "); got != tt.want {
+				t.Errorf("TokenizeLenient(%q)\n got %s\nwant %s", tt.code, got, tt.want)
+			}
+			checkLenient(t, tt.code, toks, err)
+		})
+	}
+}
+
+// checkLenient asserts what TokenizeLenient promises on top of checkTokens:
+// Tokenize's error and tokens up to where Tokenize stops; there an
+// unterminated string up to its line break; from that break on, what
+// scanning the rest alone gives; and nothing left unscanned.
+func checkLenient(t *testing.T, code string, toks []Token, err error) {
+	t.Helper()
+	checkTokens(t, code, toks, err)
+	strict, serr := Tokenize(code)
+	if fmt.Sprint(err) != fmt.Sprint(serr) {
+		t.Fatalf("TokenizeLenient(%q) error %v, Tokenize error %v", code, err, serr)
+	}
+	if len(toks) < len(strict) || !reflect.DeepEqual(toks[:len(strict)], strict) {
+		t.Fatalf("TokenizeLenient(%q) does not begin with Tokenize's tokens:\n%s\n%s", code, short(toks), short(strict))
+	}
+	prev := 0
+	if strings.HasPrefix(code, bom) {
+		prev = len(bom)
+	}
+	if len(toks) > 0 {
+		prev = toks[len(toks)-1].End
+	}
+	if gap := strings.Trim(code[prev:], " \t\f\r\n\\"); gap != "" {
+		t.Fatalf("TokenizeLenient(%q) left %q unscanned", code, gap)
+	}
+	if len(toks) == len(strict) {
+		return
+	}
+	// Tokenize stopped at an unterminated string.
+	u := toks[len(strict)]
+	if u.Kind != String || strings.ContainsAny(u.Text, "\r\n") || (u.End < len(code) && code[u.End] != '\n' && code[u.End] != '\r') {
+		t.Fatalf("TokenizeLenient(%q): token %+v after Tokenize's, want an unterminated string up to a line break", code, u)
+	}
+	if _, err := Tokenize(code[:u.End]); err == nil {
+		t.Fatalf("TokenizeLenient(%q): string %+v is terminated", code, u)
+	}
+	// Newlines and depths depend on what came before; the rest does not.
+	rest, _ := TokenizeLenient(code[u.End:])
+	var got, want []Token
+	for _, tk := range toks[len(strict)+1:] {
+		if tk.Kind != Newline {
+			tk.Depth = 0
+			got = append(got, tk)
+		}
+	}
+	for _, tk := range rest {
+		if tk.Kind != Newline {
+			tk.Start, tk.End, tk.Line, tk.Depth = tk.Start+u.End, tk.End+u.End, tk.Line+u.Line, 0
+			want = append(want, tk)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("TokenizeLenient(%q) after the unterminated string:\n got %s\nwant %s", code, short(got), short(want))
+	}
+}
+
 func TestKindString(t *testing.T) {
 	for k, want := range map[Kind]string{Name: "Name", Number: "Number", String: "String", Op: "Op", Comment: "Comment", Newline: "Newline", 0: "Kind(0)", 99: "Kind(99)"} {
 		if got := k.String(); got != want {
@@ -244,6 +326,7 @@ var fuzzSeeds = []string{
 	"'''a\n'''", "a\r\nb\r\n", "café = π", "1_000 + 0x1F + 1e-5 + 1j + 1.5J", "x[...]", "a := b -> c **= d //= e @ f != g",
 	"1 + \\\n2", "x = (1,\n", `"abc`, "x)", "\ufeffx", "a\rb", "class A(B):\n    @property\n    def x(self): return 1\n",
 	"match x:\n    case 1:\n        pass\n", "from . import y\nimport a.b as c, d\n", "f'{'", "f'{x:{'", `f"\N{DASH}"`, "\\",
+	"$ 'x\ny", "'''a\n# %%\n'''\nx = '\nf'{x\n'''", "x = \"\"\"\n# %%\r\n",
 }
 
 func FuzzTokenize(f *testing.F) {
@@ -253,6 +336,8 @@ func FuzzTokenize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, code string) {
 		toks, err := Tokenize(code)
 		checkTokens(t, code, toks, err)
+		ltoks, lerr := TokenizeLenient(code)
+		checkLenient(t, code, ltoks, lerr)
 		// The other scanners must not panic on anything Tokenize accepts or rejects.
 		Names(code)
 		Imports(code)
@@ -307,6 +392,15 @@ func TestLargeInputs(t *testing.T) {
 	}
 	if _, err := Tokenize(strings.Repeat("(", n)); err == nil {
 		t.Error("Tokenize(open brackets) has no error")
+	}
+	// Every line an unterminated string: each ends at its line break. An
+	// f-string's field scans ahead through at most maxNest nested ones.
+	for _, line := range []string{"'\n", "f'{x\n", "f'{#\n"} {
+		code := strings.Repeat(line, n/4/len(line))
+		toks, err := TokenizeLenient(code)
+		if err == nil || len(toks) == 0 || toks[len(toks)-1].Line != strings.Count(code, "\n")-1 {
+			t.Errorf("TokenizeLenient(%q lines) = %d tokens, error %v", line, len(toks), err)
+		}
 	}
 }
 

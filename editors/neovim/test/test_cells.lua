@@ -1,5 +1,5 @@
--- Cell markers, motions and UTF-16 columns; no server needed, except the
--- differential test, which compares with the server's own parser (Go).
+-- Cell markers, motions and UTF-16 columns; no server needed. The shared
+-- vectors compare parse with the server's own parser (Go).
 local T = require("backyard_test")
 local cells = require("backyard.cells")
 
@@ -37,64 +37,56 @@ T.test("markers: code, markdown and non-markers as the server reads them", funct
   end
 end)
 
-T.test("parse: implicit first cell only when not blank", function()
+T.test("parse: implicit first cell only when it holds code", function()
   local c = cells.parse({ "import os", "", "# %%", "x" })
   T.eq({ kind = "code", header = -1, start = 0, stop = 2 }, c[1], "implicit cell")
   T.eq({ kind = "code", header = 2, start = 3, stop = 4 }, c[2], "marked cell")
   c = cells.parse({ "", " \t", "# %%", "x" })
   T.eq(1, #c, "blank prefix is no cell")
+  c = cells.parse({ "#!/usr/bin/env python", "# coding: utf-8", "", "# In[1]:", "x" })
+  T.eq({ { kind = "code", header = 3, start = 4, stop = 5 } }, c, "nbconvert header is no cell")
+  c = cells.parse({ '"""Doc."""', "# %%", "x" })
+  T.eq({ kind = "code", header = -1, start = 0, stop = 1 }, c[1], "a docstring is code")
   c = cells.parse({ "x = 1", "y = 2" })
   T.eq({ { kind = "code", header = -1, start = 0, stop = 2 } }, c, "no markers: one cell")
 end)
 
--- Random texts from marker-ish pieces, the same for every run.
-local function corpus()
-  local pieces = {
-    "# %%", "#%%", "# %% title", "# %% [markdown]", "# %% [md] t", "# %% t [markdown]", "# In[ ]:", "# In[7]",
-    "# In[x]:", "# <codecell>", "# <markdowncell>", "# %%x", " # %%", "## %%", "x = 1", "", "  ", "\t",
-    "print('é😀')", "# comment", "# %%\t", "#  %%  ", "# In[ 12 ]:", "# In[]", "# %% [markdown]x",
-  }
-  local seed = 12345
-  local function rand(n)
-    seed = (seed * 1103515245 + 12345) % 2147483648
-    return seed % n + 1
-  end
-  local texts = {
-    "# %%\na = 1\n# %% Load data\nb = 2\n",
-    "#%%\na\n#%% t\nb\n# %%  \t\nc\n# %%\tT  x \t\nd",
-    "# In[ ]:\na\n# In[12]:\nb\n# In[]:\nc\n#In[ ]\nd\n# In[3]\ne",
-    "# <codecell>\nx = 1\n# <markdowncell>\n# hello\n#<codecell>\ny\n",
-    "a\n# %% [markdown]\n# b",
-    "#!/usr/bin/env python\n# %%\nx",
-  }
-  for _ = 1, 300 do
-    local lines = {}
-    for i = 1, rand(12) do
-      lines[i] = pieces[rand(#pieces)]
-    end
-    local text = table.concat(lines, "\n")
-    texts[#texts + 1] = text ~= "" and text or "\n"
-  end
-  return texts
+-- The shared vectors: texts and the cells the server's parser (Go) finds in
+-- them, written by `go test ./cells -run TestVectors -update`.
+local function vectors()
+  local src = debug.getinfo(1, "S").source:sub(2)
+  local file = vim.fn.fnamemodify(src, ":p:h:h:h:h") .. "/cells/testdata/vectors.json"
+  T.ok(vim.fn.filereadable(file) == 1, file .. " is missing")
+  return vim.json.decode(table.concat(vim.fn.readfile(file, "b"), "\n"))
 end
 
-T.test("parse agrees with the server's parser (Go) on 300+ texts", function()
-  local repo = vim.env.BACKYARD_REPO
-  if vim.fn.executable("go") ~= 1 or not repo then
-    io.stdout:write("skip test_cells: go or $BACKYARD_REPO missing, differential test not run\n")
-    return
+T.test("parse agrees with the server's parser (Go) on the shared vectors", function()
+  local vs = vectors()
+  T.ok(#vs > 300, ("only %d vectors"):format(#vs))
+  local bad = {}
+  for _, v in ipairs(vs) do
+    local got = cells.parse(vim.split(v.text, "\n", { plain = true }))
+    if not vim.deep_equal(v.cells, got) then
+      bad[#bad + 1] = ("%q: want %s, got %s"):format(v.text, vim.inspect(v.cells), vim.inspect(got))
+    end
   end
-  local texts = corpus()
-  local helper = "./editors/neovim/test/testdata/cellsjson.go"
-  local res = vim.fn.system({ "go", "-C", repo, "run", helper }, vim.json.encode(texts))
-  T.eq(0, vim.v.shell_error, "go run cellsjson: " .. res)
-  local want = vim.json.decode(res)
-  for i, text in ipairs(texts) do
-    -- "" has no cells for the server; a buffer always has a line, and
-    -- Neovim sends it as "\n" (one blank cell), as the plugin sees it.
-    local got = cells.parse(vim.split(text, "\n", { plain = true }))
-    T.eq(want[i], got, ("cells of %q"):format(text))
-  end
+  T.ok(#bad == 0, ("%d of %d vectors differ, first: %s"):format(#bad, #vs, bad[1]))
+end)
+
+T.test("parse: no markers inside string literals", function()
+  local c = cells.parse({ "# %%", 's = """', "# %%", '"""', "t = rb'''", "# %% [md]", "'''", "# %%", "y" })
+  local want = {
+    { kind = "code", header = 0, start = 1, stop = 7 },
+    { kind = "code", header = 7, start = 8, stop = 9 },
+  }
+  T.eq(want, c, "triple-quoted")
+  c = cells.parse({ "# %%", 's = """', "# %%", "x = 1" })
+  T.eq(2, #c, "an unclosed quote hides nothing")
+  -- motions see the same cells
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { "# %%", "s = '''", "# %%", "'''", "# %%", "y" })
+  T.eq(4, cells.next_start(buf, 0, 1), "]c skips the marker in the string")
+  T.eq(5, cells.next_code_line(buf, 1), "advance skips it too")
 end)
 
 T.test("at, motions and run-and-advance targets", function()

@@ -4,7 +4,8 @@
 --   # %% [markdown] / [md] [title]   markdown cell (tag first or last)
 --   # In[ ]:  /  # In[12]:  /  # In[]   code cell (colon optional)
 --   # <codecell>  /  # <markdowncell>
--- A marker is a whole line from column 0; trailing whitespace is ignored.
+-- A marker is a whole line from column 0; trailing whitespace is ignored;
+-- a line that starts inside a string literal is no marker.
 local M = {}
 
 M.CODE = "code"
@@ -75,27 +76,270 @@ local function blank(line)
   return line:match("^" .. SPACE .. "*$") ~= nil
 end
 
+-- Python's strings, found as the server's tokenizer (pysrc.TokenizeLenient)
+-- finds them: every prefix, f- and t-string fields (Python 3.12, nested
+-- quotes allowed), comments, backslashes; a string left open ends at its
+-- line break. Only where strings start and end matters here, so names,
+-- numbers and operators are skipped, not classified. One difference: every
+-- non-ASCII character counts as a letter, so `€f"{…}"` (a syntax error) is
+-- read as no f-string.
+local byte, find = string.byte, string.find
+local BS, SQ, DQ, HASH, LF, CR = 92, 39, 34, 35, 10, 13
+local LBRACE, RBRACE, COLON, DOT = 123, 125, 58, 46
+local MAX_NEST = 200 -- as pysrc's maxNest
+local IDENT = "^[A-Za-z_\128-\255][A-Za-z0-9_\128-\255]*"
+local PREFIXES = { r = 1, u = 1, b = 1, f = 1, t = 1, br = 1, rb = 1, fr = 1, rf = 1, tr = 1, rt = 1 }
+-- the next byte a string body stops at, by quote and templating
+local STOP = {
+  [SQ] = { [false] = "[\\'\n\r]", [true] = "[\\'\n\r{]" },
+  [DQ] = { [false] = '[\\"\n\r]', [true] = '[\\"\n\r{]' },
+}
+
+local function nl_len(src, i)
+  return (byte(src, i) == CR and byte(src, i + 1) == LF) and 2 or 1
+end
+
+local function is_digit(c)
+  return c ~= nil and c >= 48 and c <= 57
+end
+
+local field
+
+-- str scans the string whose quote is at i; returns the index after its
+-- closing quote, or nil when it is not closed.
+local function str(src, i, raw, tmpl, nest)
+  local q = byte(src, i)
+  local triple = byte(src, i + 1) == q and byte(src, i + 2) == q
+  local j = triple and i + 3 or i + 1
+  local stop = STOP[q][tmpl]
+  while true do
+    j = find(src, stop, j)
+    if not j then
+      return nil
+    end
+    local c = byte(src, j)
+    if c == BS then
+      j = j + 1
+      local d = byte(src, j)
+      if d == nil then
+        return nil
+      elseif tmpl and (d == LBRACE or d == RBRACE) then
+        -- a backslash never escapes a field's brace
+        if d == RBRACE then
+          j = j + 1
+        end
+      elseif tmpl and not raw and d == 78 and byte(src, j + 1) == LBRACE then -- \N{NAME}
+        local k = select(2, find(src, "^[A-Za-z0-9 %-]*", j + 2)) + 1
+        j = byte(src, k) == RBRACE and k + 1 or j + 1
+      elseif d == LF or d == CR then
+        j = j + nl_len(src, j)
+      else
+        j = j + 1
+      end
+    elseif c == q then
+      if not triple then
+        return j + 1
+      end
+      if byte(src, j + 1) == q and byte(src, j + 2) == q then
+        return j + 3
+      end
+      j = j + 1
+    elseif c == LF or c == CR then
+      if not triple then
+        return nil
+      end
+      j = j + 1
+    elseif byte(src, j + 1) == LBRACE then -- "{{"
+      j = j + 2
+    else
+      j = field(src, j + 1, triple, nest + 1)
+      if not j then
+        return nil
+      end
+    end
+  end
+end
+
+local function prefixed(src, j, e, nest)
+  local p = src:sub(j, e - 1):lower()
+  if not PREFIXES[p] then
+    return false
+  end
+  return true, str(src, e, p:find("r", 1, true) ~= nil, p:find("[ft]") ~= nil, nest)
+end
+
+-- spec scans a format spec up to the "}" closing its field.
+local function spec(src, j, triple, nest)
+  while true do
+    j = find(src, "[{}\n\r]", j)
+    if not j then
+      return nil
+    end
+    local c = byte(src, j)
+    if c == RBRACE then
+      return j + 1
+    elseif c == LBRACE then
+      j = field(src, j + 1, triple, nest + 1)
+      if not j then
+        return nil
+      end
+    elseif not triple then
+      return nil
+    else
+      j = j + 1
+    end
+  end
+end
+
+-- field scans a replacement field's expression from j (after its "{").
+function field(src, j, triple, nest)
+  if nest > MAX_NEST then
+    return nil
+  end
+  local depth, n = 0, #src
+  while j <= n do
+    local c = byte(src, j)
+    if c == SQ or c == DQ then
+      j = str(src, j, false, false, nest)
+      if not j then
+        return nil
+      end
+    elseif c == HASH then
+      j = find(src, "[\n\r]", j) or n + 1
+    elseif c == BS then
+      j = j + 1
+      if byte(src, j) == LF or byte(src, j) == CR then
+        j = j + nl_len(src, j)
+      end
+    elseif c == 40 or c == 91 or c == LBRACE then -- ( [ {
+      depth, j = depth + 1, j + 1
+    elseif c == 41 or c == 93 then -- ) ]
+      depth, j = math.max(depth - 1, 0), j + 1
+    elseif c == RBRACE then
+      if depth == 0 then
+        return j + 1
+      end
+      depth, j = depth - 1, j + 1
+    elseif c == COLON and depth == 0 then
+      return spec(src, j + 1, triple, nest)
+    else
+      local _, e = find(src, IDENT, j)
+      if not e then
+        j = j + 1
+      else
+        local q = byte(src, e + 1)
+        local ok, after = false, nil
+        if q == SQ or q == DQ then
+          ok, after = prefixed(src, j, e + 1, nest)
+        end
+        if ok and not after then
+          return nil
+        end
+        j = ok and after or e + 1
+      end
+    end
+  end
+  return nil
+end
+
+-- number_end is the index after the number at i (lenient, as pysrc's).
+local function number_end(src, i)
+  local _, e = find(src, "^0[xXoObB][0-9a-fA-F_]*", i)
+  if e then
+    return e + 1
+  end
+  local j = select(2, find(src, "^[0-9_]*", i)) + 1
+  if byte(src, j) == DOT then
+    j = select(2, find(src, "^[0-9_]*", j + 1)) + 1
+  end
+  local c = byte(src, j)
+  if c == 101 or c == 69 then -- e E
+    local k = j + 1
+    if byte(src, k) == 43 or byte(src, k) == 45 then
+      k = k + 1
+    end
+    if is_digit(byte(src, k)) then
+      j = select(2, find(src, "^[0-9_]*", k)) + 1
+    end
+  end
+  c = byte(src, j)
+  if c == 106 or c == 74 then -- j J
+    j = j + 1
+  end
+  return j
+end
+
+-- strings returns the spans {start, stop} (stop exclusive) of the string
+-- literals of src, and the index of its first code (not blank or comment),
+-- or #src + 1.
+local function strings(src)
+  local spans, first_code = {}, nil
+  local n = #src
+  local i = src:sub(1, 3) == "\239\187\191" and 4 or 1
+  local function literal(start, q, after)
+    if not after then -- not closed: it ends at its line break
+      after = find(src, "[\n\r]", q) or n + 1
+    end
+    spans[#spans + 1] = { start, after }
+    return after
+  end
+  while i <= n do
+    local c = byte(src, i)
+    local _, ws = find(src, "^[ \t\f\v\n\r]+", i)
+    if ws then
+      i = ws + 1
+    elseif c == HASH then
+      i = find(src, "[\n\r]", i) or n + 1
+    elseif c == BS and (byte(src, i + 1) == LF or byte(src, i + 1) == CR or i == n) then
+      i = i + 2 -- a line continuation (a "\r\n" after it is skipped as blank)
+    else
+      first_code = first_code or i
+      if c == SQ or c == DQ then
+        i = literal(i, i, str(src, i, false, false, 0))
+      elseif is_digit(c) or (c == DOT and is_digit(byte(src, i + 1))) then
+        i = number_end(src, i)
+      else
+        local _, e = find(src, IDENT, i)
+        local q = e and byte(src, e + 1)
+        if q == SQ or q == DQ then
+          local ok, after = prefixed(src, i, e + 1, 0)
+          i = ok and literal(i, e + 1, after) or e + 1
+        elseif e then
+          i = e + 1
+        elseif src:sub(i, i + 2) == "..." then
+          i = i + 3
+        else
+          i = i + 1
+        end
+      end
+    end
+  end
+  return spans, first_code or n + 1
+end
+
 -- parse splits lines into cells: {kind, header (0-based line or -1 for the
 -- implicit first cell), start (first body line), stop (exclusive end)}.
--- Text above the first marker is a cell only if it is not blank; a file
--- without markers is one cell.
+-- A line starting inside a string literal is no marker. Text above the
+-- first marker is a cell only if it holds code (not only comments and
+-- blank lines); a file without markers is one cell.
 function M.parse(lines)
+  local spans, first_code = strings(table.concat(lines, "\n"))
   local headers = {}
+  local at, s = 1, 1 -- index of line i in the text; the next span
   for i, l in ipairs(lines) do
-    local kind = M.marker(l)
-    if kind then
-      headers[#headers + 1] = { line = i - 1, kind = kind }
+    while spans[s] and spans[s][2] <= at do
+      s = s + 1
     end
+    local in_string = spans[s] ~= nil and spans[s][1] < at
+    local kind = not in_string and M.marker(l)
+    if kind then
+      headers[#headers + 1] = { line = i - 1, kind = kind, at = at }
+    end
+    at = at + #l + 1
   end
   local cells = {}
   local first = headers[1] and headers[1].line or #lines
-  local implicit = #headers == 0
-  for i = 1, first do
-    if not blank(lines[i]) then
-      implicit = true
-      break
-    end
-  end
+  local implicit = #headers == 0 or first_code < headers[1].at
   if implicit and #lines > 0 then
     cells[#cells + 1] = { kind = M.CODE, header = -1, start = 0, stop = first }
   end

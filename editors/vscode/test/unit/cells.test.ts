@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { advanceFrom, cellIndexAt, hasMarkers, markerKind, parseCells } from '../../src/cells';
 
@@ -68,5 +70,47 @@ describe('advanceFrom', () => {
   it('opens the body of a next cell whose marker is the last line', () => {
     const d = lines('# %%\nx = 1\n# %%');
     assert.deepEqual(advanceFrom(d, 1), { line: 3, append: '\n' });
+  });
+});
+
+describe('the shared vectors (cells/testdata/vectors.json, from the server parser)', () => {
+  interface Vector {
+    text: string;
+    cells: { kind: string; header: number; start: number; stop: number }[];
+  }
+  const vectors = JSON.parse(readFileSync(join('..', '..', 'cells', 'testdata', 'vectors.json'), 'utf8')) as Vector[];
+  it('parseCells finds the cells the server finds in every one', () => {
+    assert.ok(vectors.length > 300, `only ${vectors.length} vectors`);
+    const bad = vectors.filter((v) => {
+      const got = parseCells(lines(v.text)).map((c) => ({ kind: c.kind, header: c.headerLine, start: c.startLine, stop: c.endLine }));
+      return JSON.stringify(got) !== JSON.stringify(v.cells);
+    });
+    assert.equal(bad.length, 0, `${bad.length} of ${vectors.length} differ, first: ${JSON.stringify(bad[0])}`);
+  });
+});
+
+describe('strings and headers', () => {
+  it('finds no marker inside a string literal, whatever its prefix', () => {
+    const c = parseCells(lines('# %%\ns = """\n# %%\n"""\nt = rb\'\'\'\n# %% [md]\n\'\'\'\n# %%\ny'));
+    assert.deepEqual(
+      c.map((x) => [x.kind, x.headerLine, x.startLine, x.endLine]),
+      [
+        ['code', 0, 1, 7],
+        ['code', 7, 8, 9],
+      ],
+    );
+    assert.equal(hasMarkers(lines('s = """\n# %%\n"""')), false);
+  });
+  it('lets a string left open hide nothing', () => {
+    assert.equal(parseCells(lines('# %%\ns = """\n# %%\nx = 1')).length, 2);
+  });
+  it('makes no cell of a header of comments (nbconvert), but one of code', () => {
+    assert.deepEqual(parseCells(lines('#!/usr/bin/env python\n# coding: utf-8\n\n# In[1]:\nx')), [
+      { kind: 'code', headerLine: 3, startLine: 4, endLine: 5 },
+    ]);
+    assert.deepEqual(parseCells(lines('"""Doc."""\n# %%\nx'))[0], { kind: 'code', headerLine: -1, startLine: 0, endLine: 1 });
+  });
+  it('advances past a marker inside a string', () => {
+    assert.deepEqual(advanceFrom(lines("# %%\ns = '''\n# %%\n'''\n# %%\ny"), 1), { line: 5 });
   });
 });
