@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: asyncio scheduling order. Cells use top-level await
 # (as in Jupyter) unless the title says asyncio-run.
 

@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: lists, tuples, dicts, sets, slicing, comprehensions.
 
 # %% list-append-extend-insert

@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: dataclasses, namedtuples, enums.
 
 # %% dataclass-repr-eq

@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: datetime, time arithmetic and formatting (no clock reads).
 
 # %% date-construct-repr

@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: classes, dunder methods, inheritance, descriptors.
 
 # %% class-repr-default-has-address

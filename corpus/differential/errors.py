@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: exceptions and their messages. Most cells raise on
 # purpose; the expected ename/evalue are CPython's.
 

@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: string and number formatting. One construct per cell;
 # the title names it. Every cell stands alone.
 

@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: the json module.
 
 # %% json-dumps-basic

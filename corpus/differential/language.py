@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: language constructs.
 
 # %% walrus-in-comprehension

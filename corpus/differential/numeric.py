@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: ints, floats, math, fractions, decimal. One construct per cell.
 
 # %% int-bit-length

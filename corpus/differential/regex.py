@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: the re module.
 
 # %% re-search-group

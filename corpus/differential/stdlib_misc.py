@@ -1,3 +1,4 @@
+# %% [markdown]
 # Differential cells: assorted standard-library modules.
 
 # %% sys-stdout-write
