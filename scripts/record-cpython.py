@@ -29,7 +29,9 @@ folder shows it:
     closed and their text recorded, as the inline backend shows them.
 Files a notebook writes do not persist: each notebook runs in a fresh copy
 of the corpus set it belongs to (the folder under corpus/, so `../shared`
-from a notebook's folder is there too).
+from a notebook's folder is there too). The copy has every notebook's
+NAME.expected.json, empty, so a listing of a folder shows what a checkout
+shows.
 
 The Python: by default the local test image (--image, default
 backyard-python:test) under `docker run --network none`, the CPython the
@@ -270,6 +272,11 @@ def worker(root, notebooks, hash_seed=None):
         with tempfile.TemporaryDirectory(prefix="record-") as tmp:
             copy = os.path.join(tmp, "set")
             shutil.copytree(root, copy, ignore=shutil.ignore_patterns("*.expected.json", "__pycache__"))
+            for other in notebooks:
+                # The recordings sit beside the notebooks in the repository,
+                # so a listing of a notebook's folder shows them: the copy
+                # has them too, empty, whether recorded yet or not.
+                open(os.path.join(copy, other[:-3] + ".expected.json"), "w").close()
             home = os.path.join(tmp, "home")
             os.mkdir(home)
             env["HOME"] = env["MPLCONFIGDIR"] = home
