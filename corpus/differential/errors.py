@@ -48,7 +48,8 @@ x = 5
 x()
 
 # %% type-error-not-subscriptable
-None[0]
+nothing = None
+nothing[0]
 
 # %% type-error-not-iterable
 for i in 5:
