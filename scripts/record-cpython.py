@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""Records what CPython shows for each cell of the measurement corpora.
+
+    scripts/record-cpython.py [--python PYTHON] [--image IMAGE] [--check] [PATH ...]
+
+PATH is a notebook or a folder searched for notebooks (a .py file with a
+`# %%` marker line); the default is corpus/stdlib, corpus/differential and
+corpus/files. For each notebook NAME.py it writes NAME.expected.json beside
+it: the Python version and, for every code cell in document order, its
+index among the code cells, title, first body line (0-based), status,
+stdout, stderr, value (the text of Out[n]), display (the text of figures
+the cell left open), ename and evalue.
+
+A notebook runs the way an IPython kernel started in the notebook's own
+folder shows it:
+  * one fresh interpreter and one __main__ namespace per notebook, the
+    current directory is the notebook's folder and '' leads sys.path (so
+    `import helper` finds helper.py beside the notebook);
+  * cells split as the cells package splits them (markdown cells skipped),
+    each compiled as its own file with top-level await allowed, run one
+    after the other; a failing cell does not stop the next;
+  * a trailing expression is displayed as its repr (Out[n]) unless it is
+    None or the cell ends in ';' (the container kernel's driver shows repr
+    too; IPython's pretty printer would wrap long containers and sort sets);
+  * an exception is recorded as ename (the type's name) and evalue
+    (str(e); for the cell's own syntax error the message only), with the
+    output printed before it;
+  * matplotlib draws with Agg; figures left open at the end of a cell are
+    closed and their text recorded, as the inline backend shows them.
+Files a notebook writes do not persist: each notebook runs in a fresh copy
+of the corpus set it belongs to (the folder under corpus/, so `../shared`
+from a notebook's folder is there too). The copy has every notebook's
+NAME.expected.json, empty, so a listing of a folder shows what a checkout
+shows.
+
+The Python: by default the local test image (--image, default
+backyard-python:test) under `docker run --network none`, the CPython the
+container kernel runs, which also has numpy and matplotlib; --python PATH
+runs a local interpreter instead (e.g. a venv's python). The recordings say
+which version made them.
+
+--check runs every notebook twice under different hash seeds and reports
+the cells whose output differs (so nothing depends on set or hash order)
+instead of writing files.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+DEFAULT_SETS = ["corpus/stdlib", "corpus/differential", "corpus/files"]
+NOTEBOOK_TIMEOUT = 300  # seconds, per notebook
+# The environment the container kernel gets (container/spec.go).
+KERNEL_ENV = {"LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
+
+
+# ---- cells (the rules of the cells package, for the markers it knows) ----
+
+def _is_space(c):
+    return c in " \t\f\v\r"
+
+
+def _marker(line):
+    """(kind, title) when line is a cell marker, else None."""
+    s = line.rstrip(" \t\f\v\r")
+    if not s.startswith("#"):
+        return None
+    rest = s[1:].lstrip(" \t\f\v\r")
+    if rest.startswith("%%"):
+        after = rest[2:]
+        if after and not _is_space(after[0]):
+            return None
+        t = after.strip(" \t\f\v\r")
+        for tag in ("[markdown]", "[md]"):
+            if t.startswith(tag) and (t == tag or _is_space(t[len(tag)])):
+                return "markdown", t[len(tag):].lstrip(" \t\f\v\r")
+        for tag in ("[markdown]", "[md]"):
+            if t.endswith(tag) and (t == tag or _is_space(t[-len(tag) - 1])):
+                return "markdown", t[: -len(tag)].rstrip(" \t\f\v\r")
+        return "code", t
+    if rest.startswith("In["):
+        tail = rest[3:]
+        end = tail.find("]")
+        count = tail[:end].strip(" ")
+        if end >= 0 and tail[end + 1:] in ("", ":") and all("0" <= c <= "9" for c in count):
+            return "code", ""
+    if rest == "<codecell>":
+        return "code", ""
+    if rest == "<markdowncell>":
+        return "markdown", ""
+    return None
+
+
+def parse_cells(text):
+    """The code cells of a percent-format notebook: [(title, start_line, code)]."""
+    if text == "":
+        return []
+    lines = text.split("\n")
+    lines = [l.rstrip("\r") for l in lines[:-1]] + lines[-1:]
+    headers = [(i, m) for i, m in ((i, _marker(l)) for i, l in enumerate(lines)) if m]
+
+    def last_non_blank(start, end):
+        for i in range(end - 1, start - 1, -1):
+            if lines[i].strip(" \t\f\v\r"):
+                return i
+        return -1
+
+    def cell(title, start, end):
+        last = last_non_blank(start, end)
+        return (title, start, "\n".join(lines[start:last + 1]) if last >= 0 else "")
+
+    out = []
+    first = headers[0][0] if headers else len(lines)
+    if not headers or last_non_blank(0, first) >= 0:
+        out.append(cell("", 0, first))
+    for n, (line, (kind, title)) in enumerate(headers):
+        end = headers[n + 1][0] if n + 1 < len(headers) else len(lines)
+        if kind == "code":
+            out.append(cell(title, line + 1, end))
+    return out
+
+
+def is_notebook(path):
+    if not path.endswith(".py"):
+        return False
+    with open(path, encoding="utf-8") as f:
+        return any(_marker(l) for l in f)
+
+
+# ---- one notebook, in this interpreter ------------------------------------
+
+class _Stream:
+    """sys.stdout / sys.stderr of a cell, as a kernel's stream: write
+    returns the length written."""
+
+    encoding = "utf-8"
+    errors = "strict"
+    closed = False
+
+    def __init__(self, name, sink):
+        self.name = "<%s>" % name
+        self._sink = sink
+        self.buffer = self
+
+    def write(self, s):
+        if isinstance(s, (bytes, bytearray)):  # through .buffer
+            s = bytes(s).decode("utf-8", "replace")
+        elif not isinstance(s, str):
+            raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        self._sink.append(s)
+        return len(s)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+
+def _ends_with_semicolon(code, node):
+    """Only ';' (and comments) follow the last expression: IPython hides the value."""
+    import io
+
+    lines = io.StringIO(code, newline=None).readlines()
+    tail = lines[node.end_lineno - 1].encode("utf-8")[node.end_col_offset:].decode("utf-8", "replace")
+    tail += "".join(lines[node.end_lineno:])
+    i = 0
+    while i < len(tail):
+        if tail[i] == ";":
+            return True
+        if tail[i] == "#":
+            j = tail.find("\n", i)
+            i = len(tail) if j < 0 else j
+        i += 1
+    return False
+
+
+def run_notebook(path):
+    """Runs the notebook at path (the current directory is its folder) and
+    returns its cell records."""
+    import ast
+    import builtins
+    import linecache
+    import types
+
+    with open(path, encoding="utf-8") as f:
+        cells = parse_cells(f.read())
+    main = types.ModuleType("__main__")
+    main.__dict__["__builtins__"] = builtins
+    sys.modules["__main__"] = main  # pickle and dataclasses find cell classes
+    ns = main.__dict__
+    sys.path[0] = ""
+    sys.stdin = open(os.devnull)
+    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+    loop = None
+    records = []
+    real_out, real_err = sys.stdout, sys.stderr
+    for index, (title, line, code) in enumerate(cells):
+        fname = "<cell-%d>" % (index + 1)
+        linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
+        out, err = [], []
+        rec = {"index": index, "title": title, "line": line, "status": "ok", "stdout": "", "stderr": "",
+               "value": None, "display": [], "ename": None, "evalue": None}
+        sys.stdout, sys.stderr = _Stream("stdout", out), _Stream("stderr", err)
+        try:
+            try:
+                tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+            except SyntaxError as e:
+                raise _CellSyntaxError(e)
+            last = None
+            if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
+                last = tree.body.pop()
+            parts = [compile(tree, fname, "exec", flags, dont_inherit=True)]
+            if last is not None:
+                parts.append(compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True))
+            value = None
+            for part in parts:
+                if part.co_flags & 0x80:  # CO_COROUTINE: top-level await
+                    import asyncio
+
+                    if loop is None:
+                        loop = asyncio.new_event_loop()
+                    value = loop.run_until_complete(eval(part, ns))
+                else:
+                    value = eval(part, ns)
+            if last is not None and value is not None:
+                rec["value"] = repr(value)
+        except _CellSyntaxError as w:
+            rec.update(status="error", ename=type(w.error).__name__, evalue=w.error.msg)
+        except BaseException as e:  # noqa: B036 - a cell's KeyboardInterrupt/SystemExit is its result
+            rec.update(status="error", ename=type(e).__name__,
+                       evalue="" if isinstance(e, KeyboardInterrupt) else str(e))
+        finally:
+            sys.stdout, sys.stderr = real_out, real_err
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None and plt.get_fignums():
+            rec["display"] = [repr(plt.figure(n)) for n in plt.get_fignums()]
+            plt.close("all")
+        rec["stdout"], rec["stderr"] = "".join(out), "".join(err)
+        records.append(rec)
+    return records
+
+
+class _CellSyntaxError(Exception):
+    def __init__(self, error):
+        self.error = error
+
+
+# ---- many notebooks, in this interpreter's machine ------------------------
+
+def worker(root, notebooks, hash_seed=None):
+    """Runs each notebook (paths relative to root) in a fresh interpreter, in
+    its folder within a fresh copy of root, and prints one JSON line each."""
+    version = "%d.%d.%d" % sys.version_info[:3]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(KERNEL_ENV)
+    if hash_seed is not None:
+        env["PYTHONHASHSEED"] = str(hash_seed)
+    for rel in notebooks:
+        with tempfile.TemporaryDirectory(prefix="record-") as tmp:
+            copy = os.path.join(tmp, "set")
+            shutil.copytree(root, copy, ignore=shutil.ignore_patterns("*.expected.json", "__pycache__"))
+            for other in notebooks:
+                # The recordings sit beside the notebooks in the repository,
+                # so a listing of a notebook's folder shows them: the copy
+                # has them too, empty, whether recorded yet or not.
+                open(os.path.join(copy, other[:-3] + ".expected.json"), "w").close()
+            home = os.path.join(tmp, "home")
+            os.mkdir(home)
+            env["HOME"] = env["MPLCONFIGDIR"] = home
+            result = os.path.join(tmp, "result.json")
+            nb = os.path.join(copy, rel)
+            p = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), "--run-one", nb, result],
+                cwd=os.path.dirname(nb), env=env, stdin=subprocess.DEVNULL,
+                capture_output=True, text=True, timeout=NOTEBOOK_TIMEOUT,
+            )
+            rec = {"notebook": rel, "python": version}
+            if p.returncode != 0 or not os.path.exists(result):
+                rec["failure"] = "exit status %d: %s" % (p.returncode, (p.stderr or p.stdout)[-2000:])
+            else:
+                with open(result, encoding="utf-8") as f:
+                    rec["cells"] = json.load(f)
+                if p.stdout or p.stderr:  # written to fd 1/2 past sys.stdout (C code, subprocesses)
+                    rec["stray"] = p.stdout + p.stderr
+        print(json.dumps(rec, ensure_ascii=False), flush=True)
+
+
+# ---- the host side -------------------------------------------------------
+
+def find_notebooks(paths):
+    """{set root: [notebook paths relative to it]}; the set of a notebook is
+    the folder right under corpus/ that holds it (else its own folder)."""
+    sets = {}
+    for p in paths:
+        p = os.path.abspath(p)
+        files = [p] if os.path.isfile(p) else sorted(
+            os.path.join(d, f) for d, _, fs in os.walk(p) for f in fs)
+        for f in files:
+            if not is_notebook(f):
+                continue
+            rel = os.path.relpath(f, os.path.join(REPO, "corpus"))
+            if rel.startswith(".."):
+                root = os.path.dirname(f)
+            else:
+                root = os.path.join(REPO, "corpus", rel.split(os.sep)[0])
+            sets.setdefault(root, []).append(os.path.relpath(f, root))
+    return sets
+
+
+def record_set(args, root, notebooks, hash_seed=None):
+    """Runs a set's notebooks with the chosen Python; yields their records."""
+    me = os.path.abspath(__file__)
+    tail = ["--worker", "--root"]
+    if hash_seed is not None:
+        tail = ["--hash-seed", str(hash_seed)] + tail
+    if args.python:
+        cmd = [args.python, me] + tail + [root, "--"] + notebooks
+    else:
+        cmd = ["docker", "run", "--rm", "-i", "--network", "none", "--user", "65534:65534",
+               "-v", "%s:/corpus:ro" % root, "-v", "%s:/record-cpython.py:ro" % me,
+               "-e", "HOME=/tmp", args.image,
+               "python3", "/record-cpython.py"] + tail + ["/corpus", "--"] + notebooks
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, encoding="utf-8")
+    for line in p.stdout:
+        yield json.loads(line)
+    if p.wait() != 0:
+        sys.exit("record-cpython: %s exited with status %d" % (cmd[0], p.returncode))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="*", help="notebooks or folders (default: the three corpus sets)")
+    ap.add_argument("--python", help="run this local Python instead of the image's")
+    ap.add_argument("--image", default=os.environ.get("BACKYARD_TEST_IMAGE", "backyard-python:test"))
+    ap.add_argument("--check", action="store_true", help="run twice under different hash seeds; write nothing")
+    ap.add_argument("--run-one", nargs=2, metavar=("NOTEBOOK", "RESULT"), help=argparse.SUPPRESS)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--root", help=argparse.SUPPRESS)
+    ap.add_argument("--hash-seed", type=int, help=argparse.SUPPRESS)
+    args, rest = ap.parse_known_args()
+    if args.run_one:
+        records = run_notebook(args.run_one[0])
+        with open(args.run_one[1], "w", encoding="utf-8") as f:
+            json.dump(records, f, ensure_ascii=False)
+        os._exit(0)  # no atexit or thread teardown output after the last cell
+    if args.worker:
+        worker(args.root, [n for n in rest if n != "--"] + [n for n in args.paths if n != "--"], args.hash_seed)
+        return
+    sets = find_notebooks(args.paths or [os.path.join(REPO, s) for s in DEFAULT_SETS])
+    if not sets:
+        sys.exit("record-cpython: no notebooks found")
+    bad = 0
+    for root, notebooks in sorted(sets.items()):
+        if args.check:
+            a = {r["notebook"]: r for r in record_set(args, root, notebooks, hash_seed=1)}
+            b = {r["notebook"]: r for r in record_set(args, root, notebooks, hash_seed=2)}
+            for nb in notebooks:
+                ca, cb = a[nb].get("cells", []), b[nb].get("cells", [])
+                for x, y in zip(ca, cb):
+                    if x != y:
+                        bad += 1
+                        print("%s cell %d (%s) depends on the hash seed" % (nb, x["index"], x["title"]))
+                if a[nb].get("failure") or len(ca) != len(cb):
+                    bad += 1
+                    print("%s: %s" % (nb, a[nb].get("failure") or "cell counts differ"))
+            continue
+        for rec in record_set(args, root, notebooks):
+            path = os.path.join(root, rec["notebook"])
+            if "failure" in rec:
+                bad += 1
+                print("%s: FAILED %s" % (path, rec["failure"]), file=sys.stderr)
+                continue
+            if rec.get("stray"):
+                print("%s: output past sys.stdout: %r" % (path, rec["stray"][:200]), file=sys.stderr)
+            out = {"notebook": os.path.basename(path), "python": rec["python"], "cells": rec["cells"]}
+            with open(path[:-3] + ".expected.json", "w", encoding="utf-8") as f:
+                json.dump(out, f, ensure_ascii=False, indent=1)
+                f.write("\n")
+            errors = sum(c["status"] == "error" for c in rec["cells"])
+            print("%s: %d cells (%d raise), CPython %s" % (os.path.relpath(path, REPO), len(rec["cells"]), errors, rec["python"]))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
