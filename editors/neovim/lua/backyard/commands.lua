@@ -293,48 +293,19 @@ function M.motion(dir)
   end
 end
 
--- keymaps sets the buffer-local keys the options ask for.
+--- Maps the buffer-local keys the options ask for to the
+--- <Plug>(backyard-…) mappings (plugin/backyard.lua defines those).
+---@param bufnr integer
 function M.keymaps(bufnr)
   local keys = config.options.keymaps
   if not keys then
     return
   end
-  local function map(mode, name, rhs)
-    local lhs = keys[name]
-    if not lhs then
-      return
-    end
-    for _, k in ipairs(type(lhs) == "table" and lhs or { lhs }) do
-      vim.keymap.set(mode, k, rhs, { buffer = bufnr, silent = true, desc = "backyard: " .. name:gsub("_", " ") })
-    end
-  end
-  map("n", "run_cell", M.run_cell)
-  map("n", "run_cell_advance", M.run_cell_advance)
-  map("x", "run_selection", ":BackyardRun<CR>")
-  map("n", "run_above", M.run_above)
-  map("n", "run_below", M.run_below)
-  map("n", "run_all", M.run_all)
-  map("n", "interrupt", M.interrupt)
-  map("n", "restart", function()
-    M.restart(false)
-  end)
-  map("n", "clear", function()
-    M.clear()
-  end)
-  map("n", "output", function()
-    M.open_output("")
-  end)
-  map("n", "variables", M.variables)
-  -- In diff mode ]c/[c keep their meaning (next/previous change).
-  for name, dir in pairs({ next_cell = 1, prev_cell = -1 }) do
-    local lhs = keys[name]
+  local plug = require("backyard.plug")
+  for _, m in ipairs(plug.maps) do
+    local lhs = keys[m.name]
     for _, k in ipairs(type(lhs) == "table" and lhs or { lhs or nil }) do
-      vim.keymap.set({ "n", "x", "o" }, k, function()
-        if vim.wo.diff then
-          return k
-        end
-        return ("<Cmd>lua require('backyard.commands').motion(%d)<CR>"):format(dir)
-      end, { buffer = bufnr, expr = true, silent = true, desc = "backyard: " .. name:gsub("_", " ") })
+      vim.keymap.set(m.modes, k, plug.lhs(m.name), { buffer = bufnr, remap = true, silent = true, desc = plug.desc(m.name) })
     end
   end
 end
