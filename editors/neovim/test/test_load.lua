@@ -107,7 +107,7 @@ T.test("help file: tags are valid and :help finds them", function()
   end
   for _, want in ipairs({ "backyard.txt", "backyard", "backyard-options", "backyard-commands", "backyard-keys",
     ":BackyardRunCell", ":BackyardRun", ":BackyardBackend", ":BackyardOutput", "backyard.status()",
-    "backyard-statusline" }) do
+    "backyard-statusline", "backyard-health", "<Plug>(backyard-run-cell)", "<Plug>(backyard-prev-cell)" }) do
     T.ok(vim.tbl_contains(names, want), "tag " .. want)
   end
   -- Every |link| in the file points at a tag the file defines or Neovim has.

@@ -42,6 +42,26 @@ T.test("one <Plug> mapping per key option, global, in the key's modes", function
   T.eq("<Plug>(backyard-run-cell-advance)", plug.lhs("run_cell_advance"), "name")
 end)
 
+T.test(":help backyard-keys lists each mapping with its default keys and modes", function()
+  local doc = vim.api.nvim_get_runtime_file("doc/backyard.txt", false)[1]
+  local rows = {}
+  for _, l in ipairs(vim.fn.readfile(doc)) do
+    local name, keys, modes, lhs = l:match("^    (%l[%l_]+)%s+(.-)%s+(%l+)%s+(<Plug>%S+)$")
+    if name then
+      rows[name] = { keys = keys, modes = modes, lhs = lhs }
+    end
+  end
+  local defaults = require("backyard.config").defaults.keymaps
+  for _, m in ipairs(plug.maps) do
+    local keys = defaults[m.name]
+    local want = { keys = table.concat(type(keys) == "table" and keys or { keys }, ", "), modes = table.concat(m.modes),
+      lhs = plug.lhs(m.name) }
+    T.eq(want, rows[m.name], "doc row of " .. m.name)
+    rows[m.name] = nil
+  end
+  T.eq({}, rows, "doc rows of no mapping")
+end)
+
 T.test("every default key maps to its <Plug> mapping in this buffer", function()
   local defaults = require("backyard.config").defaults.keymaps
   for _, m in ipairs(plug.maps) do
