@@ -13,7 +13,9 @@ local function api()
     return h
   end
   if h and h.report_start then
-    return { start = h.report_start, ok = h.report_ok, info = h.report_info, warn = h.report_warn, error = h.report_error }
+    return {
+      start = h.report_start, ok = h.report_ok, info = h.report_info, warn = h.report_warn, error = h.report_error,
+    }
   end
   local function fn(name)
     return function(msg, advice)
@@ -128,7 +130,7 @@ local function worker(h, m)
     end
     h.error("no Monty worker: " .. str(m.error), {
       "looked in: " .. table.concat(tried, "; "),
-      ("install it: `make setup` in the repository, or pip install pydantic-monty-runtime==%s"):format(str(m.supported)),
+      "install it: `make setup` in the repository, or pip install pydantic-monty-runtime==" .. str(m.supported),
       "or point settings.montyPath (or $MONTY_BIN) at the monty binary",
     })
     return
@@ -223,7 +225,8 @@ function M.check()
   local sent = M.sent_settings()
   local rep, err = M.doctor(M.doctor_argv(exe, sent))
   if not rep then
-    h.error("backyard-ls doctor --json failed: " .. err, { "a backyard-ls older than the plugin? Rebuild it: make build" })
+    h.error("backyard-ls doctor --json failed: " .. err,
+      { "a backyard-ls older than the plugin? Rebuild it: make build" })
     return
   end
   server(h, exe, rep)
