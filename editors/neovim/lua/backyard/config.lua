@@ -55,7 +55,20 @@ local M = {}
 ---@field inlay_hints? boolean
 ---@field keymaps? backyard.Keymaps|false false: no keys
 
----@type backyard.Options
+--- The options in effect: backyard.Options merged over the defaults, so
+--- these fields are always set.
+---@class backyard.Config: backyard.Options
+---@field cmd string[]
+---@field filetypes string[]
+---@field backend backyard.Backend
+---@field limits backyard.Limits
+---@field settings table<string, any>
+---@field output backyard.OutputOptions
+---@field codelens boolean
+---@field inlay_hints boolean
+---@field keymaps backyard.Keymaps|false
+
+---@type backyard.Config
 local defaults = {
   -- How to start the server: a list (argv), not a shell string.
   cmd = { "backyard-ls", "serve" },
@@ -113,7 +126,7 @@ local defaults = {
 
 M.defaults = defaults
 --- The options in effect.
----@type backyard.Options
+---@type backyard.Config
 M.options = vim.deepcopy(defaults)
 
 -- A list (e.g. cmd, a key list) replaces; a table of options merges.
@@ -167,7 +180,7 @@ end
 --- Merges user options over the defaults and validates them; an invalid
 --- option is an error with a message naming it.
 ---@param user? backyard.Options
----@return backyard.Options
+---@return backyard.Config
 function M.set(user)
   local o = merge(defaults, user or {})
   check(o)
@@ -176,7 +189,7 @@ function M.set(user)
 end
 
 --- What the server reads under backyard.* (its names).
----@param o? backyard.Options default: the options in effect
+---@param o? backyard.Config default: the options in effect
 ---@return { backyard: table<string, any> }
 function M.server_settings(o)
   o = o or M.options

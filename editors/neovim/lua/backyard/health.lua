@@ -5,8 +5,16 @@ local config = require("backyard.config")
 
 local M = {}
 
+---@class backyard.HealthApi
+---@field start fun(name: string)
+---@field ok fun(msg: string)
+---@field info fun(msg: string)
+---@field warn fun(msg: string, advice?: string[])
+---@field error fun(msg: string, advice?: string[])
+
 -- The health API by feature: vim.health.start/ok/… (0.9+; the only one
 -- from 0.11), vim.health.report_* (0.8), health#report_* (0.7).
+---@return backyard.HealthApi
 local function api()
   local h = vim.health
   if h and h.start then

@@ -30,7 +30,7 @@ end
 --- below (how = "split").
 ---@param lines (string|{ [1]: string, [2]: string? })[] text, or {text, highlight group}
 ---@param title string
----@param how "float"|"split"
+---@param how? "float"|"split" default: float
 ---@return integer bufnr
 ---@return integer winid
 function M.open(lines, title, how)
