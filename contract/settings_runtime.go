@@ -356,7 +356,7 @@ func BindFlags(fs *flag.FlagSet, names ...string) func() (Overrides, error) {
 		if f.flag == "" || len(names) > 0 && !slices.Contains(names, f.flag) {
 			continue
 		}
-		help := f.doc
+		help := strings.ReplaceAll(f.doc, "`", "'") // a backquoted word would name the flag's value
 		if len(f.enum) > 0 {
 			var q []string
 			for _, e := range f.enum {
@@ -366,7 +366,15 @@ func BindFlags(fs *flag.FlagSet, names ...string) func() (Overrides, error) {
 			}
 			help += " (" + strings.Join(q, ", ") + ")"
 		}
-		vals[f.key] = fs.String(f.flag, f.def, help)
+		text := f.def
+		vals[f.key] = &text
+		var zero Settings
+		switch f.ptr(&zero).(type) {
+		case *string, *InstallPolicy, *Backend, *Runtime, *Network:
+			fs.StringVar(&text, f.flag, f.def, help)
+		default: // numbers print their default unquoted
+			fs.Var((*textFlag)(&text), f.flag, help)
+		}
 	}
 	return func() (Overrides, error) {
 		o := Overrides{}
@@ -389,3 +397,10 @@ func BindFlags(fs *flag.FlagSet, names ...string) func() (Overrides, error) {
 		return o, err
 	}
 }
+
+// textFlag is a flag value kept as text, checked by the setting after
+// parsing.
+type textFlag string
+
+func (t *textFlag) String() string     { return string(*t) }
+func (t *textFlag) Set(s string) error { *t = textFlag(s); return nil }

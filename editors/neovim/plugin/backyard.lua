@@ -72,6 +72,9 @@ end, {
   desc = "Open the full output of the cell under the cursor",
 })
 
+-- <Plug>(backyard-…) for every key; the default keys map to them.
+require("backyard.plug").define()
+
 -- Which filetypes attach, without loading the plugin to find out.
 local function wanted(ft)
   local config = package.loaded["backyard.config"]

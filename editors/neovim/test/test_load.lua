@@ -79,8 +79,8 @@ T.test("]c and [c move between cells; in diff mode they stay diff motions", func
   vim.cmd("normal 2[c")
   T.eq(1, vim.api.nvim_win_get_cursor(0)[1], "2[c")
   vim.wo.diff = true
-  local rhs = vim.fn.maparg("]c", "n", false, true)
-  T.eq(1, rhs.expr, "an expr map (it checks 'diff')")
+  T.eq("<Plug>(backyard-next-cell)", vim.fn.maparg("]c", "n"), "]c maps to its <Plug>")
+  T.eq(1, vim.fn.maparg("<Plug>(backyard-next-cell)", "n", false, true).expr, "an expr map (it checks 'diff')")
   vim.cmd("normal ]c") -- no diff partner: the native ]c just does nothing
   T.eq(1, vim.api.nvim_win_get_cursor(0)[1], "]c in diff mode is the diff motion")
   vim.wo.diff = false
@@ -107,7 +107,7 @@ T.test("help file: tags are valid and :help finds them", function()
   end
   for _, want in ipairs({ "backyard.txt", "backyard", "backyard-options", "backyard-commands", "backyard-keys",
     ":BackyardRunCell", ":BackyardRun", ":BackyardBackend", ":BackyardOutput", "backyard.status()",
-    "backyard-statusline" }) do
+    "backyard-statusline", "backyard-health", "<Plug>(backyard-run-cell)", "<Plug>(backyard-prev-cell)" }) do
     T.ok(vim.tbl_contains(names, want), "tag " .. want)
   end
   -- Every |link| in the file points at a tag the file defines or Neovim has.

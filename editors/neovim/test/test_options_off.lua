@@ -43,6 +43,30 @@ T.test("runs still work: no inline output, but the diagnostic and the status", f
   T.eq("monty · idle", require("backyard").status(buf), "status on the configured backend")
 end)
 
+T.test("with no keys the <Plug> mappings stay, and work", function()
+  local plug = require("backyard.plug")
+  for _, m in ipairs(plug.maps) do
+    for _, mode in ipairs(m.modes) do
+      T.ok(vim.fn.maparg(plug.lhs(m.name), mode) ~= "", plug.lhs(m.name) .. " in mode " .. mode)
+    end
+  end
+  local function feed(keys)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "mx", false)
+  end
+  feed("<Plug>(backyard-clear)")
+  T.eq(0, #vim.diagnostic.get(buf), "clear took the diagnostic away")
+  vim.api.nvim_buf_set_lines(buf, 3, 4, false, { "nope" })
+  T.cursor(4)
+  feed("<Plug>(backyard-run-cell)")
+  T.wait(function()
+    local d = vim.diagnostic.get(buf)[1]
+    return d and d.message:find("NameError", 1, true)
+  end, "the diagnostic of the run")
+  T.cursor(1)
+  feed("<Plug>(backyard-next-cell)")
+  T.eq(3, vim.api.nvim_win_get_cursor(0)[1], "next cell")
+end)
+
 T.test("no code lenses are requested", function()
   T.eq({}, vim.lsp.codelens.get(buf), "lenses")
 end)

@@ -15,8 +15,11 @@ local exit_listeners = {}
 local waiting = {} -- fns to run once the client is initialized
 local warned = false
 
--- call runs a client method: client:m() where methods live on a class
--- (0.11+; the dot form is deprecated there), client.m() before.
+--- Runs a client method: client:m() where methods live on a class
+--- (0.11+; the dot form is deprecated there), client.m() before.
+---@param client table a vim.lsp client
+---@param method string
+---@return any
 function M.call(client, method, ...)
   local mt = getmetatable(client)
   if mt and type(mt.__index) == "table" and mt.__index[method] then
@@ -25,6 +28,8 @@ function M.call(client, method, ...)
   return client[method](...)
 end
 
+--- The shared client, or nil when it is not running.
+---@return table? client
 function M.get()
   if not client_id then
     return nil
@@ -36,12 +41,17 @@ function M.get()
   return c
 end
 
--- on registers fn(bufnr, params) for a server notification that carries a
--- uri; only attached buffers are reported.
+--- Registers fn(bufnr, params) for a server notification that carries a
+--- uri; only attached buffers are reported.
+---@param method string
+---@param fn fun(bufnr: integer, params: table)
 function M.on(method, fn)
   listeners[method] = fn
 end
 
+--- Registers fn(bufnrs) for when the server exits, with the buffers that
+--- were attached.
+---@param fn fun(bufnrs: integer[])
 function M.on_exit(fn)
   exit_listeners[#exit_listeners + 1] = fn
 end
@@ -111,14 +121,17 @@ local function client_config()
   }
 end
 
--- attachable: a buffer backed by a file (the server keys kernels by uri).
+--- A buffer backed by a file (the server keys kernels by uri).
+---@param bufnr integer
+---@return boolean
 function M.attachable(bufnr)
   return vim.api.nvim_buf_is_valid(bufnr) and vim.bo[bufnr].buftype == ""
     and vim.api.nvim_buf_get_name(bufnr) ~= ""
 end
 
--- attach connects bufnr to the shared client, starting it if needed.
--- It returns the client, or nil (with one message) if it cannot start.
+--- Connects bufnr to the shared client, starting it if needed.
+---@param bufnr integer
+---@return table? client nil (after one message) when it cannot start
 function M.attach(bufnr)
   if uris[bufnr] and M.get() then
     return M.get()
@@ -160,6 +173,8 @@ function M.attach(bufnr)
   return M.get()
 end
 
+--- Forgets bufnr (it was unloaded).
+---@param bufnr integer
 function M.detach(bufnr)
   local uri = uris[bufnr]
   if uri then
@@ -167,16 +182,24 @@ function M.detach(bufnr)
   end
 end
 
+--- The uri bufnr is attached under, or nil.
+---@param bufnr integer
+---@return string?
 function M.uri(bufnr)
   return uris[bufnr]
 end
 
+---@param bufnr integer
+---@return boolean
 function M.attached(bufnr)
   return uris[bufnr] ~= nil and M.get() ~= nil
 end
 
--- request sends method to the shared client only, once it is
--- initialized. handler(err, result) is called on the main loop.
+--- Sends method to the shared client only, once it is initialized.
+---@param bufnr integer
+---@param method string
+---@param params table
+---@param handler? fun(err: table?, result: any) called on the main loop
 function M.request(bufnr, method, params, handler)
   local c = M.attach(bufnr)
   if not c then
@@ -199,8 +222,12 @@ function M.request(bufnr, method, params, handler)
   end
 end
 
--- execute sends workspace/executeCommand with one JSON object argument,
--- as the server's commands take (DESIGN.md).
+--- Sends workspace/executeCommand with one JSON object argument, as the
+--- server's commands take; arg.uri is set to bufnr's.
+---@param bufnr integer
+---@param command string e.g. "backyard.runCell"
+---@param arg table
+---@param handler? fun(err: table?, result: any)
 function M.execute(bufnr, command, arg, handler)
   if uris[bufnr] == nil then
     M.attach(bufnr) -- request reports a buffer that cannot attach
@@ -209,7 +236,7 @@ function M.execute(bufnr, command, arg, handler)
   M.request(bufnr, "workspace/executeCommand", { command = command, arguments = { arg } }, handler)
 end
 
--- notify_settings re-sends the settings (after setup() runs again).
+--- Re-sends the settings (after setup() runs again).
 function M.notify_settings()
   local c = M.get()
   if c then
@@ -217,7 +244,7 @@ function M.notify_settings()
   end
 end
 
--- stop ends the shared client (tests, :BackyardStop).
+--- Ends the shared client.
 function M.stop()
   local c = M.get()
   if c then

@@ -5,6 +5,9 @@ local config = require("backyard.config")
 local output = require("backyard.output")
 
 local api = vim.api
+
+--- The functions behind the :Backyard* commands and the keys.
+---@class backyard.commands
 local M = {}
 
 local function notify(msg, level)
@@ -54,11 +57,12 @@ local function run(command, arg)
   return bufnr
 end
 
+--- Runs the cell under the cursor.
 function M.run_cell()
   run("backyard.runCell", { line = cursor_line() })
 end
 
--- run_cell_advance runs the cell and moves to the next code cell.
+--- Runs the cell under the cursor and moves to the next code cell.
 function M.run_cell_advance()
   local line = cursor_line()
   local bufnr = run("backyard.runCell", { line = line })
@@ -70,14 +74,17 @@ function M.run_cell_advance()
   end
 end
 
+--- Runs every code cell above the current one.
 function M.run_above()
   run("backyard.runAbove", { line = cursor_line() })
 end
 
+--- Runs the current cell and every code cell below.
 function M.run_below()
   run("backyard.runBelow", { line = cursor_line() })
 end
 
+--- Runs every code cell.
 function M.run_all()
   run("backyard.runAll", {})
 end
@@ -91,10 +98,15 @@ local function char_len(s, i)
   return b >= 0xF0 and 4 or b >= 0xE0 and 3 or b >= 0xC0 and 2 or 1
 end
 
--- selection_range is the LSP range (UTF-16 characters) of lines
--- line1..line2 (1-based): exactly the last characterwise visual selection
--- when it spans those lines (and the command had two line numbers, as
--- '<,'> gives), else the whole lines.
+--- The LSP range (UTF-16 characters) of lines line1..line2 (1-based):
+--- exactly the last characterwise visual selection when it spans those
+--- lines (and the command had two line numbers, as '<,'> gives), else the
+--- whole lines.
+---@param bufnr integer
+---@param line1 integer
+---@param line2 integer
+---@param count? integer how many line numbers the command got
+---@return { start: { line: integer, character: integer }, ["end"]: { line: integer, character: integer } }
 function M.selection_range(bufnr, line1, line2, count)
   local function text(l)
     return api.nvim_buf_get_lines(bufnr, l - 1, l, false)[1] or ""
@@ -116,13 +128,16 @@ function M.selection_range(bufnr, line1, line2, count)
   }
 end
 
--- run_range runs lines line1..line2 (the selection when it came from
--- visual mode); count is how many line numbers the command got.
+--- Runs lines line1..line2 (the selection when it came from visual mode).
+---@param line1 integer
+---@param line2 integer
+---@param count? integer how many line numbers the command got
 function M.run_range(line1, line2, count)
   local bufnr = api.nvim_get_current_buf()
   run("backyard.runRange", { range = M.selection_range(bufnr, line1, line2, count) })
 end
 
+--- Interrupts the running cell; the kernel keeps its state.
 function M.interrupt()
   local bufnr = buffer()
   if not bufnr then
@@ -137,8 +152,9 @@ function M.interrupt()
   end)
 end
 
--- restart empties the namespace; outputs stay but are marked stale (with
--- bang they are cleared).
+--- Restarts the kernel: the namespace is emptied; outputs stay but are
+--- marked stale (with bang they are cleared).
+---@param bang? boolean
 function M.restart(bang)
   local bufnr = buffer()
   if not bufnr then
@@ -155,8 +171,11 @@ function M.restart(bang)
   end)
 end
 
+---@type backyard.Backend[]
 M.backends = { "auto", "monty", "container" }
 
+--- Shows the backend of this buffer's kernel, or switches it.
+---@param name? "auto"|"monty"|"container"|"" nil or "" shows it
 function M.backend(name)
   local bufnr = buffer()
   if not bufnr then
@@ -191,6 +210,7 @@ local function show(lines, title)
   return require("backyard.ui").open(lines, title, "float")
 end
 
+--- Shows the kernel in a float: backend, runtime, state, versions.
 function M.info()
   local bufnr = buffer()
   if not bufnr then
@@ -221,6 +241,7 @@ function M.info()
   end)
 end
 
+--- Shows the kernel's variables in a float.
 function M.variables()
   local bufnr = buffer()
   if not bufnr then
@@ -251,7 +272,8 @@ function M.variables()
   end)
 end
 
--- clear removes the outputs (and backyard's diagnostics) of a buffer.
+--- Removes the outputs (and backyard's diagnostics) of a buffer.
+---@param bufnr? integer default: the current buffer
 function M.clear(bufnr)
   bufnr = bufnr or api.nvim_get_current_buf()
   output.clear(bufnr)
@@ -265,7 +287,9 @@ function M.clear(bufnr)
   end
 end
 
--- open_output shows the full output of the cell under the cursor.
+--- Shows the full output of the cell under the cursor.
+---@param how? "float"|"split"|"" "" or nil: the output.open option
+---@return integer? bufnr, integer? winid nil when there is no output here
 function M.open_output(how)
   local bufnr = api.nvim_get_current_buf()
   local o = output.at(bufnr, cursor_line())
@@ -277,7 +301,9 @@ function M.open_output(how)
   return require("backyard.ui").open(output.full(o), "backyard output", how)
 end
 
--- motion moves to the next (dir 1) or previous (-1) cell, count times.
+--- Moves to the next (dir 1) or previous (-1) cell header, v:count1
+--- times.
+---@param dir 1|-1
 function M.motion(dir)
   local bufnr = api.nvim_get_current_buf()
   local count = math.max(vim.v.count1, 1)
@@ -293,48 +319,20 @@ function M.motion(dir)
   end
 end
 
--- keymaps sets the buffer-local keys the options ask for.
+--- Maps the buffer-local keys the options ask for to the
+--- <Plug>(backyard-…) mappings (plugin/backyard.lua defines those).
+---@param bufnr integer
 function M.keymaps(bufnr)
   local keys = config.options.keymaps
   if not keys then
     return
   end
-  local function map(mode, name, rhs)
-    local lhs = keys[name]
-    if not lhs then
-      return
-    end
-    for _, k in ipairs(type(lhs) == "table" and lhs or { lhs }) do
-      vim.keymap.set(mode, k, rhs, { buffer = bufnr, silent = true, desc = "backyard: " .. name:gsub("_", " ") })
-    end
-  end
-  map("n", "run_cell", M.run_cell)
-  map("n", "run_cell_advance", M.run_cell_advance)
-  map("x", "run_selection", ":BackyardRun<CR>")
-  map("n", "run_above", M.run_above)
-  map("n", "run_below", M.run_below)
-  map("n", "run_all", M.run_all)
-  map("n", "interrupt", M.interrupt)
-  map("n", "restart", function()
-    M.restart(false)
-  end)
-  map("n", "clear", function()
-    M.clear()
-  end)
-  map("n", "output", function()
-    M.open_output("")
-  end)
-  map("n", "variables", M.variables)
-  -- In diff mode ]c/[c keep their meaning (next/previous change).
-  for name, dir in pairs({ next_cell = 1, prev_cell = -1 }) do
-    local lhs = keys[name]
+  local plug = require("backyard.plug")
+  for _, m in ipairs(plug.maps) do
+    local lhs = keys[m.name]
     for _, k in ipairs(type(lhs) == "table" and lhs or { lhs or nil }) do
-      vim.keymap.set({ "n", "x", "o" }, k, function()
-        if vim.wo.diff then
-          return k
-        end
-        return ("<Cmd>lua require('backyard.commands').motion(%d)<CR>"):format(dir)
-      end, { buffer = bufnr, expr = true, silent = true, desc = "backyard: " .. name:gsub("_", " ") })
+      local o = { buffer = bufnr, remap = true, silent = true, desc = plug.desc(m.name) }
+      vim.keymap.set(m.modes, k, plug.lhs(m.name), o)
     end
   end
 end

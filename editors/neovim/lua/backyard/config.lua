@@ -2,6 +2,73 @@
 -- that `require("backyard").setup()` stays cheap in an init file.
 local M = {}
 
+---@alias backyard.Backend "auto"|"monty"|"container"
+
+--- A key option: a key, a list of keys, or false for none.
+---@alias backyard.Key string|string[]|false
+
+--- Per-cell limits; nil keeps the server's own default.
+---@class backyard.Limits
+---@field timeout? number seconds per cell
+---@field memory? integer MiB per kernel
+---@field recursion? integer recursion depth
+---@field max_output_bytes? integer per stream and execution
+
+--- The inline output under each cell.
+---@class backyard.OutputOptions
+---@field enabled? boolean
+---@field max_lines? integer longer output is folded to this many lines
+---@field show_duration? boolean
+---@field show_backend? boolean
+---@field traceback? boolean traceback frames under the error line
+---@field prefix? string put before every output line
+---@field throttle_ms? integer at most one redraw per this while output streams
+---@field open? "float"|"split" how :BackyardOutput opens the full output
+
+--- Buffer-local keys, each mapped to its <Plug>(backyard-…) mapping.
+---@class backyard.Keymaps
+---@field run_cell? backyard.Key
+---@field run_cell_advance? backyard.Key
+---@field run_selection? backyard.Key visual mode
+---@field run_above? backyard.Key
+---@field run_below? backyard.Key
+---@field run_all? backyard.Key
+---@field interrupt? backyard.Key
+---@field restart? backyard.Key
+---@field clear? backyard.Key
+---@field output? backyard.Key
+---@field variables? backyard.Key
+---@field next_cell? backyard.Key
+---@field prev_cell? backyard.Key
+
+--- The options of setup() (:help backyard-options). Every field is
+--- optional there; the defaults below fill the rest.
+---@class backyard.Options
+---@field cmd? string[] how to start the server (argv)
+---@field filetypes? string[] filetypes whose buffers attach
+---@field root_dir? string root sent to the server; nil: the current directory
+---@field backend? backyard.Backend backend of new kernels
+---@field limits? backyard.Limits
+---@field settings? table<string, any> further backyard.* server settings, sent as they are
+---@field output? backyard.OutputOptions
+---@field codelens? boolean
+---@field inlay_hints? boolean
+---@field keymaps? backyard.Keymaps|false false: no keys
+
+--- The options in effect: backyard.Options merged over the defaults, so
+--- these fields are always set.
+---@class backyard.Config: backyard.Options
+---@field cmd string[]
+---@field filetypes string[]
+---@field backend backyard.Backend
+---@field limits backyard.Limits
+---@field settings table<string, any>
+---@field output backyard.OutputOptions
+---@field codelens boolean
+---@field inlay_hints boolean
+---@field keymaps backyard.Keymaps|false
+
+---@type backyard.Config
 local defaults = {
   -- How to start the server: a list (argv), not a shell string.
   cmd = { "backyard-ls", "serve" },
@@ -58,6 +125,8 @@ local defaults = {
 }
 
 M.defaults = defaults
+--- The options in effect.
+---@type backyard.Config
 M.options = vim.deepcopy(defaults)
 
 -- A list (e.g. cmd, a key list) replaces; a table of options merges.
@@ -108,7 +177,10 @@ local function check(o)
   end
 end
 
--- setup merges user options over the defaults and validates them.
+--- Merges user options over the defaults and validates them; an invalid
+--- option is an error with a message naming it.
+---@param user? backyard.Options
+---@return backyard.Config
 function M.set(user)
   local o = merge(defaults, user or {})
   check(o)
@@ -116,7 +188,9 @@ function M.set(user)
   return o
 end
 
--- server_settings is what the server reads under backyard.* (its names).
+--- What the server reads under backyard.* (its names).
+---@param o? backyard.Config default: the options in effect
+---@return { backyard: table<string, any> }
 function M.server_settings(o)
   o = o or M.options
   local s = vim.deepcopy(o.settings)

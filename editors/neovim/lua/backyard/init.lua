@@ -1,12 +1,17 @@
 -- backyard.nvim: run # %% cells of Python files on backyard-ls, with the
 -- output inline under each cell. This module stays small: everything else
 -- is required when a buffer attaches.
+
+--- require("backyard"): setup, attach, status, and (through the metatable
+--- below) the functions behind the commands.
+---@class backyard: backyard.commands
 local M = {}
 
 local wired = false
 
--- setup sets options (see :help backyard-options). Optional: the defaults
--- apply without it. Calling it again re-sends the server settings.
+--- Sets options (see :help backyard-options). Optional: the defaults
+--- apply without it. Calling it again re-sends the server settings.
+---@param opts? backyard.Options
 function M.setup(opts)
   require("backyard.config").set(opts)
   if package.loaded["backyard.client"] then
@@ -57,9 +62,11 @@ local function handles(bufnr)
   return vim.tbl_contains(require("backyard.config").options.filetypes, ft)
 end
 
--- attach connects a buffer (default: current) to the shared server and
--- sets its keys and autocommands. The FileType autocommand of
--- plugin/backyard.lua calls it.
+--- Connects a buffer (default: current) to the shared server and sets
+--- its keys and autocommands. The FileType autocommand of
+--- plugin/backyard.lua calls it.
+---@param bufnr? integer
+---@return boolean attached false for a buffer backyard does not handle or that cannot attach
 function M.attach(bufnr)
   if bufnr == nil or bufnr == 0 then
     bufnr = vim.api.nvim_get_current_buf()
@@ -125,8 +132,10 @@ function M.attach(bufnr)
   return true
 end
 
--- status is a short string for the statusline, e.g. "monty · idle"; "" in
--- buffers backyard does not handle.
+--- A short string for the statusline, e.g. "monty · idle"; "" in
+--- buffers backyard does not handle.
+---@param bufnr? integer default: the current buffer
+---@return string
 function M.status(bufnr)
   if not package.loaded["backyard.status"] then
     return ""

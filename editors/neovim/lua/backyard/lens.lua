@@ -14,6 +14,8 @@ local function server_driven()
   return vim.lsp.codelens and vim.lsp.codelens.enable ~= nil
 end
 
+--- Turns code lenses on for bufnr (as the codelens option says).
+---@param bufnr integer
 function M.enable(bufnr)
   if server_driven() then
     pcall(vim.lsp.codelens.enable, config.options.codelens, { bufnr = bufnr })
@@ -45,7 +47,8 @@ local function request(bufnr)
   end)
 end
 
--- refresh asks for bufnr's lenses soon; calls within the delay collapse.
+--- Asks for bufnr's lenses soon; calls within the delay collapse.
+---@param bufnr integer
 function M.refresh(bufnr)
   if not config.options.codelens or server_driven() or pending[bufnr] then
     return

@@ -25,6 +25,7 @@ local function nilify(v)
   return v
 end
 
+--- Defines the default links of the Backyard* highlight groups.
 function M.highlights()
   for group, link in pairs({
     BackyardHeader = "Comment",
@@ -164,7 +165,9 @@ local function fixed(x, decimals)
   return f:format(x)
 end
 
--- format_duration renders milliseconds as the server's lenses do.
+--- Renders milliseconds as the server's lenses do: "0.12 ms", "3.4 s".
+---@param ms number|string
+---@return string
 function M.format_duration(ms)
   ms = tonumber(ms) or 0
   if ms < 1 then
@@ -188,7 +191,9 @@ local icons = {
   crashed = "✗ kernel crashed",
 }
 
--- header is "[3] ✓ 0.12 ms · monty", "[4] ✗ 0.05 ms · monty".
+--- The header of an execution: "[3] ✓ 0.12 ms · monty".
+---@param x table an Execution (server JSON)
+---@return string
 function M.header(x)
   local o = opts()
   local count = (tonumber(x.executionCount) or 0) > 0 and ("[" .. x.executionCount .. "]") or "[ ]"
@@ -321,7 +326,8 @@ end
 
 local scheduled = 0 -- renders waiting for their throttle timer
 
--- pending is the number of throttled renders not yet done (for tests).
+--- The number of throttled renders not yet done (for tests).
+---@return integer
 function M.pending()
   return scheduled
 end
@@ -339,7 +345,9 @@ local function schedule_render(bufnr, o)
   end, opts().throttle_ms or 50)
 end
 
--- on_state handles backyard/executionState.
+--- Handles backyard/executionState.
+---@param bufnr integer
+---@param p table the notification's params
 function M.on_state(bufnr, p)
   if not opts().enabled then
     return
@@ -380,7 +388,9 @@ function M.on_state(bufnr, p)
   render(bufnr, o)
 end
 
--- on_output handles backyard/output: streamed text of a running cell.
+--- Handles backyard/output: streamed text of a running cell.
+---@param bufnr integer
+---@param p { executionId: string, stream: "stdout"|"stderr", text: string }
 function M.on_output(bufnr, p)
   local s = bufs[bufnr]
   local o = s and s.by_id[p.executionId]
@@ -392,8 +402,9 @@ function M.on_output(bufnr, p)
   schedule_render(bufnr, o)
 end
 
--- check_stale re-renders outputs whose region text changed (or changed
--- back) since they ran.
+--- Re-renders outputs whose region text changed (or changed back) since
+--- they ran.
+---@param bufnr integer
 function M.check_stale(bufnr)
   local s = bufs[bufnr]
   if not s then
@@ -412,7 +423,8 @@ function M.check_stale(bufnr)
   end
 end
 
--- restarted marks every output of bufnr stale: its namespace is gone.
+--- Marks every output of bufnr stale: its namespace is gone.
+---@param bufnr integer
 function M.restarted(bufnr)
   local s = bufs[bufnr]
   for _, o in ipairs(s and s.list or {}) do
@@ -435,6 +447,8 @@ local function drop(bufnr)
   end
 end
 
+--- Removes every output of bufnr.
+---@param bufnr integer
 function M.clear(bufnr)
   drop(bufnr)
   if api.nvim_buf_is_valid(bufnr) then
@@ -442,8 +456,11 @@ function M.clear(bufnr)
   end
 end
 
--- at returns the output for the cursor line: the one whose region holds
--- it, else the one in the same cell, else the nearest above.
+--- The output for the cursor line: the one whose region holds it, else
+--- the one in the same cell, else the nearest above.
+---@param bufnr integer
+---@param line integer 0-based
+---@return table? output
 function M.at(bufnr, line)
   local s = bufs[bufnr]
   if not s then
@@ -469,7 +486,9 @@ function M.at(bufnr, line)
   return best
 end
 
--- full is o's whole output, unfolded, as {text, hl}.
+--- An output's whole text, unfolded, as {text, highlight group}.
+---@param o table an output (see at)
+---@return { [1]: string, [2]: string }[]
 function M.full(o)
   local all = lines(o)
   if (o.stale or o.restarted) and all[1] then
@@ -478,8 +497,10 @@ function M.full(o)
   return all
 end
 
--- virt_text returns the virtual lines of bufnr as plain strings, in buffer
--- order: {row, lines} per output (for tests and :BackyardOutput).
+--- The virtual lines of bufnr as plain strings, in buffer order: {row,
+--- lines} per output (for tests).
+---@param bufnr integer
+---@return { row: integer, lines: string[] }[]
 function M.virtual_lines(bufnr)
   local out = {}
   local marks = api.nvim_buf_get_extmarks(bufnr, M.ns, 0, -1, { details = true })
@@ -500,6 +521,8 @@ function M.virtual_lines(bufnr)
   return out
 end
 
+--- Forgets bufnr's outputs (it was unloaded).
+---@param bufnr integer
 function M.forget(bufnr)
   drop(bufnr)
 end

@@ -9,13 +9,16 @@ local function changed()
   vim.cmd("redrawstatus!")
 end
 
--- set records a backyard/kernelState notification.
+--- Records a backyard/kernelState notification.
+---@param bufnr integer
+---@param p { backend?: string, runtime?: string, state?: string }
 function M.set(bufnr, p)
   kernels[bufnr] = { backend = p.backend or "", runtime = p.runtime or "", state = p.state or "" }
   changed()
 end
 
--- stopped marks buffers whose server went away.
+--- Marks buffers whose server went away.
+---@param bufnrs integer[]
 function M.stopped(bufnrs)
   for _, b in ipairs(bufnrs) do
     if kernels[b] then
@@ -27,6 +30,7 @@ function M.stopped(bufnrs)
   changed()
 end
 
+---@param bufnr integer
 function M.forget(bufnr)
   kernels[bufnr] = nil
 end
@@ -41,8 +45,10 @@ local function label(k, fallback)
   return name
 end
 
--- text is the statusline string of bufnr (default: current): "monty ·
--- idle", "auto · no kernel", or "" for a buffer backyard does not handle.
+--- The statusline string of bufnr: "monty · idle", "auto · no kernel",
+--- or "" for a buffer backyard does not handle.
+---@param bufnr? integer default: the current buffer
+---@return string
 function M.text(bufnr)
   if bufnr == nil or bufnr == 0 then
     bufnr = vim.api.nvim_get_current_buf()

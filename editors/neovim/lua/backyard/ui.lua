@@ -26,8 +26,13 @@ local function scratch(lines, name)
   return buf
 end
 
--- open shows lines in a float near the cursor (how = "float") or in a
--- split below (how = "split"). It returns the buffer and window.
+--- Shows lines in a float near the cursor (how = "float") or in a split
+--- below (how = "split").
+---@param lines (string|{ [1]: string, [2]: string? })[] text, or {text, highlight group}
+---@param title string
+---@param how? "float"|"split" default: float
+---@return integer bufnr
+---@return integer winid
 function M.open(lines, title, how)
   local buf = scratch(lines, title)
   if how == "split" then
