@@ -350,7 +350,7 @@ func describe(v any) string {
 // setting's doc and default. After fs.Parse, the returned function gives
 // the overrides of the flags that were set, or the first invalid one.
 func BindFlags(fs *flag.FlagSet, names ...string) func() (Overrides, error) {
-	vals := map[string]*string{}
+	vals := map[string]func() string{} // the flag's value as text
 	for i := range settingFields {
 		f := &settingFields[i]
 		if f.flag == "" || len(names) > 0 && !slices.Contains(names, f.flag) {
@@ -366,14 +366,19 @@ func BindFlags(fs *flag.FlagSet, names ...string) func() (Overrides, error) {
 			}
 			help += " (" + strings.Join(q, ", ") + ")"
 		}
-		text := f.def
-		vals[f.key] = &text
 		var zero Settings
 		switch f.ptr(&zero).(type) {
-		case *string, *InstallPolicy, *Backend, *Runtime, *Network:
-			fs.StringVar(&text, f.flag, f.def, help)
-		default: // numbers print their default unquoted
-			fs.Var((*textFlag)(&text), f.flag, help)
+		case *int, *MiB:
+			def, _ := strconv.Atoi(f.def)
+			n := fs.Int(f.flag, def, help)
+			vals[f.key] = func() string { return strconv.Itoa(*n) }
+		case *Seconds: // "30" or "30s"
+			text := textFlag(f.def)
+			fs.Var(&text, f.flag, help)
+			vals[f.key] = func() string { return string(text) }
+		default:
+			text := fs.String(f.flag, f.def, help)
+			vals[f.key] = func() string { return *text }
 		}
 	}
 	return func() (Overrides, error) {
@@ -385,7 +390,7 @@ func BindFlags(fs *flag.FlagSet, names ...string) func() (Overrides, error) {
 				if f.flag != fl.Name || vals[f.key] == nil || err != nil {
 					continue
 				}
-				v := f.fromText(*vals[f.key])
+				v := f.fromText(vals[f.key]())
 				var scratch Settings
 				if why := f.set(&scratch, v); why != "" {
 					err = fmt.Errorf("--%s: %s", f.flag, why)

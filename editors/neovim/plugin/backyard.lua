@@ -49,7 +49,7 @@ end, {
   complete = function(lead)
     return vim.tbl_filter(function(b)
       return b:sub(1, #lead) == lead
-    end, { "auto", "monty", "container" })
+    end, require("backyard.contract").backend)
   end,
   desc = "Show or set the backend: auto, monty or container",
 })

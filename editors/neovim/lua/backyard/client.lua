@@ -2,6 +2,7 @@
 -- sending commands through it alone (vim.lsp.buf.execute_command would
 -- broadcast to every client attached to the buffer).
 local config = require("backyard.config")
+local contract = require("backyard.contract")
 
 local M = {}
 
@@ -100,9 +101,9 @@ local function client_config()
       [""] = function() end,
     },
     handlers = {
-      ["backyard/output"] = dispatch,
-      ["backyard/executionState"] = dispatch,
-      ["backyard/kernelState"] = dispatch,
+      [contract.notifications.output] = dispatch,
+      [contract.notifications.executionState] = dispatch,
+      [contract.notifications.kernelState] = dispatch,
     },
     -- Requests sent before initialize ends would reach the server before
     -- the buffer's didOpen; run them after it (scheduled: Neovim sends

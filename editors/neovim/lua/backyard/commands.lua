@@ -1,5 +1,6 @@
 -- What the :Backyard* commands and the keys do.
 local cells = require("backyard.cells")
+local contract = require("backyard.contract")
 local client = require("backyard.client")
 local config = require("backyard.config")
 local output = require("backyard.output")
@@ -59,13 +60,13 @@ end
 
 --- Runs the cell under the cursor.
 function M.run_cell()
-  run("backyard.runCell", { line = cursor_line() })
+  run(contract.commands.runCell, { line = cursor_line() })
 end
 
 --- Runs the cell under the cursor and moves to the next code cell.
 function M.run_cell_advance()
   local line = cursor_line()
-  local bufnr = run("backyard.runCell", { line = line })
+  local bufnr = run(contract.commands.runCell, { line = line })
   if bufnr then
     local target = cells.next_code_line(bufnr, line)
     if target then
@@ -76,17 +77,17 @@ end
 
 --- Runs every code cell above the current one.
 function M.run_above()
-  run("backyard.runAbove", { line = cursor_line() })
+  run(contract.commands.runAbove, { line = cursor_line() })
 end
 
 --- Runs the current cell and every code cell below.
 function M.run_below()
-  run("backyard.runBelow", { line = cursor_line() })
+  run(contract.commands.runBelow, { line = cursor_line() })
 end
 
 --- Runs every code cell.
 function M.run_all()
-  run("backyard.runAll", {})
+  run(contract.commands.runAll, {})
 end
 
 -- Byte length of the UTF-8 character starting at byte i (1-based).
@@ -134,7 +135,7 @@ end
 ---@param count? integer how many line numbers the command got
 function M.run_range(line1, line2, count)
   local bufnr = api.nvim_get_current_buf()
-  run("backyard.runRange", { range = M.selection_range(bufnr, line1, line2, count) })
+  run(contract.commands.runRange, { range = M.selection_range(bufnr, line1, line2, count) })
 end
 
 --- Interrupts the running cell; the kernel keeps its state.
@@ -143,7 +144,7 @@ function M.interrupt()
   if not bufnr then
     return
   end
-  client.execute(bufnr, "backyard.interrupt", {}, function(err, res)
+  client.execute(bufnr, contract.commands.interrupt, {}, function(err, res)
     if err then
       notify(err_text(err), vim.log.levels.ERROR)
     elseif type(res) == "table" and res.interrupted == false then
@@ -160,7 +161,7 @@ function M.restart(bang)
   if not bufnr then
     return
   end
-  client.execute(bufnr, "backyard.restart", {}, function(err)
+  client.execute(bufnr, contract.commands.restart, {}, function(err)
     if err then
       notify(err_text(err), vim.log.levels.ERROR)
     elseif bang then
@@ -172,7 +173,7 @@ function M.restart(bang)
 end
 
 ---@type backyard.Backend[]
-M.backends = { "auto", "monty", "container" }
+M.backends = contract.backend
 
 --- Shows the backend of this buffer's kernel, or switches it.
 ---@param name? "auto"|"monty"|"container"|"" nil or "" shows it
@@ -182,7 +183,7 @@ function M.backend(name)
     return
   end
   if not name or name == "" then
-    client.execute(bufnr, "backyard.kernelInfo", {}, function(err, info)
+    client.execute(bufnr, contract.commands.kernelInfo, {}, function(err, info)
       if err then
         notify(err_text(err), vim.log.levels.ERROR)
       else
@@ -195,7 +196,7 @@ function M.backend(name)
     notify("backend must be auto, monty or container, not " .. name, vim.log.levels.ERROR)
     return
   end
-  client.execute(bufnr, "backyard.setBackend", { backend = name }, function(err)
+  client.execute(bufnr, contract.commands.setBackend, { backend = name }, function(err)
     if err then
       notify(err_text(err), vim.log.levels.ERROR)
       return
@@ -216,7 +217,7 @@ function M.info()
   if not bufnr then
     return
   end
-  client.execute(bufnr, "backyard.kernelInfo", {}, function(err, info)
+  client.execute(bufnr, contract.commands.kernelInfo, {}, function(err, info)
     if err then
       notify(err_text(err), vim.log.levels.ERROR)
       return
@@ -247,7 +248,7 @@ function M.variables()
   if not bufnr then
     return
   end
-  client.execute(bufnr, "backyard.variables", {}, function(err, res)
+  client.execute(bufnr, contract.commands.variables, {}, function(err, res)
     if err then
       notify(err_text(err), vim.log.levels.ERROR)
       return

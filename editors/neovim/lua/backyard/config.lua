@@ -145,7 +145,10 @@ local function merge(base, user)
   return out
 end
 
-local backends = { auto = true, monty = true, container = true }
+local backends = {}
+for _, b in ipairs(require("backyard.contract").backend) do
+  backends[b] = true
+end
 
 -- expect checks an option's type (vim.validate changed form in 0.11).
 local function expect(name, value, ...)
