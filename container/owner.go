@@ -3,11 +3,10 @@ package container
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"os"
 	"strconv"
-	"strings"
-	"syscall"
+
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 )
 
 // Labels on every kernel container. They say which process owns it, so that
@@ -29,7 +28,7 @@ var owner = func() map[string]string {
 		LabelKernel:   "1",
 		LabelInstance: hex.EncodeToString(b),
 		LabelPID:      strconv.Itoa(os.Getpid()),
-		LabelPIDStart: processStart(os.Getpid()),
+		LabelPIDStart: proc.StartTime(os.Getpid()),
 		LabelHost:     host,
 	}
 }()
@@ -45,27 +44,6 @@ func ownerLabels() map[string]string {
 	return m
 }
 
-// processStart is the start time of pid in clock ticks after boot (field 22
-// of /proc/PID/stat), which tells a live owner from a reused PID; "" where
-// /proc is not available.
-func processStart(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	// The command name (field 2) may hold spaces; fields restart after ')'.
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
-}
-
 // ownerGone reports whether the process named by a container's labels has
 // exited. Containers of other machines are never gone: their PIDs mean
 // nothing here.
@@ -77,9 +55,9 @@ func ownerGone(labels map[string]string) bool {
 	if err != nil || pid <= 0 {
 		return false
 	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+	if !proc.Alive(pid) {
 		return true
 	}
 	start := labels[LabelPIDStart]
-	return start != "" && processStart(pid) != "" && processStart(pid) != start
+	return start != "" && proc.StartTime(pid) != "" && proc.StartTime(pid) != start
 }

@@ -1,15 +1,11 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"os"
-	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -150,7 +146,7 @@ func (s *server) watchParent(pid int) {
 			case <-s.ctx.Done():
 				return
 			case <-t.C:
-				if !processAlive(pid) {
+				if !proc.Alive(pid) {
 					s.log.Info("client process is gone", zap.Int("pid", pid))
 					s.finish(ErrClientGone)
 					return
@@ -158,22 +154,4 @@ func (s *server) watchParent(pid int) {
 			}
 		}
 	}()
-}
-
-// processAlive reports whether pid exists and is not a zombie (a dead
-// child its parent has not reaped yet).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	if err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc: trust kill
-	}
-	// "pid (comm) S ...": the state follows the last ')'.
-	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z' && stat[i+2] != 'X'
-	}
-	return true
 }

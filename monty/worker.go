@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 )
 
@@ -103,7 +104,7 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	}
 	cmd := exec.Command(cfg.Binary, "subprocess")
 	cmd.Env = []string{} // the sandbox reaches no host environment anyway
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	proc.Prepare(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -115,6 +116,11 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start monty worker: %w", err)
+	}
+	if err := proc.Started(cmd); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
 		return nil, fmt.Errorf("start monty worker: %w", err)
 	}
 	go w.reap()
