@@ -4,7 +4,6 @@
 SHELL := /bin/bash
 GO ?= go
 BIN := bin/backyard-ls
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
         editor-deps test-neovim test-vscode bench lint generate clean
@@ -12,7 +11,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 all: build
 
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/backyard-ls
+	$(GO) build -o $(BIN) ./cmd/backyard-ls
 
 # The pinned Monty worker (PyPI pydantic-monty-runtime) into the install dir.
 setup:
