@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container"
@@ -35,7 +36,7 @@ func runDoctor(args []string) int {
 	path, err := monty.Find(*montyPath)
 	if err != nil {
 		ok = false
-		fmt.Printf("  ✗ %v\n    get it: make setup   (or: pip install pydantic-monty-runtime==%s and set %s)\n", err, monty.RuntimeVersion, monty.EnvBinary)
+		fmt.Printf("  ✗ %v\n    %s\n", err, strings.ReplaceAll(monty.InstallHint(), "\n", "\n    "))
 	} else {
 		v, verr := monty.Version(path)
 		fmt.Printf("  using %s\n  version %s (supported: %s, protocol %d)\n", path, v, monty.RuntimeVersion, monty.ProtocolVersion)
