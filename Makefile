@@ -6,12 +6,22 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode bench lint generate clean
+        editor-deps test-neovim test-vscode bench lint generate clean dist wheels
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/backyard-ls
+
+# The server for every release platform (packaging/platforms.txt) into
+# dist/bin/GOOS-GOARCH/.
+dist:
+	scripts/build-dist.sh
+
+# One PyPI wheel per release platform into dist/, each with the server and
+# depending on the pinned worker.
+wheels:
+	scripts/build-wheels.sh
 
 # The pinned Monty worker (PyPI pydantic-monty-runtime) into the install dir.
 setup:
@@ -61,4 +71,4 @@ bench: setup build
 	scripts/bench.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
