@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode bench lint generate clean dist wheels
+        editor-deps test-neovim test-vscode test-install bench lint generate clean dist wheels
 
 all: build
 
@@ -45,7 +45,7 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-neovim test-vscode
+test: test-deps build lint test-go test-neovim test-vscode test-install
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
@@ -59,6 +59,12 @@ test-neovim: build
 # Typecheck, bundle, package, unit and contract tests of the extension.
 test-vscode: build
 	cd editors/vscode && npm ci --no-audit --no-fund && BACKYARD_LS=$(CURDIR)/$(BIN) npm test
+
+# The user installs: every platform's wheel checked, this machine's installed
+# with pip, uv and uv tool and run from its venv alone, the editors finding
+# it there, go install from a clone of this commit.
+test-install: editor-deps
+	scripts/test-install.sh
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '\.pb\.go$$'))" || { gofmt -l .; exit 1; }
