@@ -29,7 +29,7 @@ fail() {
 version=$(cat cmd/backyard-ls/VERSION)
 pin="pydantic-monty-runtime==$(sed -n 's/^[[:space:]]*RuntimeVersion = "\(.*\)"/\1/p' monty/doc.go)"
 uv=$(scripts/get-uv.sh) || { echo "FAIL uv"; echo "0 passed, 1 failed"; exit 1; }
-export UV_NO_PROGRESS=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+export UV_NO_PROGRESS=1 UV_PYTHON_DOWNLOADS=never PIP_DISABLE_PIP_VERSION_CHECK=1
 host="$(go env GOOS)/$(go env GOARCH)"
 
 # 1. The wheels.
@@ -123,7 +123,8 @@ if [ ! -f "$wheel" ]; then
   fail "no wheel for this machine ($host)"
 else
   venv=$tmp/pip-venv
-  if python3 -m venv "$venv" && "$venv/bin/python" -m pip install --quiet --find-links dist "backyard-ls==$version" >"$tmp/pip.log" 2>&1; then
+  # uv makes the venv (seeded with pip): Debian's python3 has no ensurepip.
+  if "$uv" venv --quiet --seed "$venv" >"$tmp/pip.log" 2>&1 && "$venv/bin/python" -m pip install --quiet --find-links dist "backyard-ls==$version" >>"$tmp/pip.log" 2>&1; then
     ok "pip install backyard-ls==$version into a fresh venv"
     works pip "$venv/bin" "$venv/bin/monty"
   else
