@@ -25,17 +25,12 @@ vim.env.PATH = table.concat(keep, sep)
 T.test("with no server anywhere, the message names every place tried", function()
   vim.env.VIRTUAL_ENV = venv .. "-gone"
   T.eq("", vim.fn.exepath("backyard-ls"), "backyard-ls on $PATH")
-  local messages = {}
-  local notify = vim.notify
-  vim.notify = function(msg)
-    messages[#messages + 1] = msg
-  end
   local path = vim.fn.tempname() .. ".py"
   vim.fn.writefile({ "# %%", "1" }, path)
-  vim.cmd("edit " .. path)
-  vim.cmd("BackyardRunCell")
-  vim.notify = notify
-  local msg = messages[1] or ""
+  local msg = T.notified(function()
+    vim.cmd("edit " .. path) -- a Python buffer attaches on FileType
+    vim.cmd("BackyardRunCell")
+  end)[1] or ""
   local want = ("tried $VIRTUAL_ENV (%s-gone/bin/backyard-ls), $PATH (%s)"):format(venv, vim.env.PATH)
   T.ok(msg:find(want, 1, true), ("message %q lacks %q"):format(msg, want))
   T.matches("pip install backyard%-ls", msg, "how to get it")
