@@ -7,7 +7,7 @@
 #   3. this machine's wheel, installed into a fresh venv with pip, into
 #      another with uv, and with `uv tool install`, runs `doctor` and `run`
 #      on an example with nothing on PATH but that venv (and an empty HOME,
-#      so no other worker is there to be found);
+#      so no other worker is there to be found); uvx runs it too;
 #   4. the Neovim plugin (no settings, $VIRTUAL_ENV) and the VS Code
 #      extension's discovery find the server in that venv;
 #   5. `go install …@latest` from a clone of this commit tagged with VERSION,
@@ -155,6 +155,29 @@ else
     fail "uv tool install" "$tmp/uvtool.log"
   fi
   unset UV_TOOL_DIR UV_TOOL_BIN_DIR
+
+  # uvx: an environment in uv's cache, run at once, nothing on PATH
+  # (the rest of the environment kept: it holds how this machine reaches PyPI).
+  python=$(python3 -c 'import sys; print(sys.executable)')
+  uvx() {
+    env PATH=/nonexistent HOME="$tmp/home" UV_CACHE_DIR="$("$uv" cache dir)" MONTY_BIN= XDG_DATA_HOME= \
+      "$uv" tool run --quiet --isolated --python "$python" --find-links "$repo/dist" --from "backyard-ls==$version" backyard-ls "$@"
+  }
+  if uvx doctor >"$tmp/uvx.log" 2>&1; then
+    beside=$(sed -n 's/^  ✓ next to backyard-ls *//p' "$tmp/uvx.log")
+    if [ -n "$beside" ] && grep -qxF "  using $beside" "$tmp/uvx.log"; then
+      ok "uvx backyard-ls doctor: uses $beside"
+    else
+      fail "uvx backyard-ls doctor: not the worker beside it" "$tmp/uvx.log"
+    fi
+  else
+    fail "uvx backyard-ls doctor" "$tmp/uvx.log"
+  fi
+  if uvx run "$repo/examples/sales.py" >"$tmp/uvx.log" 2>&1 && grep -qx "Out\[1\]: 7" "$tmp/uvx.log"; then
+    ok "uvx backyard-ls run examples/sales.py"
+  else
+    fail "uvx backyard-ls run" "$tmp/uvx.log"
+  fi
 
   # 4. The editors find the server in the pip venv with no settings.
   if [ -x "$venv/bin/backyard-ls" ]; then
