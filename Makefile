@@ -4,15 +4,24 @@
 SHELL := /bin/bash
 GO ?= go
 BIN := bin/backyard-ls
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode bench lint generate clean
+        editor-deps test-neovim test-vscode test-install bench lint generate clean dist wheels
 
 all: build
 
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/backyard-ls
+	$(GO) build -o $(BIN) ./cmd/backyard-ls
+
+# The server for every release platform (packaging/platforms.txt) into
+# dist/bin/GOOS-GOARCH/.
+dist:
+	scripts/build-dist.sh
+
+# One PyPI wheel per release platform into dist/, each with the server and
+# depending on the pinned worker.
+wheels:
+	scripts/build-wheels.sh
 
 # The pinned Monty worker (PyPI pydantic-monty-runtime) into the install dir.
 setup:
@@ -36,7 +45,7 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-neovim test-vscode
+test: test-deps build lint test-go test-neovim test-vscode test-install
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
@@ -51,6 +60,12 @@ test-neovim: build
 test-vscode: build
 	cd editors/vscode && npm ci --no-audit --no-fund && BACKYARD_LS=$(CURDIR)/$(BIN) npm test
 
+# The user installs: every platform's wheel checked, this machine's installed
+# with pip, uv and uv tool and run from its venv alone, the editors finding
+# it there, go install from a clone of this commit.
+test-install: editor-deps
+	scripts/test-install.sh
+
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '\.pb\.go$$'))" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
@@ -62,4 +77,4 @@ bench: setup build
 	scripts/bench.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

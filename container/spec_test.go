@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"github.com/docker/docker/api/types/mount"
 )
 
@@ -149,7 +150,7 @@ func TestOwnerGone(t *testing.T) {
 	if ownerGone(me) {
 		t.Fatal("this process is not gone")
 	}
-	if ownerGone(other("1", processStart(1))) {
+	if ownerGone(other("1", proc.StartTime(1))) {
 		t.Fatal("pid 1 is alive")
 	}
 	if !ownerGone(other("1", "12345")) {

@@ -20,7 +20,7 @@ type Settings struct {
 	RecursionLimit int `json:"recursionLimit" default:"1000" min:"1" max:"1073741824" flag:"recursion-limit"`
 	// Output kept per stream and cell, in bytes; the rest is dropped with a marker.
 	MaxOutputBytes int `json:"maxOutputBytes" default:"1048576" min:"1" max:"1073741824" flag:"max-output-bytes"`
-	// Path of the Monty worker binary. Empty: `$MONTY_BIN`, `~/.local/share/backyard-ls/monty/bin/monty`, a `monty` next to the server binary, then `PATH` (the server's own search).
+	// Path of the Monty worker binary. Empty: `$MONTY_BIN`, a `monty` next to the server binary (its Python environment, where `pip install backyard-ls` puts the worker), `~/.local/share/backyard-ls/monty/bin/monty`, then `PATH` (the server's own search).
 	MontyPath string `json:"montyPath" check:"executable" scope:"machine-overridable" flag:"monty"`
 	// Package installs of container kernels.
 	Install InstallSettings `json:",inline"`
@@ -56,7 +56,7 @@ type ContainerSettings struct {
 
 // EditorSettings are read by the editors only; the server ignores them.
 type EditorSettings struct {
-	// Path of the `backyard-ls` binary. Empty: the binary shipped in the extension's `bin/`, else `backyard-ls` on `PATH`.
+	// Path of the `backyard-ls` binary. Empty: the binary shipped in the extension's `bin/`, else the one in the scripts folder of the Python environment selected in the Python extension (then `$VIRTUAL_ENV`, `$CONDA_PREFIX`), else `backyard-ls` on `PATH`.
 	ServerPath string `json:"serverPath" scope:"machine-overridable"`
 	// How each cell's result is shown in the editor.
 	InlineResults InlineResults `json:"inlineResults" default:"decorations"`

@@ -33,29 +33,40 @@ func InstallDir() string {
 
 // Candidate is one place the worker binary was looked for.
 type Candidate struct {
-	Source string // "flag", "MONTY_BIN", "install dir", "next to backyard-ls", "PATH"
+	Source string // "flag", "MONTY_BIN", "next to backyard-ls", "install dir", "PATH"
 	Path   string
 	Found  bool
 }
 
+// executable is the running backyard-ls; a variable so tests can place it.
+var executable = os.Executable
+
 // Lookup lists the places searched for the worker binary, in order: the
-// explicit path (a --monty flag or setting), MONTY_BIN, the project's install
-// directory, the directory of the running executable, then PATH.
+// explicit path (a --monty flag or setting), MONTY_BIN, the directory of the
+// running executable (symlinks resolved), the project's install directory,
+// then PATH. The explicit two are instructions and win; of the places
+// searched, the executable's own directory comes first because that is the
+// Python environment's scripts folder when backyard-ls came as a wheel, and
+// the worker there is the release that wheel depends on.
 func Lookup(explicit string) []Candidate {
 	var out []Candidate
 	add := func(source, path string) {
 		if path == "" {
 			return
 		}
-		out = append(out, Candidate{Source: source, Path: path, Found: isExecutable(path)})
+		p, ok := probe(path)
+		out = append(out, Candidate{Source: source, Path: p, Found: ok})
 	}
 	add("flag", explicit)
 	add(EnvBinary, os.Getenv(EnvBinary))
+	if exe, err := executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		add("next to backyard-ls", filepath.Join(filepath.Dir(exe), "monty"))
+	}
 	if dir := InstallDir(); dir != "" {
 		add("install dir", filepath.Join(dir, "bin", "monty"))
-	}
-	if exe, err := os.Executable(); err == nil {
-		add("next to backyard-ls", filepath.Join(filepath.Dir(exe), "monty"))
 	}
 	if p, err := exec.LookPath("monty"); err == nil {
 		add("PATH", p)
@@ -77,12 +88,33 @@ func Find(explicit string) (string, error) {
 			return "", fmt.Errorf("%w: %s %q is not an executable file", ErrNotFound, c.Source, c.Path)
 		}
 	}
-	return "", fmt.Errorf("%w: set --monty or %s, or install pydantic-monty-runtime==%s (make setup)", ErrNotFound, EnvBinary, RuntimeVersion)
+	return "", fmt.Errorf("%w: set --monty or %s, or install pydantic-monty-runtime==%s", ErrNotFound, EnvBinary, RuntimeVersion)
 }
 
-func isExecutable(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+// InstallHint says how to get the pinned worker where Lookup finds it: one
+// line per way, for doctor and the editors' messages.
+func InstallHint() string {
+	pin := "pydantic-monty-runtime==" + RuntimeVersion
+	return strings.Join([]string{
+		"get it, one of:",
+		"  pip install backyard-ls          the server with its worker, in one environment (or: uv tool install backyard-ls)",
+		"  uv tool install " + pin + "   the worker alone, on PATH",
+		"  python3 -m pip install --target " + InstallDir() + " " + pin,
+		"  make setup                       in a checkout of backyard-ls",
+	}, "\n")
+}
+
+// probe reports whether path names an executable file, through
+// exec.LookPath: it checks a path with a separator as it is, adds the
+// suffixes of PATHEXT on Windows (monty.exe) and searches PATH for a bare
+// name.
+func probe(path string) (string, bool) {
+	p, err := exec.LookPath(path)
+	if err != nil {
+		return path, false
+	}
+	st, err := os.Stat(p)
+	return p, err == nil && st.Mode().IsRegular()
 }
 
 var versions sync.Map // binary path → version string

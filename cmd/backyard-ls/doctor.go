@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container"
@@ -166,7 +167,7 @@ func printMonty(m doctorMonty) {
 		fmt.Printf("%s %-20s %s\n", mark, c.Source, c.Path)
 	}
 	if m.Path == "" {
-		fmt.Printf("  ✗ %s\n    get it: make setup   (or: pip install pydantic-monty-runtime==%s and set %s)\n", m.Error, monty.RuntimeVersion, monty.EnvBinary)
+		fmt.Printf("  ✗ %s\n    %s\n", m.Error, strings.ReplaceAll(monty.InstallHint(), "\n", "\n    "))
 		return
 	}
 	fmt.Printf("  using %s\n  version %s (supported: %s, protocol %d)\n", m.Path, m.Version, m.Supported, m.Protocol)

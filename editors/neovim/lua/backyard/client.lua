@@ -86,12 +86,12 @@ local function exited()
   end
 end
 
-local function client_config()
+local function client_config(cmd)
   local o = config.options
   local settings = config.server_settings(o)
   return {
     name = M.name,
-    cmd = o.cmd,
+    cmd = cmd,
     root_dir = o.root_dir or (vim.uv or vim.loop).cwd(),
     init_options = settings,
     settings = settings,
@@ -140,12 +140,13 @@ function M.attach(bufnr)
   if not M.attachable(bufnr) then
     return nil
   end
-  local cmd = config.options.cmd
-  if vim.fn.executable(cmd[1]) ~= 1 then
+  local cmd, tried = config.find_server()
+  if not cmd then
     if not warned then
       warned = true
-      vim.notify(("backyard: cannot start the server: %q is not an executable on $PATH"
-        .. " (set cmd in require(\"backyard\").setup())"):format(cmd[1]), vim.log.levels.ERROR)
+      vim.notify(("backyard: cannot start the server: no executable %q; tried %s."
+        .. " Install it (pip install backyard-ls) or set cmd in require(\"backyard\").setup()")
+        :format(config.options.cmd[1], table.concat(tried, ", ")), vim.log.levels.ERROR)
     end
     return nil
   end
@@ -153,14 +154,14 @@ function M.attach(bufnr)
   if vim.lsp.start then
     -- 0.8+: start or reuse. Any running backyard-ls will do: kernels are
     -- per document, not per root.
-    id = vim.lsp.start(client_config(), {
+    id = vim.lsp.start(client_config(cmd), {
       bufnr = bufnr,
       reuse_client = function(c)
         return c.name == M.name
       end,
     })
   else
-    id = M.get() and client_id or vim.lsp.start_client(client_config())
+    id = M.get() and client_id or vim.lsp.start_client(client_config(cmd))
     if id and not vim.lsp.buf_attach_client(bufnr, id) then
       id = nil
     end

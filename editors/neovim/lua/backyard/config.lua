@@ -70,7 +70,8 @@ local M = {}
 
 ---@type backyard.Config
 local defaults = {
-  -- How to start the server: a list (argv), not a shell string.
+  -- How to start the server: a list (argv), not a shell string. A bare
+  -- name is looked up in the active virtualenv, then on $PATH (find_server).
   cmd = { "backyard-ls", "serve" },
   -- Filetypes whose buffers attach to the server.
   filetypes = { "python" },
@@ -189,6 +190,43 @@ function M.set(user)
   check(o)
   M.options = o
   return o
+end
+
+-- find_server resolves o.cmd[1]: a path is taken as it is; a bare name is
+-- looked up in the active virtualenv ($VIRTUAL_ENV/bin, Scripts on
+-- Windows: where `pip install backyard-ls` puts it), then on $PATH. It
+-- returns the argv to start, or nil, and the places tried, in order.
+function M.find_server(o)
+  o = o or M.options
+  local name = o.cmd[1]
+  local tried, found = {}, nil
+  local function try(where, path)
+    tried[#tried + 1] = ("%s (%s)"):format(where, path)
+    local full = vim.fn.exepath(path)
+    if full ~= "" then
+      found = full
+    end
+  end
+  if name:find("[/\\]") then
+    try("cmd", name)
+  else
+    local venv = vim.env.VIRTUAL_ENV
+    if venv and venv ~= "" then
+      local win = vim.fn.has("win32") == 1
+      try("$VIRTUAL_ENV", venv .. (win and "\\Scripts\\" or "/bin/") .. name)
+    end
+    if not found then
+      tried[#tried + 1] = ("$PATH (%s)"):format(vim.env.PATH or "")
+      local full = vim.fn.exepath(name)
+      found = full ~= "" and full or nil
+    end
+  end
+  if not found then
+    return nil, tried
+  end
+  local argv = vim.deepcopy(o.cmd)
+  argv[1] = found
+  return argv, tried
 end
 
 --- What the server reads under backyard.* (its names).

@@ -72,6 +72,20 @@ function T.wait(cond, what, timeout)
   end
 end
 
+-- notified runs fn and returns the messages vim.notify was given meanwhile.
+function T.notified(fn)
+  local messages, notify = {}, vim.notify
+  vim.notify = function(msg)
+    messages[#messages + 1] = msg
+  end
+  local ok, err = pcall(fn)
+  vim.notify = notify
+  if not ok then
+    error(err, 2)
+  end
+  return messages
+end
+
 local tmpdir
 -- open writes lines to a new .py file, edits it and waits until the
 -- server has it. It returns the buffer.
