@@ -66,9 +66,13 @@ test-vscode: build
 test-install: editor-deps
 	scripts/test-install.sh
 
+# gofmt, and go vet (which type-checks the tests too) for every OS the
+# server ships for.
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '\.pb\.go$$'))" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 
 generate:
 	$(GO) generate ./...

@@ -3,7 +3,6 @@ package container
 import (
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -157,7 +156,7 @@ func TestOwnerGone(t *testing.T) {
 		t.Fatal("pid 1 with another start time is a reused PID")
 	}
 	dead := other("999999999", "")
-	if syscall.Kill(999999999, 0) == nil || !ownerGone(dead) {
+	if proc.Alive(999999999) || !ownerGone(dead) {
 		t.Fatal("a dead PID is gone")
 	}
 	dead[LabelHost] = "another-machine"

@@ -32,8 +32,8 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 	full := &Execution{
 		ID: "e1", Range: Range{Start: Position{Line: 1}, End: Position{Line: 3, Character: 7}},
 		ExecutionCount: 2, Status: StatusError, Stdout: "a \"quoted\"\n\ttab \x01 é 😀 \u2028", Stderr: "",
-		Result: &Value{Text: "42", MIME: map[string]string{"text/plain": "42", "image/png": "iVBOR"}},
-		Error:  &ExecutionError{EName: "ZeroDivisionError", EValue: "division by zero", Traceback: []Frame{{Line: 3, Name: "<module>", Text: "1/0"}, {Line: -1, Name: "f", Text: ""}}},
+		Result:  &Value{Text: "42", MIME: map[string]string{"text/plain": "42", "image/png": "iVBOR"}},
+		Error:   &ExecutionError{EName: "ZeroDivisionError", EValue: "division by zero", Traceback: []Frame{{Line: 3, Name: "<module>", Text: "1/0"}, {Line: -1, Name: "f", Text: ""}}},
 		Backend: "monty", Runtime: "monty", DurationMs: 0.022,
 	}
 	values := []JSONAppender{

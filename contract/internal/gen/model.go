@@ -133,7 +133,7 @@ func load(dir string) (*model, error) {
 							}
 							st.fields = append(st.fields, &field{goName: fl.Names[0].Name, jsonName: name,
 								omit: strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero"),
-								typ: fl.Type, doc: text(fl.Doc), tag: tag})
+								typ:  fl.Type, doc: text(fl.Doc), tag: tag})
 						}
 						m.structs[st.name] = st
 						m.order = append(m.order, st.name)
