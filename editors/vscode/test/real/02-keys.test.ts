@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { activated, bridge, inlineResult, openEditor, sleep, statusLens, waitFor } from './helpers';
+import { activated, bridge, inlineResult, lenses, openEditor, sleep, statusLens, waitFor } from './helpers';
 
 describe('keybindings', () => {
   let ed: vscode.TextEditor;
@@ -68,5 +68,24 @@ describe('keybindings', () => {
     await inlineResult(/^\[4\] ✓ 2$/);
     // The selection stayed; the cursor did not move to another cell.
     assert.equal(vscode.window.activeTextEditor?.selection.active.line, 5);
+  });
+
+  it('Ctrl+Enter in a file without # %% markers is VS Code’s own (insert a line), not a run', async () => {
+    const plain = await openEditor('plain.py');
+    plain.selection = new vscode.Selection(0, 0, 0, 0);
+    await sleep(500);
+    await waitFor('the focused editor at line 1', async () => {
+      const at = await bridge<string[]>('texts', { selector: '[id="status.editor.selection"]' });
+      return at[0]?.trim() === 'Ln 1, Col 1';
+    });
+    await bridge('press', { keys: 'Control+Enter' });
+    await waitFor('a line inserted below', () => plain.document.lineCount === 4);
+    await sleep(1000);
+    assert.deepEqual(
+      (await lenses(plain.document.uri)).filter((l) => l.command === ''),
+      [],
+      'the file ran',
+    );
+    await vscode.commands.executeCommand('undo');
   });
 });

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { activated, bridge, fileUri, waitFor } from './helpers';
+import { activated, bridge, fileUri, kernelStatusIs, waitFor } from './helpers';
 
 const decoder = new TextDecoder();
 const itemsOf = (c: vscode.NotebookCell) => c.outputs.flatMap((o) => o.items);
@@ -72,5 +72,19 @@ describe('a notebook on the backyard kernel', () => {
     await waitFor('the fourth cell’s error', () => nb.cellAt(3).executionSummary?.success === false, 60_000);
     assert.match(text(nb.cellAt(3), 'application/vnd.code.notebook.error'), /NameError/);
     assert.equal(nb.cellAt(3).executionSummary?.executionOrder, 1);
+  });
+
+  it('the notebook’s stop button (cancel execution) interrupts the running cell', async () => {
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(nb.uri, [vscode.NotebookEdit.insertCells(4, [new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'while True:\n    pass', 'python')])]);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const cell = nb.cellAt(4);
+    void vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 4, end: 5 }], document: nb.uri });
+    await kernelStatusIs('the notebook’s kernel busy', (t) => t.endsWith('· busy'), 60_000);
+    await vscode.commands.executeCommand('notebook.cell.cancelExecution', { ranges: [{ start: 4, end: 5 }], document: nb.uri });
+    await waitFor('the cell to end', () => cell.executionSummary?.success !== undefined, 30_000);
+    assert.equal(cell.executionSummary?.success, false);
+    assert.match(text(cell, 'application/vnd.code.notebook.error'), /KeyboardInterrupt/);
+    await kernelStatusIs('the notebook’s kernel idle', (t) => t.endsWith('· idle'));
   });
 });

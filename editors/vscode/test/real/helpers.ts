@@ -143,7 +143,8 @@ export async function kernelStatus(): Promise<string> {
 export async function kernelStatusIs(what: string, ok: (text: string) => boolean, timeoutMs?: number): Promise<string> {
   let last = '';
   try {
-    return await waitFor(what, async () => ok((last = await kernelStatus())) && last, timeoutMs);
+    await waitFor(what, async () => ok((last = await kernelStatus())), timeoutMs);
+    return last;
   } catch {
     throw new Error(`timed out waiting for ${what} in the status bar item (last: "${last}")`);
   }
