@@ -42,22 +42,34 @@ for (const f of [node, serverMain]) {
 }
 const { chromium } = createRequire(path.join(cache, 'tools', 'package.json'))('playwright-core');
 
-// The server, where the extension looks first when no setting names one.
+// The server goes where the extension looks first when no setting names one
+// (bin/, as package:with-server ships it); whatever was there is put back after.
 const serverBin = process.env.BACKYARD_LS || path.join(repo, 'bin', 'backyard-ls');
 if (!fs.existsSync(serverBin)) {
   console.error(`vscode-real: no server at ${serverBin}; run make build or set BACKYARD_LS`);
   process.exit(2);
 }
-fs.mkdirSync(path.join(ext, 'bin'), { recursive: true });
-fs.copyFileSync(serverBin, path.join(ext, 'bin', 'backyard-ls'));
-fs.chmodSync(path.join(ext, 'bin', 'backyard-ls'), 0o755);
-
-const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ext, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-const testsDir = path.join(ext, 'out', 'test', 'real');
-
 // A fresh workspace, server data and config directory per run.
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'backyard-vscode-real-'));
+
+const shipped = path.join(ext, 'bin', 'backyard-ls');
+const shippedBefore = path.join(tmp, 'bin-backyard-ls');
+if (fs.existsSync(shipped)) fs.copyFileSync(shipped, shippedBefore);
+fs.mkdirSync(path.dirname(shipped), { recursive: true });
+fs.copyFileSync(serverBin, shipped);
+fs.chmodSync(shipped, 0o755);
+const restoreShipped = () => {
+  if (fs.existsSync(shippedBefore)) fs.copyFileSync(shippedBefore, shipped);
+  else fs.rmSync(shipped, { force: true });
+};
+
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ext, stdio: 'inherit' });
+if (build.status !== 0) {
+  restoreShipped();
+  process.exit(build.status ?? 1);
+}
+const testsDir = path.join(ext, 'out', 'test', 'real');
+
 const workspace = path.join(tmp, 'workspace');
 fs.cpSync(path.join(ext, 'test', 'real', 'workspace'), workspace, { recursive: true });
 fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
@@ -74,6 +86,11 @@ fs.writeFileSync(
       'notebook.confirmDeleteRunningCell': false,
       'chat.disableAIFeatures': true,
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      // Nothing to fetch from outside: no update or gallery checks.
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'update.mode': 'none',
+      'telemetry.telemetryLevel': 'off',
     },
     null,
     2,
@@ -99,6 +116,7 @@ async function finish(code, why) {
   bridge?.close();
   if (server) await stopServer(server);
   say(`VS Code server stopped (${elapsed()})`);
+  restoreShipped();
   const keep = code !== 0 || process.env.BACKYARD_VSCODE_REAL_KEEP === '1';
   if (keep) say(`kept ${tmp} (server.log, page.log, failure.png)`);
   else fs.rmSync(tmp, { recursive: true, force: true });
@@ -295,7 +313,13 @@ server = spawn(
     '--user-data-dir', path.join(tmp, 'server', 'data'),
     '--extensions-dir', path.join(tmp, 'server', 'extensions'),
   ],
-  { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: xdgConfig } },
+  {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // The workbench asks the extension gallery about the extension under development; a proxy
+    // on a closed loopback port keeps that request on this machine.
+    env: { ...process.env, XDG_CONFIG_HOME: xdgConfig, http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', no_proxy: '127.0.0.1,localhost' },
+  },
 );
 server.stderr.pipe(serverLog);
 const port = await new Promise((resolve, reject) => {
@@ -315,6 +339,12 @@ say(`VS Code server on 127.0.0.1:${port} (${elapsed()})`);
 const pageLog = fs.createWriteStream(path.join(tmp, 'page.log'));
 browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
 const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+// Loopback only: the page may load from this machine and nothing else.
+const loopback = (u) => u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost';
+await context.route((u) => !loopback(u), (route) => {
+  pageLog.write(`[blocked] ${route.request().url()}\n`);
+  return route.abort('blockedbyclient');
+});
 page = await context.newPage();
 page.on('pageerror', (e) => pageLog.write(`[pageerror] ${e.message}\n`));
 // The workbench's and the extension host's console; the tests report through the bridge.
