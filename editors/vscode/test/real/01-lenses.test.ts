@@ -49,4 +49,11 @@ describe('code lenses', () => {
     const vars = await vscode.commands.executeCommand<{ variables: { name: string; repr: string }[] }>('backyard.variables', { uri: uri().toString() });
     assert.equal(vars.variables.find((v) => v.name === 'y')?.repr, '43');
   });
+
+  it('Run Below, clicked on the first cell, runs both cells in order', async () => {
+    await bridge('click', { selector: '.codelens-decoration a', text: 'Run Below' });
+    await statusLens(uri(), 0, /^\[3\] ✓ /);
+    await statusLens(uri(), 4, /^\[4\] ✓ /);
+    await inlineResult(/^\[3\] ✓ 42$/);
+  });
 });

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { activated, bridge, fileUri, inlineResult, openEditor, statusLens, waitFor } from './helpers';
+import { activated, afterTexts, bridge, fileUri, inlineResult, openEditor, statusLens, waitFor } from './helpers';
 
 // The contributed colours' defaults (package.json), dark and light, as computed CSS.
 const okColours = ['rgb(137, 209, 133)', 'rgb(56, 138, 52)'];
@@ -83,5 +83,38 @@ describe('inline results', () => {
     // The other cell's result is untouched.
     await inlineResult(/^\[2\] ✗ ZeroDivisionError: division by zero$/);
     await vscode.commands.executeCommand('undo');
+  });
+
+  it('every run is in the backyard output channel', async () => {
+    await vscode.commands.executeCommand('backyard.editor.showOutput');
+    let t = '';
+    const lines = await waitFor('the summary lines in the output view', async () => {
+      t = (await bridge<string[]>('texts', { selector: '.part.panel .view-line' })).join('\n');
+      return /\[2\] hover\.py:7 error: ZeroDivisionError: division by zero/.test(t) ? t : undefined;
+    }).catch(async (err: Error) => {
+      await bridge('screenshot', { name: 'output' });
+      throw new Error(`${err.message}; the panel shows:\n${t}`);
+    });
+    // Each line names the file and the first line of the code that ran.
+    assert.match(lines, /\[info\] hover\.py:2 │ line one\n.*\[info\] hover\.py:2 │ line two\n/);
+    assert.match(lines, /\[info\] \[1\] hover\.py:2 ok · [\d.]+ (ms|s) · monty\n.*hover\.py:2 │ Out\[1\]: 42/);
+    assert.match(lines, /\[error\] hover\.py:7 │ {3}line 8, in f\n.*\[error\] hover\.py:7 │ {5}return 10 \/ n/);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+  });
+
+  it('Clear Inline Results removes them from the editor', async () => {
+    await openEditor('hover.py');
+    await inlineResult(/ZeroDivisionError/);
+    await vscode.commands.executeCommand('backyard.editor.clearResults');
+    await waitFor('no inline result', async () => (await afterTexts()).length === 0);
+  });
+
+  it('show the output while the cell runs', async () => {
+    const ed = await openEditor('stream.py');
+    ed.selection = new vscode.Selection(2, 0, 2, 0);
+    await vscode.commands.executeCommand('backyard.editor.runCell');
+    await inlineResult(/^⋯ running · first$/);
+    const done = await inlineResult(/^\[1\] ✓ second$/);
+    assert.equal(done.line.trim(), 'print("second")');
   });
 });

@@ -3,6 +3,7 @@
 // kernel moved to the container (auto backend).
 
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { activated, bridge, fileUri, kernelStatusIs, waitFor } from './helpers';
@@ -52,12 +53,19 @@ describe('a notebook on the backyard kernel', () => {
     await waitFor('an image in the notebook output', async () => (await bridge<number>('framesImages', { mime: 'image/png' })) > 0, 20_000);
   });
 
-  it('shows the error with its name and message', () => {
+  it('shows the error with its name and message, marked on the cell’s line, not on a file', () => {
     const err = itemsOf(nb.cellAt(2)).find((i) => i.mime === 'application/vnd.code.notebook.error');
     assert.ok(err);
     const e = JSON.parse(decoder.decode(err.data)) as { name: string; message: string };
     assert.equal(e.name, 'ZeroDivisionError');
     assert.equal(e.message, 'division by zero');
+    const marks = vscode.languages.getDiagnostics(nb.cellAt(2).document.uri);
+    assert.equal(marks.length, 1);
+    assert.equal(marks[0]!.range.start.line, 0);
+    assert.match(marks[0]!.message, /ZeroDivisionError: division by zero/);
+    // The server's diagnostics of the notebook's kernel document stay out of the Problems view.
+    const kernelDocs = vscode.languages.getDiagnostics().filter(([u]) => u.fragment === 'backyard-kernel');
+    assert.deepEqual(kernelDocs, []);
   });
 
   it('keeps the namespace across the move to the container', async () => {
@@ -87,4 +95,31 @@ describe('a notebook on the backyard kernel', () => {
     assert.match(text(cell, 'application/vnd.code.notebook.error'), /KeyboardInterrupt/);
     await kernelStatusIs('the notebook’s kernel idle', (t) => t.endsWith('· idle'));
   });
+
+  it('runs again after the server died: the client restarts it and the notebook gets a new kernel', async () => {
+    const [pid] = childrenNamed(process.pid, 'backyard-ls');
+    assert.ok(pid, 'no backyard-ls child of the extension host');
+    process.kill(pid, 'SIGKILL');
+    await waitFor('a new backyard-ls', () => childrenNamed(process.pid, 'backyard-ls').some((p) => p !== pid), 30_000);
+    await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: nb.uri });
+    await waitFor('the first cell run again', () => nb.cellAt(0).executionSummary?.executionOrder === 1 && nb.cellAt(0).executionSummary?.success === true, 60_000);
+    assert.equal(text(nb.cellAt(0), 'text/plain'), '42');
+  });
 });
+
+/** Live child processes of parent whose command name is comm (Linux /proc). */
+function childrenNamed(parent: number, comm: string): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (name === comm && Number(fields[1]) === parent && fields[0] !== 'Z') out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
