@@ -38,7 +38,7 @@ if (!extensionOnly) {
   await build({
     ...common,
     entryPoints: readdirSync(join('test', 'real'))
-      .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
+      .filter((f) => f === 'index.ts' || f.endsWith('.test.ts') || f.endsWith('.noserver.ts'))
       .map((f) => join('test', 'real', f)),
     outdir: 'out/test/real',
     outbase: 'test/real',

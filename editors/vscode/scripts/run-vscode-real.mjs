@@ -70,59 +70,237 @@ if (build.status !== 0) {
 }
 const testsDir = path.join(ext, 'out', 'test', 'real');
 
-const workspace = path.join(tmp, 'workspace');
-fs.cpSync(path.join(ext, 'test', 'real', 'workspace'), workspace, { recursive: true });
-fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-fs.writeFileSync(
-  path.join(workspace, '.vscode', 'settings.json'),
-  JSON.stringify(
-    {
-      'backyard.container.image': image,
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'extensions.ignoreRecommendations': true,
-      'git.enabled': false,
-      'files.autoSave': 'off',
-      'notebook.confirmDeleteRunningCell': false,
-      'chat.disableAIFeatures': true,
-      'workbench.secondarySideBar.defaultVisibility': 'hidden',
-      // Nothing to fetch from outside: no update or gallery checks.
-      'extensions.autoCheckUpdates': false,
-      'extensions.autoUpdate': false,
-      'update.mode': 'none',
-      'telemetry.telemetryLevel': 'off',
-    },
-    null,
-    2,
-  ),
-);
 
-let server;
-let browser;
-let bridge;
-let page;
-let finishing = false;
-const summary = { passed: -1, failed: -1, tests: [] };
+// Each session is one workbench on a fresh workspace; the tests module picks
+// the files of its session. "no-server" starts VS Code with backyard.serverPath
+// naming no binary: what a user sees before installing the server.
+const sessions = [
+  { name: 'main', files: '.test.js', settings: () => ({}) },
+  { name: 'no-server', files: '.noserver.js', settings: (ws) => ({ 'backyard.serverPath': path.join(ws, 'missing', 'backyard-ls') }) },
+];
 
-async function finish(code, why) {
-  if (finishing) return;
-  finishing = true;
-  if (why) say(why);
-  clearTimeout(hardTimer);
-  if (code !== 0 && page) {
-    await page.screenshot({ path: path.join(tmp, 'failure.png') }).catch(() => {});
+const common = {
+  'backyard.container.image': image,
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'extensions.ignoreRecommendations': true,
+  'git.enabled': false,
+  'files.autoSave': 'off',
+  'notebook.confirmDeleteRunningCell': false,
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'telemetry.telemetryLevel': 'off',
+};
+
+/** The session running now: its directory, page, VS Code server and the tests' summary. */
+let current;
+
+const bridgeToken = randomBytes(24).toString('hex');
+const ops = {
+  async press({ keys }) {
+    for (const k of [].concat(keys)) await current.page.keyboard.press(k);
+    return true;
+  },
+  async type({ text }) {
+    await current.page.keyboard.type(text);
+    return true;
+  },
+  /** The text of each visible element matching selector (no-break spaces as spaces); with parts, the texts of those children joined by " | ". */
+  async texts({ selector, parts }) {
+    return current.page.$$eval(
+      selector,
+      (els, parts) =>
+        els
+          .filter((e) => e.checkVisibility())
+          .map((e) => (parts ? [...e.querySelectorAll(parts)].map((p) => p.textContent).join(' | ') : e.innerText).replace(/\u00a0/g, ' ')),
+      parts,
+    );
+  },
+  /** The text of every ::after decoration in the visible text editors, with the element's classes. */
+  async afterTexts() {
+    return current.page.$$eval('.monaco-editor .view-lines span', (els) =>
+      els
+        .map((e) => ({ text: getComputedStyle(e, '::after').content, className: e.className, line: (e.closest('.view-line')?.innerText ?? '').replace(/\u00a0/g, ' ') }))
+        .filter((x) => x.text && x.text !== 'none' && x.text !== 'normal')
+        .map((x) => ({ ...x, text: x.text.replace(/^"|"$/g, '').replace(/\\"/g, '"') })),
+    );
+  },
+  /** The computed colour of the ::after text of the first span whose class list has className. */
+  async afterColor({ className }) {
+    return current.page.$$eval(`.monaco-editor .view-lines span.${className}`, (els) => (els[0] ? getComputedStyle(els[0], '::after').color : ''));
+  },
+  async click({ selector, text }) {
+    const loc = text ? current.page.locator(selector, { hasText: text }) : current.page.locator(selector);
+    await loc.first().click({ timeout: 10_000 });
+    return true;
+  },
+  /** Moves the mouse onto the inline result (an ::after text) that contains text, as a person hovers it. */
+  async hoverAfter({ text }) {
+    const box = await current.page.$$eval(
+      '.monaco-editor .view-lines span',
+      (els, want) => {
+        const e = els.find((x) => getComputedStyle(x, '::after').content.includes(want));
+        if (!e) return null;
+        const r = e.getBoundingClientRect();
+        return { x: r.right - 4, y: r.top + r.height / 2 };
+      },
+      text,
+    );
+    if (!box) throw new Error(`no inline result with ${text}`);
+    // Along the line onto the result, as a hand moves: the editor shows a hover once the mouse rests over it.
+    await current.page.mouse.move(box.x - 40, box.y, { steps: 4 });
+    await current.page.mouse.move(box.x, box.y, { steps: 8 });
+    return true;
+  },
+  async mouseMove({ x, y }) {
+    await current.page.mouse.move(x, y);
+    return true;
+  },
+  /** An attribute of each visible element matching selector. */
+  async attrs({ selector, name }) {
+    return current.page.$$eval(selector, (els, n) => els.filter((e) => e.checkVisibility()).map((e) => e.getAttribute(n)), name);
+  },
+  /** Images drawn in any frame (notebook outputs render in webview frames). */
+  async framesImages() {
+    let n = 0;
+    for (const f of current.page.frames()) {
+      n += await f.$$eval('img', (els) => els.filter((e) => e.naturalWidth > 0).length).catch(() => 0);
+    }
+    return n;
+  },
+  async screenshot({ name }) {
+    const file = path.join(current.dir, `${String(name).replace(/[^\w.-]/g, '_')}.png`);
+    await current.page.screenshot({ path: file });
+    return file;
+  },
+  async log({ line }) {
+    console.log(line);
+    return true;
+  },
+  async summary(s) {
+    current.summary = s;
+    return true;
+  },
+};
+
+const bridge = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', async () => {
+    const reply = (status, value) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+    if (req.headers.authorization !== `Bearer ${bridgeToken}`) return reply(403, { error: 'bad token' });
+    try {
+      const { op, args } = JSON.parse(body);
+      if (!ops[op]) return reply(400, { error: `no op ${op}` });
+      if (!current?.page) return reply(503, { error: 'no page yet' });
+      reply(200, { value: await ops[op](args ?? {}) });
+    } catch (err) {
+      reply(500, { error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+});
+await new Promise((r) => bridge.listen(0, '127.0.0.1', r));
+
+/** Runs one session to its end: 0 when its tests ran and passed. */
+async function session(s) {
+  const dir = path.join(tmp, s.name);
+  const workspace = path.join(dir, 'workspace');
+  fs.cpSync(path.join(ext, 'test', 'real', 'workspace'), workspace, { recursive: true });
+  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ ...common, ...s.settings(workspace) }, null, 2));
+  // The tests find the bridge next to their workspace folder.
+  fs.writeFileSync(
+    path.join(dir, 'bridge.json'),
+    JSON.stringify({ port: bridge.address().port, token: bridgeToken, files: s.files, grep: process.env.BACKYARD_VSCODE_REAL_GREP || '' }),
+  );
+  current = { name: s.name, dir, summary: undefined, page: undefined, browser: undefined, server: undefined };
+  const c = current;
+  try {
+    return await drive(c, workspace);
+  } finally {
+    if (c.page && c.exit !== 0) await c.page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => {});
+    await c.browser?.close().catch(() => {});
+    if (c.server) await stopServer(c.server);
+    say(`${s.name}: VS Code server stopped (${elapsed()})`);
   }
-  await browser?.close().catch(() => {});
-  bridge?.close();
-  if (server) await stopServer(server);
-  say(`VS Code server stopped (${elapsed()})`);
-  restoreShipped();
-  const keep = code !== 0 || process.env.BACKYARD_VSCODE_REAL_KEEP === '1';
-  if (keep) say(`kept ${tmp} (server.log, page.log, failure.png)`);
-  else fs.rmSync(tmp, { recursive: true, force: true });
-  say(`${summary.passed >= 0 ? '' : 'no summary from the tests; '}finished in ${elapsed()}`);
-  if (summary.passed >= 0) console.log(`${summary.passed} passed, ${summary.failed} failed`);
-  process.exit(code);
+}
+
+async function drive(c, workspace) {
+  const token = randomBytes(24).toString('hex');
+  const serverLog = fs.createWriteStream(path.join(c.dir, 'server.log'));
+  const xdgConfig = path.join(c.dir, 'config');
+  fs.mkdirSync(xdgConfig);
+  c.server = spawn(
+    node,
+    [
+      serverMain,
+      '--host', '127.0.0.1',
+      '--port', '0',
+      '--connection-token', token,
+      '--accept-server-license-terms',
+      '--enable-smoke-test-driver',
+      '--disable-telemetry',
+      '--disable-experiments',
+      '--disable-workspace-trust',
+      '--reconnection-grace-time', '3',
+      '--server-data-dir', path.join(c.dir, 'server'),
+      '--user-data-dir', path.join(c.dir, 'server', 'data'),
+      '--extensions-dir', path.join(c.dir, 'server', 'extensions'),
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // The workbench asks the extension gallery about the extension under development; a proxy
+      // on a closed loopback port keeps that request on this machine.
+      env: { ...process.env, XDG_CONFIG_HOME: xdgConfig, http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', no_proxy: '127.0.0.1,localhost' },
+    },
+  );
+  c.server.stderr.pipe(serverLog);
+  const port = await new Promise((resolve, reject) => {
+    let seen = '';
+    c.server.stdout.on('data', (chunk) => {
+      serverLog.write(chunk);
+      seen += chunk;
+      const m = /listening on (\d+)/.exec(seen);
+      if (m) resolve(Number(m[1]));
+    });
+    c.server.on('exit', (code) => reject(new Error(`the VS Code server exited (${code}) before listening; see ${c.dir}/server.log`)));
+  });
+  say(`${c.name}: VS Code server on 127.0.0.1:${port} (${elapsed()})`);
+
+  const pageLog = fs.createWriteStream(path.join(c.dir, 'page.log'));
+  c.browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+  const context = await c.browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  // Loopback only: the page may load from this machine and nothing else.
+  const loopback = (u) => u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost';
+  await context.route((u) => !loopback(u), (route) => {
+    pageLog.write(`[blocked] ${route.request().url()}\n`);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageLog.write(`[pageerror] ${e.message}\n`));
+  // The workbench's and the extension host's console; the tests report through the bridge.
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    pageLog.write(`[${type}] ${format(...(Array.isArray(args) ? args : [args]))}\n`);
+  });
+  const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', resolve));
+  c.page = page;
+
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = JSON.stringify([
+    ['extensionDevelopmentPath', remote(ext)],
+    ['extensionTestsPath', remote(testsDir)],
+  ]);
+  say(`${c.name}: opening the workbench (${elapsed()})`);
+  await page.goto(`http://127.0.0.1:${port}/?tkn=${token}&folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+  const code = await exited;
+  const sum = c.summary;
+  say(`${c.name}: tests exited with ${code} (${elapsed()})`);
+  c.exit = code === 0 && sum && sum.failed === 0 && sum.passed > 0 ? 0 : 1;
+  return c.exit;
 }
 
 // Closing the browser ends the extension host after the reconnection grace
@@ -159,207 +337,47 @@ function groupMembers(pgid) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const hardTimer = setTimeout(() => void finish(1, `hard timeout: nothing ended the run within ${limitS} s`), limitS * 1000);
-process.on('SIGINT', () => void finish(130, 'interrupted'));
-process.on('SIGTERM', () => void finish(143, 'terminated'));
 
-// --- the bridge: what the tests ask of the page -------------------------------
+let ending = false;
+async function end(code, why, closing) {
+  if (ending) return;
+  ending = true;
+  if (why) say(why);
+  if (current && !current.done) {
+    await current.page?.screenshot({ path: path.join(current.dir, 'failure.png') }).catch(() => {});
+    await current.browser?.close().catch(() => {});
+    if (current.server) await stopServer(current.server);
+  }
+  bridge.close();
+  restoreShipped();
+  if (code !== 0 || process.env.BACKYARD_VSCODE_REAL_KEEP === '1') say(`kept ${tmp} (per session: server.log, page.log, failure.png)`);
+  else fs.rmSync(tmp, { recursive: true, force: true });
+  say(`finished in ${elapsed()}`);
+  if (closing) console.log(closing);
+  process.exit(code);
+}
 
-const bridgeToken = randomBytes(24).toString('hex');
-const ops = {
-  async press({ keys }) {
-    for (const k of [].concat(keys)) await page.keyboard.press(k);
-    return true;
-  },
-  async type({ text }) {
-    await page.keyboard.type(text);
-    return true;
-  },
-  /** The text of each visible element matching selector (no-break spaces as spaces); with parts, the texts of those children joined by " | ". */
-  async texts({ selector, parts }) {
-    return page.$$eval(
-      selector,
-      (els, parts) =>
-        els
-          .filter((e) => e.checkVisibility())
-          .map((e) => (parts ? [...e.querySelectorAll(parts)].map((p) => p.textContent).join(' | ') : e.innerText).replace(/\u00a0/g, ' ')),
-      parts,
-    );
-  },
-  /** The text of every ::after decoration in the visible text editors, with the element's classes. */
-  async afterTexts() {
-    return page.$$eval('.monaco-editor .view-lines span', (els) =>
-      els
-        .map((e) => ({ text: getComputedStyle(e, '::after').content, className: e.className, line: (e.closest('.view-line')?.innerText ?? '').replace(/\u00a0/g, ' ') }))
-        .filter((x) => x.text && x.text !== 'none' && x.text !== 'normal')
-        .map((x) => ({ ...x, text: x.text.replace(/^"|"$/g, '').replace(/\\"/g, '"') })),
-    );
-  },
-  /** The computed colour of the ::after text of the first span whose class list has className. */
-  async afterColor({ className }) {
-    return page.$$eval(`.monaco-editor .view-lines span.${className}`, (els) => (els[0] ? getComputedStyle(els[0], '::after').color : ''));
-  },
-  async click({ selector, text }) {
-    const loc = text ? page.locator(selector, { hasText: text }) : page.locator(selector);
-    await loc.first().click({ timeout: 10_000 });
-    return true;
-  },
-  async hover({ selector, text, position }) {
-    const loc = text ? page.locator(selector, { hasText: text }) : page.locator(selector);
-    await loc.first().hover({ timeout: 10_000, ...(position ? { position } : {}) });
-    return true;
-  },
-  /** Moves the mouse onto the inline result (an ::after text) that contains text, as a person hovers it. */
-  async hoverAfter({ text }) {
-    const box = await page.$$eval(
-      '.monaco-editor .view-lines span',
-      (els, want) => {
-        const e = els.find((x) => getComputedStyle(x, '::after').content.includes(want));
-        if (!e) return null;
-        const r = e.getBoundingClientRect();
-        return { x: r.right - 4, y: r.top + r.height / 2 };
-      },
-      text,
-    );
-    if (!box) throw new Error(`no inline result with ${text}`);
-    // Along the line onto the result, as a hand moves: the editor shows a hover once the mouse rests over it.
-    await page.mouse.move(box.x - 40, box.y, { steps: 4 });
-    await page.mouse.move(box.x, box.y, { steps: 8 });
-    return true;
-  },
-  async mouseMove({ x, y }) {
-    await page.mouse.move(x, y);
-    return true;
-  },
-  /** The bounding box of the first element matching selector (and text). */
-  async box({ selector, text }) {
-    const loc = text ? page.locator(selector, { hasText: text }) : page.locator(selector);
-    return loc.first().boundingBox({ timeout: 10_000 });
-  },
-  /** The outer HTML of the first element matching selector (for writing a test). */
-  async html({ selector }) {
-    return page.$eval(selector, (e) => e.outerHTML).catch(() => '');
-  },
-  /** An attribute of each visible element matching selector. */
-  async attrs({ selector, name }) {
-    return page.$$eval(selector, (els, n) => els.filter((e) => e.checkVisibility()).map((e) => e.getAttribute(n)), name);
-  },
-  /** Images drawn in any frame (notebook outputs render in webview frames). */
-  async framesImages() {
-    let n = 0;
-    for (const f of page.frames()) {
-      n += await f.$$eval('img', (els) => els.filter((e) => e.naturalWidth > 0).length).catch(() => 0);
-    }
-    return n;
-  },
-  async screenshot({ name }) {
-    const file = path.join(tmp, `${String(name).replace(/[^\w.-]/g, '_')}.png`);
-    await page.screenshot({ path: file });
-    return file;
-  },
-  async log({ line }) {
-    console.log(line);
-    return true;
-  },
-  async summary(s) {
-    Object.assign(summary, s);
-    return true;
-  },
-};
+const hardTimer = setTimeout(() => void end(1, `hard timeout: the run did not end within ${limitS} s`), limitS * 1000);
+process.on('SIGINT', () => void end(130, 'interrupted'));
+process.on('SIGTERM', () => void end(143, 'terminated'));
 
-bridge = http.createServer((req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', async () => {
-    const reply = (status, value) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(value));
-    };
-    if (req.headers.authorization !== `Bearer ${bridgeToken}`) return reply(403, { error: 'bad token' });
-    try {
-      const { op, args } = JSON.parse(body);
-      if (!ops[op]) return reply(400, { error: `no op ${op}` });
-      if (!page) return reply(503, { error: 'no page yet' });
-      reply(200, { value: await ops[op](args ?? {}) });
-    } catch (err) {
-      reply(500, { error: err instanceof Error ? err.message : String(err) });
-    }
-  });
-});
-await new Promise((r) => bridge.listen(0, '127.0.0.1', r));
-// The tests find the bridge next to their workspace folder.
-fs.writeFileSync(path.join(tmp, 'bridge.json'), JSON.stringify({ port: bridge.address().port, token: bridgeToken, grep: process.env.BACKYARD_VSCODE_REAL_GREP || '' }));
-
-// --- the VS Code server -------------------------------------------------------
-
-const token = randomBytes(24).toString('hex');
-const serverLog = fs.createWriteStream(path.join(tmp, 'server.log'));
-const xdgConfig = path.join(tmp, 'config');
-fs.mkdirSync(xdgConfig);
-server = spawn(
-  node,
-  [
-    serverMain,
-    '--host', '127.0.0.1',
-    '--port', '0',
-    '--connection-token', token,
-    '--accept-server-license-terms',
-    '--enable-smoke-test-driver',
-    '--disable-telemetry',
-    '--disable-experiments',
-    '--disable-workspace-trust',
-    '--reconnection-grace-time', '3',
-    '--server-data-dir', path.join(tmp, 'server'),
-    '--user-data-dir', path.join(tmp, 'server', 'data'),
-    '--extensions-dir', path.join(tmp, 'server', 'extensions'),
-  ],
-  {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // The workbench asks the extension gallery about the extension under development; a proxy
-    // on a closed loopback port keeps that request on this machine.
-    env: { ...process.env, XDG_CONFIG_HOME: xdgConfig, http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', no_proxy: '127.0.0.1,localhost' },
-  },
-);
-server.stderr.pipe(serverLog);
-const port = await new Promise((resolve, reject) => {
-  let seen = '';
-  server.stdout.on('data', (chunk) => {
-    serverLog.write(chunk);
-    seen += chunk;
-    const m = /listening on (\d+)/.exec(seen);
-    if (m) resolve(Number(m[1]));
-  });
-  server.on('exit', (code) => reject(new Error(`the VS Code server exited (${code}) before listening; see ${tmp}/server.log`)));
-}).catch((err) => finish(1, err.message));
-say(`VS Code server on 127.0.0.1:${port} (${elapsed()})`);
-
-// --- the workbench in headless Chromium ---------------------------------------
-
-const pageLog = fs.createWriteStream(path.join(tmp, 'page.log'));
-browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
-const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-// Loopback only: the page may load from this machine and nothing else.
-const loopback = (u) => u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost';
-await context.route((u) => !loopback(u), (route) => {
-  pageLog.write(`[blocked] ${route.request().url()}\n`);
-  return route.abort('blockedbyclient');
-});
-page = await context.newPage();
-page.on('pageerror', (e) => pageLog.write(`[pageerror] ${e.message}\n`));
-// The workbench's and the extension host's console; the tests report through the bridge.
-await page.exposeFunction('codeAutomationLog', (type, args) => {
-  pageLog.write(`[${type}] ${format(...(Array.isArray(args) ? args : [args]))}\n`);
-});
-await page.exposeFunction('codeAutomationExit', (code) => {
-  void finish(code === 0 && summary.failed === 0 && summary.passed > 0 ? 0 : 1, `tests exited with ${code} (${elapsed()})`);
-});
-
-const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-const payload = JSON.stringify([
-  ['extensionDevelopmentPath', remote(ext)],
-  ['extensionTestsPath', remote(testsDir)],
-]);
-const url = `http://127.0.0.1:${port}/?tkn=${token}&folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`;
-say(`opening the workbench (${elapsed()})`);
-await page.goto(url);
+let passed = 0;
+let failed = 0;
+let code = 0;
+for (const s of sessions) {
+  let exit = 1;
+  try {
+    exit = await session(s);
+  } catch (err) {
+    say(`${s.name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  current.done = true;
+  const sum = current.summary;
+  if (!sum) say(`${s.name}: no summary from the tests`);
+  passed += sum?.passed ?? 0;
+  failed += sum?.failed ?? 0;
+  if (exit !== 0) code = 1;
+}
+clearTimeout(hardTimer);
+// The last line: the counts of both sessions.
+await end(code, undefined, `${passed} passed, ${failed} failed`);

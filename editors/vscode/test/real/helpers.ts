@@ -19,6 +19,8 @@ export function workspaceDir(): string {
 interface BridgeConfig {
   port: number;
   token: string;
+  /** The ending of this session's test files. */
+  files: string;
   grep?: string;
 }
 

@@ -1,5 +1,6 @@
 // The tests module VS Code loads in the extension host (extensionTestsPath):
-// runs every *.test.js beside it with Mocha, streams each result to the
+// runs the files of this session beside it (*.test.js, or *.noserver.js for
+// the session without a server) with Mocha, streams each result to the
 // driver and reports the counts. VS Code ends the run with exit code 1 when
 // run() rejects.
 
@@ -11,10 +12,10 @@ import { bridge, bridgeConfig } from './helpers';
 export async function run(): Promise<void> {
   // The spec reporter writes to the extension host's console (the driver's page.log).
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 90_000 });
-  const only = bridgeConfig().grep;
-  if (only) mocha.grep(only);
+  const { grep, files } = bridgeConfig();
+  if (grep) mocha.grep(grep);
   for (const f of fs.readdirSync(__dirname).sort()) {
-    if (f.endsWith('.test.js')) mocha.addFile(path.join(__dirname, f));
+    if (f.endsWith(files)) mocha.addFile(path.join(__dirname, f));
   }
   let sent: Promise<unknown> = Promise.resolve();
   const report = (line: string): void => {
