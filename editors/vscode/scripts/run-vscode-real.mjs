@@ -54,6 +54,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'backyard-vscode-real-'));
 
 const shipped = path.join(ext, 'bin', 'backyard-ls');
 const shippedBefore = path.join(tmp, 'bin-backyard-ls');
+const binMade = !fs.existsSync(path.dirname(shipped));
 if (fs.existsSync(shipped)) fs.copyFileSync(shipped, shippedBefore);
 fs.mkdirSync(path.dirname(shipped), { recursive: true });
 fs.copyFileSync(serverBin, shipped);
@@ -61,6 +62,7 @@ fs.chmodSync(shipped, 0o755);
 const restoreShipped = () => {
   if (fs.existsSync(shippedBefore)) fs.copyFileSync(shippedBefore, shipped);
   else fs.rmSync(shipped, { force: true });
+  if (binMade) fs.rmSync(path.dirname(shipped), { recursive: true, force: true });
 };
 
 const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ext, stdio: 'inherit' });
