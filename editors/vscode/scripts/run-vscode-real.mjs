@@ -339,7 +339,6 @@ function groupMembers(pgid) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-
 let ending = false;
 async function end(code, why, closing) {
   if (ending) return;
