@@ -165,6 +165,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       refreshStatus();
       variables?.refresh(100);
     }),
+    // Picking the kernel happens after the notebook became active: only then is it a target.
+    ...(notebooks
+      ? [
+          notebooks.controller.onDidChangeSelectedNotebooks(() => {
+            refreshStatus();
+            variables?.refresh(100);
+          }),
+        ]
+      : []),
     vscode.workspace.onDidChangeTextDocument((ev) => {
       if (ev.document === vscode.window.activeTextEditor?.document) updateHasCells();
     }),

@@ -1,0 +1,6 @@
+# %% value
+6 * 7
+
+# %% loop
+while True:
+    pass

@@ -1,0 +1,5 @@
+# %% stream
+import time
+print("first")
+time.sleep(2)
+print("second")
