@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -25,9 +26,29 @@ func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChange
 		return nil
 	}
 	if s.clientCaps().configuration {
-		go s.pull()
+		s.pulls.add()
+		go func() {
+			defer s.pulls.done()
+			s.pull()
+		}()
 	}
 	return nil
+}
+
+// settleTimeout bounds how long a new kernel waits for settings being
+// pulled.
+const settleTimeout = 5 * time.Second
+
+// settle waits until the settings pulled after a change have arrived, so
+// that a kernel created right after the change gets them (the change's
+// notification itself carries none).
+func (s *server) settle() {
+	select {
+	case <-s.pulls.idle():
+	case <-time.After(settleTimeout):
+		s.log.Warn("settings from workspace/configuration did not arrive in time")
+	case <-s.ctx.Done():
+	}
 }
 
 // startPulling registers for configuration changes (when the client lets
@@ -38,7 +59,9 @@ func (s *server) startPulling() {
 	if !caps.configuration {
 		return
 	}
+	s.pulls.add()
 	go func() {
+		defer s.pulls.done()
 		if caps.configChangeRegistration {
 			ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
 			err := s.client.RegisterCapability(ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
@@ -80,4 +103,39 @@ func (s *server) applySettings(raw []byte) {
 	for _, w := range warns {
 		s.showMessage(protocol.MessageTypeWarning, "backyard: %s", w)
 	}
+}
+
+// pending counts work in flight; idle is closed when there is none.
+type pending struct {
+	mu   sync.Mutex
+	n    int
+	none chan struct{} // closed while n == 0
+}
+
+func (p *pending) add() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n == 0 {
+		p.none = make(chan struct{})
+	}
+	p.n++
+}
+
+func (p *pending) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n--; p.n == 0 {
+		close(p.none)
+	}
+}
+
+func (p *pending) idle() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n == 0 {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return p.none
 }

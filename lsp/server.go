@@ -82,6 +82,7 @@ type server struct {
 	refresh  *refresher
 	progress progressTokens
 	running  sync.Map // execution id → *time.Timer of its "running…" lens
+	pulls    pending // workspace/configuration requests in flight
 
 	mu        sync.Mutex // guards the fields below
 	state     serverState
@@ -122,7 +123,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{}))
 	s.client = newClient(s.conn, s.stream.coalescer, log)
 	s.refresh = newRefresher(s)
-	s.nb = notebook.New(notebook.Options{Config: s.kernelConfig, NewKernel: opts.NewKernel, Events: events{s}, Logger: log})
+	s.nb = notebook.New(notebook.Options{Config: s.kernelConfig, Settle: s.settle, NewKernel: opts.NewKernel, Events: events{s}, Logger: log})
 	s.conn.Go(s.ctx, s.middleware(protocol.ServerHandler(s, nil)))
 
 	if opts.ClientProcessID > 0 {

@@ -71,6 +71,9 @@ type Options struct {
 	// backend a document chose and the callbacks. Called when a kernel is
 	// created.
 	Config func(uri string) kernel.Config
+	// Settle, when set, is called before a kernel is created, off the
+	// protocol's read loop; it may wait for settings still on their way.
+	Settle func()
 	// NewKernel creates a kernel (default kernels.New).
 	NewKernel func(kernel.Config) (kernel.Kernel, error)
 	Events    Events

@@ -144,6 +144,12 @@ func (s *session) config() kernel.Config {
 
 // kernel returns the document's kernel, creating it on first use.
 func (s *session) kernel() (kernel.Kernel, int, error) {
+	s.mu.Lock()
+	have := s.k != nil
+	s.mu.Unlock()
+	if !have && s.nb.opts.Settle != nil {
+		s.nb.opts.Settle()
+	}
 	cfg := s.config()
 	s.mu.Lock()
 	defer s.mu.Unlock()
