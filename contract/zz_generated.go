@@ -320,6 +320,8 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Container.Network }},
 	{key: "container.mountWorkspace", alias: "", doc: "Mount the workspace read-only into container kernels.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.MountWorkspace }},
+	{key: "container.warmPool", alias: "", doc: "Containers kept started and empty for each image and runtime, so that the first cell of a document that needs the container does not wait for one to start; `0` keeps none.", def: "1", min: "0", max: "8", check: "", flag: "", enum: []string(nil),
+		ptr: func(s *Settings) any { return &s.Container.WarmPool }},
 }
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),

@@ -313,6 +313,7 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'container.runtime', default: '', server: true },
   { key: 'container.network', default: 'none', server: true },
   { key: 'container.mountWorkspace', default: true, server: true },
+  { key: 'container.warmPool', default: 1, server: true },
   { key: 'serverPath', default: '', server: false },
   { key: 'inlineResults', default: 'decorations', server: false },
   { key: 'trace.server', default: 'off', server: false },
@@ -335,5 +336,6 @@ export interface ServerSettings {
     runtime: Runtime;
     network: Network;
     mountWorkspace: boolean;
+    warmPool: number;
   };
 }

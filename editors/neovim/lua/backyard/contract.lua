@@ -42,5 +42,6 @@ return {
     ["container.runtime"] = "",
     ["container.network"] = "none",
     ["container.mountWorkspace"] = true,
+    ["container.warmPool"] = 1,
   },
 }
