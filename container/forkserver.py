@@ -36,6 +36,8 @@ def _frame(msg):
     return len(body).to_bytes(4, "big") + body
 
 
+_libc = None  # the C library (ctypes), set up by main
+
 # What the child reports with, taken before any snippet can replace it.
 _dumps, _write, _exit, _closerange = json.dumps, os.write, os._exit, os.closerange
 
@@ -155,6 +157,7 @@ def _setup_child(req, mapped):
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.set_wakeup_fd(-1)
+    _libc.prctl(4, 1, 0, 0, 0)  # dumpable again, as any process: its /proc files are its own
     # Memory: the address space may grow by the limit past what the
     # server had mapped (shared with the server until written).
     memory = int(req.get("memory", 256 << 20))
@@ -505,13 +508,22 @@ def main():
     _preload(sys.argv[1:])
     # What every child needs, loaded once here.
     import ast, io, linecache, tokenize, traceback, types  # noqa: F401
-    if os.getpid() != 1:
-        try:
-            import ctypes
+    try:
+        import ctypes
 
-            ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come to us
-        except Exception:
-            pass
+        libc = ctypes.CDLL(None, use_errno=True)
+    except (ImportError, OSError) as e:
+        sys.stderr.write("backyard-ls fork server: the image's python3 has no working ctypes (%s)\n" % e)
+        os._exit(3)
+    # Not dumpable: a child (same user) can neither ptrace the server nor
+    # read its memory, so it cannot leave anything in it for the next one.
+    if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE
+        sys.stderr.write("backyard-ls fork server: prctl(PR_SET_DUMPABLE) failed: errno %d\n" % ctypes.get_errno())
+        os._exit(3)
+    if os.getpid() != 1:
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come to us
+    global _libc
+    _libc = libc
     _value_split("x = 1\nx;\n(x)", "<warm-up>")  # tokenize and compile cache their regexes on first use
     import gc
 

@@ -94,6 +94,7 @@ func TestForkServerRunsSnippets(t *testing.T) {
 // files in /tmp and /dev/shm, System V shared memory, processes it left
 // running (even in a new session), environment variables, and the random
 // state (each snippet draws other numbers, as a fresh interpreter would).
+// Nor can a snippet read or trace the fork server to leave something in it.
 func TestForkServerSharesNothing(t *testing.T) {
 	e := requireEngine(t)
 	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
@@ -141,6 +142,13 @@ if json.dumps is None: seen.append('module')
 if 'LEAK' in os.environ: seen.append('env')
 seen += [p for p in ('/tmp/leak', '/tmp/deep', '/dev/shm/leak') if os.path.exists(p)]
 procs = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid())]
+try:
+    open('/proc/1/mem', 'rb').close()
+    seen.append('the server can be read')
+except OSError:
+    pass
+import ctypes
+if ctypes.CDLL(None).ptrace(16, 1, 0, 0) == 0: seen.append('the server can be traced')
 if procs: seen.append('processes %s' % procs)
 try:
     import ctypes
