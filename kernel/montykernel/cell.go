@@ -71,9 +71,15 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		o, err = w.Feed(ctx, code, opt)
 		wrapped = false
 	}
-	c.outcome, c.fed = o, code
+	c.finish(ctx, o, err, code, wrapped, time.Since(start))
+}
+
+// finish turns a feed's outcome (o, or err when the worker failed) into
+// the cell's result; ctx is the feed's, fed what was fed.
+func (c *montyCell) finish(ctx context.Context, o monty.Outcome, err error, fed string, wrapped bool, took time.Duration) {
+	c.outcome, c.fed = o, fed
 	r := &c.result
-	r.Duration = time.Since(start)
+	r.Duration = took
 	r.Backend = contract.BackendMonty
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	switch {
