@@ -118,8 +118,10 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 				wg.Go(func() { errs[i] = l.Start(ctx) })
 			}
 			wg.Wait()
-			if err := errors.Join(errs...); err != nil {
-				return err
+			for _, err := range errs { // they fail alike: one says why
+				if err != nil {
+					return err
+				}
 			}
 		}
 	}
