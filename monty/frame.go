@@ -65,25 +65,37 @@ func readFrame(r *bufio.Reader, scratch []byte) (*pb.ChildEvent, []byte, error) 
 
 // unknownField returns the path of the first message holding fields the
 // schema does not declare: the sign of a worker speaking another schema.
+// It runs on every event, so it allocates only when it finds one.
 func unknownField(m protoreflect.Message, path string) string {
-	if len(m.GetUnknown()) > 0 {
-		return path
+	if sub, ok := unknownIn(m); ok {
+		return path + sub
 	}
-	found := ""
+	return ""
+}
+
+// unknownIn reports whether m holds undeclared fields, and where below m.
+func unknownIn(m protoreflect.Message) (string, bool) {
+	if len(m.GetUnknown()) > 0 {
+		return "", true
+	}
+	var at string
+	var found bool
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		if fd.Message() == nil {
 			return true
 		}
-		name := path + "." + string(fd.Name())
 		if fd.IsList() {
 			l := v.List()
-			for i := 0; i < l.Len() && found == ""; i++ {
-				found = unknownField(l.Get(i).Message(), name)
+			for i := 0; i < l.Len() && !found; i++ {
+				at, found = unknownIn(l.Get(i).Message())
 			}
 		} else {
-			found = unknownField(v.Message(), name)
+			at, found = unknownIn(v.Message())
 		}
-		return found == ""
+		if found {
+			at = "." + string(fd.Name()) + at
+		}
+		return !found
 	})
-	return found
+	return at, found
 }

@@ -20,33 +20,72 @@ import (
 type Pipeline struct {
 	w       *Worker
 	pending int
+	buf     []byte            // frames sent since the last Receive
+	configs map[Limits][]byte // encoded Configure frames, by limits
 }
 
+// resetFrame is the Reset request, encoded once.
+var resetFrame, _ = appendFrame(nil, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}})
+
 // Pipeline returns a pipeline on w.
-func (w *Worker) Pipeline() *Pipeline { return &Pipeline{w: w} }
+func (w *Worker) Pipeline() *Pipeline { return &Pipeline{w: w, configs: map[Limits][]byte{}} }
 
 // Pending is the number of snippets sent whose outcome was not received.
 func (p *Pipeline) Pending() int { return p.pending }
 
 // Send queues code in a fresh session under limits (zero fields take the
-// worker's).
+// worker's). Snippets sent go to the worker together, at the next Receive
+// (or Flush).
 func (p *Pipeline) Send(code string, limits Limits) error {
-	cfg := p.w.cfg
-	if limits.CellTime > 0 {
-		cfg.Limits.CellTime = limits.CellTime
+	if p.w.broken != nil {
+		return p.w.broken
 	}
-	if limits.MemoryBytes > 0 {
-		cfg.Limits.MemoryBytes = limits.MemoryBytes
+	conf, ok := p.configs[limits]
+	if !ok {
+		cfg := p.w.cfg
+		if limits.CellTime > 0 {
+			cfg.Limits.CellTime = limits.CellTime
+		}
+		if limits.MemoryBytes > 0 {
+			cfg.Limits.MemoryBytes = limits.MemoryBytes
+		}
+		if limits.RecursionDepth > 0 {
+			cfg.Limits.RecursionDepth = limits.RecursionDepth
+		}
+		var err error
+		if conf, err = appendFrame(nil, configure(cfg)); err != nil {
+			return err
+		}
+		if len(p.configs) > 64 { // per-snippet time limits can all differ
+			clear(p.configs)
+		}
+		p.configs[limits] = conf
 	}
-	if limits.RecursionDepth > 0 {
-		cfg.Limits.RecursionDepth = limits.RecursionDepth
+	buf := append(append(p.buf, resetFrame...), conf...)
+	buf, err := appendFrame(buf, &pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: &pb.Feed{Code: code}}})
+	if err != nil {
+		return err
 	}
-	err := p.w.send(&pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(cfg),
-		&pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: &pb.Feed{Code: code}}})
-	if err == nil {
-		p.pending++
+	p.buf = buf
+	p.pending++
+	return nil
+}
+
+// Flush writes the snippets sent to the worker.
+func (p *Pipeline) Flush() error {
+	if len(p.buf) == 0 {
+		return nil
 	}
-	return err
+	w := p.w
+	buf := p.buf
+	p.buf = p.buf[:0]
+	if w.broken != nil {
+		return w.broken
+	}
+	if _, err := w.stdin.Write(buf); err != nil {
+		return w.fail(err)
+	}
+	return nil
 }
 
 // Receive waits for the outcome of the oldest pending snippet. suspended
@@ -55,6 +94,10 @@ func (p *Pipeline) Send(code string, limits Limits) error {
 // pending snippet is lost.
 func (p *Pipeline) Receive(ctx context.Context, onPrint func(Stream, string)) (out Outcome, suspended bool, err error) {
 	w := p.w
+	if err := p.Flush(); err != nil {
+		p.pending = 0
+		return out, false, err
+	}
 	p.pending--
 	gen := w.setPhase(phaseRunning, true)
 	defer w.setPhase(phaseIdle, false)

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Snippets sent ahead come back in order, each from an empty session; one
@@ -87,5 +90,19 @@ func TestPipelineLimitsAndCancel(t *testing.T) {
 	}
 	if p.Pending() != 0 || w.Alive() {
 		t.Fatalf("pending %d, alive %v", p.Pending(), w.Alive())
+	}
+}
+
+// The check every event passes: fields the schema does not declare are
+// found however deep, with their path.
+func TestUnknownFieldPath(t *testing.T) {
+	node := &pb.MontyNode{}
+	ev := &pb.ChildEvent{Kind: &pb.ChildEvent_Complete{Complete: &pb.Complete{Values: &pb.Arena{Nodes: []*pb.MontyNode{{}, node}}}}}
+	if p := unknownField(ev.ProtoReflect(), "ChildEvent"); p != "" {
+		t.Fatalf("clean event reported at %q", p)
+	}
+	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01}) // field 31, varint 1
+	if p := unknownField(ev.ProtoReflect(), "ChildEvent"); p != "ChildEvent.complete.values.nodes" {
+		t.Fatalf("got %q", p)
 	}
 }

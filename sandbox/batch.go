@@ -185,8 +185,9 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 	held := map[int]job{}
 	open := true
 	for {
+		fill := lane.Hungry()
 	take:
-		for open && !lane.Full() {
+		for fill && open && !lane.Full() {
 			var j job
 			var ok bool
 			if lane.Empty() {

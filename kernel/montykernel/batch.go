@@ -52,6 +52,10 @@ func NewLane(binary string, limits kernel.Limits) *Lane {
 // Full reports whether the lane takes no more snippets until Receive.
 func (l *Lane) Full() bool { return len(l.sent) >= LaneDepth || len(l.alone) > 0 || len(l.ready) > 0 }
 
+// Hungry reports whether the lane should be given snippets now: it has
+// room for half its depth, so they go to the worker in one write.
+func (l *Lane) Hungry() bool { return !l.Full() && len(l.sent) <= LaneDepth/2 }
+
 // Empty reports whether the lane holds no snippet.
 func (l *Lane) Empty() bool { return len(l.sent) == 0 && len(l.alone) == 0 && len(l.ready) == 0 }
 
