@@ -79,9 +79,9 @@ type Options struct {
 	// Warm has containers started ahead for kernels of a configuration
 	// (the warm pool; default kernels.Warm with the default NewKernel,
 	// none otherwise); called when a document opens.
-	Warm func(kernel.Config)
-	Events    Events
-	Logger    *zap.Logger
+	Warm   func(kernel.Config)
+	Events Events
+	Logger *zap.Logger
 }
 
 // Notebook is a set of open documents, each with its kernel.
