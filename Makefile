@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install bench lint generate clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install bench bench-batch lint generate clean dist wheels
 
 all: build
 
@@ -89,6 +89,11 @@ generate:
 
 bench: setup build
 	scripts/bench.sh
+
+# Batches (Monty, fork-server containers on runc and runsc) against their
+# peers, and the editors' first move with and without the warm pool.
+bench-batch: setup test-image
+	scripts/bench-batch.sh
 
 clean:
 	rm -rf bin dist
