@@ -414,7 +414,10 @@ def _reseed():
     itself after a fork)."""
     nr = sys.modules.get("numpy.random")
     if nr is not None:
-        nr.seed()
+        # 128 bits from the OS, as four words: seeding from an array is
+        # fast, numpy's own entropy gathering (seed()) is not.
+        b = os.urandom(16)
+        nr.seed([int.from_bytes(b[i : i + 4], "little") for i in range(0, 16, 4)])
 
 
 def _remove(path):
