@@ -164,6 +164,13 @@ func (p *warmPool) start(sl *warmSlot) {
 	if err == nil {
 		s, err = e.Start(ctx, sl.cfg)
 	}
+	if err == nil {
+		// The driver's first cell pays for what it loads on first use
+		// (under gVisor, ms): an empty silent one pays it here.
+		if _, err = s.Exec(ctx, container.ExecRequest{Code: "", Silent: true}, nil); err != nil {
+			s.Close()
+		}
+	}
 	p.mu.Lock()
 	sl.starting--
 	keep := err == nil && !sl.gone && len(sl.ready) < sl.want
