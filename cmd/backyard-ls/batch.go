@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf16"
 
@@ -89,14 +90,23 @@ interrupted and nothing is left running.
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	// Ctrl+C stops the batch cleanly; a second one leaves at once (the
+	// containers are then removed by the next server start).
 	var interrupted atomic.Bool
-	sigs := make(chan os.Signal, 1)
+	// A reader that goes away (| head) makes writes fail instead of
+	// killing the process, so the batch still stops cleanly.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	go func() {
 		if _, ok := <-sigs; ok {
 			interrupted.Store(true)
 			stop()
+		}
+		if _, ok := <-sigs; ok {
+			fmt.Fprintln(os.Stderr, "backyard-ls batch: stopped without cleaning up")
+			os.Exit(130)
 		}
 	}()
 
@@ -118,6 +128,9 @@ interrupted and nothing is left running.
 	stop()
 	b.finish()
 	switch {
+	case interrupted.Load():
+		fmt.Fprintf(os.Stderr, "backyard-ls batch: stopped after %d records\n", b.written.Load())
+		return 130
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "backyard-ls batch:", err)
 		return 2
@@ -126,9 +139,6 @@ interrupted and nothing is left running.
 		return 2
 	case b.writeErr != nil:
 		return 1 // stdout went away (a closed pipe): nothing to tell it
-	case interrupted.Load():
-		fmt.Fprintf(os.Stderr, "backyard-ls batch: stopped after %d records\n", b.written.Load())
-		return 130
 	}
 	return 0
 }

@@ -291,3 +291,40 @@ sys.stdout.write(out.decode("utf-8", "replace"))
 		t.Fatalf("%q", got)
 	}
 }
+
+// A reader that goes away (| head -1) stops the batch as Ctrl+C does:
+// exit status 1, no container left.
+func TestBatchReaderGoesAway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	var input strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&input, `{"id": %d, "code": "import numpy\n%d"}`+"\n", i, i)
+	}
+	cmd := exec.Command(binary, "batch", "--image", containertest.Image(), "--runtime", "runc")
+	cmd.Stdin = strings.NewReader(input.String())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e bytes.Buffer
+	cmd.Stderr = &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := make([]byte, 1)
+	if _, err := out.Read(first); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("%v: %s", err, e.String())
+	}
+	left, _ := exec.Command("docker", "ps", "-aq", "--filter", "label=dev.backyard-ls.pid="+strconv.Itoa(cmd.Process.Pid)).Output()
+	if ids := strings.Fields(string(left)); len(ids) > 0 {
+		t.Fatalf("containers left: %v", ids)
+	}
+}

@@ -122,7 +122,10 @@ func (l *Lane) Receive(ctx context.Context) (int, kernel.Result) {
 			l.alone = append(l.alone, s)
 			continue
 		}
-		c.finish(fctx, o, err, s.fed, s.wrapped, time.Since(start))
+		// Sent ahead, the snippet may have started before it became the
+		// oldest: the worker's own count is then the better measure.
+		took := max(time.Since(start), time.Duration(o.Micros)*time.Microsecond)
+		c.finish(fctx, o, err, s.fed, s.wrapped, took)
 		cancel()
 		if err != nil && ctx.Err() == nil {
 			l.replace(ctx)
