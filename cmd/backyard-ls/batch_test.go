@@ -209,17 +209,14 @@ func TestBatchInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a container engine")
 	}
-	var input strings.Builder
-	for i := range 500 {
-		code := "import time\ntime.sleep(0.3)"
+	input := snippetLines(500, func(i int) string {
 		if i%2 == 1 {
-			code = "import numpy\nimport time\ntime.sleep(0.3)"
+			return "import numpy\nimport time\ntime.sleep(0.3)"
 		}
-		b, _ := json.Marshal(map[string]any{"id": i, "code": code})
-		input.Write(append(b, '\n'))
-	}
+		return "import time\ntime.sleep(0.3)"
+	})
 	in := filepath.Join(t.TempDir(), "in.jsonl")
-	os.WriteFile(in, []byte(input.String()), 0o644)
+	os.WriteFile(in, []byte(input), 0o644)
 	f, _ := os.Open(in)
 	defer f.Close()
 	cmd := exec.Command(binary, "batch", "--image", containertest.Image(), "--runtime", "runc")
@@ -292,18 +289,24 @@ sys.stdout.write(out.decode("utf-8", "replace"))
 	}
 }
 
+// snippetLines is n input lines, snippet i with id i and code(i).
+func snippetLines(n int, code func(i int) string) string {
+	var b strings.Builder
+	for i := range n {
+		line, _ := json.Marshal(map[string]any{"id": i, "code": code(i)})
+		b.Write(append(line, '\n'))
+	}
+	return b.String()
+}
+
 // A reader that goes away (| head -1) stops the batch as Ctrl+C does:
 // exit status 1, no container left.
 func TestBatchReaderGoesAway(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a container engine")
 	}
-	var input strings.Builder
-	for i := range 2000 {
-		fmt.Fprintf(&input, `{"id": %d, "code": "import numpy\n%d"}`+"\n", i, i)
-	}
 	cmd := exec.Command(binary, "batch", "--image", containertest.Image(), "--runtime", "runc")
-	cmd.Stdin = strings.NewReader(input.String())
+	cmd.Stdin = strings.NewReader(snippetLines(2000, func(i int) string { return fmt.Sprintf("import numpy\n%d", i) }))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
