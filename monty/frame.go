@@ -50,15 +50,24 @@ func readFrame(r *bufio.Reader, scratch []byte) (*pb.ChildEvent, []byte, error) 
 		}
 		return nil, scratch, err
 	}
+	// Undeclared fields are dropped here and noticed by size: the event
+	// re-encodes to fewer bytes than it came in (Go's encoding is the
+	// shortest, so equal sizes mean nothing was dropped). Only then is it
+	// decoded again, to say where; that keeps the common case cheap.
 	ev := &pb.ChildEvent{}
-	if err := proto.Unmarshal(b, ev); err != nil {
+	if err := (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, ev); err != nil {
 		return nil, scratch, &ProtocolError{Msg: "undecodable event: " + err.Error()}
 	}
 	if ev.Kind == nil {
 		return nil, scratch, &ProtocolError{Msg: "event has no kind (newer protocol?)"}
 	}
-	if path := unknownField(ev.ProtoReflect(), "ChildEvent"); path != "" {
-		return nil, scratch, &ProtocolError{Msg: "event carries fields protocol " + fmt.Sprint(ProtocolVersion) + " does not define, at " + path}
+	if proto.Size(ev) != len(b) {
+		full := &pb.ChildEvent{}
+		if proto.Unmarshal(b, full) == nil {
+			if path := unknownField(full.ProtoReflect(), "ChildEvent"); path != "" {
+				return nil, scratch, &ProtocolError{Msg: "event carries fields protocol " + fmt.Sprint(ProtocolVersion) + " does not define, at " + path}
+			}
+		}
 	}
 	return ev, scratch, nil
 }

@@ -1,12 +1,16 @@
 package monty
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/binary"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -104,5 +108,28 @@ func TestUnknownFieldPath(t *testing.T) {
 	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01}) // field 31, varint 1
 	if p := unknownField(ev.ProtoReflect(), "ChildEvent"); p != "ChildEvent.complete.values.nodes" {
 		t.Fatalf("got %q", p)
+	}
+}
+
+// readFrame refuses an event with fields the schema does not declare,
+// saying where, and reads the same event without them.
+func TestReadFrameRefusesUnknownFields(t *testing.T) {
+	node := &pb.MontyNode{Kind: &pb.MontyNode_Str{Str: "x"}}
+	ev := &pb.ChildEvent{Kind: &pb.ChildEvent_Complete{Complete: &pb.Complete{Values: &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{node}}}}}
+	frame := func() []byte {
+		body, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(binary.LittleEndian.AppendUint32(nil, uint32(len(body))), body...)
+	}
+	got, _, err := readFrame(bufio.NewReader(bytes.NewReader(frame())), nil)
+	if err != nil || got.GetComplete().GetValues().GetNodes()[0].GetStr() != "x" {
+		t.Fatalf("%v %v", got, err)
+	}
+	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01})
+	_, _, err = readFrame(bufio.NewReader(bytes.NewReader(frame())), nil)
+	if err == nil || !strings.Contains(err.Error(), "at ChildEvent.complete.values.nodes") {
+		t.Fatalf("%v", err)
 	}
 }
