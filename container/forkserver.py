@@ -288,7 +288,9 @@ class Server:
         for fd in (stdin, out_w, err_w, res_w):
             os.close(fd)
         streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
-        keep = {out_r: cap + 4, err_r: cap + 4, res_r: 1 << 28}
+        # The result holds a value cut to cap and a short traceback; more
+        # is a child writing junk there, which makes it a crash.
+        keep = {out_r: cap + 4, err_r: cap + 4, res_r: 4 * cap + (1 << 20)}
         status, timed_out, done = None, False, None
         watch = [out_r, err_r, res_r, self.wake_r]
         # Until the child has written everything (its pipes end, with a
