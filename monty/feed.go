@@ -24,6 +24,14 @@ type FeedOptions struct {
 	// OnPrint receives output as the worker flushes it. Segments split
 	// lines arbitrarily; concatenate them.
 	OnPrint func(stream Stream, text string)
+	// Inputs are values bound as globals before the code runs, and
+	// Functions host functions bound under their names (see Func); both
+	// persist like any global.
+	Inputs    map[string]any
+	Functions map[string]Func
+	// Env, when not nil, is the whole environment os.getenv and os.environ
+	// see; nil refuses them as the worker does.
+	Env map[string]string
 }
 
 // Frame is one traceback frame; lines and columns are 1-based and relative
@@ -70,16 +78,22 @@ var ErrInterrupted = errors.New("interrupted")
 //
 // Cancelling ctx stops the code: while Python is running the worker is
 // killed (its session is lost; the error is context.Cause(ctx)); while it is
-// suspended on the host (time.sleep), a KeyboardInterrupt is raised in-band
-// and the outcome says so. Any other error means the worker is unusable:
-// a *CrashError when it died, a *ProtocolError when it broke the protocol.
+// suspended on the host (time.sleep, a host function), a KeyboardInterrupt
+// is raised in-band and the outcome says so. An *InputError means inputs
+// that cannot cross (nothing ran). Any other error means the worker is
+// unusable: a *CrashError when it died, a *ProtocolError when it broke the
+// protocol.
 func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcome, error) {
 	var out Outcome
 	reqs := make([]*pb.ParentRequest, 0, 4)
 	if opt.Fresh {
 		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
 	}
-	reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: &pb.Feed{Code: code}}})
+	fr, err := feedRequest(code, opt)
+	if err != nil {
+		return out, &InputError{Err: err}
+	}
+	reqs = append(reqs, fr)
 
 	gen := w.setPhase(phaseRunning, true)
 	defer w.setPhase(phaseIdle, false)
@@ -133,9 +147,11 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			out.Undefined = append(out.Undefined, k.NameLookup.Name)
 			resume = &pb.ParentRequest{Kind: &pb.ParentRequest_ResumeNameLookup{ResumeNameLookup: &pb.ResumeNameLookup{Kind: &pb.ResumeNameLookup_Undefined{Undefined: &pb.Unit{}}}}}
 		case *pb.ChildEvent_FunctionCall:
-			// No host functions: a call of an undefined name is a NameError.
-			resume = resumeCall(k.FunctionCall.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: k.FunctionCall.FunctionName}}, nil)
+			resume = w.functionCall(ctx, k.FunctionCall, opt.Functions)
 		case *pb.ChildEvent_OsCall:
+			if resume = envCall(k.OsCall, opt.Env); resume != nil {
+				break
+			}
 			resume, err = w.osCall(ctx, k.OsCall)
 			if err != nil {
 				return fail(err)

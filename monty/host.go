@@ -1,0 +1,378 @@
+package monty
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
+)
+
+// Func is a host function the sandboxed code calls by name. Arguments and
+// the result are JSON-compatible values: nil, bool, int64 (*big.Int past
+// 64 bits), float64, string, []any and map[string]any; a result may be any
+// value encoding/json can marshal. An *Exception error raises that
+// exception in the cell (types Monty lacks become RuntimeError); any other
+// error raises RuntimeError with its text. ctx ends when the cell is
+// interrupted.
+type Func func(ctx context.Context, args []any, kwargs map[string]any) (any, error)
+
+// Error makes an Exception an error a Func can return to raise it.
+func (e *Exception) Error() string {
+	if e.Message == "" {
+		return e.Type
+	}
+	return e.Type + ": " + e.Message
+}
+
+// A call answered with a result: ResumeCall, or ResumeFutures for an
+// awaited call (Monty then needs the eager form).
+func callReply(c *pb.FunctionCall, r *pb.ExtFunctionResult, values *pb.Arena) *pb.ParentRequest {
+	if c.AllowEagerAwait {
+		return &pb.ParentRequest{Kind: &pb.ParentRequest_ResumeFutures{ResumeFutures: &pb.ResumeFutures{
+			Results: []*pb.FutureResult{{CallId: c.CallId, Result: r}}, Values: values}}}
+	}
+	return resumeCall(c.CallId, r, values)
+}
+
+// functionCall answers a FunctionCall: a declared host function runs on the
+// host; any other name is undefined (NameError, as CPython says it).
+func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[string]Func) *pb.ParentRequest {
+	f := fns[c.FunctionName]
+	if f == nil || c.ObjectId != nil {
+		return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: c.FunctionName}}, nil)
+	}
+	raise := func(typ, msg string) *pb.ParentRequest {
+		return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: raised(typ, msg)}}, nil)
+	}
+	nodes := c.GetValues().GetNodes()
+	args := make([]any, len(c.Args))
+	for i, a := range c.Args {
+		v, err := fromNode(nodes, a, 0)
+		if err != nil {
+			return raise("TypeError", fmt.Sprintf("%s(): argument %d %v", c.FunctionName, i+1, err))
+		}
+		args[i] = v
+	}
+	kwargs := make(map[string]any, len(c.Kwargs))
+	for _, kw := range c.Kwargs {
+		name, _ := fromNode(nodes, kw.Key, 0)
+		key, _ := name.(string)
+		v, err := fromNode(nodes, kw.Value, 0)
+		if err != nil {
+			return raise("TypeError", fmt.Sprintf("%s(): argument %s %v", c.FunctionName, key, err))
+		}
+		kwargs[key] = v
+	}
+	w.setPhase(phaseHost, false)
+	v, err := callHost(ctx, f, args, kwargs)
+	if ctx.Err() != nil {
+		// As for a sleep: the call site raises KeyboardInterrupt in-band;
+		// a worker that does not end the feed is killed.
+		gen := w.setPhase(phaseAborting, false)
+		time.AfterFunc(abortGrace, func() { w.killIfPhase(gen, phaseAborting) })
+		return abort("KeyboardInterrupt", "")
+	}
+	w.setPhase(phaseRunning, false)
+	if err != nil {
+		if e, ok := err.(*Exception); ok {
+			return raise(e.Type, e.Message)
+		}
+		return raise("RuntimeError", err.Error())
+	}
+	var a arena
+	root, err := a.add(v, 0)
+	if err != nil {
+		return raise("TypeError", fmt.Sprintf("%s() returned a value that is not JSON-compatible: %v", c.FunctionName, err))
+	}
+	return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: root}}, a.pb())
+}
+
+// callHost runs f; a panic in it raises RuntimeError in the cell instead of
+// ending the host.
+func callHost(ctx context.Context, f Func, args []any, kwargs map[string]any) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, fmt.Errorf("host function panicked: %v", p)
+		}
+	}()
+	return f(ctx, args, kwargs)
+}
+
+// raisable are the exception types the worker accepts from the host; it
+// refuses others (a protocol violation that leaves the call pending).
+var raisable = []string{
+	"Exception", "BaseException", "SystemExit", "KeyboardInterrupt", "ArithmeticError", "OverflowError",
+	"ZeroDivisionError", "LookupError", "IndexError", "KeyError", "RuntimeError", "NotImplementedError",
+	"RecursionError", "AttributeError", "NameError", "UnboundLocalError", "ValueError", "UnicodeDecodeError",
+	"UnicodeEncodeError", "ImportError", "ModuleNotFoundError", "OSError", "FileNotFoundError",
+	"FileExistsError", "IsADirectoryError", "NotADirectoryError", "PermissionError", "TimeoutError",
+	"AssertionError", "MemoryError", "StopIteration", "TypeError",
+}
+
+// raised is the exception the host raises; a type Monty lacks becomes a
+// RuntimeError that names it.
+func raised(typ, msg string) *pb.RaisedException {
+	if !slices.Contains(raisable, typ) {
+		if msg == "" {
+			msg = typ
+		} else {
+			msg = typ + ": " + msg
+		}
+		typ = "RuntimeError"
+	}
+	return &pb.RaisedException{ExcType: typ, Message: &msg}
+}
+
+// envCall answers os.getenv and os.environ from env; nil when c is another
+// call or env is nil (the worker then refuses them).
+func envCall(c *pb.OsCall, env map[string]string) *pb.ParentRequest {
+	if env == nil {
+		return nil
+	}
+	switch k := c.Call.(type) {
+	case *pb.OsCall_Getenv_:
+		if v, ok := env[k.Getenv.Key]; ok {
+			return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}},
+				&pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_Str{Str: v}}}})
+		}
+		// The default the code passed (None when it passed none).
+		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: k.Getenv.Default}}, c.Values)
+	case *pb.OsCall_GetEnviron:
+		m := make(map[string]any, len(env))
+		for k, v := range env {
+			m[k] = v
+		}
+		var a arena
+		root, _ := a.add(m, 0)
+		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: root}}, a.pb())
+	}
+	return nil
+}
+
+// feedRequest is the Feed of code with inputs and host functions bound as
+// globals (they persist, like any global).
+func feedRequest(code string, opt FeedOptions) (*pb.ParentRequest, error) {
+	f := &pb.Feed{Code: code}
+	if len(opt.Inputs) > 0 || len(opt.Functions) > 0 {
+		var a arena
+		for _, name := range sortedKeys(opt.Inputs) {
+			i, err := a.add(opt.Inputs[name], 0)
+			if err != nil {
+				return nil, fmt.Errorf("input %s: %w", name, err)
+			}
+			f.Inputs = append(f.Inputs, &pb.NamedRef{Name: name, Value: i})
+		}
+		for _, name := range sortedKeys(opt.Functions) {
+			i := a.node(&pb.MontyNode{Kind: &pb.MontyNode_Function{Function: &pb.Function{Name: name}}})
+			f.Inputs = append(f.Inputs, &pb.NamedRef{Name: name, Value: i})
+		}
+		f.Values = a.pb()
+	}
+	return &pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: f}}, nil
+}
+
+// CheckValue reports why v cannot cross into the sandbox (see Func), nil
+// when it can.
+func CheckValue(v any) error {
+	var a arena
+	_, err := a.add(v, 0)
+	return err
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// arena builds a value arena in post-order (children before parents).
+type arena struct{ nodes []*pb.MontyNode }
+
+func (a *arena) node(n *pb.MontyNode) uint32 {
+	a.nodes = append(a.nodes, n)
+	return uint32(len(a.nodes) - 1)
+}
+
+func (a *arena) pb() *pb.Arena { return &pb.Arena{NodeCount: uint32(len(a.nodes)), Nodes: a.nodes} }
+
+func (a *arena) add(v any, depth int) (uint32, error) {
+	if depth > maxDepth {
+		return 0, fmt.Errorf("nested more than %d levels deep", maxDepth)
+	}
+	switch x := v.(type) {
+	case nil:
+		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}), nil
+	case bool:
+		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Boolean{Boolean: x}}), nil
+	case string:
+		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Str{Str: x}}), nil
+	case int:
+		return a.int(int64(x)), nil
+	case int64:
+		return a.int(x), nil
+	case int32:
+		return a.int(int64(x)), nil
+	case uint64:
+		return a.bigint(new(big.Int).SetUint64(x)), nil
+	case *big.Int:
+		return a.bigint(x), nil
+	case float64:
+		return a.float(x)
+	case float32:
+		return a.float(float64(x))
+	case json.Number:
+		if i, ok := new(big.Int).SetString(string(x), 10); ok {
+			return a.bigint(i), nil
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return 0, err
+		}
+		return a.float(f)
+	case []any:
+		items := make([]uint32, len(x))
+		for i, it := range x {
+			j, err := a.add(it, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			items[i] = j
+		}
+		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_List{List: &pb.Indexes{Items: items}}}), nil
+	case map[string]any:
+		pairs := make([]*pb.NodePair, 0, len(x))
+		for _, k := range sortedKeys(x) {
+			key := a.node(&pb.MontyNode{Kind: &pb.MontyNode_Str{Str: k}})
+			val, err := a.add(x[k], depth+1)
+			if err != nil {
+				return 0, err
+			}
+			pairs = append(pairs, &pb.NodePair{Key: key, Value: val})
+		}
+		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Dict{Dict: &pb.NodePairs{Pairs: pairs}}}), nil
+	}
+	// Anything else crosses as its JSON form (structs, typed slices and maps).
+	rv := reflect.ValueOf(v)
+	if k := rv.Kind(); k >= reflect.Int && k <= reflect.Uint64 || k == reflect.Float32 || k == reflect.Float64 {
+		// Named numeric types and the other sizes.
+		b, _ := json.Marshal(v)
+		return a.add(json.Number(b), depth)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, fmt.Errorf("is not JSON-compatible: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	var g any
+	if err := dec.Decode(&g); err != nil {
+		return 0, err
+	}
+	return a.add(g, depth)
+}
+
+func (a *arena) int(i int64) uint32 { return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Int{Int: i}}) }
+
+func (a *arena) bigint(i *big.Int) uint32 {
+	if i.IsInt64() {
+		return a.int(i.Int64())
+	}
+	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Bigint{Bigint: &pb.BigInt{Negative: i.Sign() < 0, Magnitude: new(big.Int).Abs(i).Bytes()}}})
+}
+
+func (a *arena) float(f float64) (uint32, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("is not JSON-compatible: %v", f)
+	}
+	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Float{Float: f}}), nil
+}
+
+// fromNode decodes node i as a JSON-compatible value; the error says what
+// the value is when it is not one ("is not JSON-compatible: bytes").
+func fromNode(nodes []*pb.MontyNode, i uint32, depth int) (any, error) {
+	if int(i) >= len(nodes) || depth > maxDepth {
+		return nil, fmt.Errorf("is nested too deeply or malformed")
+	}
+	seq := func(items []uint32) (any, error) {
+		out := make([]any, len(items))
+		for j, it := range items {
+			v, err := fromNode(nodes, it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[j] = v
+		}
+		return out, nil
+	}
+	switch k := nodes[i].Kind.(type) {
+	case *pb.MontyNode_None:
+		return nil, nil
+	case *pb.MontyNode_Boolean:
+		return k.Boolean, nil
+	case *pb.MontyNode_Int:
+		return k.Int, nil
+	case *pb.MontyNode_Bigint:
+		x := new(big.Int).SetBytes(k.Bigint.Magnitude)
+		if k.Bigint.Negative {
+			x.Neg(x)
+		}
+		return x, nil
+	case *pb.MontyNode_Float:
+		if math.IsNaN(k.Float) || math.IsInf(k.Float, 0) {
+			return nil, fmt.Errorf("is not JSON-compatible: %s", FloatRepr(k.Float))
+		}
+		return k.Float, nil
+	case *pb.MontyNode_Str:
+		return k.Str, nil
+	case *pb.MontyNode_List:
+		return seq(k.List.Items)
+	case *pb.MontyNode_Tuple:
+		return seq(k.Tuple.Items)
+	case *pb.MontyNode_Dict:
+		out := make(map[string]any, len(k.Dict.Pairs))
+		for _, p := range k.Dict.Pairs {
+			var key *pb.MontyNode_Str
+			if int(p.Key) < len(nodes) {
+				key, _ = nodes[p.Key].GetKind().(*pb.MontyNode_Str)
+			}
+			if key == nil {
+				return nil, fmt.Errorf("is not JSON-compatible: a dict key that is not a str")
+			}
+			v, err := fromNode(nodes, p.Value, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[key.Str] = v
+		}
+		return out, nil
+	}
+	v := &Value{nodes: nodes, root: i}
+	return nil, fmt.Errorf("is not JSON-compatible: %s", typeName(v))
+}
+
+// typeName names a value's Python type for a message.
+func typeName(v *Value) string {
+	n := v.node(v.root)
+	name := strings.TrimPrefix(fmt.Sprintf("%T", n.GetKind()), "*pb.MontyNode_")
+	switch name {
+	case "FrozenSet":
+		return "frozenset"
+	case "NamedTuple":
+		return "namedtuple"
+	case "ClassInstance":
+		if t := v.node(n.GetClassInstance().ClassType).GetType(); t != nil {
+			return t.Name
+		}
+	}
+	return strings.ToLower(name)
+}
