@@ -91,6 +91,16 @@ type Request struct {
 	// `# /// script` dependencies); a container kernel installs the
 	// missing ones under its install policy before running.
 	Requirements []string
+	// Inputs are values bound as globals of the namespace before the code
+	// runs (named inputs, JSON-compatible as for HostFunc); they persist.
+	Inputs map[string]any
+	// Functions are host functions bound as globals under their names.
+	Functions map[string]HostFunc
+	// Limits override the kernel's limits for this execution only (zero
+	// fields keep them); the namespace is kept. Timeout and MaxOutputBytes
+	// apply on every backend; a MemoryBytes or RecursionDepth the running
+	// session cannot take is an error wrapping ErrLimitFixed.
+	Limits Limits
 }
 
 // Kernel runs code with state kept between executions. Executions of one
@@ -140,6 +150,10 @@ type Config struct {
 	Workspace string
 	// DockerHost overrides DOCKER_HOST, e.g. unix:///run/podman/podman.sock.
 	DockerHost string
+	// Env, when not nil, is the environment the code sees: on Monty the
+	// whole of it (os.getenv, os.environ), in a container added to the
+	// image's own. Nothing of the host's environment is passed otherwise.
+	Env map[string]string
 	// OnState, when set, is told of every kernel state change.
 	OnState func(State)
 	// OnProgress follows long steps (an image pull, a package install):

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -49,3 +50,27 @@ func (l Limits) WithDefaults() Limits {
 	}
 	return l
 }
+
+// Override returns l with the fields of o that are set (per-execution
+// overrides, Request.Limits).
+func (l Limits) Override(o Limits) Limits {
+	if o.Timeout > 0 {
+		l.Timeout = o.Timeout
+	}
+	if o.MemoryBytes > 0 {
+		l.MemoryBytes = o.MemoryBytes
+	}
+	if o.RecursionDepth > 0 {
+		l.RecursionDepth = o.RecursionDepth
+	}
+	if o.MaxOutputBytes > 0 {
+		l.MaxOutputBytes = o.MaxOutputBytes
+	}
+	return l
+}
+
+// ErrLimitFixed is wrapped by the error of an execution whose limit
+// override a backend cannot apply to a running session: Monty fixes a
+// session's memory and recursion limits when it starts, and gVisor cannot
+// resize a running container. Nothing ran.
+var ErrLimitFixed = errors.New("the backend cannot change this limit of a running session")

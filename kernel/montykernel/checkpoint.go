@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
@@ -14,11 +15,13 @@ import (
 // heap and with the session's history (Monty keeps every cell's source), so
 // one before every cell would cost 0.1–25 ms per cell; instead a snapshot is
 // taken when the journal would otherwise make recovery slow, and when the
-// kernel is idle. Replay is safe: Monty code has no I/O. Values drawn from
-// random or the clock during a replayed cell may differ from the first run.
+// kernel is idle. Replay is safe: Monty code has no I/O, and host functions
+// are not called again (a replayed call gets the recorded answer). Values
+// drawn from random or the clock during a replayed cell may differ from
+// the first run.
 type checkpoint struct {
-	snap     []byte   // nil: the empty session
-	journal  []string // cells run since snap, as fed
+	snap     []byte              // nil: the empty session
+	journal  []*kcore.Replayable // cells run since snap, as fed
 	replay   time.Duration
 	dumpCost time.Duration
 	idle     *time.Timer
@@ -41,7 +44,7 @@ func (c *checkpoint) reset() {
 
 // record notes a cell that ran to completion (or raised) in the worker.
 // It returns whether a snapshot should be taken now.
-func (c *checkpoint) record(fed string, took time.Duration, stoppedInBand bool) bool {
+func (c *checkpoint) record(fed *kcore.Replayable, took time.Duration, stoppedInBand bool) bool {
 	if stoppedInBand {
 		// Replaying it would run past the point where it was stopped.
 		return true
@@ -64,8 +67,8 @@ func (c *checkpoint) take(w *monty.Worker) error {
 }
 
 // restore rebuilds the checkpointed session in w: the snapshot, then the
-// journal, each cell under the kernel's time limit.
-func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.Duration) error {
+// journal, each cell under the kernel's time limit and with env.
+func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.Duration, env map[string]string) error {
 	if c.snap != nil {
 		if err := w.Restore(c.snap); err != nil {
 			return err
@@ -73,9 +76,10 @@ func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.
 	} else if err := w.Reset(); err != nil {
 		return err
 	}
-	for i, code := range c.journal {
+	for i, e := range c.journal {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
-		_, err := w.Feed(cctx, code, monty.FeedOptions{})
+		r := e.Request()
+		_, err := w.Feed(cctx, r.Code, monty.FeedOptions{Inputs: r.Inputs, Functions: workerFuncs(r.Functions), Env: env})
 		cancel()
 		if err != nil {
 			return fmt.Errorf("replay of cell %d of %d since the last snapshot: %w", i+1, len(c.journal), err)

@@ -19,6 +19,8 @@ type Options struct {
 	// Binary is the worker executable; empty means monty.Find("").
 	Binary string
 	Limits kernel.Limits
+	// Env, when not nil, is the whole environment the code sees.
+	Env map[string]string
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -57,7 +59,18 @@ func New(opts Options) (*Kernel, error) {
 	return &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
 }
 
-func (k *Kernel) workerConfig() monty.Config { return WorkerConfig(k.opts.Binary, k.limits) }
+// budgetCeiling is the worker's own time budget per feed: the host stops a
+// cell at its time limit (which an execution may override), so the budget
+// is only a backstop. It cannot be the limit itself: a worker session
+// keeps the limits it started with (a snapshot restored under looser ones
+// keeps the stricter).
+const budgetCeiling = 24 * time.Hour
+
+func (k *Kernel) workerConfig() monty.Config {
+	cfg := WorkerConfig(k.opts.Binary, k.limits)
+	cfg.Limits.CellTime = budgetCeiling
+	return cfg
+}
 
 // worker returns a live worker, starting one when needed.
 func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
@@ -85,6 +98,10 @@ func (k *Kernel) discard() {
 
 // Execute implements Kernel.
 func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	limits, err := k.callLimits(req)
+	if err != nil {
+		return kernel.Result{}, err
+	}
 	ctx, cancel := k.Bound(ctx)
 	defer cancel()
 	if err := k.Acquire(ctx); err != nil {
@@ -98,9 +115,11 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, _, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(k.limits.MaxOutputBytes, req)
-	c := &montyCell{code: req.Code, limits: k.limits, out: out}
+	out := kcore.NewOutput(limits.MaxOutputBytes, req)
+	funcs, rec := kcore.Recording(req)
+	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs), env: k.opts.Env}
 	c.run(ctx, w)
+	rec.Code = c.fed
 	r := c.result
 	r.Runtime = "monty"
 	if !req.Silent {
@@ -120,7 +139,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		}
 	default:
 		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout
-		if k.cp.record(c.fed, r.Duration, inBand) {
+		if k.cp.record(rec, r.Duration, inBand) {
 			if err := k.cp.take(w); err != nil {
 				k.fresh()
 			}
@@ -131,6 +150,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		for _, n := range pysrc.Names(req.Code) {
 			k.names[n] = true
 		}
+		for n := range req.Inputs {
+			k.names[n] = true
+		}
 	}
 	if k.w != nil {
 		k.SetState(kernel.StateIdle)
@@ -138,6 +160,22 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.SetState(kernel.StateDead)
 	}
 	return r, nil
+}
+
+// callLimits are the limits of one execution: the kernel's with the
+// request's overrides. A worker session's memory and recursion limits are
+// fixed, and inputs that cannot cross are refused before anything runs.
+func (k *Kernel) callLimits(req kernel.Request) (kernel.Limits, error) {
+	l := k.limits.Override(req.Limits)
+	if l.MemoryBytes != k.limits.MemoryBytes || l.RecursionDepth != k.limits.RecursionDepth {
+		return l, fmt.Errorf("monty: %w (memory and recursion limits are set when the session starts)", kernel.ErrLimitFixed)
+	}
+	for name, v := range req.Inputs {
+		if err := monty.CheckValue(v); err != nil {
+			return l, fmt.Errorf("input %s %w", name, err)
+		}
+	}
+	return l, nil
 }
 
 // recover brings back the namespace from before the last cell, in the same
@@ -151,7 +189,7 @@ func (k *Kernel) recover() error {
 		}
 		k.w = w
 	}
-	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout); err != nil {
+	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout, k.opts.Env); err != nil {
 		return err
 	}
 	return k.cp.take(k.w)
@@ -314,7 +352,7 @@ func (k *Kernel) Close() error {
 
 // OptionsOf are the options of a Monty kernel configured by cfg.
 func OptionsOf(cfg kernel.Config) Options {
-	return Options{Binary: cfg.Settings.MontyPath, Limits: kernel.LimitsOf(cfg.Settings), OnState: cfg.OnState}
+	return Options{Binary: cfg.Settings.MontyPath, Limits: kernel.LimitsOf(cfg.Settings), Env: cfg.Env, OnState: cfg.OnState}
 }
 
 // Binary is the worker executable.
