@@ -2,15 +2,14 @@ package monty
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/internal/jsonval"
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 )
 
@@ -89,7 +88,7 @@ func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[s
 	var a arena
 	root, err := a.add(v, 0)
 	if err != nil {
-		return raise("TypeError", fmt.Sprintf("%s() returned a value that is not JSON-compatible: %v", c.FunctionName, err))
+		return raise("TypeError", fmt.Sprintf("%s() returned a value that %v", c.FunctionName, err))
 	}
 	return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: root}}, a.pb())
 }
@@ -205,97 +204,45 @@ func (a *arena) node(n *pb.MontyNode) uint32 {
 
 func (a *arena) pb() *pb.Arena { return &pb.Arena{NodeCount: uint32(len(a.nodes)), Nodes: a.nodes} }
 
+// add appends v (normalized by jsonval) and returns its index.
 func (a *arena) add(v any, depth int) (uint32, error) {
-	if depth > maxDepth {
-		return 0, fmt.Errorf("nested more than %d levels deep", maxDepth)
+	if depth == 0 {
+		n, err := jsonval.Normalize(v)
+		if err != nil {
+			return 0, err
+		}
+		v = n
 	}
 	switch x := v.(type) {
-	case nil:
-		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}), nil
 	case bool:
 		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Boolean{Boolean: x}}), nil
 	case string:
 		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Str{Str: x}}), nil
-	case int:
-		return a.int(int64(x)), nil
 	case int64:
 		return a.int(x), nil
-	case int32:
-		return a.int(int64(x)), nil
-	case uint64:
-		return a.bigint(new(big.Int).SetUint64(x)), nil
 	case *big.Int:
-		return a.bigint(x), nil
+		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Bigint{Bigint: &pb.BigInt{Negative: x.Sign() < 0, Magnitude: new(big.Int).Abs(x).Bytes()}}}), nil
 	case float64:
-		return a.float(x)
-	case float32:
-		return a.float(float64(x))
-	case json.Number:
-		if i, ok := new(big.Int).SetString(string(x), 10); ok {
-			return a.bigint(i), nil
-		}
-		f, err := x.Float64()
-		if err != nil {
-			return 0, err
-		}
-		return a.float(f)
+		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Float{Float: x}}), nil
 	case []any:
 		items := make([]uint32, len(x))
 		for i, it := range x {
-			j, err := a.add(it, depth+1)
-			if err != nil {
-				return 0, err
-			}
-			items[i] = j
+			items[i], _ = a.add(it, depth+1)
 		}
 		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_List{List: &pb.Indexes{Items: items}}}), nil
 	case map[string]any:
 		pairs := make([]*pb.NodePair, 0, len(x))
 		for _, k := range sortedKeys(x) {
 			key := a.node(&pb.MontyNode{Kind: &pb.MontyNode_Str{Str: k}})
-			val, err := a.add(x[k], depth+1)
-			if err != nil {
-				return 0, err
-			}
+			val, _ := a.add(x[k], depth+1)
 			pairs = append(pairs, &pb.NodePair{Key: key, Value: val})
 		}
 		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Dict{Dict: &pb.NodePairs{Pairs: pairs}}}), nil
 	}
-	// Anything else crosses as its JSON form (structs, typed slices and maps).
-	rv := reflect.ValueOf(v)
-	if k := rv.Kind(); k >= reflect.Int && k <= reflect.Uint64 || k == reflect.Float32 || k == reflect.Float64 {
-		// Named numeric types and the other sizes.
-		b, _ := json.Marshal(v)
-		return a.add(json.Number(b), depth)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return 0, fmt.Errorf("is not JSON-compatible: %v", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.UseNumber()
-	var g any
-	if err := dec.Decode(&g); err != nil {
-		return 0, err
-	}
-	return a.add(g, depth)
+	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}), nil
 }
 
 func (a *arena) int(i int64) uint32 { return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Int{Int: i}}) }
-
-func (a *arena) bigint(i *big.Int) uint32 {
-	if i.IsInt64() {
-		return a.int(i.Int64())
-	}
-	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Bigint{Bigint: &pb.BigInt{Negative: i.Sign() < 0, Magnitude: new(big.Int).Abs(i).Bytes()}}})
-}
-
-func (a *arena) float(f float64) (uint32, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("is not JSON-compatible: %v", f)
-	}
-	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Float{Float: f}}), nil
-}
 
 // fromNode decodes node i as a JSON-compatible value; the error says what
 // the value is when it is not one ("is not JSON-compatible: bytes").
@@ -326,7 +273,7 @@ func fromNode(nodes []*pb.MontyNode, i uint32, depth int) (any, error) {
 		if k.Bigint.Negative {
 			x.Neg(x)
 		}
-		return x, nil
+		return jsonval.Int(x), nil
 	case *pb.MontyNode_Float:
 		if math.IsNaN(k.Float) || math.IsInf(k.Float, 0) {
 			return nil, fmt.Errorf("is not JSON-compatible: %s", FloatRepr(k.Float))

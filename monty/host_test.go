@@ -78,7 +78,7 @@ func TestHostFunctionErrorsRaiseInTheCell(t *testing.T) {
 	wantRaise(t, feedWith(t, w, "odd()", FeedOptions{Functions: fns}), "RuntimeError", "MyError: x")
 	wantRaise(t, feedWith(t, w, "plain()", FeedOptions{Functions: fns}), "RuntimeError", "disk on fire")
 	wantRaise(t, feedWith(t, w, "boom()", FeedOptions{Functions: fns}), "RuntimeError", "host function panicked: oops")
-	wantRaise(t, feedWith(t, w, "bytes()", FeedOptions{Functions: fns}), "TypeError", "bytes() returned a value that is not JSON-compatible: is not JSON-compatible: json: unsupported type: chan int")
+	wantRaise(t, feedWith(t, w, "bytes()", FeedOptions{Functions: fns}), "TypeError", "bytes() returned a value that is not JSON-compatible: json: unsupported type: chan int")
 	wantRaise(t, feedWith(t, w, "echo(b'x')", FeedOptions{Functions: fns}), "TypeError", "echo(): argument 1 is not JSON-compatible: bytes")
 	wantRaise(t, feedWith(t, w, "echo(1, {1: 2})", FeedOptions{Functions: fns}), "TypeError", "echo(): argument 2 is not JSON-compatible: a dict key that is not a str")
 	wantRaise(t, feedWith(t, w, "echo(float('nan'))", FeedOptions{Functions: fns}), "TypeError", "echo(): argument 1 is not JSON-compatible: nan")
