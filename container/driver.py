@@ -38,6 +38,8 @@ class _State:
     loop = None  # asyncio loop for cells with top-level await
     out = None  # the _Out
     err_file = None  # the container's own stderr
+    frames = None  # the _Frames of requests
+    calls = 0  # host calls made
 
 
 _st = _State()
@@ -447,6 +449,7 @@ def _execute(req, ns):
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
     done = {"t": "done", "id": req["id"], "status": "ok"}
+    _bind(req, ns)
     try:
         try:
             tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
@@ -509,7 +512,7 @@ def _variables(req, ns):
     r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = r.maxdict = 50
     out = []
     for name, v in list(ns.items()):
-        if name.startswith("__") or isinstance(v, types.ModuleType):
+        if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
             continue
         try:
             text = r.repr(v)
@@ -517,6 +520,105 @@ def _variables(req, ns):
             text = "<repr failed: %s>" % type(e).__name__
         out.append({"name": name, "type": type(v).__name__, "repr": text[: max_repr + 1]})
     return {"t": "vars", "id": req["id"], "vars": out}
+
+
+# ---- host functions and inputs ---------------------------------------------
+
+
+class _Frames:
+    """Reads request frames; the cell reads replies to its host calls from
+    it too. A KeyboardInterrupt while it waits loses no data."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buf = bytearray()
+
+    def next(self):
+        """The next frame, or None at the end of the stream."""
+        while True:
+            if len(self.buf) >= 4:
+                n = int.from_bytes(self.buf[:4], "big")
+                if len(self.buf) >= 4 + n:
+                    body = bytes(self.buf[4 : 4 + n])
+                    del self.buf[: 4 + n]
+                    return json.loads(body.decode("utf-8"))
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+
+_call_lock = threading.Lock()
+
+
+def _not_json(v, depth=0):
+    """What keeps v from crossing to the host as JSON, or None."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return None
+    if isinstance(v, float):
+        return None if v == v and v not in (float("inf"), float("-inf")) else repr(v)
+    if depth > 100:
+        return "nested too deeply"
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            why = _not_json(x, depth + 1)
+            if why:
+                return why
+        return None
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                return "a dict key that is not a str"
+            why = _not_json(x, depth + 1)
+            if why:
+                return why
+        return None
+    return type(v).__name__
+
+
+def _host_function(name, exec_id):
+    """A function of the namespace that runs on the host: arguments go as
+    JSON in a call frame, and the cell waits for the host's reply."""
+
+    def call(*args, **kwargs):
+        if _st.child:
+            raise RuntimeError("%s() runs on the host: it cannot be called from a forked process" % name)
+        for i, a in enumerate(args):
+            why = _not_json(a)
+            if why:
+                raise TypeError("%s(): argument %d is not JSON-compatible: %s" % (name, i + 1, why))
+        for k, a in kwargs.items():
+            why = _not_json(a)
+            if why:
+                raise TypeError("%s(): argument %s is not JSON-compatible: %s" % (name, k, why))
+        with _call_lock:
+            _st.calls += 1
+            n = _st.calls
+            _st.out.flush({"t": "call", "id": exec_id, "call": n, "name": name, "args": list(args), "kwargs": kwargs})
+            while True:
+                m = _st.frames.next()
+                if m is None:
+                    raise RuntimeError("%s(): the host went away" % name)
+                if m.get("call") != n:
+                    continue  # a late reply to a call that was interrupted
+                if m.get("t") == "return":
+                    return m.get("result")
+                ename, evalue = m.get("ename", "RuntimeError"), m.get("evalue", "")
+                exc = getattr(builtins, ename, None)
+                if not (isinstance(exc, type) and issubclass(exc, BaseException)):
+                    exc, evalue = RuntimeError, "%s: %s" % (ename, evalue)
+                raise exc(evalue)
+
+    call.__name__ = call.__qualname__ = name
+    call.__backyard_host__ = True
+    return call
+
+
+def _bind(req, ns):
+    """Binds the request's named inputs and host functions as globals."""
+    ns.update(req.get("inputs") or {})
+    for name in req.get("functions") or ():
+        ns[name] = _host_function(name, req["id"])
 
 
 # ---- fork children --------------------------------------------------------
@@ -558,22 +660,6 @@ def _reap():
 
 
 # ---- main loop -------------------------------------------------------------
-
-
-def _read_frames(fd):
-    buf = bytearray()
-    while True:
-        while len(buf) >= 4:
-            n = int.from_bytes(buf[:4], "big")
-            if len(buf) < 4 + n:
-                break
-            body = bytes(buf[4 : 4 + n])
-            del buf[: 4 + n]
-            yield json.loads(body.decode("utf-8"))
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return
-        buf += chunk
 
 
 def _setup():
@@ -623,7 +709,11 @@ def main():
     out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
     # What every cell needs, loaded while the host has nothing to run yet.
     import ast, linecache  # noqa: F401
-    for req in _read_frames(proto_in):
+    _st.frames = _Frames(proto_in)
+    while True:
+        req = _st.frames.next()
+        if req is None:
+            break
         kind = req.get("t")
         if kind == "exec":
             out.start_cell(int(req.get("max_output", 1 << 20)), bool(req.get("silent")))
@@ -645,6 +735,8 @@ def main():
                 os._exit(done["exit"] & 0xFF)
         elif kind == "vars":
             out.flush(_variables(req, ns))
+        elif kind in ("return", "raise"):
+            pass  # a late reply to a host call of an interrupted cell
         else:
             out.flush({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (kind,)})
 

@@ -1,5 +1,7 @@
 package container
 
+import "encoding/json"
+
 // ProtocolVersion is the version of the driver protocol; the driver reports
 // it in its ready event.
 const ProtocolVersion = 1
@@ -12,6 +14,11 @@ const (
 	msgDone  = "done"  // driver → host: the cell ended
 	msgVars  = "vars"  // both: list the namespace
 	msgError = "error" // driver → host: a request it did not understand
+	// A cell calls a host function: driver → host "call"; the host answers
+	// "return" or "raise" (see hostcall.go).
+	msgCall   = "call"
+	msgReturn = "return"
+	msgRaise  = "raise"
 )
 
 // message is every frame of the driver protocol; T says which fields are
@@ -24,8 +31,17 @@ type message struct {
 	Code      string `json:"code,omitempty"`
 	Silent    bool   `json:"silent,omitempty"`
 	MaxOutput int    `json:"max_output,omitempty"`
+	// exec request: named inputs (a JSON object) and host function names
+	Inputs    json.RawMessage `json:"inputs,omitempty"`
+	Functions []string        `json:"functions,omitempty"`
 	// vars request
 	MaxRepr int `json:"max_repr,omitempty"`
+
+	// call: the call's number, the function and its arguments
+	Call   uint64          `json:"call,omitempty"`
+	Name   string          `json:"name,omitempty"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Kwargs json.RawMessage `json:"kwargs,omitempty"`
 
 	// ready
 	Protocol int    `json:"protocol,omitempty"`

@@ -181,7 +181,7 @@ func (s *Session) Alive() bool {
 	}
 }
 
-func (s *Session) send(m message) error {
+func (s *Session) send(m any) error {
 	buf, err := appendFrame(nil, m)
 	if err != nil {
 		return err
@@ -202,6 +202,13 @@ type ExecRequest struct {
 	// MaxOutput is the host's cap per stream in bytes; the driver stops
 	// sending a little after it (default 1 MiB).
 	MaxOutput int
+	// Inputs are bound as globals before the cell runs (JSON-compatible
+	// values, see package jsonval); Functions are bound as host functions,
+	// which OnCall runs on the host when the cell calls them (its ctx is
+	// Exec's).
+	Inputs    map[string]any
+	Functions []string
+	OnCall    HostFunc
 }
 
 // Reply is how a cell ended in the driver.
@@ -212,6 +219,14 @@ type Reply struct {
 	// Exit is set when the cell called sys.exit: the driver has stopped.
 	Exit *int
 }
+
+// InputError is returned by Exec for inputs that cannot cross; nothing was
+// sent.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return "input " + e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
 
 // ErrEnded is wrapped by errors of a session whose container has stopped or
 // whose engine went away; Exit says which.
@@ -231,7 +246,11 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 		deliver(m, onOutput)
 	}
 	s.stash = nil
-	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput}); err != nil {
+	inputs, err := encodeInputs(req.Inputs)
+	if err != nil {
+		return Reply{}, &InputError{Err: err}
+	}
+	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Inputs: inputs, Functions: req.Functions}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	}
 	for {
@@ -243,6 +262,10 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 			switch {
 			case m.T == msgOut:
 				deliver(m, onOutput)
+			case m.T == msgCall && m.ID == id:
+				if err := s.answer(ctx, m, req.OnCall); err != nil {
+					s.conn.Close()
+				}
 			case m.T == msgDone && m.ID == id:
 				return Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error, Exit: m.Exit}, nil
 			case m.T == msgError:

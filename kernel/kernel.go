@@ -98,8 +98,8 @@ type Request struct {
 	Functions map[string]HostFunc
 	// Limits override the kernel's limits for this execution only (zero
 	// fields keep them); the namespace is kept. Timeout and MaxOutputBytes
-	// apply on every backend; a MemoryBytes or RecursionDepth the running
-	// session cannot take is an error wrapping ErrLimitFixed.
+	// can change; a session's MemoryBytes and RecursionDepth are fixed when
+	// it starts (a different one is an error wrapping ErrLimitFixed).
 	Limits Limits
 }
 

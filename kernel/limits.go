@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -70,7 +71,16 @@ func (l Limits) Override(o Limits) Limits {
 }
 
 // ErrLimitFixed is wrapped by the error of an execution whose limit
-// override a backend cannot apply to a running session: Monty fixes a
-// session's memory and recursion limits when it starts, and gVisor cannot
-// resize a running container. Nothing ran.
+// override a running session cannot take: Monty fixes a session's memory
+// and recursion limits when it starts, and gVisor cannot resize a running
+// container. Nothing ran.
 var ErrLimitFixed = errors.New("the backend cannot change this limit of a running session")
+
+// CheckOverride refuses overrides of the limits a session fixes when it
+// starts (see ErrLimitFixed); l are the session's limits.
+func (l Limits) CheckOverride(o Limits) error {
+	if o.MemoryBytes > 0 && o.MemoryBytes != l.MemoryBytes || o.RecursionDepth > 0 && o.RecursionDepth != l.RecursionDepth {
+		return fmt.Errorf("%w: memory and recursion limits are set when the session starts", ErrLimitFixed)
+	}
+	return nil
+}

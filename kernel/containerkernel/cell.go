@@ -45,6 +45,9 @@ type containerCell struct {
 
 	result kernel.Result
 	ended  bool
+
+	inputs map[string]any
+	funcs  map[string]kernel.HostFunc
 }
 
 func (c *containerCell) stop(r stopReason, kill bool) {
@@ -68,6 +71,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes,
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs),
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched

@@ -167,8 +167,8 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 // fixed, and inputs that cannot cross are refused before anything runs.
 func (k *Kernel) callLimits(req kernel.Request) (kernel.Limits, error) {
 	l := k.limits.Override(req.Limits)
-	if l.MemoryBytes != k.limits.MemoryBytes || l.RecursionDepth != k.limits.RecursionDepth {
-		return l, fmt.Errorf("monty: %w (memory and recursion limits are set when the session starts)", kernel.ErrLimitFixed)
+	if err := k.limits.CheckOverride(req.Limits); err != nil {
+		return l, err
 	}
 	for name, v := range req.Inputs {
 		if err := monty.CheckValue(v); err != nil {
