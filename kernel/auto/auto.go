@@ -20,7 +20,8 @@ import (
 // move replays the cells that ran successfully on Monty, silently, so the
 // names they defined exist in the container; the document stays there until
 // Restart, which goes back to Monty. Replay is safe because Monty code
-// cannot have changed the outside world (it has no I/O).
+// cannot have changed the outside world (it has no I/O), and host functions
+// are not called again: a replayed call gets the answer of the first.
 //
 // Lock order: q, then mu; neither is held while a backend is called, except
 // q, which serializes executions.
@@ -37,7 +38,7 @@ type Kernel struct {
 
 	// Owned by the goroutine holding q.
 	caps    *Capabilities
-	history []string // cells that ran ok on Monty, in order
+	history []*kcore.Replayable // cells that ran ok on Monty, in order
 
 	mu       sync.Mutex // guards the fields below
 	ctr      ContainerKernel
@@ -55,6 +56,7 @@ var _ kernel.Prewarmer = (*Kernel)(nil)
 // of its first cell.
 type ContainerKernel interface {
 	kernel.Kernel
+	kernel.Installer
 	Start(ctx context.Context) error
 }
 
@@ -161,7 +163,10 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if why := route(req.Code, caps); why != "" {
 		return a.move(ctx, req, why)
 	}
-	r, err := a.run(ctx, a.monty, req)
+	funcs, rec := kcore.Recording(req)
+	mreq := req
+	mreq.Functions = funcs
+	r, err := a.run(ctx, a.monty, mreq)
 	if err != nil {
 		return r, err
 	}
@@ -175,7 +180,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	switch r.Status {
 	case kernel.StatusOK:
-		a.history = append(a.history, req.Code)
+		a.history = append(a.history, rec)
 	case kernel.StatusCrashed:
 		a.history = nil // a fresh Monty kernel: nothing to replay
 	}
@@ -190,8 +195,8 @@ func (a *Kernel) move(ctx context.Context, req kernel.Request, why string) (kern
 	if err != nil {
 		return unavailable(why, err), nil
 	}
-	for i, code := range a.history {
-		rr, err := a.run(ctx, ctr, kernel.Request{Code: code, Silent: true})
+	for i, h := range a.history {
+		rr, err := a.run(ctx, ctr, h.Request())
 		if err == nil && rr.Status == kernel.StatusOK {
 			continue
 		}
@@ -203,7 +208,7 @@ func (a *Kernel) move(ctx context.Context, req kernel.Request, why string) (kern
 		}
 		a.log.Warn("move to the container failed", zap.String("reason", why), zap.String("replay", msg))
 		_ = ctr.Restart(a.life)
-		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{EName: "ReplayError", EValue: msg + "; the document stays on Monty", Traceback: []contract.Frame{{Name: "replayed cell", Text: firstLine(code)}}}}
+		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{EName: "ReplayError", EValue: msg + "; the document stays on Monty", Traceback: []contract.Frame{{Name: "replayed cell", Text: firstLine(h.Code)}}}}
 		if rr.Status == kernel.StatusInterrupted {
 			r.Status = kernel.StatusInterrupted
 		}
@@ -318,6 +323,27 @@ func (a *Kernel) Prewarm(codes []string) bool {
 	}()
 	a.log.Info("pre-warming the container", zap.String("reason", why))
 	return true
+}
+
+// Install implements kernel.Installer: into the container's package
+// volume, also before the document moved (it finds them there).
+func (a *Kernel) Install(ctx context.Context, packages []string) error {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return kernel.ErrClosed
+	}
+	if a.ctr == nil {
+		ctr, err := a.newContainer()
+		if err != nil {
+			a.mu.Unlock()
+			return err
+		}
+		a.ctr = ctr
+	}
+	ctr := a.ctr
+	a.mu.Unlock()
+	return ctr.Install(ctx, packages)
 }
 
 // Interrupt implements Kernel.
