@@ -12,7 +12,7 @@ import "context"
 type Tools interface {
 	// RunPython runs Python code in a session's stateful kernel (Monty by default, moving to a sandboxed container with full CPython when the code needs it) and returns its output, value or error.
 	RunPython(ctx context.Context, a *RunPythonArgs) (*RunPythonResult, error)
-	// ResetSession empties a session's namespace (execution count back to 0); in auto mode it goes back to Monty.
+	// ResetSession ends a session: its kernel and names are gone, and the next run in it starts afresh (on Monty in auto mode).
 	ResetSession(ctx context.Context, a *SessionArg) (*ResetSessionResult, error)
 	// ListVariables lists the names bound in a session's namespace, with type and repr.
 	ListVariables(ctx context.Context, a *SessionArg) (*VariablesResult, error)
@@ -91,7 +91,7 @@ type ToolError struct {
 // ResetSessionResult answers reset_session.
 type ResetSessionResult struct {
 	Session string `json:"session"`
-	// The backend new code runs on.
+	// The backend of the session's next kernel (auto: Monty first).
 	Backend Backend `json:"backend"`
 }
 

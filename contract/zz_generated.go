@@ -301,7 +301,7 @@ const (
 // ToolSpecs lists the tools of Tools, in declaration order.
 var ToolSpecs = []ToolSpec{
 	{Name: ToolRunPython, Method: "RunPython", Description: "RunPython runs Python code in a session's stateful kernel (Monty by default, moving to a sandboxed container with full CPython when the code needs it) and returns its output, value or error.", Arg: "RunPythonArgs", Result: "RunPythonResult"},
-	{Name: ToolResetSession, Method: "ResetSession", Description: "ResetSession empties a session's namespace (execution count back to 0); in auto mode it goes back to Monty.", Arg: "SessionArg", Result: "ResetSessionResult"},
+	{Name: ToolResetSession, Method: "ResetSession", Description: "ResetSession ends a session: its kernel and names are gone, and the next run in it starts afresh (on Monty in auto mode).", Arg: "SessionArg", Result: "ResetSessionResult"},
 	{Name: ToolListVariables, Method: "ListVariables", Description: "ListVariables lists the names bound in a session's namespace, with type and repr.", Arg: "SessionArg", Result: "VariablesResult"},
 	{Name: ToolInstallPackages, Method: "InstallPackages", Description: "InstallPackages installs PyPI packages for a session's container kernel, under the server's autoInstall policy.", Arg: "InstallPackagesArgs", Result: "InstallPackagesResult"},
 }
@@ -317,7 +317,7 @@ var ToolFieldDocs = map[string]map[string]string{
 	"InstallPackagesArgs":   {"session": "The session whose kernel gets the packages; omitted: the default session.", "packages": "pip requirement strings, e.g. \"pandas\" or \"requests<3\"."},
 	"RunPythonResult":       {"session": "The session that ran the code.", "status": "ok, error (a Python exception), interrupted, timeout or crashed.", "result": "repr() of the trailing expression's value; absent when there is none.", "result_mime": "MIME types of the value's rich forms (image/png is also sent as an image).", "error": "The exception, for every status but ok.", "backend": "The backend that ran the code: monty or container.", "runtime": "monty, runc or runsc.", "execution_count": "The kernel's execution count after this run.", "duration_ms": "Wall-clock time in the kernel, milliseconds.", "files_changed": "Workspace files the run created, changed or deleted."},
 	"ToolError":             {"ename": "The exception's type, e.g. ZeroDivisionError.", "evalue": "Its message.", "traceback": "Frames, outermost first; line is 1-based in the code that ran, 0 outside it."},
-	"ResetSessionResult":    {"backend": "The backend new code runs on."},
+	"ResetSessionResult":    {"backend": "The backend of the session's next kernel (auto: Monty first)."},
 	"InstallPackagesResult": {"installed": "The packages now installed."},
 }
 
