@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install bench lint generate clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install bench bench-mcp lint generate clean dist wheels
 
 all: build
 
@@ -89,6 +89,11 @@ generate:
 
 bench: setup build
 	scripts/bench.sh
+
+# run_python through the Python MCP client against pydantic-monty's own
+# bindings and a Jupyter kernel, in one run.
+bench-mcp: setup
+	scripts/bench-mcp.sh
 
 clean:
 	rm -rf bin dist

@@ -16,9 +16,7 @@ import (
 // connect serves a Monty-backed server to an in-process SDK client.
 func connect(t *testing.T, opts mcp.Options) (*mcp.Server, *sdk.ClientSession) {
 	t.Helper()
-	s := contract.DefaultSettings()
-	s.Backend = contract.BackendMonty
-	opts.Settings = s
+	opts.Settings = montySettings()
 	srv := mcp.New(opts)
 	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -62,6 +60,12 @@ func resultText(r *sdk.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+func montySettings() contract.Settings {
+	s := contract.DefaultSettings()
+	s.Backend = contract.BackendMonty
+	return s
 }
 
 // The tools served are the contract's, with its descriptions and field

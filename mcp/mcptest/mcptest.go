@@ -5,6 +5,7 @@ package mcptest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,16 +65,26 @@ func VenvDir() string { return filepath.Join(root(), ".cache", "mcp-client") }
 
 var pyMu sync.Mutex
 
-// Python returns the venv's python, creating the venv (python3 -m venv,
-// pip install -r requirements) when it is missing or was made from other
-// requirements.
+// Python returns the venv's python (see EnsurePython); the test fails
+// without it.
 func Python(t testing.TB) string {
 	t.Helper()
+	py, err := EnsurePython()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return py
+}
+
+// EnsurePython returns the venv's python, creating the venv (python3 -m
+// venv, pip install -r Requirements()) when it is missing or was made from
+// other requirements.
+func EnsurePython() (string, error) {
 	pyMu.Lock()
 	defer pyMu.Unlock()
 	req, err := os.ReadFile(Requirements())
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	sum := sha256.Sum256(req)
 	want := hex.EncodeToString(sum[:])
@@ -82,37 +93,38 @@ func Python(t testing.TB) string {
 	stamp := filepath.Join(dir, ".requirements-sha256")
 	if got, _ := os.ReadFile(stamp); strings.TrimSpace(string(got)) == want {
 		if _, err := os.Stat(py); err == nil {
-			return py
+			return py, nil
 		}
 	}
 	os.RemoveAll(dir)
-	base := basePython(t)
+	base, err := basePython()
+	if err != nil {
+		return "", err
+	}
 	for _, argv := range [][]string{
 		{base, "-m", "venv", dir},
 		{py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", Requirements()},
 	} {
 		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", argv, err, out)
+			return "", fmt.Errorf("%v: %v\n%s", argv, err, out)
 		}
 	}
 	if err := os.WriteFile(stamp, []byte(want+"\n"), 0o644); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	return py
+	return py, nil
 }
 
 // basePython is a python3 of at least 3.10 (the MCP client needs it).
-func basePython(t testing.TB) string {
-	t.Helper()
+func basePython() (string, error) {
 	for _, name := range []string{"python3", "python3.13", "python3.12", "python3.11", "python3.10"} {
 		p, err := exec.LookPath(name)
 		if err != nil {
 			continue
 		}
 		if exec.Command(p, "-c", "import sys; sys.exit(sys.version_info < (3, 10))").Run() == nil {
-			return p
+			return p, nil
 		}
 	}
-	t.Fatal("no python3 >= 3.10 on PATH for the MCP client")
-	return ""
+	return "", fmt.Errorf("no python3 >= 3.10 on PATH for the MCP client")
 }
