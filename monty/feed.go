@@ -29,9 +29,6 @@ type FeedOptions struct {
 	// persist like any global.
 	Inputs    map[string]any
 	Functions map[string]Func
-	// Env, when not nil, is the whole environment os.getenv and os.environ
-	// see; nil refuses them as the worker does.
-	Env map[string]string
 }
 
 // Frame is one traceback frame; lines and columns are 1-based and relative
@@ -149,7 +146,7 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 		case *pb.ChildEvent_FunctionCall:
 			resume = w.functionCall(ctx, k.FunctionCall, opt.Functions)
 		case *pb.ChildEvent_OsCall:
-			if resume = envCall(k.OsCall, opt.Env); resume != nil {
+			if resume = envCall(k.OsCall, w.cfg.Env); resume != nil {
 				break
 			}
 			resume, err = w.osCall(ctx, k.OsCall)

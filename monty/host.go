@@ -48,7 +48,7 @@ func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[s
 		return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: c.FunctionName}}, nil)
 	}
 	raise := func(typ, msg string) *pb.ParentRequest {
-		return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: raised(typ, msg)}}, nil)
+		return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: hostException(typ, msg)}}, nil)
 	}
 	nodes := c.GetValues().GetNodes()
 	args := make([]any, len(c.Args))
@@ -85,7 +85,7 @@ func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[s
 		}
 		return raise("RuntimeError", err.Error())
 	}
-	var a arena
+	var a hostArena
 	root, err := a.add(v, 0)
 	if err != nil {
 		return raise("TypeError", fmt.Sprintf("%s() returned a value that %v", c.FunctionName, err))
@@ -115,9 +115,9 @@ var raisable = []string{
 	"AssertionError", "MemoryError", "StopIteration", "TypeError",
 }
 
-// raised is the exception the host raises; a type Monty lacks becomes a
+// hostException is the exception the host raises; a type Monty lacks becomes a
 // RuntimeError that names it.
-func raised(typ, msg string) *pb.RaisedException {
+func hostException(typ, msg string) *pb.RaisedException {
 	if !slices.Contains(raisable, typ) {
 		if msg == "" {
 			msg = typ
@@ -129,8 +129,8 @@ func raised(typ, msg string) *pb.RaisedException {
 	return &pb.RaisedException{ExcType: typ, Message: &msg}
 }
 
-// envCall answers os.getenv and os.environ from env; nil when c is another
-// call or env is nil (the worker then refuses them).
+// envCall answers os.getenv and os.environ from env (Config.Env); nil when
+// c is another call or env is nil (the worker then refuses them).
 func envCall(c *pb.OsCall, env map[string]string) *pb.ParentRequest {
 	if env == nil {
 		return nil
@@ -148,7 +148,7 @@ func envCall(c *pb.OsCall, env map[string]string) *pb.ParentRequest {
 		for k, v := range env {
 			m[k] = v
 		}
-		var a arena
+		var a hostArena
 		root, _ := a.add(m, 0)
 		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: root}}, a.pb())
 	}
@@ -160,15 +160,15 @@ func envCall(c *pb.OsCall, env map[string]string) *pb.ParentRequest {
 func feedRequest(code string, opt FeedOptions) (*pb.ParentRequest, error) {
 	f := &pb.Feed{Code: code}
 	if len(opt.Inputs) > 0 || len(opt.Functions) > 0 {
-		var a arena
-		for _, name := range sortedKeys(opt.Inputs) {
+		var a hostArena
+		for _, name := range sortedNames(opt.Inputs) {
 			i, err := a.add(opt.Inputs[name], 0)
 			if err != nil {
 				return nil, fmt.Errorf("input %s: %w", name, err)
 			}
 			f.Inputs = append(f.Inputs, &pb.NamedRef{Name: name, Value: i})
 		}
-		for _, name := range sortedKeys(opt.Functions) {
+		for _, name := range sortedNames(opt.Functions) {
 			i := a.node(&pb.MontyNode{Kind: &pb.MontyNode_Function{Function: &pb.Function{Name: name}}})
 			f.Inputs = append(f.Inputs, &pb.NamedRef{Name: name, Value: i})
 		}
@@ -180,12 +180,12 @@ func feedRequest(code string, opt FeedOptions) (*pb.ParentRequest, error) {
 // CheckValue reports why v cannot cross into the sandbox (see Func), nil
 // when it can.
 func CheckValue(v any) error {
-	var a arena
+	var a hostArena
 	_, err := a.add(v, 0)
 	return err
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+func sortedNames[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -194,18 +194,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// arena builds a value arena in post-order (children before parents).
-type arena struct{ nodes []*pb.MontyNode }
+// hostArena builds a value arena in post-order (children before parents).
+type hostArena struct{ nodes []*pb.MontyNode }
 
-func (a *arena) node(n *pb.MontyNode) uint32 {
+func (a *hostArena) node(n *pb.MontyNode) uint32 {
 	a.nodes = append(a.nodes, n)
 	return uint32(len(a.nodes) - 1)
 }
 
-func (a *arena) pb() *pb.Arena { return &pb.Arena{NodeCount: uint32(len(a.nodes)), Nodes: a.nodes} }
+func (a *hostArena) pb() *pb.Arena { return &pb.Arena{NodeCount: uint32(len(a.nodes)), Nodes: a.nodes} }
 
 // add appends v (normalized by jsonval) and returns its index.
-func (a *arena) add(v any, depth int) (uint32, error) {
+func (a *hostArena) add(v any, depth int) (uint32, error) {
 	if depth == 0 {
 		n, err := jsonval.Normalize(v)
 		if err != nil {
@@ -232,7 +232,7 @@ func (a *arena) add(v any, depth int) (uint32, error) {
 		return a.node(&pb.MontyNode{Kind: &pb.MontyNode_List{List: &pb.Indexes{Items: items}}}), nil
 	case map[string]any:
 		pairs := make([]*pb.NodePair, 0, len(x))
-		for _, k := range sortedKeys(x) {
+		for _, k := range sortedNames(x) {
 			key := a.node(&pb.MontyNode{Kind: &pb.MontyNode_Str{Str: k}})
 			val, _ := a.add(x[k], depth+1)
 			pairs = append(pairs, &pb.NodePair{Key: key, Value: val})
@@ -242,7 +242,9 @@ func (a *arena) add(v any, depth int) (uint32, error) {
 	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}), nil
 }
 
-func (a *arena) int(i int64) uint32 { return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Int{Int: i}}) }
+func (a *hostArena) int(i int64) uint32 {
+	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Int{Int: i}})
+}
 
 // fromNode decodes node i as a JSON-compatible value; the error says what
 // the value is when it is not one ("is not JSON-compatible: bytes").

@@ -96,14 +96,23 @@ func TestInputsBindGlobals(t *testing.T) {
 	}
 }
 
+func startEnv(t *testing.T, env map[string]string) *Worker {
+	t.Helper()
+	w, err := Start(context.Background(), Config{Binary: workerBinary(t), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
 func TestEnvServedFromTheMap(t *testing.T) {
-	w := start(t, Limits{})
-	env := map[string]string{"API_URL": "http://x", "HOME": "/home/sandbox"}
-	o := feedWith(t, w, "import os\n(os.getenv('API_URL'), os.getenv('PATH'), os.getenv('PATH', 'd'), os.environ.get('HOME'), sorted(os.environ), os.path.expanduser('~/q'))", FeedOptions{Env: env})
+	w := startEnv(t, map[string]string{"API_URL": "http://x", "HOME": "/home/sandbox"})
+	o := feedWith(t, w, "import os\n(os.getenv('API_URL'), os.getenv('PATH'), os.getenv('PATH', 'd'), os.environ.get('HOME'), sorted(os.environ), os.path.expanduser('~/q'))", FeedOptions{})
 	wantValue(t, o, "('http://x', None, 'd', '/home/sandbox', ['API_URL', 'HOME'], '/home/sandbox/q')")
 	// An empty map is an empty environment; nil refuses, as the worker does.
-	wantValue(t, feedWith(t, w, "(os.getenv('HOME'), dict(os.environ))", FeedOptions{Env: map[string]string{}}), "(None, {})")
-	if o := feedWith(t, w, "os.getenv('HOME')", FeedOptions{}); o.Exception == nil || o.Exception.Type != "RuntimeError" {
+	wantValue(t, feedWith(t, startEnv(t, map[string]string{}), "import os\n(os.getenv('HOME'), dict(os.environ))", FeedOptions{}), "(None, {})")
+	if o := feedWith(t, start(t, Limits{}), "import os\nos.getenv('HOME')", FeedOptions{}); o.Exception == nil || o.Exception.Type != "RuntimeError" {
 		t.Fatalf("%+v", o)
 	}
 }

@@ -36,6 +36,9 @@ type Config struct {
 	// PrintFlushInterval batches Print events; 0 keeps the worker's default
 	// (5 ms or about 8 KiB).
 	PrintFlushInterval time.Duration
+	// Env, when not nil, is the whole environment os.getenv and os.environ
+	// see; nil refuses them as the worker does.
+	Env map[string]string
 }
 
 // Worker is one `monty subprocess` child holding one session. A Worker is

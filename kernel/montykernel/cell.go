@@ -54,7 +54,6 @@ type montyCell struct {
 	grace  time.Duration
 	inputs map[string]any
 	funcs  map[string]monty.Func
-	env    map[string]string
 }
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
@@ -68,7 +67,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		} else {
 			c.out.Write(kernel.Stdout, text)
 		}
-	}, Inputs: c.inputs, Functions: c.funcs, Env: c.env}
+	}, Inputs: c.inputs, Functions: c.funcs}
 	o, err := w.Feed(ctx, code, opt)
 	if err == nil && wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" {
 		// The rewrite must never change what the cell means: a parse error

@@ -67,8 +67,8 @@ func (c *checkpoint) take(w *monty.Worker) error {
 }
 
 // restore rebuilds the checkpointed session in w: the snapshot, then the
-// journal, each cell under the kernel's time limit and with env.
-func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.Duration, env map[string]string) error {
+// journal, each cell under the kernel's time limit.
+func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.Duration) error {
 	if c.snap != nil {
 		if err := w.Restore(c.snap); err != nil {
 			return err
@@ -79,7 +79,7 @@ func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.
 	for i, e := range c.journal {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		r := e.Request()
-		_, err := w.Feed(cctx, r.Code, monty.FeedOptions{Inputs: r.Inputs, Functions: workerFuncs(r.Functions), Env: env})
+		_, err := w.Feed(cctx, r.Code, monty.FeedOptions{Inputs: r.Inputs, Functions: workerFuncs(r.Functions)})
 		cancel()
 		if err != nil {
 			return fmt.Errorf("replay of cell %d of %d since the last snapshot: %w", i+1, len(c.journal), err)

@@ -69,6 +69,7 @@ const budgetCeiling = 24 * time.Hour
 func (k *Kernel) workerConfig() monty.Config {
 	cfg := WorkerConfig(k.opts.Binary, k.limits)
 	cfg.Limits.CellTime = budgetCeiling
+	cfg.Env = k.opts.Env
 	return cfg
 }
 
@@ -117,7 +118,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 	out := kcore.NewOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
-	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs), env: k.opts.Env}
+	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
 	c.run(ctx, w)
 	rec.Code = c.fed
 	r := c.result
@@ -189,7 +190,7 @@ func (k *Kernel) recover() error {
 		}
 		k.w = w
 	}
-	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout, k.opts.Env); err != nil {
+	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout); err != nil {
 		return err
 	}
 	return k.cp.take(k.w)
