@@ -40,6 +40,7 @@ class _State:
     err_file = None  # the container's own stderr
     frames = None  # the _Frames of requests
     calls = 0  # host calls made
+    exec_id = 0  # the running cell's request id
 
 
 _st = _State()
@@ -576,13 +577,17 @@ def _not_json(v, depth=0):
     return type(v).__name__
 
 
-def _host_function(name, exec_id):
+def _host_function(name):
     """A function of the namespace that runs on the host: arguments go as
-    JSON in a call frame, and the cell waits for the host's reply."""
+    JSON in a call frame of the running cell, and the cell waits for the
+    host's reply."""
 
     def call(*args, **kwargs):
         if _st.child:
             raise RuntimeError("%s() runs on the host: it cannot be called from a forked process" % name)
+        if not _st.in_cell:
+            # Between cells the main loop reads the requests.
+            raise RuntimeError("%s() runs on the host: it can be called only while a cell runs" % name)
         for i, a in enumerate(args):
             why = _not_json(a)
             if why:
@@ -594,7 +599,7 @@ def _host_function(name, exec_id):
         with _call_lock:
             _st.calls += 1
             n = _st.calls
-            _st.out.flush({"t": "call", "id": exec_id, "call": n, "name": name, "args": list(args), "kwargs": kwargs})
+            _st.out.flush({"t": "call", "id": _st.exec_id, "call": n, "name": name, "args": list(args), "kwargs": kwargs})
             while True:
                 m = _st.frames.next()
                 if m is None:
@@ -616,9 +621,10 @@ def _host_function(name, exec_id):
 
 def _bind(req, ns):
     """Binds the request's named inputs and host functions as globals."""
+    _st.exec_id = req["id"]
     ns.update(req.get("inputs") or {})
     for name in req.get("functions") or ():
-        ns[name] = _host_function(name, req["id"])
+        ns[name] = _host_function(name)
 
 
 # ---- fork children --------------------------------------------------------

@@ -90,6 +90,9 @@ func TestFunctions(t *testing.T) {
 			wantError(t, run(t, s, "echo(b'x')"), "TypeError", "echo(): argument 1 is not JSON-compatible: bytes")
 			wantError(t, run(t, s, "echo({1: 2})"), "TypeError", "echo(): argument 1 is not JSON-compatible: a dict key that is not a str")
 			wantText(t, run(t, s, "echo(10**30, -1.5, (1, 2), None)"), "[1000000000000000000000000000000, -1.5, [1, 2], None]")
+			// A function kept in a variable works in a later cell.
+			run(t, s, "keep = echo")
+			wantText(t, run(t, s, "keep('later')"), "['later']")
 			// The traceback points into the cell at the call.
 			r = run(t, s, "x = 1\nfail()")
 			if tb := r.Error.Traceback; len(tb) == 0 || tb[0].Line != 2 {
