@@ -263,9 +263,14 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 			case m.T == msgOut:
 				deliver(m, onOutput)
 			case m.T == msgCall && m.ID == id:
-				if err := s.answer(ctx, m, req.OnCall); err != nil {
-					s.conn.Close()
-				}
+				// Answered on its own goroutine: output keeps flowing, and a
+				// host function that does not return cannot stop the
+				// container from being killed.
+				go func() {
+					if err := s.answer(ctx, m, req.OnCall); err != nil {
+						s.conn.Close()
+					}
+				}()
 			case m.T == msgDone && m.ID == id:
 				return Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error, Exit: m.Exit}, nil
 			case m.T == msgError:

@@ -70,7 +70,24 @@ func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[s
 		kwargs[key] = v
 	}
 	w.setPhase(phaseHost, false)
-	v, err := callHost(ctx, f, args, kwargs)
+	type answer struct {
+		v   any
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		v, err := callHost(ctx, f, args, kwargs)
+		done <- answer{v, err}
+	}()
+	var v any
+	var err error
+	select {
+	case a := <-done:
+		v, err = a.v, a.err
+	case <-ctx.Done():
+		// A function that does not return when its ctx ends does not hold
+		// up the interrupt; its answer is dropped.
+	}
 	if ctx.Err() != nil {
 		// As for a sleep: the call site raises KeyboardInterrupt in-band;
 		// a worker that does not end the feed is killed.

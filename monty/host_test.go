@@ -117,6 +117,24 @@ func TestEnvServedFromTheMap(t *testing.T) {
 	}
 }
 
+// A host function that ignores its ctx does not hold up the interrupt.
+func TestInterruptAStuckHostFunction(t *testing.T) {
+	w := start(t, Limits{})
+	release := make(chan struct{})
+	defer close(release)
+	fns := map[string]Func{"stuck": func(context.Context, []any, map[string]any) (any, error) {
+		<-release
+		return nil, nil
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	o, err := w.Feed(ctx, "stuck()", FeedOptions{Functions: fns})
+	if err != nil || o.Exception == nil || o.Exception.Type != "KeyboardInterrupt" {
+		t.Fatalf("%+v %v", o, err)
+	}
+	wantValue(t, feedWith(t, w, "1 + 1", FeedOptions{}), "2")
+}
+
 func TestInterruptDuringHostFunction(t *testing.T) {
 	w := start(t, Limits{})
 	entered := make(chan struct{})

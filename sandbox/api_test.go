@@ -188,6 +188,28 @@ func TestInterruptWhileInAHostFunction(t *testing.T) {
 	}
 }
 
+// A host function that ignores its ctx does not keep the cell from being
+// interrupted.
+func TestInterruptAStuckHostFunction(t *testing.T) {
+	for _, b := range backends {
+		t.Run(string(b), func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			s := newSandbox(t, b, Options{Functions: map[string]kernel.HostFunc{"stuck": func(context.Context, []any, map[string]any) (any, error) {
+				<-release
+				return nil, nil
+			}}})
+			run(t, s, "0") // the kernel is started
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			if r, err := s.Run(ctx, "stuck()"); err != nil || r.Status != kernel.StatusInterrupted {
+				t.Fatalf("%+v %v", r, err)
+			}
+			wantText(t, run(t, s, "2 + 2"), "4")
+		})
+	}
+}
+
 // In auto mode a document moves to the container with its state; cells
 // that called host functions are replayed with the answers they got, and
 // the functions work in the container too.
