@@ -246,13 +246,16 @@ func (s *server) Request(ctx context.Context, method string, _ any) (any, error)
 	return nil, nil
 }
 
-// codec encodes params and results with the protocol package's codec; the
-// contract's records encode themselves (generated, no reflection).
-type codec struct{}
+// Codec encodes params and results with the protocol package's codec; the
+// contract's records encode themselves (generated, no reflection). The
+// server's connection uses it, and so does the test client (package
+// lsptest), so both sides encode alike.
+type Codec struct{}
 
-var _ jsonrpc2.Codec = codec{}
+var _ jsonrpc2.Codec = Codec{}
 
-func (codec) Marshal(v any) ([]byte, error) {
+// Marshal implements jsonrpc2.Codec.
+func (Codec) Marshal(v any) ([]byte, error) {
 	switch m := v.(type) {
 	case nil:
 		return []byte("null"), nil
@@ -272,7 +275,8 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return protocol.Marshal(v)
 }
 
-func (codec) Unmarshal(data []byte, v any) error {
+// Unmarshal implements jsonrpc2.Codec.
+func (Codec) Unmarshal(data []byte, v any) error {
 	if p, ok := v.(*jsonrpc2.RawMessage); ok {
 		*p = append((*p)[:0], data...)
 		return nil

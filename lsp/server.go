@@ -82,7 +82,7 @@ type server struct {
 	refresh  *refresher
 	progress progressTokens
 	running  sync.Map // execution id → *time.Timer of its "running…" lens
-	pulls    pending // workspace/configuration requests in flight
+	pulls    pending  // workspace/configuration requests in flight
 
 	mu        sync.Mutex // guards the fields below
 	state     serverState
@@ -120,7 +120,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer s.cancel()
 
 	s.stream = newStream(in, out, closeBoth(in, out), log)
-	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(Codec{}))
 	s.client = newClient(s.conn, s.stream.coalescer, log)
 	s.refresh = newRefresher(s)
 	s.nb = notebook.New(notebook.Options{Config: s.kernelConfig, Settle: s.settle, NewKernel: opts.NewKernel, Events: events{s}, Logger: log})
