@@ -64,6 +64,7 @@ type Client struct {
 	refuse  map[string]bool
 	answers map[string]func(params json.RawMessage) any
 	choose  func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
+	holds   map[string]chan struct{}
 
 	closeFn func() error
 }
@@ -77,6 +78,7 @@ func New(r io.Reader, w io.WriteCloser, closeFn func() error) *Client {
 		changed: make(chan struct{}),
 		refuse:  map[string]bool{},
 		answers: map[string]func(json.RawMessage) any{},
+		holds:   map[string]chan struct{}{},
 		closeFn: closeFn,
 	}
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc{r, w}), jsonrpc2.WithCodec(lsp.Codec{}))
@@ -144,6 +146,12 @@ func Exec(binary string, stderr io.Writer, args ...string) (*Client, *exec.Cmd, 
 // Close ends the session (see Pipe and Exec) and waits for the client's
 // connection to end.
 func (c *Client) Close() error {
+	c.mu.Lock()
+	for method, ch := range c.holds {
+		delete(c.holds, method)
+		close(ch)
+	}
+	c.mu.Unlock()
 	err := c.closeFn()
 	_ = c.conn.Close()
 	return err
@@ -211,6 +219,26 @@ func (c *Client) OnShowMessageRequest(choose func(*protocol.ShowMessageRequestPa
 	c.mu.Unlock()
 }
 
+// Hold makes the client keep its answers to server requests of method
+// until release is called (they stay in State.Pending): to see what the
+// server does while it waits for the editor.
+func (c *Client) Hold(method string) (release func()) {
+	ch := make(chan struct{})
+	c.mu.Lock()
+	c.holds[method] = ch
+	c.mu.Unlock()
+	return func() { c.release(method, ch) }
+}
+
+func (c *Client) release(method string, ch chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.holds[method] == ch {
+		delete(c.holds, method)
+		close(ch)
+	}
+}
+
 // SetSettings sets the value the client answers for section in
 // workspace/configuration (value is encoded as JSON; nil removes it, and a
 // section without a value is answered with null). It does not tell the
@@ -243,12 +271,15 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	c.mu.Lock()
 	m = c.state.observe(m)
 	c.changedLocked()
-	refused, answer, choose := c.refuse[m.Method], c.answers[m.Method], c.choose
+	refused, answer, choose, hold := c.refuse[m.Method], c.answers[m.Method], c.choose, c.holds[m.Method]
 	c.mu.Unlock()
 	if !m.Call {
 		return nil, nil
 	}
 	jsonrpc2.Async(ctx)
+	if hold != nil {
+		<-hold // Close releases it too
+	}
 	res, err := c.answer(m, refused, answer, choose)
 	c.mu.Lock()
 	delete(c.state.Pending, m.Seq)
