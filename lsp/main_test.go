@@ -10,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	"go.uber.org/zap"
 
+	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
@@ -35,16 +38,24 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	serverBinary = filepath.Join(dir, "backyard-ls")
-	build := exec.Command("go", "build", "-o", serverBinary, "github.com/backyard-ls/backyard-ls/cmd/backyard-ls")
+	args := []string{"build", "-o", serverBinary}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/backyard-ls/backyard-ls/cmd/backyard-ls")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "building backyard-ls: %v\n", err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	// Goroutines must not outlive the tests (in-process servers, kernels);
+	// the shared container engine clients are closed first, they keep idle
+	// connections by design.
+	goleak.VerifyTestMain(containertest.RunThen(m, func() {
+		container.CloseShared()
+		os.RemoveAll(dir)
+	}))
 }
 
 // testLogger logs to stderr when BACKYARD_TEST_LOG is set.

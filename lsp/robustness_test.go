@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/goleak"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
@@ -165,7 +165,7 @@ func TestFiftyMegabytesOfOutput(t *testing.T) {
 // cell loops), no goroutine and no worker process is left.
 func TestServeLeavesNothingBehind(t *testing.T) {
 	waitNoMontyChildren(t)
-	before := runtime.NumGoroutine()
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	c := lsptest.Pipe(lsp.Options{Logger: testLogger()})
 	ctx := testCtx(t)
 	if _, err := c.Initialize(ctx, lsptest.VSCode, nil); err != nil {
@@ -187,14 +187,6 @@ func TestServeLeavesNothingBehind(t *testing.T) {
 	}
 	if n := montyChildren(t); n != 0 {
 		t.Errorf("%d Monty workers left after Serve returned", n)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		buf := make([]byte, 1<<20)
-		t.Errorf("%d goroutines before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
 	}
 }
 
