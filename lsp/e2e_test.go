@@ -25,6 +25,9 @@ func startBinary(t testing.TB, args ...string) (*lsptest.Client, *exec.Cmd) {
 	}
 	t.Cleanup(func() {
 		c.Close()
+		if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+			t.Error("the race detector found a race in the server")
+		}
 		if t.Failed() {
 			t.Logf("server stderr:\n%s", stderr)
 		}
