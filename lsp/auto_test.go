@@ -34,7 +34,7 @@ func TestAutoModeOverLSP(t *testing.T) {
 	if len(ex) != 2 || ex[0].Backend != "monty" || ex[1].Backend != "container" || ex[1].Result == nil || ex[1].Result.Text != "6" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
-	info := kernelInfo(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri))
+	info := infoCommand(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri))
 	if info.Backend != contract.BackendContainer || info.Mode != contract.BackendAuto || !strings.Contains(info.Reason, "numpy") {
 		t.Fatalf("%+v", info)
 	}
@@ -81,7 +81,7 @@ func TestPrewarmOnOpen(t *testing.T) {
 	ctx := testCtx(t)
 	uri := open(t, c, "prewarm.py", "# %%\nx = 1\n# %%\nimport numpy\n")
 	for {
-		if info := kernelInfo(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri)); strings.Contains(strings.Join(info.Notes, " "), "pre-warmed") {
+		if info := infoCommand(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri)); strings.Contains(strings.Join(info.Notes, " "), "pre-warmed") {
 			break
 		}
 		select {

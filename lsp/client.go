@@ -31,7 +31,7 @@ func newClient(conn jsonrpc2.Conn, w *coalescer, log *zap.Logger) *client {
 
 // notify queues a notification.
 func (c *client) notify(method string, params any) {
-	raw, err := Codec{}.Marshal(params)
+	raw, err := codec{}.Marshal(params)
 	if err != nil {
 		c.log.Error("cannot encode a notification", zap.String("method", method), zap.Error(err))
 		return

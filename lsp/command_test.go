@@ -195,9 +195,9 @@ func TestRunWithoutWait(t *testing.T) {
 	}
 }
 
-// kernelInfo sends backyard.kernelInfo (or another command answering a
+// infoCommand sends backyard.kernelInfo (or another command answering a
 // KernelInfo) for uri.
-func kernelInfo(t *testing.T, c *lsptest.Client, cmd string, arg any) *contract.KernelInfo {
+func infoCommand(t *testing.T, c *lsptest.Client, cmd string, arg any) *contract.KernelInfo {
 	t.Helper()
 	info, err := lsptest.ExecuteCommand[*contract.KernelInfo](testCtx(t), c, cmd, arg)
 	if err != nil {
@@ -220,7 +220,7 @@ func TestKernelInfoVariablesRestart(t *testing.T) {
 	uri := open(t, c, "kernel.py", "x = 41\ny = 'hi'\n")
 	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
 
-	info := kernelInfo(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri))
+	info := infoCommand(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri))
 	if info.URI != uri || info.Backend != contract.BackendMonty || info.State != contract.KernelIdle || info.ExecutionCount != 1 || info.Versions["monty"] == "" {
 		t.Errorf("kernelInfo: %+v", info)
 	}
@@ -229,7 +229,7 @@ func TestKernelInfoVariablesRestart(t *testing.T) {
 		t.Errorf("variables: %s", mustJSON(vars))
 	}
 
-	if info := kernelInfo(t, c, contract.CmdRestart, lsptest.URIArg(uri)); info.ExecutionCount != 0 {
+	if info := infoCommand(t, c, contract.CmdRestart, lsptest.URIArg(uri)); info.ExecutionCount != 0 {
 		t.Errorf("after restart: %+v", info)
 	}
 	await(t, c, lsptest.Sent(protocol.MethodWindowShowMessage))
@@ -246,7 +246,7 @@ func TestSetBackend(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	uri := open(t, c, "backend.py", "x = 1\n")
 	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
-	info := kernelInfo(t, c, contract.CmdSetBackend, &contract.BackendArg{URI: uri, Backend: contract.BackendMonty})
+	info := infoCommand(t, c, contract.CmdSetBackend, &contract.BackendArg{URI: uri, Backend: contract.BackendMonty})
 	if info.Backend != contract.BackendMonty || info.ExecutionCount != 0 {
 		t.Errorf("setBackend result: %+v", info)
 	}

@@ -39,7 +39,7 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		}
 		return nil, err
 	}
-	raw, err := Codec{}.Marshal(v)
+	raw, err := codec{}.Marshal(v)
 	return protocol.LSPAny(raw), err
 }
 

@@ -82,7 +82,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("state after interrupt: %s", mustJSON(ex))
 	}
 	// Restart clears the state.
-	kernelInfo(t, c, contract.CmdRestart, lsptest.URIArg(uri))
+	infoCommand(t, c, contract.CmdRestart, lsptest.URIArg(uri))
 	if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 10)); len(ex) != 1 || ex[0].Error == nil || ex[0].Error.EName != "NameError" {
 		t.Fatalf("after restart: %s", mustJSON(ex))
 	}

@@ -246,16 +246,18 @@ func (s *server) Request(ctx context.Context, method string, _ any) (any, error)
 	return nil, nil
 }
 
-// Codec encodes params and results with the protocol package's codec; the
-// contract's records encode themselves (generated, no reflection). The
-// server's connection uses it, and so does the test client (package
-// lsptest), so both sides encode alike.
-type Codec struct{}
+// codec encodes params and results with the protocol package's codec; the
+// contract's records encode themselves (generated, no reflection).
+type codec struct{}
 
-var _ jsonrpc2.Codec = Codec{}
+// Codec is the server connection's codec, for clients that must encode
+// alike (the test client, package lsptest).
+type Codec = codec
+
+var _ jsonrpc2.Codec = codec{}
 
 // Marshal implements jsonrpc2.Codec.
-func (Codec) Marshal(v any) ([]byte, error) {
+func (codec) Marshal(v any) ([]byte, error) {
 	switch m := v.(type) {
 	case nil:
 		return []byte("null"), nil
@@ -276,7 +278,7 @@ func (Codec) Marshal(v any) ([]byte, error) {
 }
 
 // Unmarshal implements jsonrpc2.Codec.
-func (Codec) Unmarshal(data []byte, v any) error {
+func (codec) Unmarshal(data []byte, v any) error {
 	if p, ok := v.(*jsonrpc2.RawMessage); ok {
 		*p = append((*p)[:0], data...)
 		return nil

@@ -120,7 +120,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer s.cancel()
 
 	s.stream = newStream(in, out, closeBoth(in, out), log)
-	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(Codec{}))
+	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{}))
 	s.client = newClient(s.conn, s.stream.coalescer, log)
 	s.refresh = newRefresher(s)
 	s.nb = notebook.New(notebook.Options{Config: s.kernelConfig, Settle: s.settle, NewKernel: opts.NewKernel, Events: events{s}, Logger: log})
