@@ -211,6 +211,15 @@ func (c *Client) Refuse(method string) {
 	c.mu.Unlock()
 }
 
+// Answer makes the client answer server requests for method with what fn
+// returns for their raw params: for requests this package has no typed
+// hook for (backyard's own). It overrides the typed hooks.
+func (c *Client) Answer(method string, fn func(params json.RawMessage) any) {
+	c.mu.Lock()
+	c.answers[method] = fn
+	c.mu.Unlock()
+}
+
 // OnShowMessageRequest makes the client answer window/showMessageRequest
 // with what choose returns (nil: the message was dismissed, the default).
 func (c *Client) OnShowMessageRequest(choose func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem) {

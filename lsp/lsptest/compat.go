@@ -11,8 +11,8 @@ import (
 
 // This file keeps the untyped API of the first version of this package
 // working for tests written against it (message predicates, flattened
-// lenses and diagnostics, raw answers). New tests use Await with
-// expectations, CodeLens, PublishedDiagnostics and OnShowMessageRequest.
+// lenses and diagnostics); tests on other branches use it. New tests use
+// Await with expectations, CodeLens and PublishedDiagnostics.
 
 // Wait returns the first message with Seq at or after from that matches,
 // and its Seq.
@@ -110,14 +110,4 @@ func (c *Client) Diagnostics(uri string) ([]Diagnostic, bool) {
 			Severity: int(d.Severity), Source: src, Message: Plain(d.Message)}
 	}
 	return out, ok
-}
-
-// Answer makes the client answer server requests for method with what fn
-// returns for their raw params.
-//
-// Deprecated: use OnShowMessageRequest or SetSettings.
-func (c *Client) Answer(method string, fn func(params json.RawMessage) any) {
-	c.mu.Lock()
-	c.answers[method] = fn
-	c.mu.Unlock()
 }
