@@ -24,6 +24,13 @@ type FeedOptions struct {
 	// OnPrint receives output as the worker flushes it. Segments split
 	// lines arbitrarily; concatenate them.
 	OnPrint func(stream Stream, text string)
+	// Input, when set, answers input(): the line, else nil and whether the
+	// cell gets KeyboardInterrupt (the question was dismissed) rather than
+	// EOFError. ctx ends when the feed is stopped. Without Input, input()
+	// raises EOFError at once. The prompt and the answer are printed to
+	// stdout (the worker does not print the prompt), as a console shows
+	// them.
+	Input func(ctx context.Context, prompt string) (line *string, interrupt bool)
 }
 
 // Frame is one traceback frame; lines and columns are 1-based and relative
@@ -75,6 +82,7 @@ var ErrInterrupted = errors.New("interrupted")
 // a *CrashError when it died, a *ProtocolError when it broke the protocol.
 func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcome, error) {
 	var out Outcome
+	eof := false // input() was answered with the EOFError stand-in
 	reqs := make([]*pb.ParentRequest, 0, 4)
 	if opt.Fresh {
 		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
@@ -124,6 +132,9 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			return out, nil
 		case *pb.ChildEvent_Error:
 			out.Exception = exceptionFrom(k.Error.Exception)
+			if eof && out.Exception.Type == eofStandIn && out.Exception.Message == eofMessage {
+				out.Exception.Type = "EOFError"
+			}
 			out.Micros = ev.FeedExecutionMicros
 			return out, nil
 		case *pb.ChildEvent_TypingError:
@@ -133,8 +144,9 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			out.Undefined = append(out.Undefined, k.NameLookup.Name)
 			resume = &pb.ParentRequest{Kind: &pb.ParentRequest_ResumeNameLookup{ResumeNameLookup: &pb.ResumeNameLookup{Kind: &pb.ResumeNameLookup_Undefined{Undefined: &pb.Unit{}}}}}
 		case *pb.ChildEvent_FunctionCall:
-			// No host functions: a call of an undefined name is a NameError.
-			resume = resumeCall(k.FunctionCall.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: k.FunctionCall.FunctionName}}, nil)
+			var raisedEOF bool
+			resume, raisedEOF = w.functionCall(ctx, k.FunctionCall, opt)
+			eof = eof || raisedEOF
 		case *pb.ChildEvent_OsCall:
 			resume, err = w.osCall(ctx, k.OsCall)
 			if err != nil {
@@ -149,6 +161,77 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			return fail(err)
 		}
 	}
+}
+
+// Monty has no EOFError (and refuses it from the host): input() without an
+// answer raises this stand-in, which a feed ending in it reports as
+// EOFError. Like EOFError it is caught by `except Exception`.
+const (
+	eofStandIn = "Exception"
+	eofMessage = "EOF when reading a line"
+)
+
+// functionCall answers a call of a name the sandbox lacks. exit() and
+// quit() raise SystemExit, as CPython's site builtins do; input() asks
+// opt.Input; anything else is a NameError. eof reports the EOFError
+// stand-in.
+func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt FeedOptions) (resume *pb.ParentRequest, eof bool) {
+	arg := func(i int) *Value {
+		if i >= len(fc.Args) {
+			return nil
+		}
+		return &Value{nodes: fc.GetValues().GetNodes(), root: fc.Args[i]}
+	}
+	raise := func(typ, msg string) *pb.ParentRequest {
+		e := &pb.RaisedException{ExcType: typ}
+		if msg != "" {
+			e.Message = &msg
+		}
+		return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: e}}, nil)
+	}
+	if fc.ObjectId != nil {
+		return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: fc.FunctionName}}, nil), false
+	}
+	switch fc.FunctionName {
+	case "exit", "quit":
+		msg := "" // str(SystemExit()) is empty
+		if a := arg(0); a != nil {
+			msg = a.str()
+		}
+		return raise("SystemExit", msg), false
+	case "input":
+		if opt.Input == nil {
+			return raise(eofStandIn, eofMessage), true
+		}
+		prompt := ""
+		if a := arg(0); a != nil {
+			prompt = a.str()
+		}
+		if opt.OnPrint != nil && prompt != "" {
+			opt.OnPrint(Stdout, prompt)
+		}
+		w.setPhase(phaseHost, false)
+		line, interrupt := opt.Input(ctx, prompt)
+		if ctx.Err() != nil {
+			gen := w.setPhase(phaseAborting, false)
+			time.AfterFunc(abortGrace, func() { w.killIfPhase(gen, phaseAborting) })
+			return abort("KeyboardInterrupt", ""), false
+		}
+		w.setPhase(phaseRunning, false)
+		switch {
+		case line != nil:
+			if opt.OnPrint != nil {
+				opt.OnPrint(Stdout, *line+"\n")
+			}
+			str := &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_Str{Str: *line}}}}
+			return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, str), false
+		case interrupt:
+			return raise("KeyboardInterrupt", "Interrupted by user"), false
+		}
+		return raise(eofStandIn, eofMessage), true
+	}
+	// No host functions: a call of an undefined name is a NameError.
+	return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: fc.FunctionName}}, nil), false
 }
 
 // osCall answers an OS call. Sleeps are waited out on the host (that is

@@ -210,13 +210,23 @@ func (w *Worker) Close() error {
 // Exited is closed once the worker process has ended.
 func (w *Worker) Exited() <-chan struct{} { return w.exited }
 
+// ExitError says how the worker process ended; nil while it runs.
+func (w *Worker) ExitError() *CrashError {
+	select {
+	case <-w.exited:
+		return w.crash
+	default:
+		return nil
+	}
+}
+
 func (w *Worker) reap() {
 	err := w.cmd.Wait()
 	c := &CrashError{Stderr: w.stderr.String()}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			c.ExitCode, c.Signal = -1, ws.Signal().String()
+			c.ExitCode, c.Signal = -1, proc.SignalName(ws.Signal())
 		} else {
 			c.ExitCode = ee.ExitCode()
 		}
