@@ -366,10 +366,10 @@ func TestDriverSystemExitKeepsKernel(t *testing.T) {
 	d := startLocal(t)
 	d.run("kept = 7")
 	for code, want := range map[string]string{
-		"import sys\nsys.exit(3)":            "3",
-		"import sys\nsys.exit()":             "",
-		"raise SystemExit('bye')":            "bye",
-		"exit(0)":                            "0",
+		"import sys\nsys.exit(3)": "3",
+		"import sys\nsys.exit()":  "",
+		"raise SystemExit('bye')": "bye",
+		"exit(0)":                 "0",
 		"import argparse\nargparse.ArgumentParser(prog='p').parse_args(['--help'])": "0",
 	} {
 		_, done := d.run(code)

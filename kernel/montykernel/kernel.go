@@ -41,7 +41,7 @@ type Kernel struct {
 	names map[string]bool // names seen in cells that ran, for Variables
 	cp    checkpoint
 
-	version string         // guarded by mu
+	version string        // guarded by mu
 	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
 }
 
