@@ -303,14 +303,15 @@ def _ends_with_semicolon(code, node):
 def _frames(tb, cell_file):
     import traceback
 
-    entries = traceback.extract_tb(tb)
-    # The driver's own frames come first; the cell's start at its file.
+    # The driver's own frames (it runs as "<string>", like code a cell
+    # exec()s, so they are told by their globals) are left out; the cell's
+    # start at its file.
+    drv = globals()
+    entries = traceback.StackSummary.extract((f, n) for f, n in traceback.walk_tb(tb) if f.f_globals is not drv)
     for i, f in enumerate(entries):
         if f.filename.startswith("<cell-"):
             entries = entries[i:]
             break
-    else:
-        entries = [f for f in entries if f.filename != _DRIVER_FILE]
     out = []
     for i, f in enumerate(entries):
         if len(entries) > MAX_FRAMES:
@@ -327,8 +328,6 @@ def _frames(tb, cell_file):
             out.append({"line": 0, "name": f.name, "text": text, "file": f.filename, "file_line": f.lineno or 0})
     return out
 
-
-_DRIVER_FILE = _frames.__code__.co_filename
 
 
 def _error(e, cell_file):
@@ -557,11 +556,11 @@ def _ask(prompt, password):
     """Asks the host for a line: the prompt goes to stdout, as a console
     shows it, and the answer is echoed after it."""
     prompt = str(prompt)
+    _st.out.write("stdout", prompt)  # as CPython does, even with no stdin
     if not _st.stdin or _st.child:
         raise EOFError("EOF when reading a line")
     _st.input_seq += 1
     n = _st.input_seq
-    _st.out.write("stdout", prompt)
     _st.out.flush({"t": "input", "id": n, "prompt": prompt, "password": password})
     while True:
         m = _st.reader.next()

@@ -200,15 +200,15 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 		}
 		return raise("SystemExit", msg), false
 	case "input":
-		if opt.Input == nil {
-			return raise(eofStandIn, eofMessage), true
-		}
 		prompt := ""
 		if a := arg(0); a != nil {
 			prompt = a.str()
 		}
 		if opt.OnPrint != nil && prompt != "" {
-			opt.OnPrint(Stdout, prompt)
+			opt.OnPrint(Stdout, prompt) // as CPython does, even with no stdin
+		}
+		if opt.Input == nil {
+			return raise(eofStandIn, eofMessage), true
 		}
 		w.setPhase(phaseHost, false)
 		line, interrupt := opt.Input(ctx, prompt)

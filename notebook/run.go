@@ -273,7 +273,14 @@ func (e *execution) run(s *session) {
 		nb.ev.Output(&contract.OutputParams{URI: uri, ExecutionID: id, Stream: st, Text: text})
 	})
 	s.setOutput(out)
-	res, err := k.Execute(e.ctx, kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs})
+	req := kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs}
+	if in, ok := nb.ev.(InputEvents); ok {
+		req.OnInput = func(ctx context.Context, prompt string, password bool) (string, error) {
+			out.flush() // the prompt shows before the question
+			return in.Input(ctx, &contract.InputParams{URI: uri, ExecutionID: id, Prompt: prompt, Password: password})
+		}
+	}
+	res, err := k.Execute(e.ctx, req)
 	s.setOutput(nil)
 	out.close()
 
