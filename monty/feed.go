@@ -65,6 +65,9 @@ type Outcome struct {
 	Undefined []string
 	// Micros is the bytecode time the feed used, as counted by the worker.
 	Micros uint64
+	// Interrupted: ctx ended while the code waited on the host, and the
+	// code got its KeyboardInterrupt (it may have caught it).
+	Interrupted bool
 }
 
 // ErrInterrupted is the cause used when a feed waiting on the host (a
@@ -82,7 +85,8 @@ var ErrInterrupted = errors.New("interrupted")
 // a *CrashError when it died, a *ProtocolError when it broke the protocol.
 func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcome, error) {
 	var out Outcome
-	eof := false // input() was answered with the EOFError stand-in
+	eof := false         // input() was answered with the EOFError stand-in
+	interrupted := false // the KeyboardInterrupt of ctx's end was raised
 	reqs := make([]*pb.ParentRequest, 0, 4)
 	if opt.Fresh {
 		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
@@ -129,9 +133,11 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 		case *pb.ChildEvent_Complete:
 			out.Value = &Value{nodes: k.Complete.GetValues().GetNodes(), root: k.Complete.Value}
 			out.Micros = ev.FeedExecutionMicros
+			out.Interrupted = interrupted
 			return out, nil
 		case *pb.ChildEvent_Error:
 			out.Exception = exceptionFrom(k.Error.Exception)
+			out.Interrupted = interrupted
 			if eof && out.Exception.Type == eofStandIn && out.Exception.Message == eofMessage {
 				out.Exception.Type = "EOFError"
 			}
@@ -145,10 +151,10 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			resume = &pb.ParentRequest{Kind: &pb.ParentRequest_ResumeNameLookup{ResumeNameLookup: &pb.ResumeNameLookup{Kind: &pb.ResumeNameLookup_Undefined{Undefined: &pb.Unit{}}}}}
 		case *pb.ChildEvent_FunctionCall:
 			var raisedEOF bool
-			resume, raisedEOF = w.functionCall(ctx, k.FunctionCall, opt)
+			resume, raisedEOF = w.functionCall(ctx, k.FunctionCall, opt, &interrupted)
 			eof = eof || raisedEOF
 		case *pb.ChildEvent_OsCall:
-			resume, err = w.osCall(ctx, k.OsCall)
+			resume, err = w.osCall(ctx, k.OsCall, &interrupted)
 			if err != nil {
 				return fail(err)
 			}
@@ -175,7 +181,7 @@ const (
 // quit() raise SystemExit, as CPython's site builtins do; input() asks
 // opt.Input; anything else is a NameError. eof reports the EOFError
 // stand-in.
-func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt FeedOptions) (resume *pb.ParentRequest, eof bool) {
+func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt FeedOptions, interrupted *bool) (resume *pb.ParentRequest, eof bool) {
 	arg := func(i int) *Value {
 		if i >= len(fc.Args) {
 			return nil
@@ -210,14 +216,17 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 		if opt.Input == nil {
 			return raise(eofStandIn, eofMessage), true
 		}
-		w.setPhase(phaseHost, false)
-		line, interrupt := opt.Input(ctx, prompt)
-		if ctx.Err() != nil {
-			gen := w.setPhase(phaseAborting, false)
-			time.AfterFunc(abortGrace, func() { w.killIfPhase(gen, phaseAborting) })
-			return abort("KeyboardInterrupt", ""), false
+		var line *string
+		interrupt := true
+		if ctx.Err() == nil {
+			w.setPhase(phaseHost, false)
+			line, interrupt = opt.Input(ctx, prompt)
+			w.setPhase(phaseRunning, false)
 		}
-		w.setPhase(phaseRunning, false)
+		if ctx.Err() != nil {
+			*interrupted = true
+			return raise("KeyboardInterrupt", ""), false
+		}
 		switch {
 		case line != nil:
 			if opt.OnPrint != nil {
@@ -237,7 +246,12 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 // osCall answers an OS call. Sleeps are waited out on the host (that is
 // where an interrupt can stop them in-band); nothing else on the host is
 // reachable from the sandbox, so other calls get the worker's own refusal.
-func (w *Worker) osCall(ctx context.Context, c *pb.OsCall) (*pb.ParentRequest, error) {
+//
+// An interrupt (ctx's end) during a sleep raises a KeyboardInterrupt the
+// cell can catch, as a SIGINT does in CPython; the handler then runs to its
+// end (Monty's own time budget still bounds it), and a sleep in it returns
+// at once: there is one interrupt per request, and this feed had its.
+func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (*pb.ParentRequest, error) {
 	var seconds float64
 	switch k := c.Call.(type) {
 	case *pb.OsCall_SystemSleep:
@@ -260,14 +274,12 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall) (*pb.ParentRequest, e
 			t.Stop()
 		}
 	}
-	if ctx.Err() != nil {
-		// The worker stays alive to answer the abort; it is killed only if
-		// it does not (a finally block that never ends).
-		gen := w.setPhase(phaseAborting, false)
-		time.AfterFunc(abortGrace, func() { w.killIfPhase(gen, phaseAborting) })
-		return abort("KeyboardInterrupt", ""), nil
-	}
 	w.setPhase(phaseRunning, false)
+	if ctx.Err() != nil && !*interrupted {
+		*interrupted = true
+		e := &pb.RaisedException{ExcType: "KeyboardInterrupt"}
+		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: e}}, nil), nil
+	}
 	none := &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}}}
 	return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, none), nil
 }

@@ -64,12 +64,7 @@ const (
 	phaseIdle = iota
 	phaseRunning
 	phaseHost
-	phaseAborting
 )
-
-// abortGrace is how long a worker may take to end a feed after an in-band
-// KeyboardInterrupt before it is killed.
-const abortGrace = 2 * time.Second
 
 func (w *Worker) setPhase(p int, newFeed bool) uint64 {
 	w.mu.Lock()
@@ -85,14 +80,6 @@ func (w *Worker) killIfRunning(gen uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.gen == gen && w.phase == phaseRunning {
-		w.Kill()
-	}
-}
-
-func (w *Worker) killIfPhase(gen uint64, p int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.gen == gen && w.phase == p {
 		w.Kill()
 	}
 }

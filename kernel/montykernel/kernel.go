@@ -166,7 +166,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			r.Notes = append(r.Notes, restoredNote)
 		}
 	default:
-		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout
+		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
 		if k.cp.record(c.fed, r.Duration, inBand) {
 			if err := k.cp.take(w); err != nil {
 				k.fresh()
