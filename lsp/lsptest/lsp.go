@@ -12,6 +12,7 @@ type Capabilities struct {
 	InlayHintRefresh bool // workspace.inlayHint.refreshSupport
 	InlayHints       bool // textDocument.inlayHint
 	WorkDoneProgress bool // window.workDoneProgress (both)
+	Input            bool // experimental.backyard.input: answers backyard/input (both editors)
 }
 
 // VSCode are the capabilities of vscode-languageclient that matter here.
@@ -33,6 +34,9 @@ func (c *Client) Initialize(ctx context.Context, caps Capabilities, options any)
 	}
 	if caps.InlayHints {
 		capObj["textDocument"] = map[string]any{"inlayHint": map[string]any{}}
+	}
+	if caps.Input {
+		capObj["experimental"] = map[string]any{"backyard": map[string]any{"input": true}}
 	}
 	params := map[string]any{"processId": nil, "rootUri": nil, "capabilities": capObj}
 	if options != nil {
