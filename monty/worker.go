@@ -244,6 +244,9 @@ func (w *Worker) send(reqs ...*pb.ParentRequest) error {
 	return nil
 }
 
+// keptReadBuffer bounds the read buffer kept between events.
+const keptReadBuffer = 1 << 20
+
 // next reads one event.
 func (w *Worker) next() (*pb.ChildEvent, error) {
 	if w.broken != nil {
@@ -251,6 +254,9 @@ func (w *Worker) next() (*pb.ChildEvent, error) {
 	}
 	ev, rbuf, err := readFrame(w.stdout, w.rbuf)
 	w.rbuf = rbuf
+	if cap(rbuf) > keptReadBuffer {
+		w.rbuf = nil // one large event (a snapshot) must not pin its size
+	}
 	if err != nil {
 		return nil, w.fail(err)
 	}
