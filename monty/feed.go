@@ -219,14 +219,17 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 		var line *string
 		interrupt := true
 		if ctx.Err() == nil {
-			w.setPhase(phaseHost, false)
+			w.hostPhase(phaseHost, *interrupted)
 			line, interrupt = opt.Input(ctx, prompt)
-			w.setPhase(phaseRunning, false)
 		}
 		if ctx.Err() != nil {
-			*interrupted = true
+			if !*interrupted {
+				*interrupted = true
+				w.hostPhase(phaseHandled, false)
+			}
 			return raise("KeyboardInterrupt", ""), false
 		}
+		w.hostPhase(phaseRunning, *interrupted)
 		switch {
 		case line != nil:
 			if opt.OnPrint != nil {
@@ -265,7 +268,7 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (*
 	default:
 		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotHandled{NotHandled: &pb.Unit{}}}, nil), nil
 	}
-	w.setPhase(phaseHost, false)
+	w.hostPhase(phaseHost, *interrupted)
 	if ctx.Err() == nil && seconds > 0 {
 		t := time.NewTimer(time.Duration(seconds * float64(time.Second)))
 		select {
@@ -274,12 +277,13 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (*
 			t.Stop()
 		}
 	}
-	w.setPhase(phaseRunning, false)
 	if ctx.Err() != nil && !*interrupted {
 		*interrupted = true
+		w.hostPhase(phaseHandled, false)
 		e := &pb.RaisedException{ExcType: "KeyboardInterrupt"}
 		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: e}}, nil), nil
 	}
+	w.hostPhase(phaseRunning, *interrupted)
 	none := &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}}}
 	return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, none), nil
 }

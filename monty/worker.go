@@ -64,6 +64,9 @@ const (
 	phaseIdle = iota
 	phaseRunning
 	phaseHost
+	// phaseHandled: the feed's cancellation was answered in-band with a
+	// KeyboardInterrupt; the code runs on and is never killed for it.
+	phaseHandled
 )
 
 func (w *Worker) setPhase(p int, newFeed bool) uint64 {
@@ -74,6 +77,15 @@ func (w *Worker) setPhase(p int, newFeed bool) uint64 {
 		w.gen++
 	}
 	return w.gen
+}
+
+// hostPhase sets the phase of a feed on the host's side, unless its
+// cancellation was handled in-band already (the phase then stays
+// phaseHandled: a late watcher must not kill the handler).
+func (w *Worker) hostPhase(p int, handled bool) {
+	if !handled {
+		w.setPhase(p, false)
+	}
 }
 
 func (w *Worker) killIfRunning(gen uint64) {
