@@ -24,6 +24,9 @@ type Capabilities struct {
 	// ConfigurationRegistration:
 	// workspace.didChangeConfiguration.dynamicRegistration.
 	ConfigurationRegistration bool
+	// Input: experimental.backyard.input, the client answers backyard/input
+	// (both editors do).
+	Input bool
 }
 
 // VSCode are the capabilities of vscode-languageclient that the contract
@@ -52,6 +55,9 @@ func (caps Capabilities) Protocol() protocol.ClientCapabilities {
 	}
 	if caps.ConfigurationRegistration {
 		c.Workspace.DidChangeConfiguration = &protocol.DidChangeConfigurationClientCapabilities{DynamicRegistration: yes(true)}
+	}
+	if caps.Input {
+		c.Experimental = protocol.LSPAny(`{"backyard":{"input":true}}`)
 	}
 	return c
 }
