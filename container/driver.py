@@ -33,12 +33,16 @@ PROTOCOL = 1
 
 class _State:
     in_cell = False  # SIGINT raises KeyboardInterrupt only while a cell runs
+    sigint = False  # a SIGINT came while the running cell ran
+    cell_ticks = 0  # when the running cell started, in clock ticks since boot
+    stdin = False  # the host can answer input() for the running cell
+    input_seq = 0  # numbers input requests, so a late answer is not taken
+    reader = None  # the _Reader of host requests
     child = False  # this process is a fork of the driver
     cell_no = 0  # cells are compiled as <cell-N>
     loop = None  # asyncio loop for cells with top-level await
     out = None  # the _Out
     err_file = None  # the container's own stderr
-    frames = None  # the _Frames of requests
     calls = 0  # host calls made
     exec_id = 0  # the running cell's request id
 
@@ -267,6 +271,7 @@ class _BinaryStream:
 
 def _on_sigint(signum, frame):
     if _st.in_cell and not _st.child:
+        _st.sigint = True
         raise KeyboardInterrupt
 
 
@@ -300,14 +305,15 @@ def _ends_with_semicolon(code, node):
 def _frames(tb, cell_file):
     import traceback
 
-    entries = traceback.extract_tb(tb)
-    # The driver's own frames come first; the cell's start at its file.
+    # The driver's own frames (it runs as "<string>", like code a cell
+    # exec()s, so they are told by their globals) are left out; the cell's
+    # start at its file.
+    drv = globals()
+    entries = traceback.StackSummary.extract((f, n) for f, n in traceback.walk_tb(tb) if f.f_globals is not drv)
     for i, f in enumerate(entries):
         if f.filename.startswith("<cell-"):
             entries = entries[i:]
             break
-    else:
-        entries = [f for f in entries if f.filename != _DRIVER_FILE]
     out = []
     for i, f in enumerate(entries):
         if len(entries) > MAX_FRAMES:
@@ -318,15 +324,12 @@ def _frames(tb, cell_file):
         text = (f.line or "").strip()
         if f.filename == cell_file:
             out.append({"line": f.lineno, "name": f.name, "text": text})
+        elif f.filename.startswith("<cell-"):
+            out.append({"line": 0, "name": f.name, "text": "cell %s:%s: %s" % (f.filename[6:-1], f.lineno, text)})
         else:
-            where = f.filename
-            if where.startswith("<cell-"):
-                where = "cell " + where[6:-1]
-            out.append({"line": 0, "name": f.name, "text": "%s:%s: %s" % (where, f.lineno, text)})
+            out.append({"line": 0, "name": f.name, "text": text, "file": f.filename, "file_line": f.lineno or 0})
     return out
 
-
-_DRIVER_FILE = _frames.__code__.co_filename
 
 
 def _error(e, cell_file):
@@ -427,6 +430,34 @@ def _inline_figures(value):
     return value
 
 
+def _cut(text, cap):
+    """text cut to at most cap bytes of UTF-8, and how many characters were
+    cut."""
+    if len(text) <= cap // 4:
+        return text, 0
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= cap:
+        return text, 0
+    kept = data[:cap].decode("utf-8", "ignore")
+    return kept, len(text) - len(kept)
+
+
+def _capped(v, cap):
+    """Caps a value like the streams: its text is cut (the host adds the
+    marker), MIME data over the cap is dropped (cut data would be corrupt)."""
+    v["text"], cut = _cut(v["text"], cap)
+    if cut:
+        v["cut"] = cut
+    mime = v.get("mime")
+    if mime:
+        mime["text/plain"] = v["text"]
+        for k in list(mime):
+            if k != "text/plain" and len(mime[k]) > cap:
+                v.setdefault("dropped", {})[k] = len(mime[k])
+                del mime[k]
+    return v
+
+
 def _run(code_obj, ns):
     if code_obj.co_flags & 0x80:  # CO_COROUTINE: the cell uses top-level await
         import asyncio
@@ -445,6 +476,8 @@ def _execute(req, ns):
 
     code = req.get("code", "")
     silent = req.get("silent", False)
+    _st.stdin = bool(req.get("stdin"))
+    _st.cell_ticks = int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
     _st.cell_no += 1
     fname = "<cell-%d>" % _st.cell_no
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
@@ -477,22 +510,18 @@ def _execute(req, ns):
                     v = {"text": mime["text/plain"], "mime": mime}
                 v = _inline_figures(v)
                 if v is not None:
+                    v = _capped(v, int(req.get("max_output", 1 << 20)))
                     if len(v["mime"]) == 1:
                         del v["mime"]
                     done["value"] = v
         finally:
             _st.in_cell = False
     except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if _st.child:
-            return code
+            return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        # As IPython: the exception ends the cell, the kernel goes on.
         done["status"] = "error"
-        done["exit"] = code
-        done["error"] = {
-            "ename": "SystemExit",
-            "evalue": "the cell called sys.exit(%r): the kernel stopped; the next run starts a fresh kernel" % (e.code,),
-            "traceback": _frames(e.__traceback__, fname),
-        }
+        done["error"] = {"ename": "SystemExit", "evalue": str(e), "traceback": _frames(e.__traceback__, fname)}
     except BaseException as e:
         if _st.child:
             return 1
@@ -524,29 +553,6 @@ def _variables(req, ns):
 
 
 # ---- host functions and inputs ---------------------------------------------
-
-
-class _Frames:
-    """Reads request frames; the cell reads replies to its host calls from
-    it too. A KeyboardInterrupt while it waits loses no data."""
-
-    def __init__(self, fd):
-        self.fd = fd
-        self.buf = bytearray()
-
-    def next(self):
-        """The next frame, or None at the end of the stream."""
-        while True:
-            if len(self.buf) >= 4:
-                n = int.from_bytes(self.buf[:4], "big")
-                if len(self.buf) >= 4 + n:
-                    body = bytes(self.buf[4 : 4 + n])
-                    del self.buf[: 4 + n]
-                    return json.loads(body.decode("utf-8"))
-            chunk = os.read(self.fd, 1 << 16)
-            if not chunk:
-                return None
-            self.buf += chunk
 
 
 _call_lock = threading.Lock()
@@ -601,7 +607,7 @@ def _host_function(name):
             n = _st.calls
             _st.out.flush({"t": "call", "id": _st.exec_id, "call": n, "name": name, "args": list(args), "kwargs": kwargs})
             while True:
-                m = _st.frames.next()
+                m = _st.reader.next()
                 if m is None:
                     raise RuntimeError("%s(): the host went away" % name)
                 if m.get("call") != n:
@@ -625,6 +631,103 @@ def _bind(req, ns):
     ns.update(req.get("inputs") or {})
     for name in req.get("functions") or ():
         ns[name] = _host_function(name)
+
+# ---- input() ---------------------------------------------------------------
+
+
+def _ask(prompt, password):
+    """Asks the host for a line: the prompt goes to stdout, as a console
+    shows it, and the answer is echoed after it."""
+    prompt = str(prompt)
+    _st.out.write("stdout", prompt)  # as CPython does, even with no stdin
+    if not _st.stdin or _st.child:
+        raise EOFError("EOF when reading a line")
+    _st.input_seq += 1
+    n = _st.input_seq
+    _st.out.flush({"t": "input", "id": n, "prompt": prompt, "password": password})
+    while True:
+        m = _st.reader.next()
+        if m is None:
+            raise EOFError("EOF when reading a line")
+        if m.get("t") == "input" and m.get("id") == n:
+            break
+    if m.get("raise") == "KeyboardInterrupt":
+        raise KeyboardInterrupt("Interrupted by user")
+    line = m.get("line")
+    if line is None:
+        raise EOFError("EOF when reading a line")
+    _st.out.write("stdout", "\n" if password else line + "\n")
+    return line
+
+
+def _input(prompt=""):
+    return _ask(prompt, False)
+
+
+def _getpass(prompt="Password: ", stream=None):
+    return _ask(prompt, True)
+
+
+# ---- the cell's processes ---------------------------------------------------
+
+_BOOT_CLOCK = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _end_cell_processes():
+    """Kills the processes the running cell started (every descendant of the
+    driver that started after the cell did; the driver is the container's
+    init, so orphans count too) and reaps them, after an interrupt or a time
+    limit, so the next cell sees none of them."""
+    me = os.getpid()
+    procs = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            procs[int(name)] = (int(fields[1]), int(fields[19]))  # ppid, start time
+        except (OSError, IndexError, ValueError):
+            continue
+    children = {}
+    for pid, (ppid, _) in procs.items():
+        children.setdefault(ppid, []).append(pid)
+    todo, victims = [me], []
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            todo.append(c)
+            if procs[c][1] >= _st.cell_ticks:
+                victims.append(c)
+    for pid in victims:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    # Reap them: ours, and those reparented to the driver as their parent
+    # died; a zombie of another parent (outside a container) is gone enough.
+    left, deadline = set(victims), time.monotonic() + 2
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    left.discard(pid)
+                continue
+            except ChildProcessError:
+                pass
+            try:
+                with open("/proc/%d/stat" % pid, "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                if fields[0] == b"Z" and int(fields[1]) != me:
+                    left.discard(pid)
+            except (OSError, IndexError, ValueError):
+                left.discard(pid)
+        if left:
+            time.sleep(0.005)
 
 
 # ---- fork children --------------------------------------------------------
@@ -668,6 +771,30 @@ def _reap():
 # ---- main loop -------------------------------------------------------------
 
 
+class _Reader:
+    """Reads the host's frames. Not a generator: a KeyboardInterrupt while
+    input() waits in read must leave it usable."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buf = bytearray()
+
+    def next(self):
+        """The next request, None at the end of the input."""
+        buf = self.buf
+        while True:
+            if len(buf) >= 4:
+                n = int.from_bytes(buf[:4], "big")
+                if len(buf) >= 4 + n:
+                    body = bytes(buf[4 : 4 + n])
+                    del buf[: 4 + n]
+                    return json.loads(body.decode("utf-8"))
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return None
+            buf += chunk
+
+
 def _setup():
     global _zombie_r, _zombie_w
     proto_in, proto_out = os.dup(0), os.dup(1)
@@ -695,6 +822,7 @@ def _setup():
     sys.stdout = _Stream(out, "stdout", 1)
     sys.stderr = _Stream(out, "stderr", 2)
     sys.stdin = open(os.devnull)
+    builtins.input = _input
     limit = os.environ.pop("BACKYARD_RECURSION_LIMIT", "")
     if limit.isdigit():
         sys.setrecursionlimit(int(limit) + 20)  # room for the driver's frames
@@ -715,14 +843,22 @@ def main():
     out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
     # What every cell needs, loaded while the host has nothing to run yet.
     import ast, linecache  # noqa: F401
-    _st.frames = _Frames(proto_in)
+
+    try:
+        import getpass
+
+        getpass.getpass = _getpass  # a password question goes to the host too
+    except ImportError:
+        pass
+    _st.reader = _Reader(proto_in)
     while True:
-        req = _st.frames.next()
+        req = _st.reader.next()
         if req is None:
             break
         kind = req.get("t")
         if kind == "exec":
             out.start_cell(int(req.get("max_output", 1 << 20)), bool(req.get("silent")))
+            _st.sigint = False
             try:
                 done = _execute(req, ns)
             except KeyboardInterrupt:  # a second SIGINT landed in the driver
@@ -730,6 +866,8 @@ def main():
                         "error": {"ename": "KeyboardInterrupt", "evalue": "", "traceback": []}}
             if isinstance(done, int):
                 _child_exit(done)
+            if _st.sigint:
+                _end_cell_processes()
             # One select for both: output subprocesses already wrote, forks
             # to reap.
             ready = out.poll_raw([_zombie_r])
@@ -737,12 +875,12 @@ def main():
                 _reap()
             out.flush(done)
             out.start_cell(1 << 20, False)  # output between cells
-            if "exit" in done:
-                os._exit(done["exit"] & 0xFF)
         elif kind == "vars":
             out.flush(_variables(req, ns))
         elif kind in ("return", "raise"):
             pass  # a late reply to a host call of an interrupted cell
+        elif kind == "input":
+            pass  # an answer that came after the cell stopped waiting
         else:
             out.flush({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (kind,)})
 

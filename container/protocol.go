@@ -14,6 +14,7 @@ const (
 	msgDone  = "done"  // driver → host: the cell ended
 	msgVars  = "vars"  // both: list the namespace
 	msgError = "error" // driver → host: a request it did not understand
+	msgInput = "input" // driver → host: the cell called input(); host → driver: the answer
 	// A cell calls a host function: driver → host "call"; the host answers
 	// "return" or "raise" (see hostcall.go).
 	msgCall   = "call"
@@ -31,6 +32,7 @@ type message struct {
 	Code      string `json:"code,omitempty"`
 	Silent    bool   `json:"silent,omitempty"`
 	MaxOutput int    `json:"max_output,omitempty"`
+	Stdin     bool   `json:"stdin,omitempty"` // the host answers input()
 	// exec request: named inputs (a JSON object) and host function names
 	Inputs    json.RawMessage `json:"inputs,omitempty"`
 	Functions []string        `json:"functions,omitempty"`
@@ -56,8 +58,15 @@ type message struct {
 	Status string     `json:"status,omitempty"` // "ok" or "error"
 	Value  *Value     `json:"value,omitempty"`
 	Error  *PyError   `json:"error,omitempty"`
-	Exit   *int       `json:"exit,omitempty"` // the cell called sys.exit(Exit)
 	Vars   []Variable `json:"vars,omitempty"`
+
+	// input: the question (driver → host; ID numbers it) and the answer
+	// (host → driver, the same ID): the line, else Raise names the exception
+	// input() raises (no line and no Raise: EOFError).
+	Prompt   string  `json:"prompt,omitempty"`
+	Password bool    `json:"password,omitempty"`
+	Line     *string `json:"line,omitempty"`
+	Raise    string  `json:"raise,omitempty"`
 
 	// error
 	Message string `json:"message,omitempty"`
@@ -69,6 +78,11 @@ type message struct {
 type Value struct {
 	Text string            `json:"text"`
 	MIME map[string]string `json:"mime,omitempty"`
+	// Cut is how many characters of Text the driver cut at the output
+	// limit; Dropped lists the MIME data over the limit that it left out
+	// (MIME type → size).
+	Cut     int            `json:"cut,omitempty"`
+	Dropped map[string]int `json:"dropped,omitempty"`
 }
 
 // PyError is a Python exception raised by a cell.
@@ -79,12 +93,14 @@ type PyError struct {
 }
 
 // Frame is a traceback frame, outermost first. Line is 1-based in the cell
-// that ran; 0 for frames elsewhere (a library, an earlier cell), whose Text
-// then starts with "file:line: ".
+// that ran; 0 for frames elsewhere: in an earlier cell (Text then starts
+// with "cell N:line: ") or in a file (File and FileLine say where).
 type Frame struct {
-	Line int    `json:"line"`
-	Name string `json:"name"`
-	Text string `json:"text"`
+	Line     int    `json:"line"`
+	Name     string `json:"name"`
+	Text     string `json:"text"`
+	File     string `json:"file,omitempty"`
+	FileLine int    `json:"file_line,omitempty"`
 }
 
 // Variable is one name bound in the kernel's namespace; Repr is cut by the

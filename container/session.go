@@ -181,6 +181,14 @@ func (s *Session) Alive() bool {
 	}
 }
 
+// Ended is closed when the container's attach stream ends: the driver
+// exited or the container was killed.
+func (s *Session) Ended() <-chan struct{} { return s.ended }
+
+// Killed reports whether Kill or Close stopped the container (so its end
+// is the host's doing, not a crash).
+func (s *Session) Killed() bool { return s.killed.Load() }
+
 func (s *Session) send(m any) error {
 	buf, err := appendFrame(nil, m)
 	if err != nil {
@@ -200,8 +208,14 @@ type ExecRequest struct {
 	// Silent: no output, no value, no figures (errors are still reported).
 	Silent bool
 	// MaxOutput is the host's cap per stream in bytes; the driver stops
-	// sending a little after it (default 1 MiB).
+	// sending a little after it (default 1 MiB). The value's text is cut at
+	// it too, and MIME data over it is dropped.
 	MaxOutput int
+	// Input, when set, answers the cell's input() (and getpass): the line,
+	// else nil and whether the cell gets KeyboardInterrupt (the question
+	// was dismissed) rather than EOFError. ctx ends when the cell stops
+	// waiting. Without Input, input() raises EOFError at once.
+	Input func(ctx context.Context, prompt string, password bool) (line *string, interrupt bool)
 	// Inputs are bound as globals before the cell runs (JSON-compatible
 	// values, see package jsonval); Functions are bound as host functions,
 	// which OnCall runs on the host when the cell calls them (its ctx is
@@ -216,8 +230,6 @@ type Reply struct {
 	OK    bool     // no exception
 	Value *Value   // the trailing expression's value, nil if none
 	Error *PyError // the exception, when !OK
-	// Exit is set when the cell called sys.exit: the driver has stopped.
-	Exit *int
 }
 
 // InputError is returned by Exec for inputs that cannot cross; nothing was
@@ -250,11 +262,18 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	if err != nil {
 		return Reply{}, &InputError{Err: err}
 	}
-	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Inputs: inputs, Functions: req.Functions}); err != nil {
+	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil, Inputs: inputs, Functions: req.Functions}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	}
+	var answers chan message
+	stopAsking := func() {}
+	defer func() { stopAsking() }()
 	for {
 		select {
+		case a := <-answers:
+			if err := s.send(a); err != nil {
+				s.conn.Close()
+			}
 		case m, ok := <-s.events:
 			if !ok {
 				return Reply{}, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
@@ -262,6 +281,26 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 			switch {
 			case m.T == msgOut:
 				deliver(m, onOutput)
+			case m.T == msgInput && req.Input != nil:
+				// Asked on another goroutine: the cell can still be
+				// interrupted, and then its done frame ends the question.
+				stopAsking()
+				if answers == nil {
+					answers = make(chan message, 1)
+				}
+				ictx, cancel := context.WithCancel(ctx)
+				stopAsking = cancel
+				go func(q message) {
+					line, interrupt := req.Input(ictx, q.Prompt, q.Password)
+					a := message{T: msgInput, ID: q.ID, Line: line}
+					if line == nil && interrupt {
+						a.Raise = "KeyboardInterrupt"
+					}
+					select {
+					case answers <- a:
+					case <-ictx.Done():
+					}
+				}(m)
 			case m.T == msgCall && m.ID == id:
 				// Answered on its own goroutine: output keeps flowing, and a
 				// host function that does not return cannot stop the
@@ -272,7 +311,7 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 					}
 				}()
 			case m.T == msgDone && m.ID == id:
-				return Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error, Exit: m.Exit}, nil
+				return Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error}, nil
 			case m.T == msgError:
 				return Reply{}, fmt.Errorf("kernel driver: %s", m.Message)
 			default:

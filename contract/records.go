@@ -86,6 +86,11 @@ type Frame struct {
 	Line int    `json:"line"`
 	Name string `json:"name"`
 	Text string `json:"text"`
+	// The path, in the kernel, of the file of a frame outside the notebook
+	// (library code such as pathlib); empty for the notebook's own code.
+	File string `json:"file,omitempty"`
+	// The frame's 1-based line in File.
+	FileLine int `json:"fileLine,omitzero"`
 }
 
 // ExecutionError is a Python exception (or a stopped, timed-out or crashed
@@ -127,6 +132,10 @@ type Execution struct {
 	Runtime string `json:"runtime"`
 	// Wall-clock time in the kernel, milliseconds.
 	DurationMs float64 `json:"durationMs"`
+	// Facts about this run a person must see, one line each: that the
+	// namespace was restored to its state before the cell (Monty cannot keep
+	// what a stopped cell did).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Variable is one name bound in a kernel's namespace.

@@ -310,7 +310,7 @@ var ToolSpecs = []ToolSpec{
 // and JSON name, for their JSON schemas.
 var ToolFieldDocs = map[string]map[string]string{
 	"VariablesResult":       {},
-	"Frame":                 {},
+	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File."},
 	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut to about 200 bytes."},
 	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
 	"SessionArg":            {"session": "The session; omitted: the default session."},
@@ -579,6 +579,14 @@ func (x *Frame) AppendJSON(b []byte) []byte {
 	b = appendString(b, x.Name)
 	b = append(b, `,"text":`...)
 	b = appendString(b, x.Text)
+	if x.File != "" {
+		b = append(b, `,"file":`...)
+		b = appendString(b, x.File)
+	}
+	if x.FileLine != 0 {
+		b = append(b, `,"fileLine":`...)
+		b = strconv.AppendInt(b, int64(x.FileLine), 10)
+	}
 	return append(b, '}')
 }
 
@@ -645,6 +653,17 @@ func (x *Execution) AppendJSON(b []byte) []byte {
 	b = appendString(b, x.Runtime)
 	b = append(b, `,"durationMs":`...)
 	b = appendFloat(b, float64(x.DurationMs))
+	if len(x.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = append(b, '[')
+		for i := range x.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, x.Notes[i])
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
 }
 
@@ -703,6 +722,47 @@ func (x *KernelInfo) AppendJSON(b []byte) []byte {
 	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
 		b = appendString(b, x.Reason)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *ClientCapabilities) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	if x.Input {
+		b = append(b, `"input":`...)
+		b = strconv.AppendBool(b, x.Input)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *InputParams) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"uri":`...)
+	b = appendString(b, x.URI)
+	b = append(b, `,"executionId":`...)
+	b = appendString(b, x.ExecutionID)
+	b = append(b, `,"prompt":`...)
+	b = appendString(b, x.Prompt)
+	if x.Password {
+		b = append(b, `,"password":`...)
+		b = strconv.AppendBool(b, x.Password)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *InputResult) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"value":`...)
+	if x.Value == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, (*x.Value))
 	}
 	return append(b, '}')
 }

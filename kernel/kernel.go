@@ -76,6 +76,9 @@ type Result struct {
 	Backend  contract.Backend
 	Runtime  string
 	Duration time.Duration
+	// Notes are facts about the run a person must see (contract.Execution's
+	// notes), e.g. that the namespace was restored to before the cell.
+	Notes []string
 }
 
 // Request is one execution.
@@ -87,6 +90,12 @@ type Request struct {
 	// OnOutput, when set, receives output as it arrives, in order. It is
 	// called on the executing goroutine and must not block for long.
 	OnOutput func(stream Stream, text string)
+	// OnInput, when set, answers the cell's input(): it asks the person for
+	// a line (prompt is what the cell passed) and returns it; ctx ends when
+	// the cell stops waiting (an interrupt). ErrInputDismissed gives the
+	// cell KeyboardInterrupt, any other error EOFError. Without OnInput,
+	// input() raises EOFError at once.
+	OnInput func(ctx context.Context, prompt string, password bool) (string, error)
 	// Requirements are packages the document declares (its PEP 723
 	// `# /// script` dependencies); a container kernel installs the
 	// missing ones under its install policy before running.
@@ -175,3 +184,7 @@ func (c Config) Log() *zap.Logger {
 	}
 	return c.Logger
 }
+
+// ErrInputDismissed is what Request.OnInput returns when the person
+// dismissed the question: the cell gets KeyboardInterrupt.
+var ErrInputDismissed = errors.New("the input question was dismissed")

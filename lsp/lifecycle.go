@@ -63,6 +63,8 @@ type clientCaps struct {
 	// workspace.didChangeConfiguration.dynamicRegistration: the server
 	// registers for change notifications (then pulls).
 	configChangeRegistration bool
+	// experimental.backyard: what the client does beyond LSP.
+	backyard contract.ClientCapabilities
 }
 
 func capsOf(c protocol.ClientCapabilities) clientCaps {
@@ -75,6 +77,14 @@ func capsOf(c protocol.ClientCapabilities) clientCaps {
 	}
 	if w := c.Window; w != nil {
 		caps.workDoneProgress = isTrue(w.WorkDoneProgress)
+	}
+	if len(c.Experimental) > 0 {
+		var x struct {
+			Backyard contract.ClientCapabilities `json:"backyard"`
+		}
+		if err := (codec{}).Unmarshal(c.Experimental, &x); err == nil {
+			caps.backyard = x.Backyard
+		}
 	}
 	return caps
 }

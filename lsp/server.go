@@ -82,7 +82,7 @@ type server struct {
 	refresh  *refresher
 	progress progressTokens
 	running  sync.Map // execution id → *time.Timer of its "running…" lens
-	pulls    pending // workspace/configuration requests in flight
+	pulls    pending  // workspace/configuration requests in flight
 
 	mu        sync.Mutex // guards the fields below
 	state     serverState

@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/backyard-ls/backyard-ls/internal/jsonval"
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
@@ -40,13 +39,11 @@ func callReply(c *pb.FunctionCall, r *pb.ExtFunctionResult, values *pb.Arena) *p
 	return resumeCall(c.CallId, r, values)
 }
 
-// functionCall answers a FunctionCall: a declared host function runs on the
-// host; any other name is undefined (NameError, as CPython says it).
-func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[string]Func) *pb.ParentRequest {
-	f := fns[c.FunctionName]
-	if f == nil || c.ObjectId != nil {
-		return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: c.FunctionName}}, nil)
-	}
+// hostFunction answers a FunctionCall of host function f: it runs on the
+// host. An interrupt while it runs raises KeyboardInterrupt at the call,
+// as a SIGINT during a blocking call does in CPython (once per feed, as for
+// a sleep).
+func (w *Worker) hostFunction(ctx context.Context, c *pb.FunctionCall, f Func, interrupted *bool) *pb.ParentRequest {
 	raise := func(typ, msg string) *pb.ParentRequest {
 		return callReply(c, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: hostException(typ, msg)}}, nil)
 	}
@@ -69,7 +66,7 @@ func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[s
 		}
 		kwargs[key] = v
 	}
-	w.setPhase(phaseHost, false)
+	w.hostPhase(phaseHost, *interrupted)
 	type answer struct {
 		v   any
 		err error
@@ -89,13 +86,13 @@ func (w *Worker) functionCall(ctx context.Context, c *pb.FunctionCall, fns map[s
 		// up the interrupt; its answer is dropped.
 	}
 	if ctx.Err() != nil {
-		// As for a sleep: the call site raises KeyboardInterrupt in-band;
-		// a worker that does not end the feed is killed.
-		gen := w.setPhase(phaseAborting, false)
-		time.AfterFunc(abortGrace, func() { w.killIfPhase(gen, phaseAborting) })
-		return abort("KeyboardInterrupt", "")
+		if !*interrupted {
+			*interrupted = true
+			w.hostPhase(phaseHandled, false)
+		}
+		return raise("KeyboardInterrupt", "")
 	}
-	w.setPhase(phaseRunning, false)
+	w.hostPhase(phaseRunning, *interrupted)
 	if err != nil {
 		if e, ok := err.(*Exception); ok {
 			return raise(e.Type, e.Message)

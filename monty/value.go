@@ -45,6 +45,28 @@ func (v *Value) Str() (string, bool) {
 	return s.Str, true
 }
 
+// Int returns the value if it is an int that fits 64 bits.
+func (v *Value) Int() (int64, bool) {
+	n := v.node(v.root)
+	if n == nil {
+		return 0, false
+	}
+	i, ok := n.Kind.(*pb.MontyNode_Int)
+	if !ok {
+		return 0, false
+	}
+	return i.Int, true
+}
+
+// str is str() of the value as far as the wire form allows: a str as it
+// is, anything else as its repr.
+func (v *Value) str() string {
+	if s, ok := v.Str(); ok {
+		return s
+	}
+	return v.Repr()
+}
+
 // Repr renders the value the way CPython's repr would, as far as the wire
 // form allows: sandbox class instances arrive without their __repr__, and
 // Counter, defaultdict and deque arrive as dict and list. That is why the

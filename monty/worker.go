@@ -67,12 +67,10 @@ const (
 	phaseIdle = iota
 	phaseRunning
 	phaseHost
-	phaseAborting
+	// phaseHandled: the feed's cancellation was answered in-band with a
+	// KeyboardInterrupt; the code runs on and is never killed for it.
+	phaseHandled
 )
-
-// abortGrace is how long a worker may take to end a feed after an in-band
-// KeyboardInterrupt before it is killed.
-const abortGrace = 2 * time.Second
 
 func (w *Worker) setPhase(p int, newFeed bool) uint64 {
 	w.mu.Lock()
@@ -84,18 +82,19 @@ func (w *Worker) setPhase(p int, newFeed bool) uint64 {
 	return w.gen
 }
 
+// hostPhase sets the phase of a feed on the host's side, unless its
+// cancellation was handled in-band already (the phase then stays
+// phaseHandled: a late watcher must not kill the handler).
+func (w *Worker) hostPhase(p int, handled bool) {
+	if !handled {
+		w.setPhase(p, false)
+	}
+}
+
 func (w *Worker) killIfRunning(gen uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.gen == gen && w.phase == phaseRunning {
-		w.Kill()
-	}
-}
-
-func (w *Worker) killIfPhase(gen uint64, p int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.gen == gen && w.phase == p {
 		w.Kill()
 	}
 }
@@ -213,13 +212,23 @@ func (w *Worker) Close() error {
 // Exited is closed once the worker process has ended.
 func (w *Worker) Exited() <-chan struct{} { return w.exited }
 
+// ExitError says how the worker process ended; nil while it runs.
+func (w *Worker) ExitError() *CrashError {
+	select {
+	case <-w.exited:
+		return w.crash
+	default:
+		return nil
+	}
+}
+
 func (w *Worker) reap() {
 	err := w.cmd.Wait()
 	c := &CrashError{Stderr: w.stderr.String()}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			c.ExitCode, c.Signal = -1, ws.Signal().String()
+			c.ExitCode, c.Signal = -1, proc.SignalName(ws.Signal())
 		} else {
 			c.ExitCode = ee.ExitCode()
 		}
@@ -250,6 +259,9 @@ func (w *Worker) send(reqs ...*pb.ParentRequest) error {
 	return nil
 }
 
+// keptReadBuffer bounds the read buffer kept between events.
+const keptReadBuffer = 1 << 20
+
 // next reads one event.
 func (w *Worker) next() (*pb.ChildEvent, error) {
 	if w.broken != nil {
@@ -257,6 +269,9 @@ func (w *Worker) next() (*pb.ChildEvent, error) {
 	}
 	ev, rbuf, err := readFrame(w.stdout, w.rbuf)
 	w.rbuf = rbuf
+	if cap(rbuf) > keptReadBuffer {
+		w.rbuf = nil // one large event (a snapshot) must not pin its size
+	}
 	if err != nil {
 		return nil, w.fail(err)
 	}

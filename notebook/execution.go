@@ -78,7 +78,7 @@ func Record(id string, rng contract.Range, startLine int, r kernel.Result) *cont
 		ID: id, Range: rng, ExecutionCount: r.ExecutionCount, Status: r.Status,
 		Stdout: r.Stdout, Stderr: r.Stderr, Result: r.Value,
 		Backend: string(r.Backend), Runtime: r.Runtime,
-		DurationMs: float64(r.Duration.Microseconds()) / 1000,
+		DurationMs: float64(r.Duration.Microseconds()) / 1000, Notes: r.Notes,
 	}
 	if x.Status == "" {
 		x.Status = kernel.StatusCrashed
@@ -90,7 +90,7 @@ func Record(id string, rng contract.Range, startLine int, r kernel.Result) *cont
 			if f.Line > 0 {
 				line = startLine + f.Line - 1
 			}
-			x.Error.Traceback[i] = contract.Frame{Line: line, Name: f.Name, Text: f.Text}
+			x.Error.Traceback[i] = contract.Frame{Line: line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine}
 		}
 	}
 	return x

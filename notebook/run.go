@@ -143,9 +143,10 @@ func (d *Document) prepare(req RunRequest) ([]*execution, error) {
 	snap := d.snapshot()
 	b := &batch{stopOnError: req.Kind == RunAll || req.Kind == RunAbove || req.Kind == RunBelow}
 	if req.Kind == RunRange {
-		if err := checkRange(req.Command, snap, req.Range); err != nil {
+		if err := checkRange(req.Command, req.Range); err != nil {
 			return nil, err
 		}
+		req.Range = clampRange(snap, req.Range)
 		e := d.selectionExecution(snap, req.Range, b)
 		if e == nil {
 			return nil, nil
@@ -199,15 +200,29 @@ func argErr(format string, args ...any) error {
 	return &contract.ArgError{Msg: fmt.Sprintf(format, args...)}
 }
 
-func checkRange(cmd string, snap *snapshot, r contract.Range) error {
-	n := snap.LineCount()
-	if int(r.Start.Line) >= n || int(r.End.Line) >= n {
-		return argErr("%s: range %d:%d-%d:%d is outside the document (its lines are 0 to %d)", cmd, r.Start.Line, r.Start.Character, r.End.Line, r.End.Character, n-1)
-	}
+func checkRange(cmd string, r contract.Range) error {
 	if r.End.Line < r.Start.Line || r.End.Line == r.Start.Line && r.End.Character < r.Start.Character {
 		return argErr("%s: range ends (%d:%d) before it starts (%d:%d)", cmd, r.End.Line, r.End.Character, r.Start.Line, r.Start.Character)
 	}
 	return nil
+}
+
+// clampRange clamps r to the document, as LSP clamps positions: a
+// position past the end of its line is the line's end, one past the last
+// line the document's end (an editor's selection can end on a line the
+// text does not have, e.g. after a trailing newline).
+func clampRange(snap *snapshot, r contract.Range) contract.Range {
+	last := snap.LineCount() - 1
+	clamp := func(p contract.Position) contract.Position {
+		if int(p.Line) > last {
+			return contract.Position{Line: uint32(last), Character: uint32(utf16Len(snap.Line(last)))}
+		}
+		if n := uint32(utf16Len(snap.Line(int(p.Line)))); p.Character > n {
+			p.Character = n
+		}
+		return p
+	}
+	return contract.Range{Start: clamp(r.Start), End: clamp(r.End)}
 }
 
 // selectionExecution builds the execution of the text in r: its lines are
@@ -265,7 +280,14 @@ func (e *execution) run(s *session) {
 		nb.ev.Output(&contract.OutputParams{URI: uri, ExecutionID: id, Stream: st, Text: text})
 	})
 	s.setOutput(out)
-	res, err := k.Execute(e.ctx, kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs, Limits: e.limits})
+	req := kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs, Limits: e.limits}
+	if in, ok := nb.ev.(InputEvents); ok {
+		req.OnInput = func(ctx context.Context, prompt string, password bool) (string, error) {
+			out.flush() // the prompt shows before the question
+			return in.Input(ctx, &contract.InputParams{URI: uri, ExecutionID: id, Prompt: prompt, Password: password})
+		}
+	}
+	res, err := k.Execute(e.ctx, req)
 	s.setOutput(nil)
 	out.close()
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -188,6 +189,8 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 		for _, f := range rec.Error.Traceback {
 			if f.Line >= 0 {
 				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
+			} else if f.File != "" {
+				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", f.File, f.FileLine, f.Name, f.Text)
 			} else if f.Text != "" {
 				fmt.Fprintf(w, "  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
 			}
@@ -197,7 +200,31 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 	if rec.Status != contract.StatusOK && rec.Status != contract.StatusError {
 		fmt.Fprintf(w, "[%s]\n", rec.Status)
 	}
+	for _, n := range rec.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", rec.Status, rec.Backend, rec.DurationMs)
+}
+
+// Input answers a cell's input() from the terminal (the prompt is in the
+// cell's streamed output, unless that is off); without a terminal the cell
+// gets EOFError.
+func (e *runEvents) Input(ctx context.Context, p *contract.InputParams) (string, error) {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return "", err
+	}
+	if e.quiet {
+		io.WriteString(tty, p.Prompt)
+	}
+	stop := context.AfterFunc(ctx, func() { tty.Close() }) // an interrupt ends the wait
+	defer stop()
+	defer tty.Close()
+	line, err := bufio.NewReader(tty).ReadString('\n')
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(line, "\r\n"), nil
 }
 
 // confirmOnTerminal asks on the terminal whether to install packages

@@ -131,7 +131,8 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	} else {
 		r, err = a.onMonty(ctx, req)
 	}
-	if !req.Silent {
+	// A backend that died between cells did not run the cell (count 0).
+	if !req.Silent && !(r.Status == kernel.StatusCrashed && r.ExecutionCount == 0) {
 		r.ExecutionCount = count
 	}
 	if r.Status == kernel.StatusCrashed {

@@ -34,8 +34,9 @@ type Options struct {
 	Limits kernel.Limits
 	// Env is added to the container's environment.
 	Env map[string]string
-	// InterruptGrace is how long a cell may keep running after an interrupt
-	// or its time limit before the kernel is restarted (default 3 s).
+	// InterruptGrace is how long a cell may keep running after its time
+	// limit before the kernel is restarted (default 3 s). An interrupt
+	// never restarts the kernel.
 	InterruptGrace time.Duration
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
@@ -54,10 +55,11 @@ type Options struct {
 // long-lived, hardened container (gVisor's runsc when the engine has it),
 // started on the first execution or by Start.
 //
-// Interrupt sends SIGINT: the cell gets a KeyboardInterrupt and the
-// namespace keeps what the cell did until then, as in Jupyter. A cell that
-// does not stop within the grace period is killed with its container, and
-// the result says that the kernel was restarted.
+// Interrupt sends one SIGINT per request, as Jupyter does: the cell gets a
+// KeyboardInterrupt and the namespace keeps what the cell did until then.
+// A cell that catches it runs on; only Restart, Close or the time limit
+// (after its grace period) kill the container. The processes a stopped cell
+// started are ended with it (see the driver).
 type Kernel struct {
 	kcore.Base
 	opts   Options
@@ -68,16 +70,13 @@ type Kernel struct {
 	tried map[string]bool    // packages whose install was attempted
 
 	// Guarded by mu.
+	cell     *containerCell     // the running cell, for Interrupt
+	watched  *container.Session // the session whose death between cells is watched
 	runtime  string
 	id       string // container ID
 	notes    []string
 	versions map[string]string
 }
-
-// interruptRepeat is how often SIGINT is sent again while a cell has not
-// stopped: the first one can land just before the cell starts, or be
-// swallowed by the cell's own `except KeyboardInterrupt`.
-const interruptRepeat = 500 * time.Millisecond
 
 // New returns a container kernel. It does not contact the engine:
 // the first Execute (or Start) does, and fails with a clear error when the
@@ -130,11 +129,7 @@ func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 	if k.s != nil && k.s.Alive() {
 		return k.s, nil
 	}
-	if k.s != nil {
-		// It died between cells (killed from outside): its namespace is gone.
-		k.log.Warn("kernel container stopped between cells", zap.String("why", k.s.Exit(ctx).Describe()))
-		k.discard()
-	}
+	k.discard()
 	k.SetState(kernel.StateStarting)
 	cfg := k.config()
 	e, err := container.Shared(ctx, cfg.DockerHost, k.log)
@@ -152,7 +147,8 @@ func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 		warnOnce(rt.Warning, k.opts.OnWarning)
 	}
 	k.Mu.Lock()
-	k.runtime, k.id = rt.Name, k.s.ID()
+	k.runtime, k.id, k.watched = rt.Name, k.s.ID(), k.s
+	go k.watchIdle(k.s)
 	if rt.Warning != "" && !slices.Contains(k.notes, rt.Warning) {
 		k.notes = append(k.notes, rt.Warning)
 	}
@@ -185,11 +181,36 @@ func shortImageID(id string) string {
 	return id
 }
 
+// watchIdle waits for s to end: a death between cells (the container
+// killed from outside) turns the kernel dead at once; the next run says so.
+func (k *Kernel) watchIdle(s *container.Session) {
+	select {
+	case <-s.Ended():
+	case <-k.Life().Done():
+		return
+	}
+	if k.DeadIfIdle(func() bool { return k.watched == s }) {
+		k.log.Warn("kernel container died between cells", zap.String("why", s.Exit(k.Life()).Describe()))
+	}
+}
+
+// diedIdle reports a session that ended between cells, not by the kernel's
+// own hand: its namespace is gone.
+func (k *Kernel) diedIdle(ctx context.Context) (string, bool) {
+	if k.s == nil || k.s.Alive() || k.s.Killed() {
+		return "", false
+	}
+	return k.s.Exit(ctx).Describe(), true
+}
+
 // discard removes the container and forgets the namespace.
 func (k *Kernel) discard() {
 	if k.s == nil {
 		return
 	}
+	k.Mu.Lock()
+	k.watched = nil
+	k.Mu.Unlock()
 	if err := k.s.Close(); err != nil {
 		k.log.Warn("remove kernel container", zap.Error(err))
 	}
@@ -225,6 +246,12 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		return kernel.Result{}, err
 	}
 	defer k.Q.Release()
+	if why, died := k.diedIdle(ctx); died {
+		rt := k.s.Runtime().Name
+		k.discard()
+		k.SetState(kernel.StateDead)
+		return kcore.DiedIdle(contract.BackendContainer, rt, why), nil
+	}
 	s, err := k.session(ctx)
 	if err != nil {
 		return kernel.Result{}, err
@@ -238,7 +265,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
-	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log, life: k.Life(), hard: hard, inputs: req.Inputs, funcs: req.Functions}
+	c := k.newCell(req, limits, out, hard)
 	c.run(ctx, s)
 	if dist, ok := k.installable(c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
@@ -246,7 +273,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			c.result.Error.EValue += "; " + note
 		} else {
 			s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, func(string, string) {})
-			c = &containerCell{code: req.Code, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log, life: k.Life(), hard: hard, inputs: req.Inputs, funcs: req.Functions}
+			c = k.newCell(req, limits, out, hard)
 			c.run(ctx, s)
 		}
 	}
@@ -255,9 +282,12 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
+	k.Mu.Lock()
+	k.cell = nil
+	k.Mu.Unlock()
 	if c.ended {
-		// Crashed, killed after an interrupt, or sys.exit: the next run
-		// starts a fresh kernel.
+		// Crashed, or killed after its time limit: the next run starts a
+		// fresh kernel.
 		k.discard()
 	}
 	if k.s != nil {
@@ -266,6 +296,29 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.SetState(kernel.StateDead)
 	}
 	return r, nil
+}
+
+// newCell is the cell about to run, known to Interrupt.
+func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
+	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log,
+		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1), inputs: req.Inputs, funcs: req.Functions}
+	k.Mu.Lock()
+	k.cell = c
+	k.Mu.Unlock()
+	return c
+}
+
+// Interrupt implements Kernel: the first request of a cell cancels it (the
+// watcher sends SIGINT), each later one sends one more SIGINT.
+func (k *Kernel) Interrupt() error {
+	k.Mu.Lock()
+	c := k.cell
+	k.Mu.Unlock()
+	if c != nil && c.cancelled() {
+		c.interruptAgain()
+		return nil
+	}
+	return k.Base.Interrupt()
 }
 
 // Restart implements Kernel: the container is removed (a running cell is

@@ -43,7 +43,8 @@ type Kernel struct {
 	names map[string]bool // names seen in cells that ran, for Variables
 	cp    checkpoint
 
-	version string // guarded by mu
+	version string        // guarded by mu
+	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
 }
 
 // New returns a Monty kernel; the worker starts on first use. It fails
@@ -85,11 +86,47 @@ func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
 		k.SetState(kernel.StateDead)
 		return nil, fmt.Errorf("start Monty kernel: %w", err)
 	}
-	k.w = w
+	k.setWorker(w)
 	return w, nil
 }
 
+// setWorker makes w the kernel's worker and watches it: a death between
+// cells (killed from outside) turns the kernel dead at once, and the next
+// run says so.
+func (k *Kernel) setWorker(w *monty.Worker) {
+	k.w = w
+	k.Mu.Lock()
+	k.watched = w
+	k.Mu.Unlock()
+	go func() {
+		select {
+		case <-w.Exited():
+		case <-k.Life().Done():
+			return
+		}
+		k.DeadIfIdle(func() bool { return k.watched == w })
+	}()
+}
+
+// diedIdle reports a worker that died between cells, not by the kernel's
+// own hand (the kernel forgets a worker before it stops it).
+func (k *Kernel) diedIdle() (string, bool) {
+	if k.w == nil {
+		return "", false
+	}
+	k.Mu.Lock()
+	ours := k.watched == k.w
+	k.Mu.Unlock()
+	if e := k.w.ExitError(); e != nil && ours {
+		return e.Error(), true
+	}
+	return "", false
+}
+
 func (k *Kernel) discard() {
+	k.Mu.Lock()
+	k.watched = nil
+	k.Mu.Unlock()
 	if k.w != nil {
 		k.w.Kill()
 		<-k.w.Exited()
@@ -109,6 +146,11 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		return kernel.Result{}, err
 	}
 	defer k.Q.Release()
+	if why, died := k.diedIdle(); died {
+		k.fresh()
+		k.SetState(kernel.StateDead)
+		return kcore.DiedIdle(contract.BackendMonty, "monty", why), nil
+	}
 	w, err := k.worker(ctx)
 	if err != nil {
 		return kernel.Result{}, err
@@ -119,6 +161,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	out := kcore.NewOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
 	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
+	if !req.Silent {
+		c.input = req.OnInput
+	}
 	c.run(ctx, w)
 	rec.Code = c.fed
 	r := c.result
@@ -137,9 +182,11 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		if err := k.recover(); err != nil {
 			k.fresh()
 			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
+		} else {
+			r.Notes = append(r.Notes, restoredNote)
 		}
 	default:
-		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout
+		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
 		if k.cp.record(rec, r.Duration, inBand) {
 			if err := k.cp.take(w); err != nil {
 				k.fresh()
@@ -188,7 +235,7 @@ func (k *Kernel) recover() error {
 		if err != nil {
 			return err
 		}
-		k.w = w
+		k.setWorker(w)
 	}
 	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout); err != nil {
 		return err
@@ -221,8 +268,8 @@ func (k *Kernel) scheduleIdleSnapshot() {
 		}
 		defer k.Q.Release()
 		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
-			if err := k.cp.take(k.w); err != nil {
-				k.fresh()
+			if err := k.cp.take(k.w); err != nil && k.w.Alive() {
+				k.fresh() // a death is the next run's to report
 			}
 		}
 	})
@@ -340,6 +387,9 @@ func (k *Kernel) Close() error {
 	}
 	k.Q <- struct{}{} // wait for the running execution
 	if k.w != nil {
+		k.Mu.Lock()
+		k.watched = nil
+		k.Mu.Unlock()
 		k.w.Close()
 		k.w = nil
 	}

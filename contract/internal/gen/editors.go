@@ -63,7 +63,16 @@ func (m *model) tsFile() []byte {
 		tsDoc(&b, "  ", n.doc)
 		p("  %s: '%s',\n", lowerFirst(strings.TrimPrefix(n.goName, "Method")), n.method)
 	}
-	p("} as const;\n\n")
+	p("} as const;\n\n/** Requests from the server, answered only by a client that advertises them under capabilities.experimental.backyard (ClientCapabilities). */\nexport const Request = {\n")
+	for _, r := range m.requests {
+		tsDoc(&b, "  ", r.doc)
+		p("  %s: '%s',\n", lowerFirst(strings.TrimPrefix(r.goName, "Request")), r.method)
+	}
+	p("} as const;\n\n/** The params and result type of each request from the server. */\nexport interface Requests {\n")
+	for _, r := range m.requests {
+		p("  '%s': { params: %s; result: %s };\n", r.method, r.params, r.result)
+	}
+	p("}\n\n")
 	for _, n := range m.order {
 		if e := m.enums[n]; e != nil && (m.isWire(n) || m.isSettingType(n)) {
 			tsDoc(&b, "", e.doc)
@@ -83,7 +92,11 @@ func (m *model) tsFile() []byte {
 			if f.omit {
 				opt = "?"
 			}
-			p("  %s%s: %s;\n", f.jsonName, opt, m.tsType(exprString(f.typ)))
+			ts := m.tsType(exprString(f.typ))
+			if ft := exprString(f.typ); strings.HasPrefix(ft, "*") && m.structs[ft[1:]] == nil && !f.omit {
+				ts += " | null" // a nil pointer is JSON null
+			}
+			p("  %s%s: %s;\n", f.jsonName, opt, ts)
 		}
 		p("}\n\n")
 	}
@@ -211,6 +224,10 @@ func (m *model) luaFile() []byte {
 	p("  },\n  notifications = {\n")
 	for _, n := range m.notifies {
 		p("    %s = %q,\n", lowerFirst(strings.TrimPrefix(n.goName, "Method")), n.method)
+	}
+	p("  },\n  -- requests from the server, answered by a client that advertises them\n  -- under capabilities.experimental.backyard\n  requests = {\n")
+	for _, r := range m.requests {
+		p("    %s = %q,\n", lowerFirst(strings.TrimPrefix(r.goName, "Request")), r.method)
 	}
 	p("  },\n")
 	for _, n := range m.order {

@@ -22,6 +22,7 @@ type model struct {
 	commands  []*command
 	tools     []*command // MCP tools: id is the tool name
 	notifies  []*notification
+	requests  []*request // server → client
 	settings  []*setting // server settings, flattened, in declaration order
 	editor    []*setting // editor-only settings
 	typeDocs  map[string]string
@@ -59,6 +60,16 @@ type command struct {
 	doc    string
 	arg    string // LineArg
 	result string // RunResult
+}
+
+// request is a request from the server to the client (a Request* const):
+// its params are NameParams, its result NameResult.
+type request struct {
+	goName string // RequestInput
+	method string // backyard/input
+	params string // InputParams
+	result string // InputResult
+	doc    string
 }
 
 type notification struct {
@@ -167,7 +178,7 @@ func load(dir string) (*model, error) {
 						e.values = append(e.values, enumValue{goName: vs.Names[0].Name, value: v, doc: text(vs.Doc)})
 						continue
 					}
-					if strings.HasPrefix(vs.Names[0].Name, "Method") {
+					if strings.HasPrefix(vs.Names[0].Name, "Method") || strings.HasPrefix(vs.Names[0].Name, "Request") {
 						methodConsts = append(methodConsts, vs)
 					}
 				}
@@ -199,6 +210,14 @@ func load(dir string) (*model, error) {
 		lit := vs.Values[0].(*ast.BasicLit)
 		v, _ := strconv.Unquote(lit.Value)
 		name := vs.Names[0].Name
+		if base, ok := strings.CutPrefix(name, "Request"); ok {
+			r := &request{goName: name, method: v, params: base + "Params", result: base + "Result", doc: text(vs.Doc)}
+			if m.structs[r.params] == nil || m.structs[r.result] == nil {
+				return nil, fmt.Errorf("%s: want %s and %s types", name, r.params, r.result)
+			}
+			m.requests = append(m.requests, r)
+			continue
+		}
 		params := strings.TrimPrefix(name, "Method") + "Params"
 		if m.structs[params] == nil {
 			return nil, fmt.Errorf("%s: no %s type", name, params)
@@ -325,6 +344,11 @@ func (m *model) wireTypes() []string {
 	for _, n := range m.notifies {
 		visit(n.params)
 	}
+	for _, r := range m.requests {
+		visit(r.params)
+		visit(r.result)
+	}
+	visit("ClientCapabilities")
 	var out []string
 	for _, n := range m.order {
 		if seen[n] {

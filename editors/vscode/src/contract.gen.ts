@@ -56,6 +56,21 @@ export const Notify = {
   kernelState: 'backyard/kernelState',
 } as const;
 
+/** Requests from the server, answered only by a client that advertises them under capabilities.experimental.backyard (ClientCapabilities). */
+export const Request = {
+  /**
+   * A running cell called input(): the client asks the person for one line
+   * and answers with it. The cell waits; an interrupt cancels the request
+   * ($/cancelRequest).
+   */
+  input: 'backyard/input',
+} as const;
+
+/** The params and result type of each request from the server. */
+export interface Requests {
+  'backyard/input': { params: InputParams; result: InputResult };
+}
+
 /** URIArg names a document. */
 export interface URIArg {
   /** The document, as the client opened it. */
@@ -66,7 +81,7 @@ export interface URIArg {
 export interface LineArg {
   uri: string;
   /** A 0-based line of the document. */
-  line: number;
+  line: number | null;
   /** false: answer at once with the queued ids; results come as backyard/executionState. */
   wait?: boolean;
 }
@@ -185,6 +200,13 @@ export interface Frame {
   line: number;
   name: string;
   text: string;
+  /**
+   * The path, in the kernel, of the file of a frame outside the notebook
+   * (library code such as pathlib); empty for the notebook's own code.
+   */
+  file?: string;
+  /** The frame's 1-based line in File. */
+  fileLine?: number;
 }
 
 /**
@@ -232,6 +254,12 @@ export interface Execution {
   runtime: string;
   /** Wall-clock time in the kernel, milliseconds. */
   durationMs: number;
+  /**
+   * Facts about this run a person must see, one line each: that the
+   * namespace was restored to its state before the cell (Monty cannot keep
+   * what a stopped cell did).
+   */
+  notes?: string[];
 }
 
 /** Variable is one name bound in a kernel's namespace. */
@@ -261,6 +289,38 @@ export interface KernelInfo {
   mode?: Backend;
   /** Why an auto kernel moved to the container. */
   reason?: string;
+}
+
+/**
+ * ClientCapabilities are what a client can do beyond LSP, advertised in
+ * initialize under capabilities.experimental.backyard.
+ */
+export interface ClientCapabilities {
+  /**
+   * The client answers backyard/input. Without it input() fails at once
+   * with EOFError, as in a kernel with no stdin.
+   */
+  input?: boolean;
+}
+
+/** InputParams are backyard/input's params. */
+export interface InputParams {
+  uri: string;
+  executionId: string;
+  /** What the cell passed to input(); it is also in the cell's stdout. */
+  prompt: string;
+  /** The cell asked with getpass(): hide what is typed. */
+  password?: boolean;
+}
+
+/** InputResult answers backyard/input. */
+export interface InputResult {
+  /**
+   * The line, without its newline; null when the person dismissed the
+   * question (the cell then gets KeyboardInterrupt, as an interrupt during
+   * input() gives in Jupyter).
+   */
+  value: string | null;
 }
 
 /**

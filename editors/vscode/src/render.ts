@@ -69,7 +69,7 @@ export function formatTraceback(err: ExecutionError): string {
   const out: string[] = [];
   if (err.traceback.length > 0) out.push('Traceback (most recent call last):');
   for (const f of err.traceback) {
-    const where = f.line >= 0 ? `line ${f.line + 1}` : 'outside this code';
+    const where = f.line >= 0 ? `line ${f.line + 1}` : f.file ? `File "${f.file}", line ${f.fileLine ?? 0}` : 'outside this code';
     out.push(`  ${where}, in ${f.name || '<module>'}`);
     if (f.text) out.push(`    ${f.text.trim()}`);
   }
@@ -91,7 +91,13 @@ export function hoverMarkdown(e: ResultEntry): string {
   if (x.stderr) parts.push('stderr:', fenced(x.stderr));
   if (x.result) parts.push(`Out${count ? count.trim() : ''}:`, fenced(x.result.text));
   if (x.error) parts.push(fenced(formatTraceback(x.error)));
+  for (const n of x.notes ?? []) parts.push(`*${noteLine(n)}*`);
   return parts.join('\n\n');
+}
+
+/** A note of the server about a run ("the namespace was restored…"), as one line. */
+export function noteLine(note: string): string {
+  return `note: ${note}`;
 }
 
 /** A code block whose fence is longer than any backtick run inside. */

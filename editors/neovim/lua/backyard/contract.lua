@@ -21,6 +21,11 @@ return {
     executionState = "backyard/executionState",
     kernelState = "backyard/kernelState",
   },
+  -- requests from the server, answered by a client that advertises them
+  -- under capabilities.experimental.backyard
+  requests = {
+    input = "backyard/input",
+  },
   status = { "ok", "error", "interrupted", "timeout", "crashed" },
   backend = { "auto", "monty", "container" },
   kernelState = { "starting", "idle", "busy", "dead" },

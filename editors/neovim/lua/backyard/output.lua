@@ -245,11 +245,19 @@ local function body(x, out)
     end
     if opts().traceback then
       for _, f in ipairs(nilify(err.traceback) or {}) do
-        local where = (tonumber(f.line) or -1) >= 0 and ("line " .. (f.line + 1) .. ", ") or ""
+        local where = ""
+        if (tonumber(f.line) or -1) >= 0 then
+          where = "line " .. (f.line + 1) .. ", "
+        elseif type(f.file) == "string" and f.file ~= "" then
+          where = f.file .. ":" .. (tonumber(f.fileLine) or 0) .. ", " -- library code
+        end
         local text = f.text and f.text ~= "" and (": " .. vim.trim(f.text)) or ""
         out[#out + 1] = { "  " .. where .. "in " .. (f.name or "?") .. text, "BackyardTraceback" }
       end
     end
+  end
+  for _, n in ipairs(nilify(x.notes) or {}) do
+    out[#out + 1] = { "note: " .. n, "BackyardMore" }
   end
   return out
 end

@@ -68,4 +68,12 @@ describe('hover markdown', () => {
   it('formats frames outside the code that ran', () => {
     assert.match(formatTraceback({ ename: 'E', evalue: '', traceback: [{ line: -1, name: 'g', text: '' }] }), /outside this code, in g\nE$/);
   });
+  it('names the file and line of a library frame', () => {
+    const tb = formatTraceback({ ename: 'FileNotFoundError', evalue: 'x', traceback: [{ line: 2, name: '<module>', text: 'p.read_text()' }, { line: -1, name: 'read_text', text: 'with self.open() as f:', file: '/usr/lib/python3.11/pathlib.py', fileLine: 1058 }] });
+    assert.match(tb, /line 3, in <module>\n {4}p\.read_text\(\)\n {2}File "\/usr\/lib\/python3\.11\/pathlib\.py", line 1058, in read_text\n {4}with self\.open\(\) as f:\n/);
+  });
+  it('shows the notes of a run, one line each', () => {
+    const md = hoverMarkdown(entry(execution({ status: 'interrupted', notes: ['the namespace was restored to its state before this cell: Monty cannot keep what a stopped cell did'] })));
+    assert.match(md, /\*note: the namespace was restored to its state before this cell: Monty cannot keep what a stopped cell did\*$/);
+  });
 });
