@@ -54,7 +54,7 @@ test-go:
 # build the server binary with -race too), the notebook, the kernels and the
 # container client.
 test-race:
-	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/...
+	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/... ./mcp/... ./sandbox/... ./monty/...
 
 # Headless Neovim against the built server: Debian's 0.7.2, then a current
 # release fetched from PyPI.
