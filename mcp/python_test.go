@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/mcp/mcptest"
@@ -148,9 +151,13 @@ func TestPythonClientHTTP(t *testing.T) {
 	// A request whose Host is not loopback is refused (DNS rebinding).
 	req, _ := http.NewRequest("POST", url, strings.NewReader(`{}`))
 	req.Host = "evil.example"
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+	hc := &http.Client{Transport: &http.Transport{}}
+	resp, err := hc.Do(req)
+	if err != nil || resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("%v %v", resp, err)
 	}
+	resp.Body.Close()
+	hc.CloseIdleConnections()
 	runSuite(t, "--tools", toolNames(), "--wheel", wheel, "--legacy", "--url", url)
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
@@ -168,8 +175,12 @@ func TestPythonClientHTTP(t *testing.T) {
 	}
 }
 
+// TestMain fails the tests when goroutines outlive them (the shared engine
+// clients are closed first: they keep idle connections by design) and
+// removes the server binary the tests built.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	mcptest.Cleanup()
-	os.Exit(code)
+	goleak.VerifyTestMain(containertest.RunThen(m, func() {
+		container.CloseShared()
+		mcptest.Cleanup()
+	}))
 }
