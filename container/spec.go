@@ -13,6 +13,18 @@ import (
 // have no ENV, and python:*-slim keeps python3 in /usr/local/bin.
 const pathEnv = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
+// CellEnv is the environment cells see (os.environ), as NAME=value; a
+// Monty kernel shows the same.
+func CellEnv() []string {
+	return []string{
+		pathEnv,
+		"HOME=/tmp",
+		"LANG=C.UTF-8",
+		"PYTHONDONTWRITEBYTECODE=1",
+		"MPLBACKEND=Agg", // matplotlib draws PNGs, never a window
+	}
+}
+
 // rlimits of the kernel. nproc counts per user ID across the engine's
 // host, so it is a backstop to the per-container pids limit, not a
 // replacement.
@@ -40,14 +52,7 @@ func buildSpec(cfg Config, runtime string, labels map[string]string) spec {
 			Type: mount.TypeBind, Source: cfg.Workspace, Target: WorkspaceTarget, ReadOnly: true,
 		})
 	}
-	env := []string{
-		pathEnv,
-		"HOME=/tmp",
-		"LANG=C.UTF-8",
-		"PYTHONDONTWRITEBYTECODE=1",
-		"MPLBACKEND=Agg", // matplotlib draws PNGs, never a window
-		"BACKYARD_RECURSION_LIMIT=" + strconv.Itoa(cfg.RecursionLimit),
-	}
+	env := append(CellEnv(), "BACKYARD_RECURSION_LIMIT="+strconv.Itoa(cfg.RecursionLimit))
 	if cfg.Packages {
 		// Packages installed on demand: read-only here, written only by
 		// the installer container (see Install).
