@@ -720,33 +720,47 @@ func (f *FS) Save(paths []string) ([]string, error) {
 	for _, p := range paths {
 		st, ok := state[p]
 		if !ok {
-			return saved, &fs.PathError{Op: "save", Path: p, Err: errNotInOverlay}
+			return saved, &fs.PathError{Op: "save", Path: p, Err: ErrNotInOverlay}
 		}
 		kp := KernelPath(p)
-		if !f.rules.Visible(kp) || !f.rules.realOK(p) {
-			return saved, &fs.PathError{Op: "save", Path: p, Err: fs.ErrPermission}
+		var data []byte
+		if st != contract.FileDeleted {
+			data = f.nodes[kp].data
 		}
-		switch st {
-		case contract.FileDeleted:
-			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
-				return saved, err
-			}
-		default:
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return saved, err
-			}
-			if err := os.WriteFile(p, f.nodes[kp].data, 0o644); err != nil {
-				return saved, err
-			}
-			f.drop(kp)
+		if err := SaveToHost(f.rules, p, data, st == contract.FileDeleted); err != nil {
+			return saved, err
+		}
+		if st != contract.FileDeleted {
+			f.drop(kp) // the host has it now
 		}
 		saved = append(saved, p)
 	}
 	return saved, nil
 }
 
+// SaveToHost writes data to host file p (with the folders it needs), or
+// removes it, if the rules let a kernel see p: nothing is written outside
+// the roots, under a hidden name or through a link that leads out.
+func SaveToHost(r *Rules, p string, data []byte, remove bool) error {
+	kp := KernelPath(p)
+	if !filepath.IsAbs(p) || !r.Visible(kp) || !r.realOK(p) {
+		return &fs.PathError{Op: "save", Path: p, Err: fs.ErrPermission}
+	}
+	if remove {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
 type saveError string
 
 func (e saveError) Error() string { return string(e) }
 
-const errNotInOverlay = saveError("not a file the kernel changed")
+// ErrNotInOverlay is the error of saving a path the kernel did not change.
+const ErrNotInOverlay = saveError("not a file the kernel changed")

@@ -79,6 +79,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		c.failed(s, err)
 		return
 	}
+	r.Files = reply.Files
 	if reply.OK {
 		r.Status = kernel.StatusOK
 		if reply.Value != nil {
