@@ -80,6 +80,11 @@ type osHost struct {
 	cwd   string
 	env   map[string]string
 	start time.Time // of the monotonic clocks
+	// unread counts the text handles opened per path and not read yet:
+	// their first read comes as read_text, which must keep the file's
+	// newlines (the handle translates them itself); Path.read_text does
+	// not, so the host translates for it.
+	unread map[string]int
 }
 
 // serve answers an OS call that is not a sleep.
@@ -169,7 +174,13 @@ func (h *osHost) serveFile(c *pb.OsCall, a *arena) *pb.ParentRequest {
 		if !utf8.Valid(data) {
 			return raised(id, "UnicodeDecodeError", utf8Error(data))
 		}
-		return returned(id, a, a.str(string(data)))
+		text := string(data)
+		if h.unread[k.ReadText] > 0 {
+			h.unread[k.ReadText]--
+		} else {
+			text = universalNewlines(text)
+		}
+		return returned(id, a, a.str(text))
 	case *pb.OsCall_ReadBytes:
 		data, err := fsys.ReadFile(h.abs(k.ReadBytes))
 		if err != nil {
@@ -224,6 +235,12 @@ func (h *osHost) serveFile(c *pb.OsCall, a *arena) *pb.ParentRequest {
 		if strings.HasPrefix(mode, "a") {
 			pos = uint64(size) // tell() of an appending file is its size
 		}
+		if mode == "r" {
+			if h.unread == nil {
+				h.unread = map[string]int{}
+			}
+			h.unread[p]++
+		}
 		return returned(id, a, a.add(&pb.MontyNode{Kind: &pb.MontyNode_FileHandle{FileHandle: &pb.FileHandle{Path: p, Mode: mode, Position: pos}}}))
 	case *pb.OsCall_Mkdir_:
 		if err := fsys.Mkdir(h.abs(k.Mkdir.Path), k.Mkdir.Parents, k.Mkdir.ExistOk); err != nil {
@@ -259,6 +276,15 @@ func (h *osHost) write(id uint32, a *arena, p string, data []byte, count int, ap
 		return raised(id, t, msg)
 	}
 	return returned(id, a, a.int(int64(count)))
+}
+
+// universalNewlines reads text as CPython's text mode does by default:
+// "\r\n" and "\r" become "\n".
+func universalNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
 // abs is a path the worker sent, "" being the working directory.
