@@ -29,8 +29,15 @@ type FS struct {
 	mu      sync.Mutex
 	nodes   map[string]*node // kernel path (clean) → overlay entry
 	used    int64
-	seq     uint64          // inode numbers of overlay entries
-	touched map[string]bool // path → it was a file before the current execution
+	seq     uint64            // inode numbers of overlay entries
+	touched map[string]before // what the current execution changed, as it was before
+}
+
+// before is a file as it was when an execution first changed it.
+type before struct {
+	file bool
+	data []byte // its overlay content, nil for the host's
+	host bool   // the host's version (no overlay entry)
 }
 
 // node is one overlay entry. Its data is never changed in place, so
@@ -72,7 +79,6 @@ func New(o Options) *FS {
 func (f *FS) reset() {
 	f.nodes = map[string]*node{}
 	f.used = 0
-	f.touched = nil
 	if pl, _ := f.rules.locate(ScratchDir); pl == nowhere {
 		f.nodes[ScratchDir] = &node{dir: true, mtime: time.Now(), ino: f.nextIno()}
 	}
@@ -109,11 +115,15 @@ func (f *FS) Snapshot() *Snapshot {
 	return s
 }
 
-// Restore puts the overlay back as it was at s; the changes recorded for
-// the current execution are compared against it.
+// Restore puts the overlay back as it was at s (nil: empty); the changes
+// recorded for the current execution are compared against it.
 func (f *FS) Restore(s *Snapshot) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if s == nil {
+		f.reset()
+		return
+	}
 	f.nodes = make(map[string]*node, len(s.nodes))
 	for k, n := range s.nodes {
 		c := *n
@@ -298,12 +308,28 @@ func (f *FS) parentDir(kp string) error {
 // touch notes that the current execution changes kp.
 func (f *FS) touch(kp string) {
 	if f.touched == nil {
-		f.touched = map[string]bool{}
+		f.touched = map[string]before{}
 	}
 	if _, ok := f.touched[kp]; !ok {
 		info, err := f.stat(kp, false)
-		f.touched[kp] = err == nil && !info.Dir
+		b := before{file: err == nil && !info.Dir}
+		if n := f.nodes[kp]; n != nil && !n.gone && !n.dir {
+			b.data = n.data
+		} else {
+			b.host = !f.onHost(kp)
+		}
+		f.touched[kp] = b
 	}
+}
+
+// same reports whether file kp is as it was before (an interrupted cell's
+// writes were rolled back, or it wrote what was there).
+func (f *FS) same(kp string, b before) bool {
+	n := f.nodes[kp]
+	if b.host {
+		return n == nil
+	}
+	return n != nil && !n.gone && !n.dir && b.data != nil && bytes.Equal(n.data, b.data)
 }
 
 // Open does what open(p, mode) does to the file before it is read or
@@ -635,15 +661,17 @@ func (f *FS) Changes() []contract.FileChange {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []contract.FileChange
-	for kp, before := range f.touched {
+	for kp, b := range f.touched {
 		info, err := f.stat(kp, false)
 		now := err == nil && !info.Dir
 		switch {
-		case before && now:
-			out = append(out, contract.FileChange{Path: HostPathName(kp), State: contract.FileChanged})
+		case b.file && now:
+			if !f.same(kp, b) {
+				out = append(out, contract.FileChange{Path: HostPathName(kp), State: contract.FileChanged})
+			}
 		case now:
 			out = append(out, contract.FileChange{Path: HostPathName(kp), State: contract.FileCreated})
-		case before:
+		case b.file:
 			out = append(out, contract.FileChange{Path: HostPathName(kp), State: contract.FileDeleted})
 		}
 	}
@@ -663,7 +691,15 @@ func (f *FS) Entries() []contract.FileEntry {
 	defer f.mu.Unlock()
 	var out []contract.FileEntry
 	for kp, n := range f.nodes {
-		if !f.rules.Visible(kp) || n.dir {
+		if !f.rules.Visible(kp) || n.dir && !n.opaque {
+			continue
+		}
+		if n.dir { // made where one was deleted: what the host has below is gone
+			f.rules.eachHostFile(kp, func(k string) {
+				if c := f.nodes[k]; c == nil || c.gone {
+					out = append(out, contract.FileEntry{Path: HostPath(k), State: contract.FileDeleted})
+				}
+			})
 			continue
 		}
 		if n.gone {

@@ -76,11 +76,7 @@ func (c *checkpoint) take(w *monty.Worker, fs *files.FS) error {
 // journal, each cell under the kernel's time limit.
 func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.Duration, fs *files.FS) error {
 	if fs != nil {
-		if c.files != nil {
-			fs.Restore(c.files)
-		} else {
-			fs.Reset()
-		}
+		fs.Restore(c.files)
 	}
 	if c.snap != nil {
 		if err := w.Restore(c.snap); err != nil {
