@@ -56,7 +56,7 @@ type Config struct {
 	// Dir is the working directory (default: the first root, else /tmp).
 	Dir string
 	// CopyBytes bounds the file data copied into the sandbox overlay
-	// (default half of MemoryBytes); a larger workspace is mounted
+	// (default a quarter of MemoryBytes); a larger workspace is mounted
 	// read-only.
 	CopyBytes int64
 	// Packages mounts the image's package volume (see Install) read-only

@@ -577,8 +577,8 @@ class _Files:
         self.digests = {}  # path -> sha256 the host sent with the file
 
     def put(self, req):
-        import base64
-
+        raw = memoryview(req.get("raw") or b"")  # the files' data, one after the other
+        at = 0
         for f in req.get("files", ()):
             p, kind = f["p"], f.get("k", "f")
             if kind == "d":
@@ -586,8 +586,10 @@ class _Files:
             elif kind == "l":
                 os.symlink(f.get("l", ""), p)
             else:
+                size = f.get("s", 0)
                 with open(p, "wb") as fh:
-                    fh.write(base64.b64decode(f.get("d", "")))
+                    fh.write(raw[at : at + size])
+                at += size
                 self.digests[p] = f.get("h")
             if kind != "l":
                 t = f.get("t")
@@ -716,15 +718,28 @@ _FILE_REQUESTS = {"put": _files.put, "base": _files.set_base, "overlay": _files.
 
 def _read_frames(fd):
     buf = bytearray()
+    req = None  # a request whose "raw" bytes come in the next frame
+    want = 1 << 16
     while True:
         while len(buf) >= 4:
             n = int.from_bytes(buf[:4], "big")
             if len(buf) < 4 + n:
+                want = max(1 << 16, 4 + n - len(buf))  # the rest of a large frame at once
                 break
-            body = bytes(buf[4 : 4 + n])
+            want = 1 << 16
+            body = bytes(memoryview(buf)[4 : 4 + n])
             del buf[: 4 + n]
-            yield json.loads(body.decode("utf-8"))
-        chunk = os.read(fd, 1 << 16)
+            if req is not None:
+                msg, req = req, None
+                msg["raw"] = body
+                yield msg
+                continue
+            msg = json.loads(body.decode("utf-8"))
+            if msg.get("raw"):
+                req = msg
+                continue
+            yield msg
+        chunk = os.read(fd, want)
         if not chunk:
             return
         buf += chunk

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
@@ -33,8 +34,10 @@ const (
 	maxCopyEntries = 20000
 	// putChunk is the file data sent in one put message.
 	putChunk = 4 << 20
-	// maxMasks bounds the hidden entries masked in a read-only mount.
-	maxMasks = 200
+	// maxMasks bounds the hidden entries masked in a read-only mount, and
+	// maxMaskScan the entries looked at to find them.
+	maxMasks    = 200
+	maxMaskScan = 200000
 )
 
 // filePlan is how the container gets the workspace.
@@ -74,7 +77,7 @@ func planFiles(cfg Config) (*filePlan, error) {
 	}
 	limit := cfg.CopyBytes
 	if limit <= 0 {
-		limit = cfg.MemoryBytes / 2
+		limit = cfg.MemoryBytes / 4
 	}
 	entries := 0
 	p.copied = true
@@ -153,8 +156,9 @@ func isRoot(r *files.Rules, kp string) bool {
 // maskHidden lists a mount over each hidden entry of the roots: an empty
 // read-only tmpfs over a folder, /dev/null over a file.
 func (p *filePlan) maskHidden() error {
+	budget := maxMaskScan
 	for _, root := range p.rules.HostRoots() {
-		err := walkHidden(p.rules, root, func(host string, dir bool) error {
+		err := walkHidden(p.rules, root, &budget, func(host string, dir bool) error {
 			if len(p.masks) >= maxMasks {
 				return errTooMany
 			}
@@ -173,11 +177,14 @@ func (p *filePlan) maskHidden() error {
 }
 
 // walkHidden calls fn for every entry under root whose name is hidden
-// (not looking inside hidden folders).
-func walkHidden(r *files.Rules, root string, fn func(host string, dir bool) error) error {
+// (not looking inside hidden folders), looking at most at *budget entries.
+func walkHidden(r *files.Rules, root string, budget *int, fn func(host string, dir bool) error) error {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil
+	}
+	if *budget -= len(entries); *budget < 0 {
+		return errTooMany
 	}
 	for _, e := range entries {
 		p := root + string(os.PathSeparator) + e.Name()
@@ -188,7 +195,7 @@ func walkHidden(r *files.Rules, root string, fn func(host string, dir bool) erro
 			continue
 		}
 		if e.IsDir() {
-			if err := walkHidden(r, p, fn); err != nil {
+			if err := walkHidden(r, p, budget, fn); err != nil {
 				return err
 			}
 		}
@@ -215,24 +222,26 @@ func (p *filePlan) mounts(tmpBytes int64) ([]mount.Mount, map[string]string) {
 // driver the roots and the working directory.
 func (s *Session) loadFiles(ctx context.Context, p *filePlan) error {
 	var batch []fileMsg
+	var data [][]byte
 	size := 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		_, err := s.request(ctx, message{T: msgPut, Files: batch}, msgPut)
-		batch, size = nil, 0
+		_, err := s.requestFrame(ctx, msgPut, func(id uint64) ([]byte, error) { return putFrames(id, batch, data) })
+		batch, data, size = nil, nil, 0
 		return err
 	}
 	for _, m := range p.puts {
 		if m.Kind == "f" {
-			data, err := os.ReadFile(m.Path)
+			d, err := os.ReadFile(m.Path)
 			if err != nil {
 				continue // vanished since the walk
 			}
-			sum := sha256.Sum256(data)
-			m.Data, m.Hash = base64.StdEncoding.EncodeToString(data), hex.EncodeToString(sum[:])
-			size += len(data)
+			sum := sha256.Sum256(d)
+			m.Size, m.Hash = int64(len(d)), hex.EncodeToString(sum[:])
+			data = append(data, d)
+			size += len(d)
 		}
 		batch = append(batch, m)
 		if size >= putChunk {
@@ -336,13 +345,51 @@ func (s *Session) FilesNote() string {
 	return s.plan.note
 }
 
+// putFrames are the frames of a put request: the request, then the files'
+// data one after the other, raw (base64 in JSON costs more than the copy).
+func putFrames(id uint64, batch []fileMsg, data [][]byte) ([]byte, error) {
+	total := 0
+	for _, d := range data {
+		total += len(d)
+	}
+	buf, err := appendFrame(nil, message{T: msgPut, ID: id, Files: batch, Raw: total})
+	if err != nil {
+		return nil, err
+	}
+	if total > maxFrame {
+		return nil, fmt.Errorf("frame of %d bytes exceeds the %d-byte limit", total, maxFrame)
+	}
+	buf = binary.BigEndian.AppendUint32(buf, uint32(total))
+	for _, d := range data {
+		buf = append(buf, d...)
+	}
+	return buf, nil
+}
+
 // request sends m (with a new id) and waits for the driver's answer of
 // kind want; output that arrives meanwhile is kept for the next cell.
 func (s *Session) request(ctx context.Context, m message, want string) (message, error) {
-	m.ID = s.nextID.Add(1)
-	if err := s.send(m); err != nil {
+	return s.requestFrame(ctx, want, func(id uint64) ([]byte, error) {
+		m.ID = id
+		return appendFrame(nil, m)
+	})
+}
+
+// requestFrame sends the frame made for a new id and waits for the
+// driver's answer of kind want with that id.
+func (s *Session) requestFrame(ctx context.Context, want string, frame func(id uint64) ([]byte, error)) (message, error) {
+	id := s.nextID.Add(1)
+	buf, err := frame(id)
+	if err != nil {
 		return message{}, err
 	}
+	s.wmu.Lock()
+	_, err = s.conn.Conn.Write(buf)
+	s.wmu.Unlock()
+	if err != nil {
+		return message{}, fmt.Errorf("send to kernel driver: %w", err)
+	}
+	m := message{ID: id}
 	timeout := time.NewTimer(time.Minute)
 	defer timeout.Stop()
 	for {

@@ -57,18 +57,20 @@ type message struct {
 	Paths []string  `json:"paths,omitempty"`
 	Roots []string  `json:"roots,omitempty"`
 	Cwd   string    `json:"cwd,omitempty"`
+	// put: the files' data follows in the next frame, this many bytes
+	Raw int `json:"raw,omitempty"`
 }
 
 // fileMsg is one file in a workspace message.
 type fileMsg struct {
 	Path   string   `json:"p"`
 	Kind   string   `json:"k,omitempty"` // put: "f" file, "d" folder, "l" symlink
-	Data   string   `json:"d,omitempty"` // base64
+	Data   string   `json:"d,omitempty"` // read: base64
 	Hash   string   `json:"h,omitempty"` // put: sha256 of the data, hex
 	Target string   `json:"l,omitempty"` // put: a link's target
 	Mode   uint32   `json:"m,omitempty"`
 	MTime  *float64 `json:"t,omitempty"`
-	Size   int64    `json:"s,omitempty"`
+	Size   int64    `json:"s,omitempty"` // put: bytes of the data; overlay: the file's size
 	State  string   `json:"st,omitempty"` // created, changed or deleted
 }
 

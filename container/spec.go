@@ -87,7 +87,12 @@ func buildSpec(cfg Config, runtime string, labels map[string]string, plan *fileP
 	}
 	tmpfs := map[string]string{"/tmp": fmt.Sprintf("rw,nosuid,nodev,size=%d,mode=1777", cfg.TmpBytes)}
 	for dir, opts := range overlays {
-		tmpfs[dir] = opts
+		tmpfs[dir] = opts // a workspace at /tmp is the scratch folder too
+	}
+	for _, m := range mounts {
+		if m.Target == "/tmp" {
+			delete(tmpfs, "/tmp")
+		}
 	}
 	if cfg.User == DefaultUser && plan.write == contract.FilesWorkspace && len(mounts) > 0 {
 		// Real writes to the workspace: as the user who owns its files.

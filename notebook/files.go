@@ -71,7 +71,7 @@ func (s *session) fileKeeper() (kernel.FileKeeper, context.Context, context.Canc
 // FileScope is what the kernel of document docURI sees, given the
 // workspace folders: it runs in the document's folder (an untitled
 // document in the first folder) and sees the folders, plus the document's
-// own folder when it lies outside them.
+// own folder when it lies outside them (unless that is a drive's root).
 func FileScope(docURI string, folders []string) (dir string, roots []string) {
 	roots = append([]string(nil), folders...)
 	u, err := url.Parse(docURI)
@@ -90,6 +90,9 @@ func FileScope(docURI string, folders []string) (dir string, roots []string) {
 		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return dir, roots
 		}
+	}
+	if filepath.Dir(dir) == dir {
+		return dir, roots // a document at the root of a drive: not the whole disk
 	}
 	return dir, append(roots, dir)
 }

@@ -34,7 +34,7 @@ type Options struct {
 	// Dir is the working directory; empty: the first root.
 	Dir string
 	// CopyBytes bounds the workspace copied into the container's overlay
-	// (default half the memory limit); a larger one is read-only.
+	// (default a quarter of the memory limit); a larger one is read-only.
 	CopyBytes int64
 	// Pull is "missing" (default: pull a missing image) or "never".
 	Pull string
