@@ -70,7 +70,7 @@ type fileMsg struct {
 	Target string   `json:"l,omitempty"` // put: a link's target
 	Mode   uint32   `json:"m,omitempty"`
 	MTime  *float64 `json:"t,omitempty"`
-	Size   int64    `json:"s,omitempty"` // put: bytes of the data; overlay: the file's size
+	Size   int64    `json:"s,omitempty"`  // put: bytes of the data; overlay: the file's size
 	State  string   `json:"st,omitempty"` // created, changed or deleted
 }
 
