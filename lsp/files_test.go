@@ -43,6 +43,17 @@ func TestFilesCommands(t *testing.T) {
 	if len(rec.Executions) != 1 || len(rec.Executions[0].Files) != 1 || rec.Executions[0].Files[0] != (contract.FileChange{Path: out, State: contract.FileCreated}) {
 		t.Fatalf("%s", mustJSON(rec))
 	}
+	lenses, err := c.CodeLenses(testCtx(t), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, l := range lenses {
+		found = found || l.Line == 3 && strings.HasSuffix(l.Title, " · +1")
+	}
+	if !found {
+		t.Fatalf("no status lens with the change count: %+v", lenses)
+	}
 	var list contract.FilesResult
 	if err := c.Command(testCtx(t), contract.CmdFiles, map[string]any{"uri": doc}, &list); err != nil {
 		t.Fatal(err)

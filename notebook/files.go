@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -117,4 +118,20 @@ func RelPath(dir, p string) string {
 		return rel
 	}
 	return p
+}
+
+// FileSummary counts file changes by sign: "+1 ~2 -1" (zero counts left
+// out); "" for none.
+func FileSummary(changes []contract.FileChange) string {
+	counts := map[contract.FileState]int{}
+	for _, c := range changes {
+		counts[c.State]++
+	}
+	var parts []string
+	for _, st := range []contract.FileState{contract.FileCreated, contract.FileChanged, contract.FileDeleted} {
+		if n := counts[st]; n > 0 {
+			parts = append(parts, FileMark(st)+strconv.Itoa(n))
+		}
+	}
+	return strings.Join(parts, " ")
 }
