@@ -62,7 +62,7 @@ type ContainerSettings struct {
 	Runtime Runtime `json:"runtime" flag:"runtime"`
 	// Network of container kernels: `none` keeps the kernel offline. `true` and `false` mean `bridge` and `none`.
 	Network Network `json:"network" default:"none"`
-	// Mount the workspace read-only into container kernels.
+	// Show the workspace to container kernels (at its own paths, under files.hide and files.write).
 	MountWorkspace bool `json:"mountWorkspace" default:"true"`
 }
 

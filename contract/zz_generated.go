@@ -370,7 +370,7 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Container.Runtime }},
 	{key: "container.network", alias: "", doc: "Network of container kernels: `none` keeps the kernel offline.", def: "none", min: "", max: "", check: "", flag: "", enum: []string{"none", "bridge"},
 		ptr: func(s *Settings) any { return &s.Container.Network }},
-	{key: "container.mountWorkspace", alias: "", doc: "Mount the workspace read-only into container kernels.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
+	{key: "container.mountWorkspace", alias: "", doc: "Show the workspace to container kernels (at its own paths, under files.hide and files.write).", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.MountWorkspace }},
 	{key: "files.hide", alias: "", doc: "Names kept out of kernels, as glob patterns matched against each part of a path: such a file or folder behaves as if it did not exist.", def: ".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Files.Hide }},
