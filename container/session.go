@@ -282,28 +282,11 @@ func deliver(m message, onOutput func(string, string)) {
 // Variables lists the names bound in the namespace, modules and dunder
 // names left out, reprs cut to about maxRepr characters.
 func (s *Session) Variables(ctx context.Context, maxRepr int) ([]Variable, error) {
-	id := s.nextID.Add(1)
-	if err := s.send(message{T: msgVars, ID: id, MaxRepr: maxRepr}); err != nil {
+	m, err := s.request(ctx, message{T: msgVars, MaxRepr: maxRepr}, msgVars)
+	if err != nil {
 		return nil, err
 	}
-	for {
-		select {
-		case m, ok := <-s.events:
-			if !ok {
-				return nil, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
-			}
-			switch {
-			case m.T == msgOut:
-				s.stash = append(s.stash, m)
-			case m.T == msgVars && m.ID == id:
-				return m.Vars, nil
-			case m.T == msgError:
-				return nil, fmt.Errorf("kernel driver: %s", m.Message)
-			}
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		}
-	}
+	return m.Vars, nil
 }
 
 // Interrupt sends SIGINT to the driver: the running cell gets a

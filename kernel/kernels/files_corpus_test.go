@@ -74,31 +74,26 @@ func filesCorpus(t testing.TB) (root string, notebooks []string) {
 
 // diffCell says how a kernel's result differs from CPython's, "" if not.
 func diffCell(r kernel.Result, want expectedCell) string {
-	var diffs []string
-	check := func(what, got string, want *string) {
-		w := ""
-		if want != nil {
-			w = *want
+	str := func(p *string) string {
+		if p == nil {
+			return ""
 		}
-		if got != w {
-			diffs = append(diffs, fmt.Sprintf("%s: got %q, CPython %q", what, got, w))
-		}
+		return *p
 	}
-	st := want.Status
-	check("status", string(r.Status), &st)
-	check("stdout", r.Stdout, &want.Stdout)
-	check("stderr", r.Stderr, &want.Stderr)
-	value := ""
+	got := [6]string{string(r.Status), r.Stdout, r.Stderr}
 	if r.Value != nil {
-		value = r.Value.Text
+		got[3] = r.Value.Text
 	}
-	check("value", value, want.Value)
-	ename, evalue := "", ""
 	if r.Error != nil {
-		ename, evalue = r.Error.EName, r.Error.EValue
+		got[4], got[5] = r.Error.EName, r.Error.EValue
 	}
-	check("ename", ename, want.EName)
-	check("evalue", evalue, want.EValue)
+	cpython := [6]string{want.Status, want.Stdout, want.Stderr, str(want.Value), str(want.EName), str(want.EValue)}
+	var diffs []string
+	for i, field := range [6]string{"status", "stdout", "stderr", "value", "ename", "evalue"} {
+		if got[i] != cpython[i] {
+			diffs = append(diffs, fmt.Sprintf("%s: got %q, CPython %q", field, got[i], cpython[i]))
+		}
+	}
 	return strings.Join(diffs, "; ")
 }
 
