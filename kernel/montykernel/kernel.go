@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -19,6 +21,11 @@ type Options struct {
 	// Binary is the worker executable; empty means monty.Find("").
 	Binary string
 	Limits kernel.Limits
+	// Dir is the working directory (os.getcwd()); empty is "/".
+	Dir string
+	// Files are the files the cells see; nil: none (every file call is
+	// refused).
+	Files *files.FS
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -58,7 +65,22 @@ func New(opts Options) (*Kernel, error) {
 	return &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
 }
 
-func (k *Kernel) workerConfig() monty.Config { return WorkerConfig(k.opts.Binary, k.limits) }
+func (k *Kernel) workerConfig() monty.Config {
+	c := WorkerConfig(k.opts.Binary, k.limits)
+	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv()
+	return c
+}
+
+// cellEnv is os.environ: what a container kernel's cells see.
+func cellEnv() map[string]string {
+	env := map[string]string{}
+	for _, kv := range container.CellEnv() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
 
 // worker returns a live worker, starting one when needed.
 func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
@@ -168,7 +190,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	default:
 		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
 		if k.cp.record(c.fed, r.Duration, inBand) {
-			if err := k.cp.take(w); err != nil {
+			if err := k.cp.take(w, k.opts.Files); err != nil {
 				k.fresh()
 			}
 		}
@@ -184,7 +206,16 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	} else {
 		k.SetState(kernel.StateDead)
 	}
+	r.Files = k.changes()
 	return r, nil
+}
+
+// changes are the files the execution that just ended changed.
+func (k *Kernel) changes() []contract.FileChange {
+	if k.opts.Files == nil {
+		return nil
+	}
+	return k.opts.Files.Changes()
 }
 
 // recover brings back the namespace from before the last cell, in the same
@@ -198,16 +229,19 @@ func (k *Kernel) recover() error {
 		}
 		k.setWorker(w)
 	}
-	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout); err != nil {
+	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout, k.opts.Files); err != nil {
 		return err
 	}
-	return k.cp.take(k.w)
+	return k.cp.take(k.w, k.opts.Files)
 }
 
 // fresh drops the worker and all state: the next run starts an empty kernel.
 func (k *Kernel) fresh() {
 	k.discard()
 	k.cp.reset()
+	if k.opts.Files != nil {
+		k.opts.Files.Reset()
+	}
 	clear(k.names)
 	k.ResetCount()
 }
@@ -229,7 +263,7 @@ func (k *Kernel) scheduleIdleSnapshot() {
 		}
 		defer k.Q.Release()
 		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
-			if err := k.cp.take(k.w); err != nil && k.w.Alive() {
+			if err := k.cp.take(k.w, k.opts.Files); err != nil && k.w.Alive() {
 				k.fresh() // a death is the next run's to report
 			}
 		}
@@ -335,10 +369,32 @@ func (k *Kernel) Info() kernel.Info {
 	if k.version == "" {
 		k.version, _ = monty.Version(k.opts.Binary)
 	}
-	return kernel.Info{
+	info := kernel.Info{
 		Backend: contract.BackendMonty, Runtime: "monty", State: k.StateLocked(), ExecutionCount: k.CountLocked(),
 		Versions: map[string]string{"monty": k.version, "protocol": strconv.Itoa(monty.ProtocolVersion)},
 	}
+	if k.opts.Files != nil {
+		info.Write = k.opts.Files.Write()
+	}
+	return info
+}
+
+var _ kernel.FileKeeper = (*Kernel)(nil)
+
+// Files implements kernel.FileKeeper.
+func (k *Kernel) Files(context.Context) ([]contract.FileEntry, error) {
+	if k.opts.Files == nil {
+		return nil, nil
+	}
+	return k.opts.Files.Entries(), nil
+}
+
+// SaveFiles implements kernel.FileKeeper.
+func (k *Kernel) SaveFiles(_ context.Context, paths []string) ([]string, error) {
+	if k.opts.Files == nil {
+		return nil, fmt.Errorf("the kernel has no files")
+	}
+	return k.opts.Files.Save(paths)
 }
 
 // Close implements Kernel.
@@ -362,9 +418,20 @@ func (k *Kernel) Close() error {
 	return nil
 }
 
-// OptionsOf are the options of a Monty kernel configured by cfg.
+// OptionsOf are the options of a Monty kernel configured by cfg: its files
+// are the workspace under the files.* settings, with an overlay that may
+// hold as much as the kernel's memory limit.
 func OptionsOf(cfg kernel.Config) Options {
-	return Options{Binary: cfg.Settings.MontyPath, Limits: kernel.LimitsOf(cfg.Settings), OnState: cfg.OnState}
+	lim := kernel.LimitsOf(cfg.Settings)
+	fs := files.New(files.Options{
+		Rules: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide),
+		Write: cfg.Settings.Files.Write, Limit: int64(lim.WithDefaults().MemoryBytes),
+	})
+	dir := cfg.WorkDir()
+	if dir != "" {
+		dir = files.KernelPath(dir)
+	}
+	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, OnState: cfg.OnState}
 }
 
 // Binary is the worker executable.
