@@ -768,28 +768,199 @@ def _reap():
         _zombies.discard(pid)
 
 
+# ---- the workspace ---------------------------------------------------------
+
+
+class _Files:
+    """The workspace as the cells see it. With files.write "sandbox" the host
+    sends its visible files ("put") into in-memory folders mounted at the
+    workspace's own paths; "base" then records them, so that the files each
+    cell created, changed or deleted (and the overlay: what differs from the
+    workspace) are found by comparing the trees."""
+
+    MAX_ENTRIES = 20000  # larger trees are not tracked (a scan per cell)
+
+    def __init__(self):
+        self.roots = []
+        self.base = {}  # path -> (size, mtime_ns, sha256 or None)
+        self.last = {}  # path -> (size, mtime_ns, ino) after the previous cell
+        self.tracked = False
+        self.digests = {}  # path -> sha256 the host sent with the file
+
+    def put(self, req):
+        raw = memoryview(req.get("raw") or b"")  # the files' data, one after the other
+        at = 0
+        for f in req.get("files", ()):
+            p, kind = f["p"], f.get("k", "f")
+            if kind == "d":
+                os.makedirs(p, exist_ok=True)
+            elif kind == "l":
+                os.symlink(f.get("l", ""), p)
+            else:
+                size = f.get("s", 0)
+                with open(p, "wb") as fh:
+                    fh.write(raw[at : at + size])
+                at += size
+                self.digests[p] = f.get("h")
+            if kind != "l":
+                t = f.get("t")
+                if t is not None:
+                    os.utime(p, (t, t))
+                os.chmod(p, f.get("m", 0o644 if kind == "f" else 0o755))
+        return {"t": "put", "id": req["id"]}
+
+    def scan(self):
+        state = {}
+        stack = list(self.roots)
+        while stack:
+            d = stack.pop()
+            try:
+                it = os.scandir(d)
+            except OSError:
+                continue
+            with it:
+                for e in it:
+                    try:
+                        if e.is_dir(follow_symlinks=False):
+                            stack.append(e.path)
+                            continue
+                        st = e.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    state[e.path] = (st.st_size, st.st_mtime_ns, st.st_ino)
+                    if len(state) > self.MAX_ENTRIES:
+                        return None
+        return state
+
+    def set_base(self, req):
+        self.roots = list(req.get("roots", ()))
+        reply = {"t": "base", "id": req["id"]}
+        cwd = req.get("cwd")
+        if cwd:
+            try:
+                os.chdir(cwd)
+            except OSError as e:
+                reply["message"] = "cannot change to the working directory: %s" % e
+        state = self.scan() if self.roots else None
+        self.tracked = state is not None
+        self.last = state or {}
+        self.base = {p: (sig[0], sig[1], self.digests.get(p)) for p, sig in self.last.items()}
+        self.digests = {}
+        return reply
+
+    @staticmethod
+    def _digest(p):
+        import hashlib
+
+        h = hashlib.sha256()
+        try:
+            with open(p, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+        except OSError:
+            return None
+        return h.hexdigest()
+
+    def changes(self):
+        """The files the cell that just ran created, changed or deleted."""
+        if not self.tracked:
+            return []
+        now = self.scan()
+        if now is None:
+            self.tracked = False
+            return []
+        out = []
+        for p, sig in now.items():
+            old = self.last.get(p)
+            if old is None:
+                out.append({"p": p, "st": "created"})
+            elif old != sig:
+                out.append({"p": p, "st": "changed"})
+        out += [{"p": p, "st": "deleted"} for p in self.last if p not in now]
+        self.last = now
+        out.sort(key=lambda f: f["p"])
+        return out
+
+    def overlay(self, req):
+        out = []
+        now = self.scan() if self.tracked else None
+        for p, sig in (now or {}).items():
+            old = self.base.get(p)
+            if old is None:
+                out.append({"p": p, "s": sig[0], "st": "created"})
+            elif old[:2] != sig[:2] and (old[2] is None or old[2] != self._digest(p)):
+                out.append({"p": p, "s": sig[0], "st": "changed"})
+        for p in self.base:
+            if now is not None and p not in now:
+                out.append({"p": p, "st": "deleted"})
+        out.sort(key=lambda f: f["p"])
+        return {"t": "overlay", "id": req["id"], "files": out}
+
+    def read(self, req):
+        import base64
+
+        out = []
+        for p in req.get("paths", ()):
+            try:
+                with open(p, "rb") as fh:
+                    out.append({"p": p, "d": base64.b64encode(fh.read()).decode("ascii")})
+            except FileNotFoundError:
+                out.append({"p": p, "st": "deleted"})
+        return {"t": "read", "id": req["id"], "files": out}
+
+    def mark(self, req):
+        """The host saved these files: they are the workspace's now."""
+        for f in req.get("files", ()):
+            p = f["p"]
+            try:
+                st = os.lstat(p)
+                self.base[p] = (st.st_size, st.st_mtime_ns, self._digest(p))
+            except OSError:
+                self.base.pop(p, None)
+        return {"t": "based", "id": req["id"]}
+
+
+_files = _Files()
+_FILE_REQUESTS = {"put": _files.put, "base": _files.set_base, "overlay": _files.overlay, "read": _files.read, "based": _files.mark}
+
+
 # ---- main loop -------------------------------------------------------------
 
 
 class _Reader:
     """Reads the host's frames. Not a generator: a KeyboardInterrupt while
-    input() waits in read must leave it usable."""
+    input() waits in read must leave it usable. A request that says "raw"
+    gets the next frame's bytes as its "raw" (files, without base64); a large
+    frame is read in one go."""
 
     def __init__(self, fd):
         self.fd = fd
         self.buf = bytearray()
+        self.want = 1 << 16
+        self.pending = None  # a request waiting for its raw frame
 
     def next(self):
         """The next request, None at the end of the input."""
         buf = self.buf
         while True:
-            if len(buf) >= 4:
+            while len(buf) >= 4:
                 n = int.from_bytes(buf[:4], "big")
-                if len(buf) >= 4 + n:
-                    body = bytes(buf[4 : 4 + n])
-                    del buf[: 4 + n]
-                    return json.loads(body.decode("utf-8"))
-            chunk = os.read(self.fd, 1 << 16)
+                if len(buf) < 4 + n:
+                    self.want = max(1 << 16, 4 + n - len(buf))
+                    break
+                self.want = 1 << 16
+                body = bytes(memoryview(buf)[4 : 4 + n])
+                del buf[: 4 + n]
+                if self.pending is not None:
+                    msg, self.pending = self.pending, None
+                    msg["raw"] = body
+                    return msg
+                msg = json.loads(body.decode("utf-8"))
+                if msg.get("raw"):
+                    self.pending = msg
+                    continue
+                return msg
+            chunk = os.read(self.fd, self.want)
             if not chunk:
                 return None
             buf += chunk
@@ -873,6 +1044,8 @@ def main():
             ready = out.poll_raw([_zombie_r])
             if _zombie_r in ready or _zombies:
                 _reap()
+            if _files.tracked:
+                done["files"] = _files.changes()
             out.flush(done)
             out.start_cell(1 << 20, False)  # output between cells
         elif kind == "vars":
@@ -881,6 +1054,12 @@ def main():
             pass  # a late reply to a host call of an interrupted cell
         elif kind == "input":
             pass  # an answer that came after the cell stopped waiting
+        elif kind in _FILE_REQUESTS:
+            try:
+                reply = _FILE_REQUESTS[kind](req)
+            except Exception as e:
+                reply = {"t": "error", "id": req.get("id", 0), "message": "%s: %s: %s" % (kind, type(e).__name__, e)}
+            out.flush(reply)
         else:
             out.flush({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (kind,)})
 

@@ -20,6 +20,12 @@ const (
 	msgCall   = "call"
 	msgReturn = "return"
 	msgRaise  = "raise"
+	// The workspace (files.go); each is answered with a message of its kind.
+	msgPut     = "put"     // host → driver: files to make in the overlay
+	msgBase    = "base"    // host → driver: the roots and working directory; what is there now is the workspace
+	msgOverlay = "overlay" // host → driver: list what differs from the workspace
+	msgRead    = "read"    // host → driver: the content of files
+	msgBased   = "based"   // host → driver: these files were saved to the workspace
 )
 
 // message is every frame of the driver protocol; T says which fields are
@@ -68,8 +74,29 @@ type message struct {
 	Line     *string `json:"line,omitempty"`
 	Raise    string  `json:"raise,omitempty"`
 
-	// error
+	// error; a note on base
 	Message string `json:"message,omitempty"`
+
+	// workspace requests and replies; done lists the cell's changes
+	Files []fileMsg `json:"files,omitempty"`
+	Paths []string  `json:"paths,omitempty"`
+	Roots []string  `json:"roots,omitempty"`
+	Cwd   string    `json:"cwd,omitempty"`
+	// put: the files' data follows in the next frame, this many bytes
+	Raw int `json:"raw,omitempty"`
+}
+
+// fileMsg is one file in a workspace message.
+type fileMsg struct {
+	Path   string   `json:"p"`
+	Kind   string   `json:"k,omitempty"` // put: "f" file, "d" folder, "l" symlink
+	Data   string   `json:"d,omitempty"` // read: base64
+	Hash   string   `json:"h,omitempty"` // put: sha256 of the data, hex
+	Target string   `json:"l,omitempty"` // put: a link's target
+	Mode   uint32   `json:"m,omitempty"`
+	MTime  *float64 `json:"t,omitempty"`
+	Size   int64    `json:"s,omitempty"`  // put: bytes of the data; overlay: the file's size
+	State  string   `json:"st,omitempty"` // created, changed or deleted
 }
 
 // Value is the value of a cell's trailing expression: its repr and its MIME

@@ -15,6 +15,8 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/pkg/stdcopy"
 	"go.uber.org/zap"
+
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
 // Session is one running kernel container: a long-lived container whose
@@ -29,6 +31,7 @@ type Session struct {
 	imageID string
 	python  string
 	log     *zap.Logger
+	plan    *filePlan // how the container got the workspace
 
 	conn   types.HijackedResponse
 	wmu    sync.Mutex // guards writes to conn
@@ -78,7 +81,11 @@ func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) 
 			return nil, err
 		}
 	}
-	sp := buildSpec(cfg, rt.engine, ownerLabels())
+	plan, err := planFiles(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("read the workspace: %w", err)
+	}
+	sp := buildSpec(cfg, rt.engine, ownerLabels(), plan)
 	name := fmt.Sprintf("backyard-%s-%d", InstanceID()[:8], containerSeq.Add(1))
 	created, err := e.cli.ContainerCreate(ctx, sp.config, sp.host, nil, nil, name)
 	if err != nil {
@@ -88,7 +95,7 @@ func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) 
 		return nil, fmt.Errorf("create kernel container: %w", e.wrap(err))
 	}
 	s = &Session{
-		e: e, id: created.ID, cfg: cfg, runtime: rt, imageID: imageID,
+		e: e, id: created.ID, cfg: cfg, runtime: rt, imageID: imageID, plan: plan,
 		log:    cfg.Logger.With(zap.String("container", shortID(created.ID)), zap.String("runtime", rt.Name)),
 		events: make(chan message, 256),
 		ended:  make(chan struct{}),
@@ -126,9 +133,13 @@ func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) 
 	case <-ctx.Done():
 		return nil, fmt.Errorf("the kernel container did not start within %s: %w", cfg.StartTimeout, context.Cause(ctx))
 	}
+	tReady := time.Now()
+	if err := s.loadFiles(ctx, plan); err != nil {
+		return nil, fmt.Errorf("copy the workspace into the kernel container: %w", err)
+	}
 	s.log.Debug("kernel container ready", zap.String("python", s.python),
 		zap.Duration("create+attach", tAttached.Sub(t0)), zap.Duration("start", tStarted.Sub(tAttached)),
-		zap.Duration("driver", time.Since(tStarted)))
+		zap.Duration("driver", tReady.Sub(tStarted)), zap.Duration("files", time.Since(tReady)), zap.Int64("file bytes", plan.bytes))
 	return s, nil
 }
 
@@ -230,6 +241,8 @@ type Reply struct {
 	OK    bool     // no exception
 	Value *Value   // the trailing expression's value, nil if none
 	Error *PyError // the exception, when !OK
+	// Files the cell created, changed or deleted under the roots.
+	Files []contract.FileChange
 }
 
 // InputError is returned by Exec for inputs that cannot cross; nothing was
@@ -311,7 +324,11 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 					}
 				}()
 			case m.T == msgDone && m.ID == id:
-				return Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error}, nil
+				r := Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error}
+				for _, f := range m.Files {
+					r.Files = append(r.Files, contract.FileChange{Path: f.Path, State: contract.FileState(f.State)})
+				}
+				return r, nil
 			case m.T == msgError:
 				return Reply{}, fmt.Errorf("kernel driver: %s", m.Message)
 			default:
@@ -332,28 +349,11 @@ func deliver(m message, onOutput func(string, string)) {
 // Variables lists the names bound in the namespace, modules and dunder
 // names left out, reprs cut to about maxRepr characters.
 func (s *Session) Variables(ctx context.Context, maxRepr int) ([]Variable, error) {
-	id := s.nextID.Add(1)
-	if err := s.send(message{T: msgVars, ID: id, MaxRepr: maxRepr}); err != nil {
+	m, err := s.request(ctx, message{T: msgVars, MaxRepr: maxRepr}, msgVars)
+	if err != nil {
 		return nil, err
 	}
-	for {
-		select {
-		case m, ok := <-s.events:
-			if !ok {
-				return nil, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
-			}
-			switch {
-			case m.T == msgOut:
-				s.stash = append(s.stash, m)
-			case m.T == msgVars && m.ID == id:
-				return m.Vars, nil
-			case m.T == msgError:
-				return nil, fmt.Errorf("kernel driver: %s", m.Message)
-			}
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		}
-	}
+	return m.Vars, nil
 }
 
 // Interrupt sends SIGINT to the driver: the running cell gets a

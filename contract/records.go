@@ -136,6 +136,36 @@ type Execution struct {
 	// namespace was restored to its state before the cell (Monty cannot keep
 	// what a stopped cell did).
 	Notes []string `json:"notes,omitempty"`
+	// The files this run created, changed or deleted, by path.
+	Files []FileChange `json:"files,omitzero"`
+}
+
+// FileState is how a file a kernel wrote differs from before.
+type FileState string
+
+const (
+	// It did not exist.
+	FileCreated FileState = "created"
+	// Its content changed.
+	FileChanged FileState = "changed"
+	// It was removed.
+	FileDeleted FileState = "deleted"
+)
+
+// FileChange is one file a run created, changed or deleted.
+type FileChange struct {
+	// Absolute, as both the kernel and the host name it.
+	Path  string    `json:"path"`
+	State FileState `json:"state"`
+}
+
+// FileEntry is one file of a kernel's overlay: a file that differs from the workspace.
+type FileEntry struct {
+	// Absolute, as both the kernel and the host name it.
+	Path string `json:"path"`
+	// Bytes; 0 for a deleted file.
+	Size  int       `json:"size"`
+	State FileState `json:"state"`
 }
 
 // Variable is one name bound in a kernel's namespace.
@@ -165,4 +195,6 @@ type KernelInfo struct {
 	Mode Backend `json:"mode,omitempty"`
 	// Why an auto kernel moved to the container.
 	Reason string `json:"reason,omitempty"`
+	// Where the files its cells write go (files.write).
+	Write FilesWrite `json:"write,omitempty"`
 }

@@ -74,8 +74,8 @@ type RunPythonResult struct {
 	ExecutionCount int `json:"execution_count"`
 	// Wall-clock time in the kernel, milliseconds.
 	DurationMs float64 `json:"duration_ms"`
-	// Workspace files the run created, changed or deleted.
-	FilesChanged []string `json:"files_changed"`
+	// The files the run created, changed or deleted (with files.write sandbox they are kept in the kernel, not written to the workspace).
+	FilesChanged []FileChange `json:"files_changed"`
 }
 
 // ToolError is a Python exception in a tool result.

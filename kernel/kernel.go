@@ -79,6 +79,8 @@ type Result struct {
 	// Notes are facts about the run a person must see (contract.Execution's
 	// notes), e.g. that the namespace was restored to before the cell.
 	Notes []string
+	// Files are the files the execution created, changed or deleted.
+	Files []contract.FileChange
 }
 
 // Request is one execution.
@@ -154,14 +156,20 @@ type Config struct {
 	// Settings are the effective backyard.* settings: the backend, the
 	// limits, the Monty worker, container and install settings.
 	Settings contract.Settings
-	// Workspace is the host folder of the document's project, mounted
-	// read-only into container kernels when the settings ask for it.
+	// Roots are the host folders the kernel sees, read-only (less the
+	// files.hide names): the workspace folders. Empty: Workspace.
+	Roots []string
+	// Workspace is the one root when Roots is empty.
 	Workspace string
+	// Dir is the kernel's working directory (os.getcwd()), the document's
+	// folder; empty: the first root.
+	Dir string
 	// DockerHost overrides DOCKER_HOST, e.g. unix:///run/podman/podman.sock.
 	DockerHost string
-	// Env, when not nil, is the environment the code sees: on Monty the
-	// whole of it (os.getenv, os.environ), in a container added to the
-	// image's own. Nothing of the host's environment is passed otherwise.
+	// Env is added to the environment every kernel's cells see
+	// (container.CellEnv: PATH, HOME, LANG…), on Monty (os.getenv,
+	// os.environ) and in a container alike. Nothing of the host's
+	// environment is passed.
 	Env map[string]string
 	// OnState, when set, is told of every kernel state change.
 	OnState func(State)
@@ -175,6 +183,39 @@ type Config struct {
 	// "ask"); nil means no.
 	Confirm func(ctx context.Context, packages []string) bool
 	Logger  *zap.Logger
+}
+
+// FileRoots are the folders the kernel sees.
+func (c Config) FileRoots() []string {
+	if len(c.Roots) > 0 {
+		return c.Roots
+	}
+	if c.Workspace != "" {
+		return []string{c.Workspace}
+	}
+	return nil
+}
+
+// WorkDir is the kernel's working directory: Dir, else the first root;
+// "" when there is neither.
+func (c Config) WorkDir() string {
+	if c.Dir != "" {
+		return c.Dir
+	}
+	if r := c.FileRoots(); len(r) > 0 {
+		return r[0]
+	}
+	return ""
+}
+
+// FileKeeper is a kernel that keeps the files its cells write apart from
+// the workspace (files.write "sandbox"): its overlay.
+type FileKeeper interface {
+	// Files lists the overlay's files that differ from the workspace.
+	Files(ctx context.Context) ([]contract.FileEntry, error)
+	// SaveFiles writes the overlay's version of paths (as Files names
+	// them) to the workspace and returns those saved.
+	SaveFiles(ctx context.Context, paths []string) ([]string, error)
 }
 
 // Log is the configured logger, or one that logs nothing.

@@ -31,7 +31,7 @@ import (
 // image (its own tag, so its package volume is the test's), a long time
 // limit (only an interrupt ends the suite's endless loop), installs from a
 // local wheel.
-func suiteServer(t *testing.T) (flags []string, wheel string, logFile string) {
+func suiteServer(t *testing.T) (flags []string, wheel, logFile, workspace string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs a container engine and the Python MCP client")
@@ -39,9 +39,13 @@ func suiteServer(t *testing.T) (flags []string, wheel string, logFile string) {
 	img := containertest.IsolatedImage(t)
 	wheel = fmt.Sprintf("backyard_wheel%d", rand.Uint32())
 	logFile = filepath.Join(t.TempDir(), "server.log")
+	workspace = t.TempDir()
+	if err := os.WriteFile(filepath.Join(workspace, "given.txt"), []byte("given"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	flags = []string{"mcp", "--backend", "auto", "--image", img, "--timeout", "120", "--auto-install", "on",
-		"--find-links", containertest.WheelDir(t, wheel), "--workspace", t.TempDir(), "--log-level", "info", "--log-file", logFile}
-	return flags, wheel, logFile
+		"--find-links", containertest.WheelDir(t, wheel), "--workspace", workspace, "--log-level", "info", "--log-file", logFile}
+	return flags, wheel, logFile, workspace
 }
 
 func toolNames() string {
@@ -104,7 +108,7 @@ func noContainersOf(t *testing.T, pid string) {
 }
 
 func TestPythonClientStdio(t *testing.T) {
-	flags, wheel, logFile := suiteServer(t)
+	flags, wheel, logFile, ws := suiteServer(t)
 	// A wrapper records each server's exit status (the client is its
 	// parent).
 	dir := t.TempDir()
@@ -114,7 +118,7 @@ func TestPythonClientStdio(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	runSuite(t, append([]string{"--tools", toolNames(), "--wheel", wheel, "--legacy", "--", wrapper}, flags...)...)
+	runSuite(t, append([]string{"--tools", toolNames(), "--wheel", wheel, "--workspace", ws, "--legacy", "--", wrapper}, flags...)...)
 	pids := serverPIDs(t, logFile)
 	b, _ := os.ReadFile(status)
 	if got := strings.Fields(string(b)); len(got) != len(pids) || strings.Trim(strings.Join(got, ""), "0") != "" {
@@ -126,7 +130,7 @@ func TestPythonClientStdio(t *testing.T) {
 }
 
 func TestPythonClientHTTP(t *testing.T) {
-	flags, wheel, logFile := suiteServer(t)
+	flags, wheel, logFile, ws := suiteServer(t)
 	cmd := exec.Command(mcptest.Binary(t), append(flags, "--http", "127.0.0.1:0")...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
@@ -158,7 +162,7 @@ func TestPythonClientHTTP(t *testing.T) {
 	}
 	resp.Body.Close()
 	hc.CloseIdleConnections()
-	runSuite(t, "--tools", toolNames(), "--wheel", wheel, "--legacy", "--url", url)
+	runSuite(t, "--tools", toolNames(), "--wheel", wheel, "--workspace", ws, "--legacy", "--url", url)
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

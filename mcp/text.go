@@ -53,6 +53,20 @@ func runText(r *contract.RunPythonResult) string {
 		}
 		b.WriteByte('\n')
 	}
+	if len(r.FilesChanged) > 0 {
+		b.WriteString("[files:")
+		for i, f := range r.FilesChanged {
+			if i == 20 {
+				fmt.Fprintf(&b, " … %d more", len(r.FilesChanged)-i)
+				break
+			}
+			fmt.Fprintf(&b, " %s %s", f.State, f.Path)
+			if i < len(r.FilesChanged)-1 {
+				b.WriteByte(',')
+			}
+		}
+		b.WriteString("]\n")
+	}
 	where := r.Backend
 	if r.Runtime != "" && r.Runtime != r.Backend {
 		where += "/" + r.Runtime

@@ -74,7 +74,7 @@ func result(session string, rec *contract.Execution) *contract.RunPythonResult {
 	r := &contract.RunPythonResult{
 		Session: session, Status: rec.Status, Stdout: rec.Stdout, Stderr: rec.Stderr,
 		Backend: rec.Backend, Runtime: rec.Runtime, ExecutionCount: rec.ExecutionCount, DurationMs: rec.DurationMs,
-		FilesChanged: []string{},
+		FilesChanged: append([]contract.FileChange{}, rec.Files...),
 	}
 	if v := rec.Result; v != nil {
 		r.Result = v.Text
@@ -242,6 +242,10 @@ func describe(sc *jsonschema.Schema, typ string) {
 			describe(nonNull(p), "ToolError")
 		case "ToolError.traceback":
 			describe(p.Items, "Frame")
+		case "RunPythonResult.files_changed":
+			describe(p.Items, "FileChange")
+		case "FileChange.state":
+			p.Enum = enum(contract.FileStateValues)
 		case "VariablesResult.variables":
 			describe(p.Items, "Variable")
 		}

@@ -97,10 +97,17 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 	reqs := make([]*pb.ParentRequest, 0, 4)
 	if opt.Fresh {
 		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
+		w.cwdSent = false
 	}
 	fr, err := feedRequest(code, opt)
 	if err != nil {
 		return out, &InputError{Err: err}
+	}
+	if !w.cwdSent {
+		// A new session starts in Config.Cwd; later feeds keep where the
+		// code went with os.chdir.
+		fr.GetFeed().Cwd = w.cfg.Cwd
+		w.cwdSent = true
 	}
 	reqs = append(reqs, fr)
 
@@ -165,8 +172,8 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			resume, raisedEOF = w.functionCall(ctx, k.FunctionCall, opt, &interrupted)
 			eof = eof || raisedEOF
 		case *pb.ChildEvent_OsCall:
-			if resume = envCall(k.OsCall, w.cfg.Env); resume != nil {
-				break
+			if w.cfg.onOSCall != nil {
+				w.cfg.onOSCall(k.OsCall)
 			}
 			resume, err = w.osCall(ctx, k.OsCall, &interrupted)
 			if err != nil {
@@ -264,8 +271,8 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 }
 
 // osCall answers an OS call. Sleeps are waited out on the host (that is
-// where an interrupt can stop them in-band); nothing else on the host is
-// reachable from the sandbox, so other calls get the worker's own refusal.
+// where an interrupt can stop them in-band); the others are served by
+// osHost (os.go).
 //
 // An interrupt (ctx's end) during a sleep raises a KeyboardInterrupt the
 // cell can catch, as a SIGINT does in CPython; the handler then runs to its
@@ -283,7 +290,7 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (*
 	case *pb.OsCall_AsyncSleep_:
 		seconds = k.AsyncSleep.Delay
 	default:
-		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotHandled{NotHandled: &pb.Unit{}}}, nil), nil
+		return w.host.serve(c), nil
 	}
 	w.hostPhase(phaseHost, *interrupted)
 	if ctx.Err() == nil && seconds > 0 {
@@ -354,6 +361,7 @@ func (w *Worker) Reset() error { return w.reset() }
 
 func (w *Worker) reset(extra ...*pb.ParentRequest) error {
 	reqs := append([]*pb.ParentRequest{{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg)}, extra...)
+	w.cwdSent = len(extra) > 0 // a loaded snapshot has its own working directory
 	if err := w.send(reqs...); err != nil {
 		return err
 	}

@@ -143,32 +143,6 @@ func hostException(typ, msg string) *pb.RaisedException {
 	return &pb.RaisedException{ExcType: typ, Message: &msg}
 }
 
-// envCall answers os.getenv and os.environ from env (Config.Env); nil when
-// c is another call or env is nil (the worker then refuses them).
-func envCall(c *pb.OsCall, env map[string]string) *pb.ParentRequest {
-	if env == nil {
-		return nil
-	}
-	switch k := c.Call.(type) {
-	case *pb.OsCall_Getenv_:
-		if v, ok := env[k.Getenv.Key]; ok {
-			return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}},
-				&pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_Str{Str: v}}}})
-		}
-		// The default the code passed (None when it passed none).
-		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: k.Getenv.Default}}, c.Values)
-	case *pb.OsCall_GetEnviron:
-		m := make(map[string]any, len(env))
-		for k, v := range env {
-			m[k] = v
-		}
-		var a hostArena
-		root, _ := a.add(m, 0)
-		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: root}}, a.pb())
-	}
-	return nil
-}
-
 // feedRequest is the Feed of code with inputs and host functions bound as
 // globals (they persist, like any global).
 func feedRequest(code string, opt FeedOptions) (*pb.ParentRequest, error) {

@@ -236,6 +236,12 @@ func (v *Value) repr(b *strings.Builder, i uint32, depth int) {
 		b.WriteString("PosixPath(" + StrRepr(k.Path) + ")")
 	case *pb.MontyNode_FileHandle:
 		fmt.Fprintf(b, "<_io.TextIOWrapper name=%s mode=%s>", StrRepr(k.FileHandle.Path), StrRepr(k.FileHandle.Mode))
+	case *pb.MontyNode_Complex:
+		b.WriteString(complexRepr(k.Complex.GetReal(), k.Complex.GetImag()))
+	case *pb.MontyNode_Module:
+		b.WriteString("<module " + StrRepr(k.Module.Name) + ">")
+	case *pb.MontyNode_Decimal:
+		b.WriteString("Decimal(" + StrRepr(k.Decimal) + ")")
 	case *pb.MontyNode_Repr:
 		b.WriteString(k.Repr)
 	case *pb.MontyNode_Cycle:
@@ -310,6 +316,19 @@ func FloatRepr(f float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// complexRepr formats a complex number like CPython: 1j, (1+2j), (-0-1.5j).
+func complexRepr(re, im float64) string {
+	part := func(f float64) string { return strings.TrimSuffix(FloatRepr(f), ".0") }
+	imag := part(im) + "j"
+	if re == 0 && !math.Signbit(re) {
+		return imag
+	}
+	if !math.Signbit(im) && !math.IsNaN(im) {
+		imag = "+" + imag
+	}
+	return "(" + part(re) + imag + ")"
 }
 
 // StrRepr quotes s like CPython's repr(str).

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 )
@@ -36,9 +37,20 @@ type Config struct {
 	// PrintFlushInterval batches Print events; 0 keeps the worker's default
 	// (5 ms or about 8 KiB).
 	PrintFlushInterval time.Duration
-	// Env, when not nil, is the whole environment os.getenv and os.environ
-	// see; nil refuses them as the worker does.
+	// Cwd is the working directory of a new session (os.getcwd()); empty
+	// is the worker's own, "/".
+	Cwd string
+	// FS serves the file-system OS calls; nil refuses them all (the
+	// worker's PermissionError).
+	FS *files.FS
+	// Env is os.environ.
 	Env map[string]string
+	// hostClock makes the worker ask the host for the time, the date,
+	// random seeds and sleeps; typeCheck type-checks every feed; onOSCall
+	// sees every OS call (tests of those calls).
+	hostClock bool
+	typeCheck bool
+	onOSCall  func(*pb.OsCall)
 }
 
 // Worker is one `monty subprocess` child holding one session. A Worker is
@@ -61,6 +73,12 @@ type Worker struct {
 	mu    sync.Mutex
 	phase int
 	gen   uint64
+
+	host    osHost
+	cwdSent bool // the session's working directory was set
+	// unknown counts events that carried fields this schema does not
+	// declare (they are tolerated; tests check the pinned worker sends none).
+	unknown int
 }
 
 const (
@@ -115,7 +133,8 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{})}
+	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{}),
+		host: osHost{fs: cfg.FS, cwd: cfg.Cwd, env: cfg.Env, start: time.Now()}}
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start monty worker: %w", err)
@@ -164,7 +183,12 @@ func configure(cfg Config) *pb.ParentRequest {
 		v := cfg.Limits.RecursionDepth
 		lim.MaxRecursionDepth = &v
 	}
-	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion}
+	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion, TypeCheck: cfg.typeCheck}
+	if cfg.hostClock {
+		c.OsPolicy = &pb.OsPolicy{Datetime: &pb.OsPolicy_DtCallHost{DtCallHost: &pb.Unit{}},
+			Sleep:       &pb.SleepMode{Mode: &pb.SleepMode_CallHost{CallHost: &pb.Unit{}}},
+			RandomStart: &pb.OsPolicy_RandomCallHost{RandomCallHost: &pb.Unit{}}}
+	}
 	if cfg.PrintFlushInterval > 0 {
 		v := uint32(cfg.PrintFlushInterval.Milliseconds())
 		c.PrintFlushIntervalMs = &v
@@ -267,13 +291,16 @@ func (w *Worker) next() (*pb.ChildEvent, error) {
 	if w.broken != nil {
 		return nil, w.broken
 	}
-	ev, rbuf, err := readFrame(w.stdout, w.rbuf)
+	ev, rbuf, unknown, err := readFrame(w.stdout, w.rbuf)
 	w.rbuf = rbuf
 	if cap(rbuf) > keptReadBuffer {
 		w.rbuf = nil // one large event (a snapshot) must not pin its size
 	}
 	if err != nil {
 		return nil, w.fail(err)
+	}
+	if unknown {
+		w.unknown++
 	}
 	if fe := ev.GetFatalError(); fe != nil && w.gen > 0 {
 		return nil, w.fail(&ProtocolError{Msg: "worker fatal error: " + fe.Message})

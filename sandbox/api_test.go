@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -245,4 +248,30 @@ func TestInstall(t *testing.T) {
 	}
 	r := run(t, s, "import "+mod+"\n"+mod+".ANSWER + kept")
 	wantText(t, r, "43")
+}
+
+// The files a run writes are in its result; with the default files.write
+// (sandbox) they stay in the kernel and the workspace is untouched.
+func TestFilesChanged(t *testing.T) {
+	for _, b := range backends {
+		t.Run(string(b), func(t *testing.T) {
+			ws := t.TempDir()
+			if err := os.WriteFile(filepath.Join(ws, "data.txt"), []byte("1,2\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := newSandbox(t, b, Options{Workspace: ws})
+			r := run(t, s, "rows = open('data.txt').read()\nwith open('out.txt', 'w') as f:\n    f.write(rows * 2)\nrows")
+			wantText(t, r, `'1,2\n'`)
+			want := []contract.FileChange{{Path: filepath.Join(ws, "out.txt"), State: contract.FileCreated}}
+			if !reflect.DeepEqual(r.Files, want) {
+				t.Fatalf("files %+v, want %+v", r.Files, want)
+			}
+			if _, err := os.Stat(filepath.Join(ws, "out.txt")); !os.IsNotExist(err) {
+				t.Fatalf("the workspace was written: %v", err)
+			}
+			if r := run(t, s, "len(open('out.txt').read())"); r.Files != nil {
+				t.Fatalf("a run that writes nothing changes nothing: %+v", r.Files)
+			}
+		})
+	}
 }

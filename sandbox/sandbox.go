@@ -32,7 +32,8 @@ type Options struct {
 	// MontyBinary is the worker executable; empty means monty.Find("").
 	MontyBinary string
 	// Container and Install configure the container backend ("auto",
-	// "container"); zero values take the settings' defaults.
+	// "container"); zero fields take the settings' defaults (MountWorkspace
+	// is Workspace != "").
 	Container contract.ContainerSettings
 	Install   contract.InstallSettings
 	// Functions are host functions the sandboxed code calls by name, bound
@@ -42,12 +43,13 @@ type Options struct {
 	// kernel.HostFunc); an error raises in the cell (Raise names its type).
 	// Cells replayed into a new backend do not call them again.
 	Functions map[string]kernel.HostFunc
-	// Env is the environment the code sees: all of it on Monty, added to
-	// the image's own in a container. Nothing of the host's environment is
-	// passed; nil is an empty one.
+	// Env is added to the few variables every kernel's cells see
+	// (container.CellEnv: PATH, HOME, LANG…), on Monty and in a container
+	// alike. Nothing of the host's environment is passed.
 	Env map[string]string
-	// Workspace is the host folder a container kernel mounts read-only
-	// (Container.MountWorkspace); empty mounts nothing.
+	// Workspace is the host folder the code sees (its working directory),
+	// read-only: files it writes are kept in the kernel (files.write
+	// sandbox) and listed in each Result's Files. Empty: no folder.
 	Workspace string
 }
 
@@ -90,11 +92,7 @@ func New(opts Options) (*Sandbox, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	env := opts.Env
-	if env == nil {
-		env = map[string]string{}
-	}
-	k, err := kernels.New(kernel.Config{Settings: opts.settings(), Env: env, Workspace: opts.Workspace})
+	k, err := kernels.New(kernel.Config{Settings: opts.settings(), Env: opts.Env, Workspace: opts.Workspace})
 	if err != nil {
 		return nil, err
 	}
@@ -124,9 +122,18 @@ func (o Options) settings() contract.Settings {
 	s.Timeout = contract.Seconds(o.Limits.Timeout.Seconds())
 	s.Memory = contract.MiB(o.Limits.MemoryBytes >> 20)
 	s.RecursionLimit, s.MaxOutputBytes = o.Limits.RecursionDepth, o.Limits.MaxOutputBytes
-	if o.Container != (contract.ContainerSettings{}) {
-		s.Container = o.Container
+	// Zero container fields keep the defaults; the workspace is seen when
+	// the program names one.
+	if c := o.Container; c.Image != "" {
+		s.Container.Image = c.Image
 	}
+	if o.Container.Runtime != "" {
+		s.Container.Runtime = o.Container.Runtime
+	}
+	if o.Container.Network != "" {
+		s.Container.Network = o.Container.Network
+	}
+	s.Container.MountWorkspace = o.Workspace != ""
 	if o.Install != (contract.InstallSettings{}) {
 		s.Install = o.Install
 	}

@@ -41,6 +41,9 @@ func describe(construct string) string {
 var (
 	undefinedName  = regexp.MustCompile(`^name '([A-Za-z_][A-Za-z0-9_]*)' is not defined`)
 	missingAttrMod = regexp.MustCompile(`^module '[^']+' has no attribute`)
+	// montyGap are TypeError and ValueError messages of things Monty lacks
+	// that CPython runs (file arguments, Path ordering, bytes(iterable)).
+	montyGap = regexp.MustCompile(`not yet supported|is not supported|takes no keyword arguments|takes exactly one argument \(1 given\)|not supported between instances of '(Posix|Pure)?Path'|cannot convert '\w+' object to bytes`)
 )
 
 // unsupported says why a Monty error means "not available in Monty" rather
@@ -53,7 +56,11 @@ func unsupported(e *contract.ExecutionError) string {
 	case "ModuleNotFoundError", "ImportError":
 		return "Monty could not import: " + e.EValue
 	case "NotImplementedError":
-		if strings.Contains(e.EValue, "monty") || strings.Contains(e.EValue, "not supported") || strings.Contains(e.EValue, "not yet supported") {
+		if strings.Contains(e.EValue, "monty") || strings.Contains(e.EValue, "not supported") || strings.Contains(e.EValue, "not yet supported") || strings.Contains(e.EValue, "only supported") {
+			return "Monty does not support it: " + e.EValue
+		}
+	case "TypeError", "ValueError":
+		if montyGap.MatchString(e.EValue) {
 			return "Monty does not support it: " + e.EValue
 		}
 	case "AttributeError":

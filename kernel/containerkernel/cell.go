@@ -121,6 +121,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		c.failed(s, err)
 		return
 	}
+	r.Files = reply.Files
 	if reply.OK {
 		r.Status = kernel.StatusOK
 		if v := reply.Value; v != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/internal/jsonval"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
@@ -23,9 +24,19 @@ type Options struct {
 	Container contract.ContainerSettings
 	// Install says how missing packages are installed.
 	Install contract.InstallSettings
-	// Workspace is the host folder mounted when Container.MountWorkspace is
-	// set.
+	// Workspace is the host folder the container sees when
+	// Container.MountWorkspace is set and Files is nil.
 	Workspace string
+	// Files say what of the host the container sees (at the same paths,
+	// when Container.MountWorkspace is set); nil: Workspace, nothing hidden.
+	Files *files.Rules
+	// Write is where the cells' writes go (files.write).
+	Write contract.FilesWrite
+	// Dir is the working directory; empty: the first root.
+	Dir string
+	// CopyBytes bounds the workspace copied into the container's overlay
+	// (default a quarter of the memory limit); a larger one is read-only.
+	CopyBytes int64
 	// Pull is "missing" (default: pull a missing image) or "never".
 	Pull string
 	// DockerHost overrides DOCKER_HOST.
@@ -101,8 +112,13 @@ func New(opts Options) (*Kernel, error) {
 
 func (k *Kernel) config() container.Config {
 	o := k.opts
+	rules := o.Files
+	if rules != nil && !o.Container.MountWorkspace {
+		rules = files.NewRules(nil, nil)
+	}
 	return container.Config{
-		ContainerSettings: o.Container, Workspace: o.Workspace, DockerHost: o.DockerHost, Pull: container.PullPolicy(o.Pull),
+		ContainerSettings: o.Container, Workspace: o.Workspace, Rules: rules, Write: o.Write, Dir: o.Dir, CopyBytes: o.CopyBytes,
+		DockerHost: o.DockerHost, Pull: container.PullPolicy(o.Pull),
 		MemoryBytes: int64(k.limits.MemoryBytes), RecursionLimit: k.limits.RecursionDepth,
 		OnProgress: o.OnProgress, Logger: k.log, Packages: true, Env: o.Env,
 	}
@@ -149,8 +165,10 @@ func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 	k.Mu.Lock()
 	k.runtime, k.id, k.watched = rt.Name, k.s.ID(), k.s
 	go k.watchIdle(k.s)
-	if rt.Warning != "" && !slices.Contains(k.notes, rt.Warning) {
-		k.notes = append(k.notes, rt.Warning)
+	for _, n := range []string{rt.Warning, k.s.FilesNote()} {
+		if n != "" && !slices.Contains(k.notes, n) {
+			k.notes = append(k.notes, n)
+		}
 	}
 	k.versions = map[string]string{
 		"image":  fmt.Sprintf("%s (%s)", cfg.WithDefaults().Image, shortImageID(k.s.ImageID())),
@@ -356,10 +374,44 @@ func (k *Kernel) Info() kernel.Info {
 	for n, v := range k.versions {
 		versions[n] = v
 	}
+	write := k.opts.Write
+	if write == "" {
+		write = contract.FilesSandbox
+	}
 	return kernel.Info{
 		Backend: contract.BackendContainer, Runtime: k.runtime, State: k.StateLocked(), ExecutionCount: k.CountLocked(),
-		Versions: versions, Notes: append([]string(nil), k.notes...),
+		Versions: versions, Notes: append([]string(nil), k.notes...), Write: write,
 	}
+}
+
+var _ kernel.FileKeeper = (*Kernel)(nil)
+
+// Files implements kernel.FileKeeper: what the container's cells wrote
+// that differs from the workspace.
+func (k *Kernel) Files(ctx context.Context) ([]contract.FileEntry, error) {
+	if err := k.Acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer k.Q.Release()
+	if k.s == nil || !k.s.Alive() {
+		return nil, nil
+	}
+	return k.s.Overlay(ctx)
+}
+
+// SaveFiles implements kernel.FileKeeper.
+func (k *Kernel) SaveFiles(ctx context.Context, paths []string) ([]string, error) {
+	if err := k.Acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer k.Q.Release()
+	if k.s == nil || !k.s.Alive() {
+		if len(paths) == 0 {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("the kernel's container is not running: it has no files to save")
+	}
+	return k.s.SaveFiles(ctx, paths)
 }
 
 // Close implements Kernel: the container is removed. The error says when
@@ -385,8 +437,10 @@ func (k *Kernel) Close() error {
 
 // OptionsOf are the options of a container kernel configured by cfg.
 func OptionsOf(cfg kernel.Config) Options {
+	dir := cfg.WorkDir()
 	return Options{
 		Container: cfg.Settings.Container, Install: cfg.Settings.Install, Workspace: cfg.Workspace, DockerHost: cfg.DockerHost,
+		Files: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide), Write: cfg.Settings.Files.Write, Dir: dir,
 		Limits: kernel.LimitsOf(cfg.Settings), Env: cfg.Env, OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
 		Confirm: cfg.Confirm, Logger: cfg.Logger,
 	}

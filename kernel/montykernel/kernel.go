@@ -3,11 +3,14 @@ package montykernel
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -19,7 +22,13 @@ type Options struct {
 	// Binary is the worker executable; empty means monty.Find("").
 	Binary string
 	Limits kernel.Limits
-	// Env, when not nil, is the whole environment the code sees.
+	// Dir is the working directory (os.getcwd()); empty is "/".
+	Dir string
+	// Files are the files the cells see; nil: none (every file call is
+	// refused).
+	Files *files.FS
+	// Env is added to the environment every kernel's cells see
+	// (container.CellEnv).
 	Env map[string]string
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
@@ -68,10 +77,22 @@ func New(opts Options) (*Kernel, error) {
 const budgetCeiling = 24 * time.Hour
 
 func (k *Kernel) workerConfig() monty.Config {
-	cfg := WorkerConfig(k.opts.Binary, k.limits)
-	cfg.Limits.CellTime = budgetCeiling
-	cfg.Env = k.opts.Env
-	return cfg
+	c := WorkerConfig(k.opts.Binary, k.limits)
+	c.Limits.CellTime = budgetCeiling
+	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv(k.opts.Env)
+	return c
+}
+
+// cellEnv is os.environ: what a container kernel's cells see, with extra.
+func cellEnv(extra map[string]string) map[string]string {
+	env := map[string]string{}
+	for _, kv := range container.CellEnv() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	maps.Copy(env, extra)
+	return env
 }
 
 // worker returns a live worker, starting one when needed.
@@ -188,7 +209,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	default:
 		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
 		if k.cp.record(rec, r.Duration, inBand) {
-			if err := k.cp.take(w); err != nil {
+			if err := k.cp.take(w, k.opts.Files); err != nil {
 				k.fresh()
 			}
 		}
@@ -207,6 +228,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	} else {
 		k.SetState(kernel.StateDead)
 	}
+	r.Files = k.changes()
 	return r, nil
 }
 
@@ -226,6 +248,14 @@ func (k *Kernel) callLimits(req kernel.Request) (kernel.Limits, error) {
 	return l, nil
 }
 
+// changes are the files the execution that just ended changed.
+func (k *Kernel) changes() []contract.FileChange {
+	if k.opts.Files == nil {
+		return nil
+	}
+	return k.opts.Files.Changes()
+}
+
 // recover brings back the namespace from before the last cell, in the same
 // worker when it lives, else in a new one.
 func (k *Kernel) recover() error {
@@ -237,16 +267,19 @@ func (k *Kernel) recover() error {
 		}
 		k.setWorker(w)
 	}
-	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout); err != nil {
+	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout, k.opts.Files); err != nil {
 		return err
 	}
-	return k.cp.take(k.w)
+	return k.cp.take(k.w, k.opts.Files)
 }
 
 // fresh drops the worker and all state: the next run starts an empty kernel.
 func (k *Kernel) fresh() {
 	k.discard()
 	k.cp.reset()
+	if k.opts.Files != nil {
+		k.opts.Files.Reset()
+	}
 	clear(k.names)
 	k.ResetCount()
 }
@@ -268,7 +301,7 @@ func (k *Kernel) scheduleIdleSnapshot() {
 		}
 		defer k.Q.Release()
 		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
-			if err := k.cp.take(k.w); err != nil && k.w.Alive() {
+			if err := k.cp.take(k.w, k.opts.Files); err != nil && k.w.Alive() {
 				k.fresh() // a death is the next run's to report
 			}
 		}
@@ -374,10 +407,32 @@ func (k *Kernel) Info() kernel.Info {
 	if k.version == "" {
 		k.version, _ = monty.Version(k.opts.Binary)
 	}
-	return kernel.Info{
+	info := kernel.Info{
 		Backend: contract.BackendMonty, Runtime: "monty", State: k.StateLocked(), ExecutionCount: k.CountLocked(),
 		Versions: map[string]string{"monty": k.version, "protocol": strconv.Itoa(monty.ProtocolVersion)},
 	}
+	if k.opts.Files != nil {
+		info.Write = k.opts.Files.Write()
+	}
+	return info
+}
+
+var _ kernel.FileKeeper = (*Kernel)(nil)
+
+// Files implements kernel.FileKeeper.
+func (k *Kernel) Files(context.Context) ([]contract.FileEntry, error) {
+	if k.opts.Files == nil {
+		return nil, nil
+	}
+	return k.opts.Files.Entries(), nil
+}
+
+// SaveFiles implements kernel.FileKeeper.
+func (k *Kernel) SaveFiles(_ context.Context, paths []string) ([]string, error) {
+	if k.opts.Files == nil {
+		return nil, fmt.Errorf("the kernel has no files")
+	}
+	return k.opts.Files.Save(paths)
 }
 
 // Close implements Kernel.
@@ -401,9 +456,20 @@ func (k *Kernel) Close() error {
 	return nil
 }
 
-// OptionsOf are the options of a Monty kernel configured by cfg.
+// OptionsOf are the options of a Monty kernel configured by cfg: its files
+// are the workspace under the files.* settings, with an overlay that may
+// hold as much as the kernel's memory limit.
 func OptionsOf(cfg kernel.Config) Options {
-	return Options{Binary: cfg.Settings.MontyPath, Limits: kernel.LimitsOf(cfg.Settings), Env: cfg.Env, OnState: cfg.OnState}
+	lim := kernel.LimitsOf(cfg.Settings)
+	fs := files.New(files.Options{
+		Rules: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide),
+		Write: cfg.Settings.Files.Write, Limit: int64(lim.WithDefaults().MemoryBytes),
+	})
+	dir := cfg.WorkDir()
+	if dir != "" {
+		dir = files.KernelPath(dir)
+	}
+	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, Env: cfg.Env, OnState: cfg.OnState}
 }
 
 // Binary is the worker executable.

@@ -5,12 +5,13 @@ command to start (stdio), and checks afterwards that the server exited
 cleanly and left no container. Every check raises AssertionError with what
 was seen; the last line printed is "passed N".
 
-Usage: client_suite.py --tools NAMES --wheel MODULE [--legacy] (--url URL | -- CMD ARGS...)
+Usage: client_suite.py --tools NAMES --wheel MODULE --workspace DIR [--legacy] (--url URL | -- CMD ARGS...)
 """
 
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 
@@ -176,7 +177,22 @@ async def install(c, args):
     assert s["result"] == "46", s
 
 
-CHECKS = [tools_listed, sessions_keep_state, error_is_result, truncation, timeout, progress, cancel, concurrent, numpy_moves, install]
+@check("the files a run writes are listed and kept out of the workspace")
+async def files_changed(c, args):
+    ws = args.workspace
+    r, s = await call(c, "run_python", {"code": "with open('made.txt', 'w') as f:\n    f.write(open('given.txt').read() * 2)", "session": "files"})
+    assert s["status"] == "ok", s
+    assert s["files_changed"] == [{"path": os.path.join(ws, "made.txt"), "state": "created"}], s["files_changed"]
+    assert "[files: created " + os.path.join(ws, "made.txt") + "]" in text(r), text(r)
+    assert not os.path.exists(os.path.join(ws, "made.txt")), "the workspace was written"
+    r, s = await call(c, "run_python", {"code": "open('made.txt').read()", "session": "files"})
+    assert s["result"] == "'givengiven'" and s["files_changed"] == [], s
+    # In the container too (the numpy session has moved there).
+    r, s = await call(c, "run_python", {"code": "open('c.txt', 'w').write(str(n))", "session": "np"})
+    assert s["backend"] == "container" and s["files_changed"] == [{"path": os.path.join(ws, "c.txt"), "state": "created"}], s
+
+
+CHECKS = [tools_listed, sessions_keep_state, error_is_result, truncation, timeout, progress, cancel, concurrent, numpy_moves, install, files_changed]
 
 
 async def main():
@@ -184,6 +200,7 @@ async def main():
     ap.add_argument("--url", help="streamable HTTP; without it, the command after -- is started on stdio")
     ap.add_argument("--tools", required=True)
     ap.add_argument("--wheel", required=True)
+    ap.add_argument("--workspace", required=True, help="the server's --workspace; holds given.txt")
     ap.add_argument("--legacy", action="store_true", help="also check the pre-2026 initialize handshake")
     argv = sys.argv[1:]
     command = []

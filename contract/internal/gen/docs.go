@@ -65,6 +65,9 @@ func (m *model) schema(s *setting) []byte {
 	}
 	b.WriteString("{")
 	w("type", m.schemaType(s))
+	if m.schemaType(s) == "array" {
+		w("items", map[string]string{"type": "string"})
+	}
 	if e := m.enums[s.goType]; e != nil {
 		var vals, docs []string
 		for _, v := range e.values {

@@ -101,7 +101,7 @@ func (m *model) tsFile() []byte {
 		p("}\n\n")
 	}
 	// Settings.
-	p("/** One backyard.* setting as declared in Go (Settings, EditorSettings). */\nexport interface SettingSpec {\n  key: string;\n  default: string | number | boolean;\n  /** The server reads it (else only the editors do). */\n  server: boolean;\n}\n\n")
+	p("/** One backyard.* setting as declared in Go (Settings, EditorSettings). */\nexport interface SettingSpec {\n  key: string;\n  default: string | number | boolean | readonly string[];\n  /** The server reads it (else only the editors do). */\n  server: boolean;\n}\n\n")
 	p("/** Every backyard.* setting, in declaration order. */\nexport const settingSpecs: readonly SettingSpec[] = [\n")
 	for _, s := range m.settings {
 		p("  { key: '%s', default: %s, server: true },\n", s.key, m.tsDefault(s))
@@ -184,19 +184,42 @@ func (m *model) jsonDefault(s *setting) any {
 		}
 		f, _ := strconv.ParseFloat(d, 64)
 		return f
+	case "array":
+		list := []string{}
+		for _, item := range strings.Split(d, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				list = append(list, item)
+			}
+		}
+		return list
 	}
 	return d
 }
 
-func (m *model) tsDefault(s *setting) string {
-	switch v := m.jsonDefault(s).(type) {
+// literal writes a default as a TypeScript or Lua literal: lists in
+// open and close.
+func literal(v any, open, close string) string {
+	switch v := v.(type) {
 	case string:
-		return "'" + v + "'"
+		return strconv.Quote(v)
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
+	case []string:
+		q := make([]string, len(v))
+		for i, s := range v {
+			q[i] = strconv.Quote(s)
+		}
+		return open + strings.Join(q, ", ") + close
 	default:
 		return fmt.Sprint(v)
 	}
+}
+
+func (m *model) tsDefault(s *setting) string {
+	if v, ok := m.jsonDefault(s).(string); ok {
+		return "'" + v + "'"
+	}
+	return literal(m.jsonDefault(s), "[", "]")
 }
 
 // schemaType is a setting's JSON schema type.
@@ -208,6 +231,8 @@ func (m *model) schemaType(s *setting) string {
 		return "integer"
 	case t == "float64" || m.basicDefs[t] == "float64":
 		return "number"
+	case t == "[]string":
+		return "array"
 	}
 	return "string"
 }
@@ -241,17 +266,7 @@ func (m *model) luaFile() []byte {
 	}
 	p("  -- backyard.* settings the server reads, with their defaults.\n  settings = {\n")
 	for _, s := range m.settings {
-		v := m.jsonDefault(s)
-		var lit string
-		switch v := v.(type) {
-		case string:
-			lit = strconv.Quote(v)
-		case float64:
-			lit = strconv.FormatFloat(v, 'f', -1, 64)
-		default:
-			lit = fmt.Sprint(v)
-		}
-		p("    [%q] = %s,\n", s.key, lit)
+		p("    [%q] = %s,\n", s.key, literal(m.jsonDefault(s), "{ ", " }"))
 	}
 	p("  },\n}\n")
 	return b.Bytes()

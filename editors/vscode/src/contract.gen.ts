@@ -26,6 +26,10 @@ export const Cmd = {
   kernelInfo: 'backyard.kernelInfo',
   /** Variables lists the names in the namespace, after the runs queued before it. */
   variables: 'backyard.variables',
+  /** Files lists the files the document's kernel wrote that differ from the workspace (its overlay), after the runs queued before it. */
+  files: 'backyard.files',
+  /** SaveFiles writes chosen files of the kernel's overlay to the workspace (a deleted one is removed there), after the runs queued before it. */
+  saveFiles: 'backyard.saveFiles',
 } as const;
 export type CommandId = (typeof Cmd)[keyof typeof Cmd];
 
@@ -41,6 +45,8 @@ export interface Commands {
   'backyard.setBackend': { arg: BackendArg; result: KernelInfo };
   'backyard.kernelInfo': { arg: URIArg; result: KernelInfo };
   'backyard.variables': { arg: URIArg; result: VariablesResult };
+  'backyard.files': { arg: URIArg; result: FilesResult };
+  'backyard.saveFiles': { arg: SaveFilesArg; result: SaveFilesResult };
 }
 
 /** Notifications from the server. */
@@ -124,6 +130,25 @@ export interface InterruptResult {
 /** VariablesResult lists a namespace, sorted by name. */
 export interface VariablesResult {
   variables: Variable[];
+}
+
+/** SaveFilesArg names files of a document's kernel to write to the workspace. */
+export interface SaveFilesArg {
+  uri: string;
+  /** Paths as backyard.files lists them. */
+  paths: string[];
+}
+
+/** FilesResult lists a kernel's overlay, sorted by path. */
+export interface FilesResult {
+  files: FileEntry[];
+  /** Where the kernel's writes go; with "workspace" there is no overlay. */
+  write: FilesWrite;
+}
+
+/** SaveFilesResult lists the paths written (or removed) in the workspace. */
+export interface SaveFilesResult {
+  saved: string[];
 }
 
 /** OutputParams are backyard/output's params. */
@@ -260,6 +285,28 @@ export interface Execution {
    * what a stopped cell did).
    */
   notes?: string[];
+  /** The files this run created, changed or deleted, by path. */
+  files?: FileChange[];
+}
+
+/** FileState is how a file a kernel wrote differs from before. */
+export type FileState = 'created' | 'changed' | 'deleted';
+export const FileStateValues: readonly FileState[] = ['created', 'changed', 'deleted'];
+
+/** FileChange is one file a run created, changed or deleted. */
+export interface FileChange {
+  /** Absolute, as both the kernel and the host name it. */
+  path: string;
+  state: FileState;
+}
+
+/** FileEntry is one file of a kernel's overlay: a file that differs from the workspace. */
+export interface FileEntry {
+  /** Absolute, as both the kernel and the host name it. */
+  path: string;
+  /** Bytes; 0 for a deleted file. */
+  size: number;
+  state: FileState;
 }
 
 /** Variable is one name bound in a kernel's namespace. */
@@ -289,6 +336,8 @@ export interface KernelInfo {
   mode?: Backend;
   /** Why an auto kernel moved to the container. */
   reason?: string;
+  /** Where the files its cells write go (files.write). */
+  write?: FilesWrite;
 }
 
 /**
@@ -345,6 +394,10 @@ export const NetworkValues: readonly Network[] = ['none', 'bridge'];
 export type InlineResults = 'decorations' | 'inlayHints' | 'off';
 export const InlineResultsValues: readonly InlineResults[] = ['decorations', 'inlayHints', 'off'];
 
+/** FilesWrite says where the files a cell writes go. */
+export type FilesWrite = 'sandbox' | 'workspace';
+export const FilesWriteValues: readonly FilesWrite[] = ['sandbox', 'workspace'];
+
 /** Trace is the LSP trace level of VS Code's client. */
 export type Trace = 'off' | 'messages' | 'verbose';
 export const TraceValues: readonly Trace[] = ['off', 'messages', 'verbose'];
@@ -352,7 +405,7 @@ export const TraceValues: readonly Trace[] = ['off', 'messages', 'verbose'];
 /** One backyard.* setting as declared in Go (Settings, EditorSettings). */
 export interface SettingSpec {
   key: string;
-  default: string | number | boolean;
+  default: string | number | boolean | readonly string[];
   /** The server reads it (else only the editors do). */
   server: boolean;
 }
@@ -373,6 +426,8 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'container.runtime', default: '', server: true },
   { key: 'container.network', default: 'none', server: true },
   { key: 'container.mountWorkspace', default: true, server: true },
+  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc"], server: true },
+  { key: 'files.write', default: 'sandbox', server: true },
   { key: 'serverPath', default: '', server: false },
   { key: 'inlineResults', default: 'decorations', server: false },
   { key: 'trace.server', default: 'off', server: false },
@@ -395,5 +450,9 @@ export interface ServerSettings {
     runtime: Runtime;
     network: Network;
     mountWorkspace: boolean;
+  };
+  files: {
+    hide: string[];
+    write: FilesWrite;
   };
 }

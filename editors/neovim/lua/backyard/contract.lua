@@ -15,6 +15,8 @@ return {
     setBackend = "backyard.setBackend", -- {"uri": string, "backend": "auto" | "monty" | "container"}
     kernelInfo = "backyard.kernelInfo", -- {"uri": string}
     variables = "backyard.variables", -- {"uri": string}
+    files = "backyard.files", -- {"uri": string}
+    saveFiles = "backyard.saveFiles", -- {"uri": string, "paths": string[]}
   },
   notifications = {
     output = "backyard/output",
@@ -31,6 +33,8 @@ return {
   kernelState = { "starting", "idle", "busy", "dead" },
   executionPhase = { "queued", "running", "done" },
   stream = { "stdout", "stderr" },
+  fileState = { "created", "changed", "deleted" },
+  filesWrite = { "sandbox", "workspace" },
   -- backyard.* settings the server reads, with their defaults.
   settings = {
     ["backend"] = "auto",
@@ -47,5 +51,7 @@ return {
     ["container.runtime"] = "",
     ["container.network"] = "none",
     ["container.mountWorkspace"] = true,
+    ["files.hide"] = { ".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc" },
+    ["files.write"] = "sandbox",
   },
 }

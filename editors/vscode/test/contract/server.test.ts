@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EditorCmd } from '../../src/commands';
 import { specsByLook } from '../../src/decorations';
-import { Cmd, lineArg, rangeArg, Request, type Execution, type ExecutionStateParams, type InterruptResult, type KernelInfo, type QueuedResult, type RunResult, type VariablesResult } from '../../src/protocol';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fileItems } from '../../src/files';
+import { Cmd, lineArg, rangeArg, Request, type Execution, type ExecutionStateParams, type FilesResult, type InterruptResult, type KernelInfo, type QueuedResult, type RunResult, type SaveFilesResult, type VariablesResult } from '../../src/protocol';
 import { DocumentResults } from '../../src/results';
 import { extensionInitialize, Session } from './harness';
 import { mock } from '../mock/vscode';
@@ -242,6 +247,28 @@ describe('kernel commands', () => {
     const byName = Object.fromEntries(vars.variables.map((v) => [v.name, [v.type, v.repr]]));
     assert.deepEqual(byName.total, ['int', '42']);
     assert.deepEqual(byName.name, ['str', "'backyard'"]);
+  });
+
+  it('list and save the files a cell wrote, shown under the cell', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'backyard-files-'));
+    writeFileSync(join(dir, 'in.csv'), 'n\n3\n');
+    s = await Session.start({ backend: 'monty' });
+    const uri = pathToFileURL(join(dir, 'nb.py')).toString();
+    const text = "rows = open('in.csv').read().split()\nopen('out.txt', 'w').write(rows[1])\n";
+    await s.open(uri, text);
+    const run = await s.execute<RunResult>(Cmd.runAll, { uri });
+    const x = run.executions![0]!;
+    assert.deepEqual(x.files, [{ path: join(dir, 'out.txt'), state: 'created' }]);
+    const r = new DocumentResults();
+    for (const p of s.notifications('backyard/executionState')) if (p.uri === uri) r.onExecutionState(p);
+    assert.equal(specsByLook(r.all(), 3, dir).get('ok')![0]!.text, '[1] ✓ 1 · + out.txt');
+    const list = await s.execute<FilesResult>(Cmd.files, { uri });
+    assert.deepEqual(list, { files: [{ path: join(dir, 'out.txt'), size: 1, state: 'created' }], write: 'sandbox' });
+    assert.ok(!existsSync(join(dir, 'out.txt')));
+    const saved = await s.execute<SaveFilesResult>(Cmd.saveFiles, { uri, paths: fileItems(list.files, dir).map((i) => i.path) });
+    assert.deepEqual(saved.saved, [join(dir, 'out.txt')]);
+    assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), '3');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('answer a bad argument with an error naming the expected shape', async () => {
