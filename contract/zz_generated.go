@@ -235,6 +235,17 @@ func (v Stream) valid() bool {
 	return false
 }
 
+// CheckValues lists every Check.
+var CheckValues = []Check{CheckConfirmed, CheckMessage, CheckDiffers, CheckUnconfirmed}
+
+func (v Check) valid() bool {
+	switch v {
+	case CheckConfirmed, CheckMessage, CheckDiffers, CheckUnconfirmed:
+		return true
+	}
+	return false
+}
+
 // InstallPolicyValues lists every InstallPolicy.
 var InstallPolicyValues = []InstallPolicy{InstallOff, InstallAsk, InstallOn}
 
@@ -614,6 +625,58 @@ func (x *Execution) AppendJSON(b []byte) []byte {
 	b = appendString(b, x.Runtime)
 	b = append(b, `,"durationMs":`...)
 	b = appendFloat(b, float64(x.DurationMs))
+	if x.Routing != nil {
+		b = append(b, `,"routing":`...)
+		b = x.Routing.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *Routing) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"rule":`...)
+	b = appendString(b, x.Rule)
+	if x.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = appendString(b, x.Reason)
+	}
+	if x.Check != "" {
+		b = append(b, `,"check":`...)
+		b = appendString(b, string(x.Check))
+	}
+	if x.Moved {
+		b = append(b, `,"moved":`...)
+		b = strconv.AppendBool(b, x.Moved)
+	}
+	if x.MontyError != nil {
+		b = append(b, `,"montyError":`...)
+		b = x.MontyError.AppendJSON(b)
+	}
+	if x.Note != "" {
+		b = append(b, `,"note":`...)
+		b = appendString(b, x.Note)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *CellRun) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"executionCount":`...)
+	b = strconv.AppendInt(b, int64(x.ExecutionCount), 10)
+	b = append(b, `,"backend":`...)
+	b = appendString(b, string(x.Backend))
+	if x.Rule != "" {
+		b = append(b, `,"rule":`...)
+		b = appendString(b, x.Rule)
+	}
+	if x.Check != "" {
+		b = append(b, `,"check":`...)
+		b = appendString(b, string(x.Check))
+	}
 	return append(b, '}')
 }
 
@@ -672,6 +735,21 @@ func (x *KernelInfo) AppendJSON(b []byte) []byte {
 	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
 		b = appendString(b, x.Reason)
+	}
+	if x.Rule != "" {
+		b = append(b, `,"rule":`...)
+		b = appendString(b, x.Rule)
+	}
+	if len(x.Cells) > 0 {
+		b = append(b, `,"cells":`...)
+		b = append(b, '[')
+		for i := range x.Cells {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Cells[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }

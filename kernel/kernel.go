@@ -76,6 +76,9 @@ type Result struct {
 	Backend  contract.Backend
 	Runtime  string
 	Duration time.Duration
+	// Routing is set by an auto kernel when a rule decided where the cell
+	// ran or whose result is shown.
+	Routing *contract.Routing
 }
 
 // Request is one execution.

@@ -26,6 +26,7 @@ return {
   kernelState = { "starting", "idle", "busy", "dead" },
   executionPhase = { "queued", "running", "done" },
   stream = { "stdout", "stderr" },
+  check = { "confirmed", "message", "differs", "unconfirmed" },
   -- backyard.* settings the server reads, with their defaults.
   settings = {
     ["backend"] = "auto",
