@@ -24,6 +24,9 @@ import (
 //	"re-ascii"               re.ASCII or re.A, or an inline (?a) flag
 //	"re-template"            a string with a group reference (\1, \g<name>) in a cell that calls sub, subn or expand
 //	"hasattr"                a hasattr() call (a feature test, e.g. of a module's names)
+//	"object-repr"            a string that looks like part of an object's default repr
+//	                         ("object at 0x", "<__main__.", "<class '", "<function "):
+//	                         the cell inspects such reprs, which interpreters spell differently
 //
 // Replacement fields of f-strings are scanned too. The result is sorted and
 // de-duplicated; nil when there is none. Code that cannot be tokenized is
@@ -73,6 +76,8 @@ func usesIn(code string, sig []Token, found map[string]bool) {
 			found["re-ascii"] = true
 		case t.Kind == String && strings.Contains(t.Text, "(?a"):
 			found["re-ascii"] = true
+		case t.Kind == String && looksLikeRepr(t.Text):
+			found["object-repr"] = true
 		case t.Kind == String && hasGroupReference(t.Text):
 			templates = true
 		case t.Kind == Name && (t.Text == "sub" || t.Text == "subn" || t.Text == "expand") && next(sig, i, "("):
@@ -121,6 +126,15 @@ func inBraces(sig []Token, match []int, i int) bool {
 		}
 		if sig[j].Depth < sig[i].Depth-1 {
 			return false
+		}
+	}
+	return false
+}
+
+func looksLikeRepr(lit string) bool {
+	for _, m := range []string{"object at 0x", "<__main__.", "<class '", "<function "} {
+		if strings.Contains(lit, m) {
+			return true
 		}
 	}
 	return false

@@ -63,6 +63,7 @@ func TestUses(t *testing.T) {
 		{"re.sub(r'a', 'b', s)", nil},
 		{"print('\\\\1')", nil},
 		{"hasattr(itertools, 'batched')", []string{"hasattr"}},
+		{"repr(p).startswith('<__main__.P object at 0x')", []string{"object-repr"}},
 	}
 	for _, c := range cases {
 		if got := Uses(c.code); !reflect.DeepEqual(got, c.want) {
