@@ -39,7 +39,7 @@ func BenchmarkAutoMove(b *testing.B) {
 	}
 	move := -1
 	for i, c := range codes {
-		if route(c, caps) != "" {
+		if planCell(c, caps).route != nil {
 			move = i
 			break
 		}
