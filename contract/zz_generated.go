@@ -321,7 +321,7 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Install.IndexURL }},
 	{key: "findLinks", alias: "container.findLinks", doc: "A directory of wheels to install from (pip --find-links); with no index URL, installs use only this directory and no network.", def: "", min: "", max: "", check: "dir", flag: "find-links", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Install.FindLinks }},
-	{key: "prewarm", alias: "", doc: "In auto mode, start the container as soon as a document shows it will need it (an import Monty lacks), so the move costs only the replay.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
+	{key: "prewarm", alias: "", doc: "In auto mode, start the container as soon as a document shows it will likely need it (an import Monty lacks, a cell whose run is compared with CPython's, a raise), so a move or a check costs only the cell.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Prewarm }},
 	{key: "container.image", alias: "", doc: "Image of container kernels: any image with python3 ≥ 3.8; nothing else is needed in it.", def: "python:3.13-slim", min: "", max: "", check: "", flag: "image", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.Image }},
