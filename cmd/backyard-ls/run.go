@@ -197,7 +197,26 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 	if rec.Status != contract.StatusOK && rec.Status != contract.StatusError {
 		fmt.Fprintf(w, "[%s]\n", rec.Status)
 	}
+	if line := routingLine(rec.Routing); line != "" {
+		fmt.Fprintf(w, "   [auto: %s]\n", line)
+	}
 	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", rec.Status, rec.Backend, rec.DurationMs)
+}
+
+// routingLine says in words what an auto kernel did with a cell, when it
+// is worth a line: it moved the document, or Monty's result is unconfirmed.
+func routingLine(g *contract.Routing) string {
+	switch {
+	case g == nil:
+		return ""
+	case g.Moved:
+		return fmt.Sprintf("moved to the container (%s): %s", g.Rule, g.Reason)
+	case g.Check == contract.CheckUnconfirmed:
+		return g.Note
+	case g.Check == contract.CheckMessage:
+		return "CPython's message is shown: " + g.Reason
+	}
+	return g.Note
 }
 
 // confirmOnTerminal asks on the terminal whether to install packages

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
@@ -167,6 +168,7 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	a.interrupted = false
 	a.mu.Unlock()
 
+	start := time.Now()
 	var r kernel.Result
 	var err error
 	if moved {
@@ -175,6 +177,9 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		r.Routing = &contract.Routing{Rule: "moved", Reason: "the document moved to the container: " + by.reason, Note: note(r)}
 	} else {
 		r, err = a.onMonty(ctx, req)
+		if r.Routing != nil {
+			r.Duration = time.Since(start) // Monty's run, the container's and the comparison
+		}
 	}
 	if !req.Silent {
 		r.ExecutionCount = count
