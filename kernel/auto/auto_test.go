@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -276,4 +277,45 @@ func testConfig(edit func(*contract.Settings)) kernel.Config {
 		edit(&s)
 	}
 	return kernel.Config{Settings: s}
+}
+
+// Restart and Close while the container replays the journal in the
+// background: the replayed cell is interrupted and nothing hangs.
+func TestAutoRestartAndCloseDuringCatchUp(t *testing.T) {
+	for _, op := range []string{"restart", "close"} {
+		t.Run(op, func(t *testing.T) {
+			a := newAuto(t)
+			if r := kerneltest.Run(t, a, "raise ValueError('x')"); r.Routing == nil || r.Routing.Check != contract.CheckConfirmed {
+				t.Fatalf("%+v", r.Routing) // the container runs from now on
+			}
+			kerneltest.Run(t, a, "import time\ntime.sleep(1)\nn = 1")
+			a.mu.Lock()
+			catching := a.catching
+			a.mu.Unlock()
+			if !catching {
+				t.Fatal("no catch-up after a Monty cell")
+			}
+			done := make(chan error, 1)
+			go func() {
+				if op == "restart" {
+					done <- a.Restart(context.Background())
+				} else {
+					done <- a.Close()
+				}
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%s hangs while the container replays", op)
+			}
+			if op == "restart" {
+				if r := kerneltest.Run(t, a, "n"); r.Backend != contract.BackendMonty || r.Error == nil || r.Error.EName != "NameError" {
+					t.Fatalf("%+v %+v", r, r.Error)
+				}
+			}
+		})
+	}
 }
