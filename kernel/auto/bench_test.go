@@ -22,7 +22,7 @@ import (
 // the container (container start, replay of the Monty cells, the cell
 // itself), cold and with the container pre-warmed when the document opened.
 func BenchmarkAutoMove(b *testing.B) {
-	src, err := os.ReadFile("../examples/auto/measurements.py")
+	src, err := os.ReadFile("../../examples/auto/measurements.py")
 	if err != nil {
 		b.Fatal(err)
 	}
