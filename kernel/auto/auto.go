@@ -252,7 +252,24 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 		a.record(req.Code, r, false)
 		return r, nil
 	}
+	if readsInput(req.Code) && !(r.Error != nil && r.Error.EName == "NameError" && r.Error.EValue == "name 'input' is not defined") {
+		// Running it again would ask the person again (unless Monty could
+		// not ask).
+		return a.unconfirmed(req, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
+	}
 	return a.check(ctx, req, r, rules, &shown)
+}
+
+// readsInput reports a cell that calls input().
+func readsInput(code string) bool {
+	for _, sig := range regions(code) {
+		for i := 0; i+1 < len(sig); i++ {
+			if sig[i].Kind == pysrc.Name && sig[i].Text == "input" && isOp(sig[i+1], "(") && (i == 0 || !isOp(sig[i-1], ".")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // raisedByCell turns an interrupt no one asked for into the exception it
@@ -359,7 +376,6 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, mr kernel.Result
 		return mr, nil
 	case !ended(cr):
 		// The container was interrupted or failed: no verdict.
-		a.record(req.Code, mr, false)
 		a.setStale()
 		return a.unconfirmed(req, mr, why, "the container did not finish the cell: "+errorText(cr)), nil
 	}
@@ -395,9 +411,7 @@ func note(r kernel.Result) string {
 // unconfirmed is Monty's result shown without CPython's word on it.
 func (a *Kernel) unconfirmed(req kernel.Request, mr kernel.Result, why rule, msg string) kernel.Result {
 	a.log.Info("Monty's result is unconfirmed", zap.String("rule", why.id), zap.String("why", msg))
-	if mr.Status == kernel.StatusOK || mr.Status == kernel.StatusError {
-		a.record(req.Code, mr, false)
-	}
+	a.record(req.Code, mr, false)
 	mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckUnconfirmed, Note: "Monty's result could not be compared with CPython's: " + msg}
 	return mr
 }

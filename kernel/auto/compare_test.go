@@ -110,3 +110,13 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+func TestReadsInput(t *testing.T) {
+	for code, want := range map[string]bool{
+		"name = input('name? ')": true, "print(f'{input()}')": true, "x.input(1)": false, "inputs = 1": false, "'input('": false,
+	} {
+		if readsInput(code) != want {
+			t.Errorf("%q: %v", code, !want)
+		}
+	}
+}
