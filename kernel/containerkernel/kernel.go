@@ -273,10 +273,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	c := k.newCell(req, out, hard)
 	c.run(ctx, s)
-	if dist, ok := k.installable(c.result); ok && !req.Silent && !c.ended {
+	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
 		if note := k.installMissing(ctx, dist, out); note != "" {
-			c.result.Error.EValue += "; " + note
+			c.result.Notes = append(c.result.Notes, note)
 		} else {
 			s.Exec(k.Life(), container.ExecRequest{Code: "__import__('importlib').invalidate_caches()", Silent: true}, func(string, string) {})
 			c = k.newCell(req, out, hard)
