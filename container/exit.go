@@ -79,9 +79,17 @@ func (s *Session) Exit(ctx context.Context) ExitInfo {
 			}
 		}
 		if !x.EngineLost {
-			if ins, err := s.e.cli.ContainerInspect(ctx, s.id); err == nil && ins.State != nil {
-				x.OOMKilled = ins.State.OOMKilled
-				x.Code = ins.State.ExitCode
+			// The engine learns of an OOM kill from an event that can come
+			// after the exit: a SIGKILL is asked about again, briefly.
+			for wait := 50 * time.Millisecond; ; wait *= 2 {
+				if ins, err := s.e.cli.ContainerInspect(ctx, s.id); err == nil && ins.State != nil {
+					x.OOMKilled = ins.State.OOMKilled
+					x.Code = ins.State.ExitCode
+				}
+				if x.OOMKilled || x.Code != 137 || x.Killed || wait > 400*time.Millisecond {
+					break
+				}
+				time.Sleep(wait)
 			}
 		}
 		s.exit = x

@@ -24,7 +24,7 @@ type Settings struct {
 	MontyPath string `json:"montyPath" check:"executable" scope:"machine-overridable" flag:"monty"`
 	// Package installs of container kernels.
 	Install InstallSettings `json:",inline"`
-	// In auto mode, start the container as soon as a document shows it will need it (an import Monty lacks), so the move costs only the replay.
+	// In auto mode, start the container as soon as a document shows it will likely need it (an import Monty lacks, a cell whose run is compared with CPython's, a raise), so a move or a check costs only the cell.
 	Prewarm bool `json:"prewarm" default:"true"`
 	// Container kernels.
 	Container ContainerSettings `json:"container"`

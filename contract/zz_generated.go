@@ -276,6 +276,17 @@ func (v FileState) valid() bool {
 	return false
 }
 
+// CheckValues lists every Check.
+var CheckValues = []Check{CheckConfirmed, CheckMessage, CheckDiffers, CheckUnconfirmed}
+
+func (v Check) valid() bool {
+	switch v {
+	case CheckConfirmed, CheckMessage, CheckDiffers, CheckUnconfirmed:
+		return true
+	}
+	return false
+}
+
 // InstallPolicyValues lists every InstallPolicy.
 var InstallPolicyValues = []InstallPolicy{InstallOff, InstallAsk, InstallOn}
 
@@ -394,7 +405,7 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Install.IndexURL }},
 	{key: "findLinks", alias: "container.findLinks", doc: "A directory of wheels to install from (pip --find-links); with no index URL, installs use only this directory and no network.", def: "", min: "", max: "", check: "dir", flag: "find-links", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Install.FindLinks }},
-	{key: "prewarm", alias: "", doc: "In auto mode, start the container as soon as a document shows it will need it (an import Monty lacks), so the move costs only the replay.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
+	{key: "prewarm", alias: "", doc: "In auto mode, start the container as soon as a document shows it will likely need it (an import Monty lacks, a cell whose run is compared with CPython's, a raise), so a move or a check costs only the cell.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Prewarm }},
 	{key: "container.image", alias: "", doc: "Image of container kernels: any image with python3 ≥ 3.8; nothing else is needed in it.", def: "python:3.13-slim", min: "", max: "", check: "", flag: "image", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.Image }},
@@ -784,6 +795,10 @@ func (x *Execution) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	if x.Routing != nil {
+		b = append(b, `,"routing":`...)
+		b = x.Routing.AppendJSON(b)
+	}
 	return append(b, '}')
 }
 
@@ -808,6 +823,54 @@ func (x *FileEntry) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(x.Size), 10)
 	b = append(b, `,"state":`...)
 	b = appendString(b, string(x.State))
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *Routing) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"rule":`...)
+	b = appendString(b, x.Rule)
+	if x.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = appendString(b, x.Reason)
+	}
+	if x.Check != "" {
+		b = append(b, `,"check":`...)
+		b = appendString(b, string(x.Check))
+	}
+	if x.Moved {
+		b = append(b, `,"moved":`...)
+		b = strconv.AppendBool(b, x.Moved)
+	}
+	if x.MontyError != nil {
+		b = append(b, `,"montyError":`...)
+		b = x.MontyError.AppendJSON(b)
+	}
+	if x.Note != "" {
+		b = append(b, `,"note":`...)
+		b = appendString(b, x.Note)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *CellRun) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"executionCount":`...)
+	b = strconv.AppendInt(b, int64(x.ExecutionCount), 10)
+	b = append(b, `,"backend":`...)
+	b = appendString(b, string(x.Backend))
+	if x.Rule != "" {
+		b = append(b, `,"rule":`...)
+		b = appendString(b, x.Rule)
+	}
+	if x.Check != "" {
+		b = append(b, `,"check":`...)
+		b = appendString(b, string(x.Check))
+	}
 	return append(b, '}')
 }
 
@@ -870,6 +933,21 @@ func (x *KernelInfo) AppendJSON(b []byte) []byte {
 	if x.Write != "" {
 		b = append(b, `,"write":`...)
 		b = appendString(b, string(x.Write))
+	}
+	if x.Rule != "" {
+		b = append(b, `,"rule":`...)
+		b = appendString(b, x.Rule)
+	}
+	if len(x.Cells) > 0 {
+		b = append(b, `,"cells":`...)
+		b = append(b, '[')
+		for i := range x.Cells {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Cells[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
 	}
 	return append(b, '}')
 }

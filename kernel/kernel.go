@@ -81,6 +81,9 @@ type Result struct {
 	Notes []string
 	// Files are the files the execution created, changed or deleted.
 	Files []contract.FileChange
+	// Routing is set by an auto kernel when a rule decided where the cell
+	// ran or whose result is shown.
+	Routing *contract.Routing
 }
 
 // Request is one execution.

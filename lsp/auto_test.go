@@ -68,7 +68,7 @@ func TestAutoInstallAskOverLSP(t *testing.T) {
 			if answer == "Install" && (x.Status != "ok" || x.Result == nil || x.Result.Text != "42") {
 				t.Fatalf("%+v %+v", x, x.Error)
 			}
-			if answer != "Install" && (x.Status != "error" || !strings.Contains(x.Error.EValue, "declined")) {
+			if answer != "Install" && (x.Status != "error" || x.Error.EValue != "No module named '"+mod+"'" || len(x.Notes) != 1 || !strings.Contains(x.Notes[0], "declined")) {
 				t.Fatalf("%+v %+v", x, x.Error)
 			}
 		})

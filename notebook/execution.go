@@ -79,6 +79,7 @@ func Record(id string, rng contract.Range, startLine int, r kernel.Result) *cont
 		Stdout: r.Stdout, Stderr: r.Stderr, Result: r.Value,
 		Backend: string(r.Backend), Runtime: r.Runtime,
 		DurationMs: float64(r.Duration.Microseconds()) / 1000, Notes: r.Notes, Files: r.Files,
+		Routing: r.Routing,
 	}
 	if x.Status == "" {
 		x.Status = kernel.StatusCrashed

@@ -215,14 +215,19 @@ func TestInterruptAStuckHostFunction(t *testing.T) {
 
 // In auto mode a document moves to the container with its state; cells
 // that called host functions are replayed with the answers they got, and
-// the functions work in the container too.
+// the functions work in the container too. A cell that CPython checks
+// (here: an exception Monty raised) calls the host once.
 func TestAutoMoveKeepsHostAnswers(t *testing.T) {
 	var calls atomic.Int32
 	s := newSandbox(t, contract.BackendAuto, Options{Functions: map[string]kernel.HostFunc{"ticket": func(context.Context, []any, map[string]any) (any, error) {
 		return int(calls.Add(1)), nil
 	}}})
-	run(t, s, "first = ticket()")
-	r := run(t, s, "import numpy\n(first, ticket(), int(numpy.int64(3)))")
+	r := run(t, s, "first = ticket()\n1 / 0")
+	wantError(t, r, "ZeroDivisionError", "division by zero")
+	if r.Routing == nil || r.Routing.Check == "" || calls.Load() != 1 {
+		t.Fatalf("routing %+v, %d host calls after a checked cell", r.Routing, calls.Load())
+	}
+	r = run(t, s, "import numpy\n(first, ticket(), int(numpy.int64(3)))")
 	wantText(t, r, "(1, 2, 3)")
 	if r.Backend != contract.BackendContainer || calls.Load() != 2 {
 		t.Fatalf("backend %s, %d host calls", r.Backend, calls.Load())

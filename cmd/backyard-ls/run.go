@@ -271,6 +271,9 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 	for _, f := range rec.Files {
 		fmt.Fprintf(w, "   %s %s\n", notebook.FileMark(f.State), notebook.RelPath(filepath.Dir(path), f.Path))
 	}
+	if line := routingLine(rec.Routing); line != "" {
+		fmt.Fprintf(w, "   [auto: %s]\n", line)
+	}
 	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", rec.Status, rec.Backend, rec.DurationMs)
 }
 
@@ -293,6 +296,22 @@ func (e *runEvents) Input(ctx context.Context, p *contract.InputParams) (string,
 		return "", err
 	}
 	return strings.TrimRight(line, "\r\n"), nil
+}
+
+// routingLine says in words what an auto kernel did with a cell, when it
+// is worth a line: it moved the document, or Monty's result is unconfirmed.
+func routingLine(g *contract.Routing) string {
+	switch {
+	case g == nil:
+		return ""
+	case g.Moved:
+		return fmt.Sprintf("moved to the container (%s): %s", g.Rule, g.Reason)
+	case g.Check == contract.CheckUnconfirmed:
+		return g.Note
+	case g.Check == contract.CheckMessage:
+		return "CPython's message is shown: " + g.Reason
+	}
+	return g.Note
 }
 
 // confirmOnTerminal asks on the terminal whether to install packages

@@ -43,10 +43,11 @@ type containerCell struct {
 	life context.Context
 	hard <-chan struct{}
 
-	mu     sync.Mutex
-	ctx    context.Context // the running cell's, once it runs
-	reason stopReason
-	killed bool // stopped by killing the container after the grace period
+	mu        sync.Mutex
+	ctx       context.Context // the running cell's, once it runs
+	reason    stopReason
+	killed    bool // stopped by killing the container after the grace period
+	dismissed bool // the person dismissed an input() question
 
 	result kernel.Result
 	ended  bool
@@ -88,7 +89,13 @@ func (c *containerCell) input() func(context.Context, string, bool) (*string, bo
 	return func(ctx context.Context, prompt string, password bool) (*string, bool) {
 		line, err := c.onInput(ctx, prompt, password)
 		if err != nil {
-			return nil, errors.Is(err, kernel.ErrInputDismissed)
+			d := errors.Is(err, kernel.ErrInputDismissed)
+			if d {
+				c.mu.Lock()
+				c.dismissed = true
+				c.mu.Unlock()
+			}
+			return nil, d
 		}
 		return &line, false
 	}
@@ -139,7 +146,10 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	for _, f := range e.Traceback {
 		r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: f.Line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine})
 	}
-	if e.EName == "KeyboardInterrupt" {
+	c.mu.Lock()
+	stopped := c.reason != notStopped || c.dismissed
+	c.mu.Unlock()
+	if e.EName == "KeyboardInterrupt" && stopped { // a cell's own raise is an error, as in Jupyter
 		r.Status = kernel.StatusInterrupted
 		if c.reason == stopTimeout {
 			r.Status = kernel.StatusTimeout

@@ -285,10 +285,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	c := k.newCell(req, limits, out, hard)
 	c.run(ctx, s)
-	if dist, ok := k.installable(c.result); ok && !req.Silent && !c.ended {
+	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
 		if note := k.installMissing(ctx, dist, out); note != "" {
-			c.result.Error.EValue += "; " + note
+			c.result.Notes = append(c.result.Notes, note)
 		} else {
 			s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, func(string, string) {})
 			c = k.newCell(req, limits, out, hard)

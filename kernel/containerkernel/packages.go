@@ -18,8 +18,9 @@ var noModule = regexp.MustCompile(`^No module named '([^']+)'`)
 
 // installable reports the distribution that would provide the module a
 // cell failed to import, when the policy allows installing it and it was not
-// tried before in this kernel.
-func (k *Kernel) installable(r kernel.Result) (string, bool) {
+// tried before in this kernel. When the policy is off, r gets a note that
+// says how to turn installs on (the exception stays CPython's).
+func (k *Kernel) installable(r *kernel.Result) (string, bool) {
 	policy := k.opts.Install.AutoInstall
 	if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "ModuleNotFoundError" {
 		return "", false
@@ -30,7 +31,7 @@ func (k *Kernel) installable(r kernel.Result) (string, bool) {
 	}
 	dist := pypkg.Distribution(m[1])
 	if policy != contract.InstallAsk && policy != contract.InstallOn {
-		r.Error.EValue += fmt.Sprintf("; the container image lacks it: set backyard.autoInstall to \"ask\" or \"on\" to install %s", dist)
+		r.Notes = append(r.Notes, fmt.Sprintf("the container image lacks %s: set backyard.autoInstall to \"ask\" or \"on\" to install %s", m[1], dist))
 		return "", false
 	}
 	if k.tried[dist] {

@@ -100,9 +100,7 @@ func diffCell(r kernel.Result, want expectedCell) string {
 // knownDivergent are cells whose difference from CPython is by design,
 // with the reason; they are reported, not failed, and must stay different
 // (so the list stays true).
-var knownDivergent = map[string]string{
-	"local_module/analysis.py#6": "the container kernel adds its install hint to a ModuleNotFoundError",
-}
+var knownDivergent = map[string]string{}
 
 // TestFilesCorpus runs every corpus/files notebook in its own folder, with
 // corpus/files as the workspace, in auto mode and in container mode, and

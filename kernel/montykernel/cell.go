@@ -75,10 +75,12 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 			c.out.Write(kernel.Stdout, text)
 		}
 	}, Inputs: c.inputs, Functions: c.funcs}
+	dismissed := false // the person dismissed an input() question
 	if c.input != nil {
 		opt.Input = func(ctx context.Context, prompt string) (*string, bool) {
 			line, err := c.input(ctx, prompt, false)
 			if err != nil {
+				dismissed = dismissed || errors.Is(err, kernel.ErrInputDismissed)
 				return nil, errors.Is(err, kernel.ErrInputDismissed)
 			}
 			return &line, false
@@ -130,7 +132,9 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 			// Stopped in-band (in a sleep) by the time limit.
 			r.Status = kernel.StatusTimeout
 			r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout), Traceback: r.Error.Traceback}
-		case e.Type == "KeyboardInterrupt":
+		case e.Type == "KeyboardInterrupt" && (ctx.Err() != nil || o.Interrupted || dismissed):
+			// The person stopped it; a cell's own raise is an error, as
+			// in Jupyter.
 			r.Status = kernel.StatusInterrupted
 		}
 	case o.TypingError != "":

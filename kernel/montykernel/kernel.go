@@ -51,9 +51,44 @@ type Kernel struct {
 	w     *monty.Worker
 	names map[string]bool // names seen in cells that ran, for Variables
 	cp    checkpoint
+	fed   string // the prelude the session has run
 
 	version string        // guarded by mu
 	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
+	prelude string        // guarded by mu
+}
+
+// SetPrelude sets code that every session runs, silently, before its first
+// cell: definitions that cells rewritten by the caller use (the auto
+// kernel's shims). A running session runs it before its next cell. The
+// prelude is part of the checkpoint, so an interrupt keeps it.
+func (k *Kernel) SetPrelude(code string) {
+	k.Mu.Lock()
+	k.prelude = code
+	k.Mu.Unlock()
+}
+
+// runPrelude runs the prelude in a session that has not run it yet.
+func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
+	k.Mu.Lock()
+	code := k.prelude
+	k.Mu.Unlock()
+	if code == "" || code == k.fed {
+		return nil
+	}
+	start := time.Now()
+	o, err := w.Feed(ctx, code, monty.FeedOptions{})
+	if err != nil {
+		return fmt.Errorf("run the Monty prelude: %w", err)
+	}
+	if e := o.Exception; e != nil {
+		return fmt.Errorf("run the Monty prelude: %s: %s", e.Type, e.Message)
+	}
+	k.fed = code
+	if k.cp.record(&kcore.Replayable{Code: code}, time.Since(start), false) {
+		return k.cp.take(w, k.opts.Files)
+	}
+	return nil
 }
 
 // New returns a Monty kernel; the worker starts on first use. It fails
@@ -108,6 +143,7 @@ func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
 		return nil, fmt.Errorf("start Monty kernel: %w", err)
 	}
 	k.setWorker(w)
+	k.fed = ""
 	return w, nil
 }
 
@@ -174,6 +210,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	w, err := k.worker(ctx)
 	if err != nil {
+		return kernel.Result{}, err
+	}
+	if err := k.runPrelude(ctx, w); err != nil {
+		k.fresh()
 		return kernel.Result{}, err
 	}
 	ctx, count, _, end := k.Begin(ctx, req.Silent)
@@ -280,6 +320,7 @@ func (k *Kernel) fresh() {
 	if k.opts.Files != nil {
 		k.opts.Files.Reset()
 	}
+	k.fed = ""
 	clear(k.names)
 	k.ResetCount()
 }

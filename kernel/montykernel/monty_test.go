@@ -512,3 +512,34 @@ func TestInput(t *testing.T) {
 		t.Fatalf("%+v", r.Value)
 	}
 }
+
+// The prelude is defined in every session: the first, one rebuilt after an
+// interrupt killed the worker, and one after a restart; it is no variable.
+func TestPreludeInEverySession(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	k.SetPrelude("def __helper__(x):\n    return x * 2")
+	if r := kerneltest.Run(t, k, "v = __helper__(21)\nv"); r.Value == nil || r.Value.Text != "42" {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
+	if r := kerneltest.Run(t, k, "while True:\n    pass"); r.Status != kernel.StatusInterrupted {
+		t.Fatalf("%+v", r)
+	}
+	if r := kerneltest.Run(t, k, "__helper__(v)"); r.Value == nil || r.Value.Text != "84" {
+		t.Fatalf("after the interrupt: %+v %+v", r, r.Error)
+	}
+	vars, err := k.Variables(context.Background())
+	if err != nil || len(vars) != 1 || vars[0].Name != "v" {
+		t.Fatalf("%+v %v", vars, err)
+	}
+	if err := k.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := kerneltest.Run(t, k, "__helper__(1)"); r.Value == nil || r.Value.Text != "2" || r.ExecutionCount != 1 {
+		t.Fatalf("after the restart: %+v %+v", r, r.Error)
+	}
+	k.SetPrelude("raise ValueError('broken')")
+	if _, err := k.Execute(context.Background(), kernel.Request{Code: "1"}); err == nil || !strings.Contains(err.Error(), "broken") {
+		t.Fatalf("a failing prelude: %v", err)
+	}
+}

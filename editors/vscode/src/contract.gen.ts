@@ -287,6 +287,8 @@ export interface Execution {
   notes?: string[];
   /** The files this run created, changed or deleted, by path. */
   files?: FileChange[];
+  /** How an auto kernel chose the backend for this run; absent for a run on Monty that no rule touched, and under the monty and container backends. */
+  routing?: Routing;
 }
 
 /** FileState is how a file a kernel wrote differs from before. */
@@ -307,6 +309,36 @@ export interface FileEntry {
   /** Bytes; 0 for a deleted file. */
   size: number;
   state: FileState;
+}
+
+/** Check is what the container said about a cell Monty ran, in an auto kernel. */
+export type Check = 'confirmed' | 'message' | 'differs' | 'unconfirmed';
+export const CheckValues: readonly Check[] = ['confirmed', 'message', 'differs', 'unconfirmed'];
+
+/** Routing says why an auto kernel ran a cell where it did. */
+export interface Routing {
+  /** The rule that applied: "module:NAME" (an import Monty lacks), "construct:NAME" (a construct Monty rejects or runs differently), "check:NAME" (a construct whose result is compared with CPython's), "error:ENAME" (an exception Monty raised), "limit:NAME" (a limit of Monty's fired), "value:NAME" (a value Monty shows differently); "moved" for a cell that ran in the container because an earlier cell moved the document. */
+  rule: string;
+  /** The rule's reason, in words. */
+  reason?: string;
+  /** Set when the cell ran on Monty and then in the container to compare. */
+  check?: Check;
+  /** This run moved the document to the container. */
+  moved?: boolean;
+  /** Monty's error, when the container did not confirm it. */
+  montyError?: ExecutionError;
+  /** A fact for a person, e.g. why Monty's error could not be confirmed. */
+  note?: string;
+}
+
+/** CellRun is the backend of one execution of an auto kernel. */
+export interface CellRun {
+  executionCount: number;
+  /** The backend whose result was shown. */
+  backend: Backend;
+  /** The routing rule that applied, empty when none did. */
+  rule?: string;
+  check?: Check;
 }
 
 /** Variable is one name bound in a kernel's namespace. */
@@ -338,6 +370,10 @@ export interface KernelInfo {
   reason?: string;
   /** Where the files its cells write go (files.write). */
   write?: FilesWrite;
+  /** The routing rule that moved an auto kernel to the container. */
+  rule?: string;
+  /** An auto kernel's executions since its last restart (the latest 500), with the backend that ran each. */
+  cells?: CellRun[];
 }
 
 /**

@@ -34,6 +34,7 @@ return {
   executionPhase = { "queued", "running", "done" },
   stream = { "stdout", "stderr" },
   fileState = { "created", "changed", "deleted" },
+  check = { "confirmed", "message", "differs", "unconfirmed" },
   filesWrite = { "sandbox", "workspace" },
   -- backyard.* settings the server reads, with their defaults.
   settings = {
