@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install test-race bench lint generate proto clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-race bench bench-mcp lint generate proto clean dist wheels
 
 all: build
 
@@ -54,7 +54,7 @@ test-go:
 # build the server binary with -race too), the notebook, the kernels and the
 # container client.
 test-race:
-	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/...
+	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/... ./mcp/... ./sandbox/... ./monty/...
 
 # Headless Neovim against the built server: Debian's 0.7.2, then a current
 # release fetched from PyPI.
@@ -104,6 +104,11 @@ proto:
 
 bench: setup build
 	scripts/bench.sh
+
+# run_python through the Python MCP client against pydantic-monty's own
+# bindings and a Jupyter kernel, in one run.
+bench-mcp: setup
+	scripts/bench-mcp.sh
 
 clean:
 	rm -rf bin dist

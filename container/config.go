@@ -79,6 +79,9 @@ type Config struct {
 	Python string
 	// RecursionLimit is Python's recursion limit for cells (default 1000).
 	RecursionLimit int
+	// Env is added to the container's environment (it replaces variables
+	// of the same name, except those the kernel needs, see ReservedEnv).
+	Env map[string]string
 	// StartTimeout bounds container creation and the driver's start, not a
 	// pull (default 60 s).
 	StartTimeout time.Duration

@@ -43,6 +43,8 @@ class _State:
     loop = None  # asyncio loop for cells with top-level await
     out = None  # the _Out
     err_file = None  # the container's own stderr
+    calls = 0  # host calls made
+    exec_id = 0  # the running cell's request id
 
 
 _st = _State()
@@ -481,6 +483,7 @@ def _execute(req, ns):
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
     done = {"t": "done", "id": req["id"], "status": "ok"}
+    _bind(req, ns)
     try:
         try:
             tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
@@ -539,7 +542,7 @@ def _variables(req, ns):
     r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = r.maxdict = 50
     out = []
     for name, v in list(ns.items()):
-        if name.startswith("__") or isinstance(v, types.ModuleType):
+        if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
             continue
         try:
             text = r.repr(v)
@@ -548,6 +551,86 @@ def _variables(req, ns):
         out.append({"name": name, "type": type(v).__name__, "repr": text[: max_repr + 1]})
     return {"t": "vars", "id": req["id"], "vars": out}
 
+
+# ---- host functions and inputs ---------------------------------------------
+
+
+_call_lock = threading.Lock()
+
+
+def _not_json(v, depth=0):
+    """What keeps v from crossing to the host as JSON, or None."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return None
+    if isinstance(v, float):
+        return None if v == v and v not in (float("inf"), float("-inf")) else repr(v)
+    if depth > 100:
+        return "nested too deeply"
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            why = _not_json(x, depth + 1)
+            if why:
+                return why
+        return None
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                return "a dict key that is not a str"
+            why = _not_json(x, depth + 1)
+            if why:
+                return why
+        return None
+    return type(v).__name__
+
+
+def _host_function(name):
+    """A function of the namespace that runs on the host: arguments go as
+    JSON in a call frame of the running cell, and the cell waits for the
+    host's reply."""
+
+    def call(*args, **kwargs):
+        if _st.child:
+            raise RuntimeError("%s() runs on the host: it cannot be called from a forked process" % name)
+        if not _st.in_cell:
+            # Between cells the main loop reads the requests.
+            raise RuntimeError("%s() runs on the host: it can be called only while a cell runs" % name)
+        for i, a in enumerate(args):
+            why = _not_json(a)
+            if why:
+                raise TypeError("%s(): argument %d is not JSON-compatible: %s" % (name, i + 1, why))
+        for k, a in kwargs.items():
+            why = _not_json(a)
+            if why:
+                raise TypeError("%s(): argument %s is not JSON-compatible: %s" % (name, k, why))
+        with _call_lock:
+            _st.calls += 1
+            n = _st.calls
+            _st.out.flush({"t": "call", "id": _st.exec_id, "call": n, "name": name, "args": list(args), "kwargs": kwargs})
+            while True:
+                m = _st.reader.next()
+                if m is None:
+                    raise RuntimeError("%s(): the host went away" % name)
+                if m.get("call") != n:
+                    continue  # a late reply to a call that was interrupted
+                if m.get("t") == "return":
+                    return m.get("result")
+                ename, evalue = m.get("ename", "RuntimeError"), m.get("evalue", "")
+                exc = getattr(builtins, ename, None)
+                if not (isinstance(exc, type) and issubclass(exc, BaseException)):
+                    exc, evalue = RuntimeError, "%s: %s" % (ename, evalue)
+                raise exc(evalue)
+
+    call.__name__ = call.__qualname__ = name
+    call.__backyard_host__ = True
+    return call
+
+
+def _bind(req, ns):
+    """Binds the request's named inputs and host functions as globals."""
+    _st.exec_id = req["id"]
+    ns.update(req.get("inputs") or {})
+    for name in req.get("functions") or ():
+        ns[name] = _host_function(name)
 
 # ---- input() ---------------------------------------------------------------
 
@@ -967,6 +1050,8 @@ def main():
             out.start_cell(1 << 20, False)  # output between cells
         elif kind == "vars":
             out.flush(_variables(req, ns))
+        elif kind in ("return", "raise"):
+            pass  # a late reply to a host call of an interrupted cell
         elif kind == "input":
             pass  # an answer that came after the cell stopped waiting
         elif kind in _FILE_REQUESTS:

@@ -1,5 +1,7 @@
 package container
 
+import "encoding/json"
+
 // ProtocolVersion is the version of the driver protocol; the driver reports
 // it in its ready event.
 const ProtocolVersion = 1
@@ -13,6 +15,11 @@ const (
 	msgVars  = "vars"  // both: list the namespace
 	msgError = "error" // driver → host: a request it did not understand
 	msgInput = "input" // driver → host: the cell called input(); host → driver: the answer
+	// A cell calls a host function: driver → host "call"; the host answers
+	// "return" or "raise" (see hostcall.go).
+	msgCall   = "call"
+	msgReturn = "return"
+	msgRaise  = "raise"
 	// The workspace (files.go); each is answered with a message of its kind.
 	msgPut     = "put"     // host → driver: files to make in the overlay
 	msgBase    = "base"    // host → driver: the roots and working directory; what is there now is the workspace
@@ -32,8 +39,17 @@ type message struct {
 	Silent    bool   `json:"silent,omitempty"`
 	MaxOutput int    `json:"max_output,omitempty"`
 	Stdin     bool   `json:"stdin,omitempty"` // the host answers input()
+	// exec request: named inputs (a JSON object) and host function names
+	Inputs    json.RawMessage `json:"inputs,omitempty"`
+	Functions []string        `json:"functions,omitempty"`
 	// vars request
 	MaxRepr int `json:"max_repr,omitempty"`
+
+	// call: the call's number, the function and its arguments
+	Call   uint64          `json:"call,omitempty"`
+	Name   string          `json:"name,omitempty"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Kwargs json.RawMessage `json:"kwargs,omitempty"`
 
 	// ready
 	Protocol int    `json:"protocol,omitempty"`

@@ -200,7 +200,7 @@ func (s *Session) Ended() <-chan struct{} { return s.ended }
 // is the host's doing, not a crash).
 func (s *Session) Killed() bool { return s.killed.Load() }
 
-func (s *Session) send(m message) error {
+func (s *Session) send(m any) error {
 	buf, err := appendFrame(nil, m)
 	if err != nil {
 		return err
@@ -227,6 +227,13 @@ type ExecRequest struct {
 	// was dismissed) rather than EOFError. ctx ends when the cell stops
 	// waiting. Without Input, input() raises EOFError at once.
 	Input func(ctx context.Context, prompt string, password bool) (line *string, interrupt bool)
+	// Inputs are bound as globals before the cell runs (JSON-compatible
+	// values, see package jsonval); Functions are bound as host functions,
+	// which OnCall runs on the host when the cell calls them (its ctx is
+	// Exec's).
+	Inputs    map[string]any
+	Functions []string
+	OnCall    HostFunc
 }
 
 // Reply is how a cell ended in the driver.
@@ -237,6 +244,14 @@ type Reply struct {
 	// Files the cell created, changed or deleted under the roots.
 	Files []contract.FileChange
 }
+
+// InputError is returned by Exec for inputs that cannot cross; nothing was
+// sent.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return "input " + e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
 
 // ErrEnded is wrapped by errors of a session whose container has stopped or
 // whose engine went away; Exit says which.
@@ -256,7 +271,11 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 		deliver(m, onOutput)
 	}
 	s.stash = nil
-	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil}); err != nil {
+	inputs, err := encodeInputs(req.Inputs)
+	if err != nil {
+		return Reply{}, &InputError{Err: err}
+	}
+	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil, Inputs: inputs, Functions: req.Functions}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	}
 	var answers chan message
@@ -295,6 +314,15 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 					case <-ictx.Done():
 					}
 				}(m)
+			case m.T == msgCall && m.ID == id:
+				// Answered on its own goroutine: output keeps flowing, and a
+				// host function that does not return cannot stop the
+				// container from being killed.
+				go func() {
+					if err := s.answer(ctx, m, req.OnCall); err != nil {
+						s.conn.Close()
+					}
+				}()
 			case m.T == msgDone && m.ID == id:
 				r := Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error}
 				for _, f := range m.Files {

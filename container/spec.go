@@ -2,8 +2,11 @@ package container
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/docker/docker/api/types/container"
@@ -66,6 +69,7 @@ func buildSpec(cfg Config, runtime string, labels map[string]string, plan *fileP
 		mounts = append(mounts, mount.Mount{Type: mount.TypeVolume, Source: PackagesVolume(cfg.Image), Target: PackagesTarget, ReadOnly: true})
 		env = append(env, "PYTHONPATH="+PackagesTarget)
 	}
+	env = withEnv(env, cfg.Env)
 	network := container.NetworkMode("none")
 	if cfg.Network == contract.NetworkBridge {
 		network = "default"
@@ -121,4 +125,23 @@ func buildSpec(cfg Config, runtime string, labels map[string]string, plan *fileP
 		},
 	}
 	return spec{config: c, host: h}
+}
+
+// ReservedEnv reports the variables the kernel sets for itself, which
+// Config.Env cannot replace.
+func ReservedEnv(name string) bool {
+	return name == "PYTHONPATH" || strings.HasPrefix(name, "BACKYARD_")
+}
+
+// withEnv adds extra to env ("K=V" entries), replacing entries of the
+// same name except reserved ones.
+func withEnv(env []string, extra map[string]string) []string {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		if ReservedEnv(k) || k == "" || strings.Contains(k, "=") {
+			continue
+		}
+		env = slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, k+"=") })
+		env = append(env, k+"="+extra[k])
+	}
+	return env
 }

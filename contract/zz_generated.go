@@ -353,6 +353,38 @@ func (v Trace) valid() bool {
 	return false
 }
 
+// Tool names, one per method of Tools.
+const (
+	ToolRunPython       = "run_python"
+	ToolResetSession    = "reset_session"
+	ToolListVariables   = "list_variables"
+	ToolInstallPackages = "install_packages"
+)
+
+// ToolSpecs lists the tools of Tools, in declaration order.
+var ToolSpecs = []ToolSpec{
+	{Name: ToolRunPython, Method: "RunPython", Description: "RunPython runs Python code in a session's stateful kernel (Monty by default, moving to a sandboxed container with full CPython when the code needs it) and returns its output, value or error.", Arg: "RunPythonArgs", Result: "RunPythonResult"},
+	{Name: ToolResetSession, Method: "ResetSession", Description: "ResetSession ends a session: its kernel and names are gone, and the next run in it starts afresh (on Monty in auto mode).", Arg: "SessionArg", Result: "ResetSessionResult"},
+	{Name: ToolListVariables, Method: "ListVariables", Description: "ListVariables lists the names bound in a session's namespace, with type and repr.", Arg: "SessionArg", Result: "VariablesResult"},
+	{Name: ToolInstallPackages, Method: "InstallPackages", Description: "InstallPackages installs PyPI packages for a session's container kernel, under the server's autoInstall policy.", Arg: "InstallPackagesArgs", Result: "InstallPackagesResult"},
+}
+
+// ToolFieldDocs are the doc comments of the tools' types' fields, by type
+// and JSON name, for their JSON schemas.
+var ToolFieldDocs = map[string]map[string]string{
+	"VariablesResult":       {},
+	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File."},
+	"FileChange":            {"path": "Absolute, as both the kernel and the host name it."},
+	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut to about 200 bytes."},
+	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
+	"SessionArg":            {"session": "The session; omitted: the default session."},
+	"InstallPackagesArgs":   {"session": "The session whose kernel gets the packages; omitted: the default session.", "packages": "pip requirement strings, e.g. \"pandas\" or \"requests<3\"."},
+	"RunPythonResult":       {"session": "The session that ran the code.", "status": "ok, error (a Python exception), interrupted, timeout or crashed.", "result": "repr() of the trailing expression's value; absent when there is none.", "result_mime": "MIME types of the value's rich forms (image/png is also sent as an image).", "error": "The exception, for every status but ok.", "backend": "The backend that ran the code: monty or container.", "runtime": "monty, runc or runsc.", "execution_count": "The kernel's execution count after this run.", "duration_ms": "Wall-clock time in the kernel, milliseconds.", "files_changed": "The files the run created, changed or deleted (with files.write sandbox they are kept in the kernel, not written to the workspace)."},
+	"ToolError":             {"ename": "The exception's type, e.g. ZeroDivisionError.", "evalue": "Its message.", "traceback": "Frames, outermost first; line is 1-based in the code that ran, 0 outside it."},
+	"ResetSessionResult":    {"backend": "The backend of the session's next kernel (auto: Monty first)."},
+	"InstallPackagesResult": {"installed": "The packages now installed."},
+}
+
 // settingFields are the leaves of Settings, in declaration order.
 var settingFields = []settingField{
 	{key: "backend", alias: "", doc: "Backend of new kernels.", def: "auto", min: "", max: "", check: "", flag: "backend", enum: []string{"auto", "monty", "container"},

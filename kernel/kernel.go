@@ -105,6 +105,16 @@ type Request struct {
 	// `# /// script` dependencies); a container kernel installs the
 	// missing ones under its install policy before running.
 	Requirements []string
+	// Inputs are values bound as globals of the namespace before the code
+	// runs (named inputs, JSON-compatible as for HostFunc); they persist.
+	Inputs map[string]any
+	// Functions are host functions bound as globals under their names.
+	Functions map[string]HostFunc
+	// Limits override the kernel's limits for this execution only (zero
+	// fields keep them); the namespace is kept. Timeout and MaxOutputBytes
+	// can change; a session's MemoryBytes and RecursionDepth are fixed when
+	// it starts (a different one is an error wrapping ErrLimitFixed).
+	Limits Limits
 }
 
 // Kernel runs code with state kept between executions. Executions of one
@@ -159,6 +169,11 @@ type Config struct {
 	Dir string
 	// DockerHost overrides DOCKER_HOST, e.g. unix:///run/podman/podman.sock.
 	DockerHost string
+	// Env is added to the environment every kernel's cells see
+	// (container.CellEnv: PATH, HOME, LANG…), on Monty (os.getenv,
+	// os.environ) and in a container alike. Nothing of the host's
+	// environment is passed.
+	Env map[string]string
 	// OnState, when set, is told of every kernel state change.
 	OnState func(State)
 	// OnProgress follows long steps (an image pull, a package install):

@@ -56,3 +56,11 @@ func (e *CrashError) Error() string {
 	}
 	return b.String()
 }
+
+// InputError is returned by Feed for inputs that cannot cross into the
+// sandbox; nothing was sent and the worker is unaffected.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }

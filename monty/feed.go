@@ -31,6 +31,11 @@ type FeedOptions struct {
 	// stdout (the worker does not print the prompt), as a console shows
 	// them.
 	Input func(ctx context.Context, prompt string) (line *string, interrupt bool)
+	// Inputs are values bound as globals before the code runs, and
+	// Functions host functions bound under their names (see Func); both
+	// persist like any global.
+	Inputs    map[string]any
+	Functions map[string]Func
 }
 
 // Frame is one traceback frame; lines and columns are 1-based and relative
@@ -80,9 +85,11 @@ var ErrInterrupted = errors.New("interrupted")
 //
 // Cancelling ctx stops the code: while Python is running the worker is
 // killed (its session is lost; the error is context.Cause(ctx)); while it is
-// suspended on the host (time.sleep), a KeyboardInterrupt is raised in-band
-// and the outcome says so. Any other error means the worker is unusable:
-// a *CrashError when it died, a *ProtocolError when it broke the protocol.
+// suspended on the host (time.sleep, a host function), a KeyboardInterrupt
+// is raised in-band and the outcome says so. An *InputError means inputs
+// that cannot cross (nothing ran). Any other error means the worker is
+// unusable: a *CrashError when it died, a *ProtocolError when it broke the
+// protocol.
 func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcome, error) {
 	var out Outcome
 	eof := false         // input() was answered with the EOFError stand-in
@@ -92,14 +99,17 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
 		w.cwdSent = false
 	}
-	feed := &pb.Feed{Code: code}
+	fr, err := feedRequest(code, opt)
+	if err != nil {
+		return out, &InputError{Err: err}
+	}
 	if !w.cwdSent {
 		// A new session starts in Config.Cwd; later feeds keep where the
 		// code went with os.chdir.
-		feed.Cwd = w.cfg.Cwd
+		fr.GetFeed().Cwd = w.cfg.Cwd
 		w.cwdSent = true
 	}
-	reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: feed}})
+	reqs = append(reqs, fr)
 
 	gen := w.setPhase(phaseRunning, true)
 	defer w.setPhase(phaseIdle, false)
@@ -208,6 +218,9 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 	}
 	if fc.ObjectId != nil {
 		return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: fc.FunctionName}}, nil), false
+	}
+	if f := opt.Functions[fc.FunctionName]; f != nil {
+		return w.hostFunction(ctx, fc, f, interrupted), false
 	}
 	switch fc.FunctionName {
 	case "exit", "quit":

@@ -29,6 +29,9 @@ type execution struct {
 	ended  bool                // done is closed; set by the goroutine that ends it
 	result *contract.Execution // nil when it never ran
 	rec    *cellResult         // the cell's tracked result; nil for selections
+
+	limits    kernel.Limits // per-run overrides
+	untracked bool          // RunCode: no result is shown in the document
 }
 
 // batch is the executions of one run request. runAll, runAbove and

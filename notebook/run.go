@@ -22,6 +22,7 @@ const (
 	RunBelow                // that cell and every code cell below it
 	RunAll                  // every code cell
 	RunRange                // exactly the text in Range, dedented
+	RunCode                 // Code, which is not in the document's text (see code.go)
 )
 
 // RunRequest is one run request of a document.
@@ -31,6 +32,9 @@ type RunRequest struct {
 	Range contract.Range
 	// Command names the request in messages ("backyard.runCell").
 	Command string
+	// Code and Limits are RunCode's code and its per-run limit overrides.
+	Code   string
+	Limits kernel.Limits
 	// Progress, when set, is called once the executions exist and before
 	// they are told queued; it may start work-done progress whose cancel
 	// interrupts the run. The progress ends with the run's last execution.
@@ -133,6 +137,9 @@ func (r *Run) Wait(ctx context.Context) []*contract.Execution {
 
 // prepare builds the executions of req from the document's current text.
 func (d *Document) prepare(req RunRequest) ([]*execution, error) {
+	if req.Kind == RunCode {
+		return d.codeExecutions(req), nil
+	}
 	snap := d.snapshot()
 	b := &batch{stopOnError: req.Kind == RunAll || req.Kind == RunAbove || req.Kind == RunBelow}
 	if req.Kind == RunRange {
@@ -273,7 +280,7 @@ func (e *execution) run(s *session) {
 		nb.ev.Output(&contract.OutputParams{URI: uri, ExecutionID: id, Stream: st, Text: text})
 	})
 	s.setOutput(out)
-	req := kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs}
+	req := kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs, Limits: e.limits}
 	if in, ok := nb.ev.(InputEvents); ok {
 		req.OnInput = func(ctx context.Context, prompt string, password bool) (string, error) {
 			out.flush() // the prompt shows before the question
@@ -324,7 +331,7 @@ func (e *execution) finish(s *session, x *contract.Execution, diagLine, gen int)
 		}
 		e.rec.gen = gen
 		d.results.finish(e.rec, x, diagLine)
-	} else {
+	} else if !e.untracked {
 		d.results.setRange(&rangeResult{startLine: e.startLine, lines: e.selLines, exec: x, diagLine: diagLine})
 	}
 	d.mu.Unlock()

@@ -18,7 +18,9 @@ import (
 )
 
 // Kernel is the auto kernel, the default: cells run on Monty, and what a
-// person sees is what CPython shows.
+// person sees is what CPython shows. Host functions are called once per
+// cell: a replay or a check in the container hears the answers Monty's run
+// got (kcore.Recording).
 //
 //   - A cell that needs what Monty lacks (an import, a construct it rejects
 //     or runs differently) moves the document to a container kernel before
@@ -86,7 +88,7 @@ type Kernel struct {
 
 // entry is a journal cell and how it ended on Monty.
 type entry struct {
-	code   string
+	rec    *kcore.Replayable // its code, inputs and host functions' answers
 	status kernel.Status
 	ename  string
 }
@@ -97,6 +99,7 @@ var _ kernel.Prewarmer = (*Kernel)(nil)
 // of its first cell.
 type ContainerKernel interface {
 	kernel.Kernel
+	kernel.Installer
 	Start(ctx context.Context) error
 }
 
@@ -232,8 +235,9 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 		return a.route(ctx, req, *p.route)
 	}
 	var shown echo
-	mreq := req // input(), the requirements and the rest go with it
-	mreq.Code, mreq.OnOutput = p.code, shown.tee(req.OnOutput)
+	funcs, rec := kcore.Recording(req) // before the shims: replays run the cell's own code
+	mreq := req                        // input(), the requirements and the rest go with it
+	mreq.Code, mreq.OnOutput, mreq.Functions = p.code, shown.tee(req.OnOutput), funcs
 	r, err := a.run(ctx, a.monty, mreq)
 	if err != nil {
 		return r, err
@@ -250,15 +254,15 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 		rules = append(rules, rule{"value:set-order", "uses " + n + ", whose value holds a set, which Monty iterates in another order than CPython"})
 	}
 	if len(rules) == 0 {
-		a.record(req.Code, r, false)
+		a.record(rec, r, false)
 		return r, nil
 	}
 	if readsInput(req.Code) && !(r.Error != nil && r.Error.EName == "NameError" && r.Error.EValue == "name 'input' is not defined") {
 		// Running it again would ask the person again (unless Monty could
 		// not ask).
-		return a.unconfirmed(req, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
+		return a.unconfirmed(rec, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
 	}
-	return a.check(ctx, req, r, rules, &shown)
+	return a.check(ctx, req, rec, r, rules, &shown)
 }
 
 // readsInput reports a cell that calls input().
@@ -275,7 +279,7 @@ func readsInput(code string) bool {
 
 // record adds a cell Monty ran to the journal; ranInContainer says the
 // container ran it too (a check), in the same namespace.
-func (a *Kernel) record(code string, r kernel.Result, ranInContainer bool) {
+func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer bool) {
 	switch r.Status {
 	case kernel.StatusOK, kernel.StatusError:
 	case kernel.StatusCrashed:
@@ -298,10 +302,10 @@ func (a *Kernel) record(code string, r kernel.Result, ranInContainer bool) {
 		}
 		return
 	}
-	for _, n := range pysrc.Names(code) {
+	for _, n := range pysrc.Names(rec.Code) {
 		a.seen[n] = true
 	}
-	e := entry{code: code, status: r.Status}
+	e := entry{rec: rec, status: r.Status}
 	if r.Error != nil {
 		e.ename = r.Error.EName
 	}
@@ -319,20 +323,21 @@ func (a *Kernel) record(code string, r kernel.Result, ranInContainer bool) {
 
 // check runs the cell in the container, after the journal, and shows
 // CPython's result when it differs from Monty's (mr), moving the document.
-func (a *Kernel) check(ctx context.Context, req kernel.Request, mr kernel.Result, rules []rule, shown *echo) (kernel.Result, error) {
+func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Replayable, mr kernel.Result, rules []rule, shown *echo) (kernel.Result, error) {
 	why := rules[0]
 	a.sync.Lock()
 	defer a.sync.Unlock()
 	ctr, err := a.syncedContainer(ctx)
 	if err != nil {
-		return a.unconfirmed(req, mr, why, "no container could confirm it: "+err.Error()), nil
+		return a.unconfirmed(rec, mr, why, "no container could confirm it: "+err.Error()), nil
 	}
 	creq := req
 	creq.OnOutput = shown.resume(req.OnOutput)
+	creq.Functions = rec.Request().Functions // Monty's run called the host; this one hears its answers
 	cr, err := a.run(ctx, ctr, creq)
 	if err != nil {
 		a.setStale()
-		return a.unconfirmed(req, mr, why, "the container could not run it: "+err.Error()), nil
+		return a.unconfirmed(rec, mr, why, "the container could not run it: "+err.Error()), nil
 	}
 
 	ended := func(r kernel.Result) bool { return r.Status == kernel.StatusOK || r.Status == kernel.StatusError }
@@ -341,7 +346,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, mr kernel.Result
 		// Monty's limit or crash: CPython ran the cell.
 		return a.moveAfter(cr, why, mr), nil
 	case !ended(mr):
-		a.record(req.Code, mr, true)
+		a.record(rec, mr, true)
 		if mr.Status == kernel.StatusTimeout {
 			a.setStale() // the container may have done part of the cell
 		}
@@ -350,7 +355,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, mr kernel.Result
 	case !ended(cr):
 		// The container was interrupted or failed: no verdict.
 		a.setStale()
-		return a.unconfirmed(req, mr, why, "the container did not finish the cell: "+errorText(cr)), nil
+		return a.unconfirmed(rec, mr, why, "the container did not finish the cell: "+errorText(cr)), nil
 	}
 	same, exception := sameOutput(mr, cr), sameException(mr, cr)
 	if same || exception {
@@ -363,7 +368,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, mr kernel.Result
 				a.ordered[n] = true
 			}
 		}
-		a.record(req.Code, mr, true)
+		a.record(rec, mr, true)
 		if same {
 			mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckConfirmed}
 			return mr, nil
@@ -382,9 +387,9 @@ func note(r kernel.Result) string {
 }
 
 // unconfirmed is Monty's result shown without CPython's word on it.
-func (a *Kernel) unconfirmed(req kernel.Request, mr kernel.Result, why rule, msg string) kernel.Result {
+func (a *Kernel) unconfirmed(rec *kcore.Replayable, mr kernel.Result, why rule, msg string) kernel.Result {
 	a.log.Info("Monty's result is unconfirmed", zap.String("rule", why.id), zap.String("why", msg))
-	a.record(req.Code, mr, false)
+	a.record(rec, mr, false)
 	mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckUnconfirmed, Note: "Monty's result could not be compared with CPython's: " + msg}
 	return mr
 }
@@ -557,7 +562,7 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		}
 		i, e, n := a.synced, a.journal[a.synced], len(a.journal)
 		a.mu.Unlock()
-		r, err := ctr.Execute(ctx, kernel.Request{Code: e.code, Silent: true})
+		r, err := ctr.Execute(ctx, e.rec.Request())
 		if err == nil && r.Status != kernel.StatusOK && r.Status != kernel.StatusError {
 			err = fmt.Errorf("replaying cell %d of %d: %s", i+1, n, errorText(r))
 		}
@@ -676,6 +681,27 @@ func (a *Kernel) Prewarm(codes []string) bool {
 	}()
 	a.log.Info("pre-warming the container", zap.Int("for cell", why+1))
 	return true
+}
+
+// Install implements kernel.Installer: into the container's package
+// volume, also before the document moved (it finds them there).
+func (a *Kernel) Install(ctx context.Context, packages []string) error {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return kernel.ErrClosed
+	}
+	if a.ctr == nil {
+		ctr, err := a.newContainer()
+		if err != nil {
+			a.mu.Unlock()
+			return err
+		}
+		a.ctr = ctr
+	}
+	ctr := a.ctr
+	a.mu.Unlock()
+	return ctr.Install(ctx, packages)
 }
 
 // Interrupt implements Kernel.

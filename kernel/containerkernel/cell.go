@@ -51,6 +51,9 @@ type containerCell struct {
 
 	result kernel.Result
 	ended  bool
+
+	inputs map[string]any
+	funcs  map[string]kernel.HostFunc
 }
 
 func (c *containerCell) stop(r stopReason, kill bool) {
@@ -113,6 +116,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs),
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched

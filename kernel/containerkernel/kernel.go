@@ -11,6 +11,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/files"
+	"github.com/backyard-ls/backyard-ls/internal/jsonval"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"go.uber.org/zap"
@@ -42,6 +43,8 @@ type Options struct {
 	DockerHost string
 	// Limits: Timeout, MemoryBytes, RecursionDepth and MaxOutputBytes apply.
 	Limits kernel.Limits
+	// Env is added to the container's environment.
+	Env map[string]string
 	// InterruptGrace is how long a cell may keep running after its time
 	// limit before the kernel is restarted (default 3 s). An interrupt
 	// never restarts the kernel.
@@ -117,7 +120,7 @@ func (k *Kernel) config() container.Config {
 		ContainerSettings: o.Container, Workspace: o.Workspace, Rules: rules, Write: o.Write, Dir: o.Dir, CopyBytes: o.CopyBytes,
 		DockerHost: o.DockerHost, Pull: container.PullPolicy(o.Pull),
 		MemoryBytes: int64(k.limits.MemoryBytes), RecursionLimit: k.limits.RecursionDepth,
-		OnProgress: o.OnProgress, Logger: k.log, Packages: true,
+		OnProgress: o.OnProgress, Logger: k.log, Packages: true, Env: o.Env,
 	}
 }
 
@@ -246,6 +249,15 @@ func (k *Kernel) ContainerID() string {
 
 // Execute implements Kernel.
 func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	if err := k.limits.CheckOverride(req.Limits); err != nil {
+		return kernel.Result{}, err
+	}
+	for name, v := range req.Inputs {
+		if _, err := jsonval.Normalize(v); err != nil {
+			return kernel.Result{}, fmt.Errorf("input %s %w", name, err)
+		}
+	}
+	limits := k.limits.Override(req.Limits)
 	ctx, cancel := k.Bound(ctx)
 	defer cancel()
 	if err := k.Acquire(ctx); err != nil {
@@ -265,21 +277,21 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(k.limits.MaxOutputBytes, req)
+	out := kcore.NewOutput(limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
 		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
-	c := k.newCell(req, out, hard)
+	c := k.newCell(req, limits, out, hard)
 	c.run(ctx, s)
 	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
 		if note := k.installMissing(ctx, dist, out); note != "" {
 			c.result.Notes = append(c.result.Notes, note)
 		} else {
-			s.Exec(k.Life(), container.ExecRequest{Code: "__import__('importlib').invalidate_caches()", Silent: true}, func(string, string) {})
-			c = k.newCell(req, out, hard)
+			s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, func(string, string) {})
+			c = k.newCell(req, limits, out, hard)
 			c.run(ctx, s)
 		}
 	}
@@ -305,9 +317,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 }
 
 // newCell is the cell about to run, known to Interrupt.
-func (k *Kernel) newCell(req kernel.Request, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{code: req.Code, silent: req.Silent, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log,
-		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1)}
+func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
+	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log,
+		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1), inputs: req.Inputs, funcs: req.Functions}
 	k.Mu.Lock()
 	k.cell = c
 	k.Mu.Unlock()
@@ -429,7 +441,7 @@ func OptionsOf(cfg kernel.Config) Options {
 	return Options{
 		Container: cfg.Settings.Container, Install: cfg.Settings.Install, Workspace: cfg.Workspace, DockerHost: cfg.DockerHost,
 		Files: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide), Write: cfg.Settings.Files.Write, Dir: dir,
-		Limits: kernel.LimitsOf(cfg.Settings), OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
+		Limits: kernel.LimitsOf(cfg.Settings), Env: cfg.Env, OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
 		Confirm: cfg.Confirm, Logger: cfg.Logger,
 	}
 }

@@ -106,3 +106,31 @@ func lastLine(s string) string {
 	}
 	return s
 }
+
+// Install implements kernel.Installer: the packages go into the image's
+// package volume through the installer container (whatever the install
+// policy: the caller decided), and the running kernel, if any, sees them
+// at its next import.
+func (k *Kernel) Install(ctx context.Context, packages []string) error {
+	ctx, cancel := k.Bound(ctx)
+	defer cancel()
+	if err := k.Acquire(ctx); err != nil {
+		return err
+	}
+	defer k.Q.Release()
+	out := kcore.NewOutput(k.limits.MaxOutputBytes, kernel.Request{})
+	if err := k.install(ctx, packages, out); err != nil {
+		return err
+	}
+	for _, p := range packages {
+		k.tried[p] = true
+	}
+	if k.s != nil && k.s.Alive() {
+		k.s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, nil)
+	}
+	return nil
+}
+
+// invalidateCaches makes a running interpreter see packages installed
+// after it started.
+const invalidateCaches = "__import__('importlib').invalidate_caches()"

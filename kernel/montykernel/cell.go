@@ -55,11 +55,17 @@ type montyCell struct {
 	sessionLost bool
 	tainted     bool
 	crash       error
+
+	// grace is how long past the time limit the host waits for the
+	// worker's own budget to stop the cell (0: the host stops it).
+	grace  time.Duration
+	inputs map[string]any
+	funcs  map[string]monty.Func
 }
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	code, wrapped := displayCode(c.code, c.limits.MaxOutputBytes)
-	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+timeoutGrace, kcore.ErrTimedOut)
+	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+c.grace, kcore.ErrTimedOut)
 	defer cancel()
 	start := time.Now()
 	opt := monty.FeedOptions{Fresh: c.fresh, OnPrint: func(s monty.Stream, text string) {
@@ -68,7 +74,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		} else {
 			c.out.Write(kernel.Stdout, text)
 		}
-	}}
+	}, Inputs: c.inputs, Functions: c.funcs}
 	dismissed := false // the person dismissed an input() question
 	if c.input != nil {
 		opt.Input = func(ctx context.Context, prompt string) (*string, bool) {
@@ -206,7 +212,7 @@ func keyErrorValue(msg string) string {
 // feed). lost reports that the worker is dead or was killed afterwards and
 // must be replaced.
 func RunSnippet(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
-	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh}
+	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh, grace: timeoutGrace}
 	c.run(ctx, w)
 	c.result.Runtime = "monty"
 	return c.result, c.sessionLost

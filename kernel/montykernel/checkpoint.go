@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/files"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
@@ -18,12 +19,13 @@ import (
 // kernel is idle. Replay is safe: Monty code reaches nothing outside but
 // its files, whose overlay is checkpointed with the snapshot and replayed
 // with the journal (with files.write "workspace" a replayed cell writes the
-// real files again). Values drawn from random or the clock during a
-// replayed cell may differ from the first run.
+// real files again), and host functions, which are not called again (a
+// replayed call gets the recorded answer). Values drawn from random or the
+// clock during a replayed cell may differ from the first run.
 type checkpoint struct {
-	snap     []byte          // nil: the empty session
-	files    *files.Snapshot // the overlay at snap; nil: empty
-	journal  []string        // cells run since snap, as fed
+	snap     []byte              // nil: the empty session
+	files    *files.Snapshot     // the overlay at snap; nil: empty
+	journal  []*kcore.Replayable // cells run since snap, as fed
 	replay   time.Duration
 	dumpCost time.Duration
 	idle     *time.Timer
@@ -46,7 +48,7 @@ func (c *checkpoint) reset() {
 
 // record notes a cell that ran to completion (or raised) in the worker.
 // It returns whether a snapshot should be taken now.
-func (c *checkpoint) record(fed string, took time.Duration, stoppedInBand bool) bool {
+func (c *checkpoint) record(fed *kcore.Replayable, took time.Duration, stoppedInBand bool) bool {
 	if stoppedInBand {
 		// Replaying it would run past the point where it was stopped.
 		return true
@@ -85,9 +87,10 @@ func (c *checkpoint) restore(ctx context.Context, w *monty.Worker, timeout time.
 	} else if err := w.Reset(); err != nil {
 		return err
 	}
-	for i, code := range c.journal {
+	for i, e := range c.journal {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
-		_, err := w.Feed(cctx, code, monty.FeedOptions{})
+		r := e.Request()
+		_, err := w.Feed(cctx, r.Code, monty.FeedOptions{Inputs: r.Inputs, Functions: workerFuncs(r.Functions)})
 		cancel()
 		if err != nil {
 			return fmt.Errorf("replay of cell %d of %d since the last snapshot: %w", i+1, len(c.journal), err)

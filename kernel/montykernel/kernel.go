@@ -3,6 +3,7 @@ package montykernel
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,9 @@ type Options struct {
 	// Files are the files the cells see; nil: none (every file call is
 	// refused).
 	Files *files.FS
+	// Env is added to the environment every kernel's cells see
+	// (container.CellEnv).
+	Env map[string]string
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -81,7 +85,7 @@ func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 		return fmt.Errorf("run the Monty prelude: %s: %s", e.Type, e.Message)
 	}
 	k.fed = code
-	if k.cp.record(code, time.Since(start), false) {
+	if k.cp.record(&kcore.Replayable{Code: code}, time.Since(start), false) {
 		return k.cp.take(w, k.opts.Files)
 	}
 	return nil
@@ -100,20 +104,29 @@ func New(opts Options) (*Kernel, error) {
 	return &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
 }
 
+// budgetCeiling is the worker's own time budget per feed: the host stops a
+// cell at its time limit (which an execution may override), so the budget
+// is only a backstop. It cannot be the limit itself: a worker session
+// keeps the limits it started with (a snapshot restored under looser ones
+// keeps the stricter).
+const budgetCeiling = 24 * time.Hour
+
 func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
-	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv()
+	c.Limits.CellTime = budgetCeiling
+	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv(k.opts.Env)
 	return c
 }
 
-// cellEnv is os.environ: what a container kernel's cells see.
-func cellEnv() map[string]string {
+// cellEnv is os.environ: what a container kernel's cells see, with extra.
+func cellEnv(extra map[string]string) map[string]string {
 	env := map[string]string{}
 	for _, kv := range container.CellEnv() {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env[k] = v
 		}
 	}
+	maps.Copy(env, extra)
 	return env
 }
 
@@ -180,6 +193,10 @@ func (k *Kernel) discard() {
 
 // Execute implements Kernel.
 func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	limits, err := k.callLimits(req)
+	if err != nil {
+		return kernel.Result{}, err
+	}
 	ctx, cancel := k.Bound(ctx)
 	defer cancel()
 	if err := k.Acquire(ctx); err != nil {
@@ -202,12 +219,14 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, _, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(k.limits.MaxOutputBytes, req)
-	c := &montyCell{code: req.Code, limits: k.limits, out: out}
+	out := kcore.NewOutput(limits.MaxOutputBytes, req)
+	funcs, rec := kcore.Recording(req)
+	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
 	if !req.Silent {
 		c.input = req.OnInput
 	}
 	c.run(ctx, w)
+	rec.Code = c.fed
 	r := c.result
 	r.Runtime = "monty"
 	if !req.Silent {
@@ -229,7 +248,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		}
 	default:
 		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
-		if k.cp.record(c.fed, r.Duration, inBand) {
+		if k.cp.record(rec, r.Duration, inBand) {
 			if err := k.cp.take(w, k.opts.Files); err != nil {
 				k.fresh()
 			}
@@ -240,6 +259,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		for _, n := range pysrc.Names(req.Code) {
 			k.names[n] = true
 		}
+		for n := range req.Inputs {
+			k.names[n] = true
+		}
 	}
 	if k.w != nil {
 		k.SetState(kernel.StateIdle)
@@ -248,6 +270,22 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	r.Files = k.changes()
 	return r, nil
+}
+
+// callLimits are the limits of one execution: the kernel's with the
+// request's overrides. A worker session's memory and recursion limits are
+// fixed, and inputs that cannot cross are refused before anything runs.
+func (k *Kernel) callLimits(req kernel.Request) (kernel.Limits, error) {
+	l := k.limits.Override(req.Limits)
+	if err := k.limits.CheckOverride(req.Limits); err != nil {
+		return l, err
+	}
+	for name, v := range req.Inputs {
+		if err := monty.CheckValue(v); err != nil {
+			return l, fmt.Errorf("input %s %w", name, err)
+		}
+	}
+	return l, nil
 }
 
 // changes are the files the execution that just ended changed.
@@ -472,7 +510,7 @@ func OptionsOf(cfg kernel.Config) Options {
 	if dir != "" {
 		dir = files.KernelPath(dir)
 	}
-	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, OnState: cfg.OnState}
+	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, Env: cfg.Env, OnState: cfg.OnState}
 }
 
 // Binary is the worker executable.

@@ -142,6 +142,9 @@ func (m *model) readme(root string) ([]byte, error) {
 	if text, err = splice(text, "settings", m.settingsTable(m.settings)); err != nil {
 		return nil, err
 	}
+	if text, err = splice(text, "tools", m.toolTable()); err != nil {
+		return nil, err
+	}
 	return []byte(text), nil
 }
 
@@ -247,6 +250,7 @@ func (m *model) contractDoc() []byte {
 		}
 		p("\n")
 	}
+	m.toolsDoc(p)
 	p("## Settings\n\nUnder `backyard`, in `initializationOptions`, `workspace/didChangeConfiguration`\n")
 	p("or answers to `workspace/configuration` (the server asks when the client\n")
 	p("supports it); nested objects and dotted keys are equivalent. An invalid value\n")

@@ -93,6 +93,8 @@ func Dispatch(ctx context.Context, c Commands, command string, args []jsontext.V
 		p(":\n\t\treturn true\n\t}\n\treturn false\n}\n\n")
 	}
 
+	m.toolsGo(p)
+
 	p("// settingFields are the leaves of Settings, in declaration order.\nvar settingFields = []settingField{\n")
 	for _, s := range m.settings {
 		var enum []string

@@ -20,6 +20,7 @@ type model struct {
 	enums     map[string]*enumType
 	order     []string // struct and enum names in declaration order
 	commands  []*command
+	tools     []*command // MCP tools: id is the tool name
 	notifies  []*notification
 	requests  []*request // server → client
 	settings  []*setting // server settings, flattened, in declaration order
@@ -108,7 +109,7 @@ func load(dir string) (*model, error) {
 		files = append(files, f)
 	}
 	m := &model{structs: map[string]*structType{}, enums: map[string]*enumType{}, typeDocs: map[string]string{}, basicDefs: map[string]string{}}
-	var iface *ast.InterfaceType
+	var iface, tools *ast.InterfaceType
 	var methodConsts []*ast.ValueSpec
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -149,8 +150,11 @@ func load(dir string) (*model, error) {
 						m.structs[st.name] = st
 						m.order = append(m.order, st.name)
 					case *ast.InterfaceType:
-						if ts.Name.Name == "Commands" {
+						switch ts.Name.Name {
+						case "Commands":
 							iface = t
+						case "Tools":
+							tools = t
 						}
 					case *ast.Ident:
 						m.basicDefs[ts.Name.Name] = t.Name
@@ -219,6 +223,9 @@ func load(dir string) (*model, error) {
 			return nil, fmt.Errorf("%s: no %s type", name, params)
 		}
 		m.notifies = append(m.notifies, &notification{goName: name, method: v, params: params, doc: text(vs.Doc)})
+	}
+	if err := m.loadTools(tools); err != nil {
+		return nil, err
 	}
 	if m.settings, err = m.flatten("Settings", nil, ""); err != nil {
 		return nil, err
