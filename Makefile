@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install bench bench-batch lint generate clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-race bench bench-batch bench-mcp lint generate proto clean dist wheels
 
 all: build
 
@@ -45,10 +45,16 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-neovim test-vscode test-vscode-real test-install
+test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
+
+# The race detector over the concurrent packages: the server (its tests then
+# build the server binary with -race too), the notebook, the kernels and the
+# container client.
+test-race:
+	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/... ./mcp/... ./sandbox/... ./monty/...
 
 # Headless Neovim against the built server: Debian's 0.7.2, then a current
 # release fetched from PyPI.
@@ -84,8 +90,17 @@ lint:
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 
+# What is generated from the contract's declarations (see contract/doc.go).
 generate:
-	$(GO) generate ./...
+	$(GO) generate ./contract/...
+
+# The Monty wire types from monty/internal/pb/monty.proto (needs protoc:
+# Debian's protobuf-compiler; protoc-gen-go is installed at the version
+# go.mod pins).
+proto:
+	command -v protoc >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler >/dev/null; }
+	GOBIN=$(CURDIR)/.tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$$($(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
+	PATH=$(CURDIR)/.tools:$$PATH $(GO) generate ./monty/...
 
 bench: setup build
 	scripts/bench.sh
@@ -94,6 +109,11 @@ bench: setup build
 # peers, and the editors' first move with and without the warm pool.
 bench-batch: setup test-image
 	scripts/bench-batch.sh
+
+# run_python through the Python MCP client against pydantic-monty's own
+# bindings and a Jupyter kernel, in one run.
+bench-mcp: setup
+	scripts/bench-mcp.sh
 
 clean:
 	rm -rf bin dist

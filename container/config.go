@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
 )
 
 // DefaultImage is the image used when Config.Image is empty: the
@@ -41,10 +42,23 @@ type Config struct {
 	// lists it, else the engine's default, with a warning), the network
 	// (none by default) and whether Workspace is mounted.
 	contract.ContainerSettings
-	// Workspace is a host directory mounted read-only at /workspace (the
-	// working directory) when MountWorkspace is set. With a remote engine
-	// the path is on the engine's host.
+	// Rules say what of the host the container sees, at the same paths
+	// (see files.go); nil: Workspace when MountWorkspace is set, with
+	// nothing hidden. With a remote engine the paths are on the engine's
+	// host.
+	Rules *files.Rules
+	// Workspace is the one root when Rules is nil.
 	Workspace string
+	// Write is files.write: "sandbox" (default) copies what the container
+	// sees into in-memory overlays at the roots' paths, "workspace" mounts
+	// the roots read-write.
+	Write contract.FilesWrite
+	// Dir is the working directory (default: the first root, else /tmp).
+	Dir string
+	// CopyBytes bounds the file data copied into the sandbox overlay
+	// (default a quarter of MemoryBytes); a larger workspace is mounted
+	// read-only.
+	CopyBytes int64
 	// Packages mounts the image's package volume (see Install) read-only
 	// and puts it on PYTHONPATH.
 	Packages bool
@@ -65,6 +79,9 @@ type Config struct {
 	Python string
 	// RecursionLimit is Python's recursion limit for cells (default 1000).
 	RecursionLimit int
+	// Env is added to the container's environment (it replaces variables
+	// of the same name, except those the kernel needs, see ReservedEnv).
+	Env map[string]string
 	// StartTimeout bounds container creation and the driver's start, not a
 	// pull (default 60 s).
 	StartTimeout time.Duration
@@ -84,8 +101,6 @@ const (
 	DefaultUser           = "65534:65534"
 	DefaultRecursionLimit = 1000
 	DefaultStartTimeout   = 60 * time.Second
-	// WorkspaceTarget is where the workspace is mounted in the container.
-	WorkspaceTarget = "/workspace"
 )
 
 // WithDefaults returns c with zero fields set to their defaults.

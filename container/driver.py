@@ -33,11 +33,18 @@ PROTOCOL = 1
 
 class _State:
     in_cell = False  # SIGINT raises KeyboardInterrupt only while a cell runs
+    sigint = False  # a SIGINT came while the running cell ran
+    cell_ticks = 0  # when the running cell started, in clock ticks since boot
+    stdin = False  # the host can answer input() for the running cell
+    input_seq = 0  # numbers input requests, so a late answer is not taken
+    reader = None  # the _Reader of host requests
     child = False  # this process is a fork of the driver
     cell_no = 0  # cells are compiled as <cell-N>
     loop = None  # asyncio loop for cells with top-level await
     out = None  # the _Out
     err_file = None  # the container's own stderr
+    calls = 0  # host calls made
+    exec_id = 0  # the running cell's request id
 
 
 _st = _State()
@@ -264,6 +271,7 @@ class _BinaryStream:
 
 def _on_sigint(signum, frame):
     if _st.in_cell and not _st.child:
+        _st.sigint = True
         raise KeyboardInterrupt
 
 
@@ -297,14 +305,15 @@ def _ends_with_semicolon(code, node):
 def _frames(tb, cell_file):
     import traceback
 
-    entries = traceback.extract_tb(tb)
-    # The driver's own frames come first; the cell's start at its file.
+    # The driver's own frames (it runs as "<string>", like code a cell
+    # exec()s, so they are told by their globals) are left out; the cell's
+    # start at its file.
+    drv = globals()
+    entries = traceback.StackSummary.extract((f, n) for f, n in traceback.walk_tb(tb) if f.f_globals is not drv)
     for i, f in enumerate(entries):
         if f.filename.startswith("<cell-"):
             entries = entries[i:]
             break
-    else:
-        entries = [f for f in entries if f.filename != _DRIVER_FILE]
     out = []
     for i, f in enumerate(entries):
         if len(entries) > MAX_FRAMES:
@@ -315,15 +324,12 @@ def _frames(tb, cell_file):
         text = (f.line or "").strip()
         if f.filename == cell_file:
             out.append({"line": f.lineno, "name": f.name, "text": text})
+        elif f.filename.startswith("<cell-"):
+            out.append({"line": 0, "name": f.name, "text": "cell %s:%s: %s" % (f.filename[6:-1], f.lineno, text)})
         else:
-            where = f.filename
-            if where.startswith("<cell-"):
-                where = "cell " + where[6:-1]
-            out.append({"line": 0, "name": f.name, "text": "%s:%s: %s" % (where, f.lineno, text)})
+            out.append({"line": 0, "name": f.name, "text": text, "file": f.filename, "file_line": f.lineno or 0})
     return out
 
-
-_DRIVER_FILE = _frames.__code__.co_filename
 
 
 def _error(e, cell_file):
@@ -424,6 +430,34 @@ def _inline_figures(value):
     return value
 
 
+def _cut(text, cap):
+    """text cut to at most cap bytes of UTF-8, and how many characters were
+    cut."""
+    if len(text) <= cap // 4:
+        return text, 0
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= cap:
+        return text, 0
+    kept = data[:cap].decode("utf-8", "ignore")
+    return kept, len(text) - len(kept)
+
+
+def _capped(v, cap):
+    """Caps a value like the streams: its text is cut (the host adds the
+    marker), MIME data over the cap is dropped (cut data would be corrupt)."""
+    v["text"], cut = _cut(v["text"], cap)
+    if cut:
+        v["cut"] = cut
+    mime = v.get("mime")
+    if mime:
+        mime["text/plain"] = v["text"]
+        for k in list(mime):
+            if k != "text/plain" and len(mime[k]) > cap:
+                v.setdefault("dropped", {})[k] = len(mime[k])
+                del mime[k]
+    return v
+
+
 def _run(code_obj, ns):
     if code_obj.co_flags & 0x80:  # CO_COROUTINE: the cell uses top-level await
         import asyncio
@@ -442,11 +476,14 @@ def _execute(req, ns):
 
     code = req.get("code", "")
     silent = req.get("silent", False)
+    _st.stdin = bool(req.get("stdin"))
+    _st.cell_ticks = int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
     _st.cell_no += 1
     fname = "<cell-%d>" % _st.cell_no
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
     done = {"t": "done", "id": req["id"], "status": "ok"}
+    _bind(req, ns)
     try:
         try:
             tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
@@ -473,22 +510,18 @@ def _execute(req, ns):
                     v = {"text": mime["text/plain"], "mime": mime}
                 v = _inline_figures(v)
                 if v is not None:
+                    v = _capped(v, int(req.get("max_output", 1 << 20)))
                     if len(v["mime"]) == 1:
                         del v["mime"]
                     done["value"] = v
         finally:
             _st.in_cell = False
     except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if _st.child:
-            return code
+            return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        # As IPython: the exception ends the cell, the kernel goes on.
         done["status"] = "error"
-        done["exit"] = code
-        done["error"] = {
-            "ename": "SystemExit",
-            "evalue": "the cell called sys.exit(%r): the kernel stopped; the next run starts a fresh kernel" % (e.code,),
-            "traceback": _frames(e.__traceback__, fname),
-        }
+        done["error"] = {"ename": "SystemExit", "evalue": str(e), "traceback": _frames(e.__traceback__, fname)}
     except BaseException as e:
         if _st.child:
             return 1
@@ -509,7 +542,7 @@ def _variables(req, ns):
     r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = r.maxdict = 50
     out = []
     for name, v in list(ns.items()):
-        if name.startswith("__") or isinstance(v, types.ModuleType):
+        if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
             continue
         try:
             text = r.repr(v)
@@ -517,6 +550,186 @@ def _variables(req, ns):
             text = "<repr failed: %s>" % type(e).__name__
         out.append({"name": name, "type": type(v).__name__, "repr": text[: max_repr + 1]})
     return {"t": "vars", "id": req["id"], "vars": out}
+
+
+# ---- host functions and inputs ---------------------------------------------
+
+
+_call_lock = threading.Lock()
+
+
+def _not_json(v, depth=0):
+    """What keeps v from crossing to the host as JSON, or None."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return None
+    if isinstance(v, float):
+        return None if v == v and v not in (float("inf"), float("-inf")) else repr(v)
+    if depth > 100:
+        return "nested too deeply"
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            why = _not_json(x, depth + 1)
+            if why:
+                return why
+        return None
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                return "a dict key that is not a str"
+            why = _not_json(x, depth + 1)
+            if why:
+                return why
+        return None
+    return type(v).__name__
+
+
+def _host_function(name):
+    """A function of the namespace that runs on the host: arguments go as
+    JSON in a call frame of the running cell, and the cell waits for the
+    host's reply."""
+
+    def call(*args, **kwargs):
+        if _st.child:
+            raise RuntimeError("%s() runs on the host: it cannot be called from a forked process" % name)
+        if not _st.in_cell:
+            # Between cells the main loop reads the requests.
+            raise RuntimeError("%s() runs on the host: it can be called only while a cell runs" % name)
+        for i, a in enumerate(args):
+            why = _not_json(a)
+            if why:
+                raise TypeError("%s(): argument %d is not JSON-compatible: %s" % (name, i + 1, why))
+        for k, a in kwargs.items():
+            why = _not_json(a)
+            if why:
+                raise TypeError("%s(): argument %s is not JSON-compatible: %s" % (name, k, why))
+        with _call_lock:
+            _st.calls += 1
+            n = _st.calls
+            _st.out.flush({"t": "call", "id": _st.exec_id, "call": n, "name": name, "args": list(args), "kwargs": kwargs})
+            while True:
+                m = _st.reader.next()
+                if m is None:
+                    raise RuntimeError("%s(): the host went away" % name)
+                if m.get("call") != n:
+                    continue  # a late reply to a call that was interrupted
+                if m.get("t") == "return":
+                    return m.get("result")
+                ename, evalue = m.get("ename", "RuntimeError"), m.get("evalue", "")
+                exc = getattr(builtins, ename, None)
+                if not (isinstance(exc, type) and issubclass(exc, BaseException)):
+                    exc, evalue = RuntimeError, "%s: %s" % (ename, evalue)
+                raise exc(evalue)
+
+    call.__name__ = call.__qualname__ = name
+    call.__backyard_host__ = True
+    return call
+
+
+def _bind(req, ns):
+    """Binds the request's named inputs and host functions as globals."""
+    _st.exec_id = req["id"]
+    ns.update(req.get("inputs") or {})
+    for name in req.get("functions") or ():
+        ns[name] = _host_function(name)
+
+# ---- input() ---------------------------------------------------------------
+
+
+def _ask(prompt, password):
+    """Asks the host for a line: the prompt goes to stdout, as a console
+    shows it, and the answer is echoed after it."""
+    prompt = str(prompt)
+    _st.out.write("stdout", prompt)  # as CPython does, even with no stdin
+    if not _st.stdin or _st.child:
+        raise EOFError("EOF when reading a line")
+    _st.input_seq += 1
+    n = _st.input_seq
+    _st.out.flush({"t": "input", "id": n, "prompt": prompt, "password": password})
+    while True:
+        m = _st.reader.next()
+        if m is None:
+            raise EOFError("EOF when reading a line")
+        if m.get("t") == "input" and m.get("id") == n:
+            break
+    if m.get("raise") == "KeyboardInterrupt":
+        raise KeyboardInterrupt("Interrupted by user")
+    line = m.get("line")
+    if line is None:
+        raise EOFError("EOF when reading a line")
+    _st.out.write("stdout", "\n" if password else line + "\n")
+    return line
+
+
+def _input(prompt=""):
+    return _ask(prompt, False)
+
+
+def _getpass(prompt="Password: ", stream=None):
+    return _ask(prompt, True)
+
+
+# ---- the cell's processes ---------------------------------------------------
+
+_BOOT_CLOCK = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _end_cell_processes():
+    """Kills the processes the running cell started (every descendant of the
+    driver that started after the cell did; the driver is the container's
+    init, so orphans count too) and reaps them, after an interrupt or a time
+    limit, so the next cell sees none of them."""
+    me = os.getpid()
+    procs = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            procs[int(name)] = (int(fields[1]), int(fields[19]))  # ppid, start time
+        except (OSError, IndexError, ValueError):
+            continue
+    children = {}
+    for pid, (ppid, _) in procs.items():
+        children.setdefault(ppid, []).append(pid)
+    todo, victims = [me], []
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            todo.append(c)
+            if procs[c][1] >= _st.cell_ticks:
+                victims.append(c)
+    for pid in victims:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    # Reap them: ours, and those reparented to the driver as their parent
+    # died; a zombie of another parent (outside a container) is gone enough,
+    # unless that parent is a victim too: it is then about to be ours.
+    left, deadline = set(victims), time.monotonic() + 2
+    killed = set(victims)
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    left.discard(pid)
+                continue
+            except ChildProcessError:
+                pass
+            try:
+                with open("/proc/%d/stat" % pid, "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                if fields[0] == b"Z" and int(fields[1]) != me and int(fields[1]) not in killed:
+                    left.discard(pid)
+            except (OSError, IndexError, ValueError):
+                left.discard(pid)
+        if left:
+            time.sleep(0.005)
 
 
 # ---- fork children --------------------------------------------------------
@@ -557,23 +770,202 @@ def _reap():
         _zombies.discard(pid)
 
 
+# ---- the workspace ---------------------------------------------------------
+
+
+class _Files:
+    """The workspace as the cells see it. With files.write "sandbox" the host
+    sends its visible files ("put") into in-memory folders mounted at the
+    workspace's own paths; "base" then records them, so that the files each
+    cell created, changed or deleted (and the overlay: what differs from the
+    workspace) are found by comparing the trees."""
+
+    MAX_ENTRIES = 20000  # larger trees are not tracked (a scan per cell)
+
+    def __init__(self):
+        self.roots = []
+        self.base = {}  # path -> (size, mtime_ns, sha256 or None)
+        self.last = {}  # path -> (size, mtime_ns, ino) after the previous cell
+        self.tracked = False
+        self.digests = {}  # path -> sha256 the host sent with the file
+
+    def put(self, req):
+        raw = memoryview(req.get("raw") or b"")  # the files' data, one after the other
+        at = 0
+        for f in req.get("files", ()):
+            p, kind = f["p"], f.get("k", "f")
+            if kind == "d":
+                os.makedirs(p, exist_ok=True)
+            elif kind == "l":
+                os.symlink(f.get("l", ""), p)
+            else:
+                size = f.get("s", 0)
+                with open(p, "wb") as fh:
+                    fh.write(raw[at : at + size])
+                at += size
+                self.digests[p] = f.get("h")
+            if kind != "l":
+                t = f.get("t")
+                if t is not None:
+                    os.utime(p, (t, t))
+                os.chmod(p, f.get("m", 0o644 if kind == "f" else 0o755))
+        return {"t": "put", "id": req["id"]}
+
+    def scan(self):
+        state = {}
+        stack = list(self.roots)
+        while stack:
+            d = stack.pop()
+            try:
+                it = os.scandir(d)
+            except OSError:
+                continue
+            with it:
+                for e in it:
+                    try:
+                        if e.is_dir(follow_symlinks=False):
+                            stack.append(e.path)
+                            continue
+                        st = e.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    state[e.path] = (st.st_size, st.st_mtime_ns, st.st_ino)
+                    if len(state) > self.MAX_ENTRIES:
+                        return None
+        return state
+
+    def set_base(self, req):
+        self.roots = list(req.get("roots", ()))
+        reply = {"t": "base", "id": req["id"]}
+        cwd = req.get("cwd")
+        if cwd:
+            try:
+                os.chdir(cwd)
+            except OSError as e:
+                reply["message"] = "cannot change to the working directory: %s" % e
+        state = self.scan() if self.roots else None
+        self.tracked = state is not None
+        self.last = state or {}
+        self.base = {p: (sig[0], sig[1], self.digests.get(p)) for p, sig in self.last.items()}
+        self.digests = {}
+        return reply
+
+    @staticmethod
+    def _digest(p):
+        import hashlib
+
+        h = hashlib.sha256()
+        try:
+            with open(p, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+        except OSError:
+            return None
+        return h.hexdigest()
+
+    def changes(self):
+        """The files the cell that just ran created, changed or deleted."""
+        if not self.tracked:
+            return []
+        now = self.scan()
+        if now is None:
+            self.tracked = False
+            return []
+        out = []
+        for p, sig in now.items():
+            old = self.last.get(p)
+            if old is None:
+                out.append({"p": p, "st": "created"})
+            elif old != sig:
+                out.append({"p": p, "st": "changed"})
+        out += [{"p": p, "st": "deleted"} for p in self.last if p not in now]
+        self.last = now
+        out.sort(key=lambda f: f["p"])
+        return out
+
+    def overlay(self, req):
+        out = []
+        now = self.scan() if self.tracked else None
+        for p, sig in (now or {}).items():
+            old = self.base.get(p)
+            if old is None:
+                out.append({"p": p, "s": sig[0], "st": "created"})
+            elif old[:2] != sig[:2] and (old[2] is None or old[2] != self._digest(p)):
+                out.append({"p": p, "s": sig[0], "st": "changed"})
+        for p in self.base:
+            if now is not None and p not in now:
+                out.append({"p": p, "st": "deleted"})
+        out.sort(key=lambda f: f["p"])
+        return {"t": "overlay", "id": req["id"], "files": out}
+
+    def read(self, req):
+        import base64
+
+        out = []
+        for p in req.get("paths", ()):
+            try:
+                with open(p, "rb") as fh:
+                    out.append({"p": p, "d": base64.b64encode(fh.read()).decode("ascii")})
+            except FileNotFoundError:
+                out.append({"p": p, "st": "deleted"})
+        return {"t": "read", "id": req["id"], "files": out}
+
+    def mark(self, req):
+        """The host saved these files: they are the workspace's now."""
+        for f in req.get("files", ()):
+            p = f["p"]
+            try:
+                st = os.lstat(p)
+                self.base[p] = (st.st_size, st.st_mtime_ns, self._digest(p))
+            except OSError:
+                self.base.pop(p, None)
+        return {"t": "based", "id": req["id"]}
+
+
+_files = _Files()
+_FILE_REQUESTS = {"put": _files.put, "base": _files.set_base, "overlay": _files.overlay, "read": _files.read, "based": _files.mark}
+
+
 # ---- main loop -------------------------------------------------------------
 
 
-def _read_frames(fd):
-    buf = bytearray()
-    while True:
-        while len(buf) >= 4:
-            n = int.from_bytes(buf[:4], "big")
-            if len(buf) < 4 + n:
-                break
-            body = bytes(buf[4 : 4 + n])
-            del buf[: 4 + n]
-            yield json.loads(body.decode("utf-8"))
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return
-        buf += chunk
+class _Reader:
+    """Reads the host's frames. Not a generator: a KeyboardInterrupt while
+    input() waits in read must leave it usable. A request that says "raw"
+    gets the next frame's bytes as its "raw" (files, without base64); a large
+    frame is read in one go."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buf = bytearray()
+        self.want = 1 << 16
+        self.pending = None  # a request waiting for its raw frame
+
+    def next(self):
+        """The next request, None at the end of the input."""
+        buf = self.buf
+        while True:
+            while len(buf) >= 4:
+                n = int.from_bytes(buf[:4], "big")
+                if len(buf) < 4 + n:
+                    self.want = max(1 << 16, 4 + n - len(buf))
+                    break
+                self.want = 1 << 16
+                body = bytes(memoryview(buf)[4 : 4 + n])
+                del buf[: 4 + n]
+                if self.pending is not None:
+                    msg, self.pending = self.pending, None
+                    msg["raw"] = body
+                    return msg
+                msg = json.loads(body.decode("utf-8"))
+                if msg.get("raw"):
+                    self.pending = msg
+                    continue
+                return msg
+            chunk = os.read(self.fd, self.want)
+            if not chunk:
+                return None
+            buf += chunk
 
 
 def _setup():
@@ -603,6 +995,7 @@ def _setup():
     sys.stdout = _Stream(out, "stdout", 1)
     sys.stderr = _Stream(out, "stderr", 2)
     sys.stdin = open(os.devnull)
+    builtins.input = _input
     limit = os.environ.pop("BACKYARD_RECURSION_LIMIT", "")
     if limit.isdigit():
         sys.setrecursionlimit(int(limit) + 20)  # room for the driver's frames
@@ -623,10 +1016,22 @@ def main():
     out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
     # What every cell needs, loaded while the host has nothing to run yet.
     import ast, linecache  # noqa: F401
-    for req in _read_frames(proto_in):
+
+    try:
+        import getpass
+
+        getpass.getpass = _getpass  # a password question goes to the host too
+    except ImportError:
+        pass
+    _st.reader = _Reader(proto_in)
+    while True:
+        req = _st.reader.next()
+        if req is None:
+            break
         kind = req.get("t")
         if kind == "exec":
             out.start_cell(int(req.get("max_output", 1 << 20)), bool(req.get("silent")))
+            _st.sigint = False
             try:
                 done = _execute(req, ns)
             except KeyboardInterrupt:  # a second SIGINT landed in the driver
@@ -634,17 +1039,29 @@ def main():
                         "error": {"ename": "KeyboardInterrupt", "evalue": "", "traceback": []}}
             if isinstance(done, int):
                 _child_exit(done)
+            if _st.sigint:
+                _end_cell_processes()
             # One select for both: output subprocesses already wrote, forks
             # to reap.
             ready = out.poll_raw([_zombie_r])
             if _zombie_r in ready or _zombies:
                 _reap()
+            if _files.tracked:
+                done["files"] = _files.changes()
             out.flush(done)
             out.start_cell(1 << 20, False)  # output between cells
-            if "exit" in done:
-                os._exit(done["exit"] & 0xFF)
         elif kind == "vars":
             out.flush(_variables(req, ns))
+        elif kind in ("return", "raise"):
+            pass  # a late reply to a host call of an interrupted cell
+        elif kind == "input":
+            pass  # an answer that came after the cell stopped waiting
+        elif kind in _FILE_REQUESTS:
+            try:
+                reply = _FILE_REQUESTS[kind](req)
+            except Exception as e:
+                reply = {"t": "error", "id": req.get("id", 0), "message": "%s: %s: %s" % (kind, type(e).__name__, e)}
+            out.flush(reply)
         else:
             out.flush({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (kind,)})
 

@@ -188,7 +188,9 @@ func TestDriverTracebackIsCellRelative(t *testing.T) {
 	// A library frame is kept, with its file.
 	_, done = d.run("import json\njson.loads('{')")
 	tb = done.Error.Traceback
-	if done.Error.EName != "JSONDecodeError" || tb[0].Line != 2 || tb[len(tb)-1].Line != 0 || !strings.Contains(tb[len(tb)-1].Text, "json") {
+	last := tb[len(tb)-1]
+	if done.Error.EName != "JSONDecodeError" || tb[0].Line != 2 || last.Line != 0 || !strings.HasSuffix(last.File, "/json/decoder.py") ||
+		last.FileLine < 1 || last.Text != "obj, end = self.scan_once(s, idx)" {
 		t.Fatalf("%+v", done.Error)
 	}
 	_, done = d.run("def r(n):\n    return r(n + 1)\nr(0)")
@@ -356,11 +358,148 @@ func TestDriverForkAndExit(t *testing.T) {
 	if _, done := d.run("import pickle\nclass P: pass\ntype(pickle.loads(pickle.dumps(P()))).__name__"); valueText(done) != "'P'" {
 		t.Fatalf("%+v %+v", done, done.Error)
 	}
-	_, done = d.run("import sys\nsys.exit(3)")
-	if done.Exit == nil || *done.Exit != 3 || done.Error.EName != "SystemExit" {
+}
+
+// SystemExit ends only the cell, as in IPython: the error says what
+// str(exception) says, and the namespace stays.
+func TestDriverSystemExitKeepsKernel(t *testing.T) {
+	d := startLocal(t)
+	d.run("kept = 7")
+	for code, want := range map[string]string{
+		"import sys\nsys.exit(3)": "3",
+		"import sys\nsys.exit()":  "",
+		"raise SystemExit('bye')": "bye",
+		"exit(0)":                 "0",
+		"import argparse\nargparse.ArgumentParser(prog='p').parse_args(['--help'])": "0",
+	} {
+		_, done := d.run(code)
+		if done.Status != "error" || done.Error == nil || done.Error.EName != "SystemExit" || done.Error.EValue != want {
+			t.Fatalf("%q: %+v %+v", code, done, done.Error)
+		}
+	}
+	if _, done := d.run("kept"); valueText(done) != "7" {
 		t.Fatalf("%+v", done)
 	}
-	if err := d.cmd.Wait(); err == nil || d.cmd.ProcessState.ExitCode() != 3 {
-		t.Fatalf("exit: %v", err)
+}
+
+// A value is capped like the streams: its text is cut at the limit (the
+// host adds the marker from Cut), MIME data over it is dropped.
+func TestDriverValueCap(t *testing.T) {
+	d := startLocal(t)
+	cap := func(m *message) { m.MaxOutput = 1000 }
+	_, done := d.run("s = 'é' * 3_000_000\ns", cap)
+	v := done.Value
+	if v == nil || len(v.Text) > 1000 || len(v.Text) < 990 || !strings.HasPrefix(v.Text, "'éé") || v.Cut != 3_000_002-len([]rune(v.Text)) {
+		t.Fatalf("%d bytes, cut %d", len(valueText(done)), v.Cut)
+	}
+	_, done = d.run("class Big:\n    def _repr_png_(self):\n        return b'\\x89PNG' + bytes(5000)\n    def _repr_html_(self):\n        return '<b>small</b>'\nBig()", cap)
+	v = done.Value
+	if v == nil || v.MIME["image/png"] != "" || v.Dropped["image/png"] < 5000 || v.MIME["text/html"] != "<b>small</b>" || v.Cut != 0 {
+		t.Fatalf("%+v", v)
+	}
+}
+
+// input() asks the host when the exec request says it can answer; the
+// prompt and the echoed answer are in stdout, as a console shows them.
+func TestDriverInput(t *testing.T) {
+	d := startLocal(t)
+	d.nextID++
+	d.send(message{T: msgExec, ID: d.nextID, Stdin: true, Code: "name = input('name? ')\nimport getpass\npw = getpass.getpass()\nprint('hello', name)\n(name, pw)"})
+	var stdout strings.Builder
+	asked := 0
+	for {
+		m := d.next()
+		if m.T == msgOut {
+			stdout.WriteString(m.D)
+			continue
+		}
+		if m.T == msgInput {
+			asked++
+			line := "Ada"
+			if m.Password {
+				line = "s3cret"
+			}
+			if asked == 1 && (m.Prompt != "name? " || m.Password) || asked == 2 && (m.Prompt != "Password: " || !m.Password) {
+				t.Fatalf("question %d: %+v", asked, m)
+			}
+			d.send(message{T: msgInput, ID: m.ID, Line: &line})
+			continue
+		}
+		if m.T != msgDone || valueText(m) != "('Ada', 's3cret')" {
+			t.Fatalf("%+v %+v", m, m.Error)
+		}
+		break
+	}
+	if got := stdout.String(); got != "name? Ada\nPassword: \nhello Ada\n" {
+		t.Fatalf("stdout %q", got)
+	}
+	// Dismissed: KeyboardInterrupt; a late answer to an old question is
+	// not taken by the next one.
+	d.nextID++
+	d.send(message{T: msgExec, ID: d.nextID, Stdin: true, Code: "try:\n    input('a')\nexcept KeyboardInterrupt:\n    pass\ninput('b')"})
+	for {
+		m := d.next()
+		if m.T == msgOut {
+			continue
+		}
+		if m.T == msgInput && m.Prompt == "a" {
+			d.send(message{T: msgInput, ID: m.ID, Raise: "KeyboardInterrupt"})
+			stale := "stale"
+			d.send(message{T: msgInput, ID: m.ID, Line: &stale})
+			continue
+		}
+		if m.T == msgInput && m.Prompt == "b" {
+			line := "fresh"
+			d.send(message{T: msgInput, ID: m.ID, Line: &line})
+			continue
+		}
+		if m.T != msgDone || valueText(m) != "'fresh'" {
+			t.Fatalf("%+v %+v", m, m.Error)
+		}
+		break
+	}
+	// No stdin: EOFError at once, as today.
+	if _, done := d.run("input('x')"); done.Error == nil || done.Error.EName != "EOFError" || done.Error.EValue != "EOF when reading a line" ||
+		len(done.Error.Traceback) != 1 { // the driver's own frames are not shown
+		t.Fatalf("%+v", done)
+	}
+}
+
+// After an interrupt the processes the cell started are gone; one started
+// by an earlier cell stays.
+func TestDriverInterruptEndsCellProcesses(t *testing.T) {
+	d := startLocal(t)
+	_, done := d.run("import subprocess, time\nold = subprocess.Popen(['sleep', '1000'])\nold.pid")
+	oldPid := valueText(done)
+	time.Sleep(20 * time.Millisecond) // a later clock tick than the old process
+	d.nextID++
+	d.send(message{T: msgExec, ID: d.nextID, Code: "import os\nnew = subprocess.Popen(['sleep', '1000'])\nkid = subprocess.Popen(['sh', '-c', 'sleep 1000 & sleep 1000'])\ntime.sleep(0.3)\nprint(new.pid, kid.pid, open('/proc/%d/task/%d/children' % (kid.pid, kid.pid)).read(), flush=True)\ntime.sleep(1000)"})
+	var pids []string
+	for {
+		m := d.next()
+		if m.T == msgOut {
+			pids = strings.Fields(m.D)
+			time.Sleep(200 * time.Millisecond)
+			d.cmd.Process.Signal(syscall.SIGINT)
+			continue
+		}
+		if m.T != msgDone || m.Error == nil || m.Error.EName != "KeyboardInterrupt" {
+			t.Fatalf("%+v", m)
+		}
+		break
+	}
+	if len(pids) != 4 { // sleep, sh and the two sleeps of sh
+		t.Fatalf("pids %q", pids)
+	}
+	for _, p := range pids {
+		// Gone, or (outside a container, where sh's children go to another
+		// parent) a zombie.
+		if st, err := os.ReadFile("/proc/" + p + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
+			t.Errorf("process %s of the interrupted cell is still there: %s", p, st)
+		}
+	}
+	// The old one stays.
+	if _, err := os.Stat("/proc/" + oldPid); err != nil {
+		t.Errorf("the earlier cell's process %s is gone: %v", oldPid, err)
 	}
 }

@@ -108,6 +108,20 @@ func Shared(ctx context.Context, host string, log *zap.Logger) (*Engine, error) 
 	return e, nil
 }
 
+// CloseShared closes the clients of the shared engines (their idle
+// keep-alive connections, which otherwise live as long as the process) and
+// forgets them; a later Shared connects again. For the end of a program or
+// of a test binary.
+func CloseShared() {
+	shared.Lock()
+	engines := shared.engines
+	shared.engines = nil
+	shared.Unlock()
+	for _, e := range engines {
+		_ = e.Close()
+	}
+}
+
 // forget drops e from the shared engines so that the next Shared call
 // reconnects (the engine went away).
 func (e *Engine) forget() {

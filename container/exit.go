@@ -38,10 +38,13 @@ func (x ExitInfo) Describe() string {
 		s = fmt.Sprintf("lost the connection to the container engine at %s: %v; start dockerd or set DOCKER_HOST", x.host, x.EngineErr)
 	case x.Killed:
 		s = "the kernel was stopped"
-	case x.OOMKilled || x.Code == 137:
+	case x.OOMKilled:
+		// Only the engine's word: exit code 137 is any SIGKILL.
 		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB) and was killed (exit code %d)", x.MemoryBytes>>20, x.Code)
+	case x.Code > 128 && x.Code < 128+65:
+		s = fmt.Sprintf("the kernel was killed by signal %s (exit code %d)", signalName(x.Code-128), x.Code)
 	default:
-		s = fmt.Sprintf("the kernel exited with code %d", x.Code)
+		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", x.Code)
 	}
 	if t := strings.TrimSpace(x.Stderr); t != "" && !x.Killed {
 		if len(t) > 600 {
@@ -76,12 +79,32 @@ func (s *Session) Exit(ctx context.Context) ExitInfo {
 			}
 		}
 		if !x.EngineLost {
-			if ins, err := s.e.cli.ContainerInspect(ctx, s.id); err == nil && ins.State != nil {
-				x.OOMKilled = ins.State.OOMKilled
-				x.Code = ins.State.ExitCode
+			// The engine learns of an OOM kill from an event that can come
+			// after the exit: a SIGKILL is asked about again, briefly.
+			for wait := 50 * time.Millisecond; ; wait *= 2 {
+				if ins, err := s.e.cli.ContainerInspect(ctx, s.id); err == nil && ins.State != nil {
+					x.OOMKilled = ins.State.OOMKilled
+					x.Code = ins.State.ExitCode
+				}
+				if x.OOMKilled || x.Code != 137 || x.Killed || wait > 400*time.Millisecond {
+					break
+				}
+				time.Sleep(wait)
 			}
 		}
 		s.exit = x
 	})
 	return s.exit
+}
+
+// signalName names a Linux signal (the kernel runs on Linux whatever the
+// host is): "SIGKILL", or "signal 42" for one without a common name.
+func signalName(n int) string {
+	names := [...]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+		8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
+		24: "SIGXCPU", 25: "SIGXFSZ", 31: "SIGSYS"}
+	if n > 0 && n < len(names) && names[n] != "" {
+		return names[n]
+	}
+	return fmt.Sprintf("signal %d", n)
 }

@@ -1,5 +1,7 @@
 package container
 
+import "encoding/json"
+
 // ProtocolVersion is the version of the driver protocol; the driver reports
 // it in its ready event.
 const ProtocolVersion = 1
@@ -12,6 +14,18 @@ const (
 	msgDone  = "done"  // driver → host: the cell ended
 	msgVars  = "vars"  // both: list the namespace
 	msgError = "error" // driver → host: a request it did not understand
+	msgInput = "input" // driver → host: the cell called input(); host → driver: the answer
+	// A cell calls a host function: driver → host "call"; the host answers
+	// "return" or "raise" (see hostcall.go).
+	msgCall   = "call"
+	msgReturn = "return"
+	msgRaise  = "raise"
+	// The workspace (files.go); each is answered with a message of its kind.
+	msgPut     = "put"     // host → driver: files to make in the overlay
+	msgBase    = "base"    // host → driver: the roots and working directory; what is there now is the workspace
+	msgOverlay = "overlay" // host → driver: list what differs from the workspace
+	msgRead    = "read"    // host → driver: the content of files
+	msgBased   = "based"   // host → driver: these files were saved to the workspace
 )
 
 // message is every frame of the driver protocol; T says which fields are
@@ -24,8 +38,18 @@ type message struct {
 	Code      string `json:"code,omitempty"`
 	Silent    bool   `json:"silent,omitempty"`
 	MaxOutput int    `json:"max_output,omitempty"`
+	Stdin     bool   `json:"stdin,omitempty"` // the host answers input()
+	// exec request: named inputs (a JSON object) and host function names
+	Inputs    json.RawMessage `json:"inputs,omitempty"`
+	Functions []string        `json:"functions,omitempty"`
 	// vars request
 	MaxRepr int `json:"max_repr,omitempty"`
+
+	// call: the call's number, the function and its arguments
+	Call   uint64          `json:"call,omitempty"`
+	Name   string          `json:"name,omitempty"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Kwargs json.RawMessage `json:"kwargs,omitempty"`
 
 	// ready
 	Protocol int    `json:"protocol,omitempty"`
@@ -40,11 +64,39 @@ type message struct {
 	Status string     `json:"status,omitempty"` // "ok" or "error"
 	Value  *Value     `json:"value,omitempty"`
 	Error  *PyError   `json:"error,omitempty"`
-	Exit   *int       `json:"exit,omitempty"` // the cell called sys.exit(Exit)
 	Vars   []Variable `json:"vars,omitempty"`
 
-	// error
+	// input: the question (driver → host; ID numbers it) and the answer
+	// (host → driver, the same ID): the line, else Raise names the exception
+	// input() raises (no line and no Raise: EOFError).
+	Prompt   string  `json:"prompt,omitempty"`
+	Password bool    `json:"password,omitempty"`
+	Line     *string `json:"line,omitempty"`
+	Raise    string  `json:"raise,omitempty"`
+
+	// error; a note on base
 	Message string `json:"message,omitempty"`
+
+	// workspace requests and replies; done lists the cell's changes
+	Files []fileMsg `json:"files,omitempty"`
+	Paths []string  `json:"paths,omitempty"`
+	Roots []string  `json:"roots,omitempty"`
+	Cwd   string    `json:"cwd,omitempty"`
+	// put: the files' data follows in the next frame, this many bytes
+	Raw int `json:"raw,omitempty"`
+}
+
+// fileMsg is one file in a workspace message.
+type fileMsg struct {
+	Path   string   `json:"p"`
+	Kind   string   `json:"k,omitempty"` // put: "f" file, "d" folder, "l" symlink
+	Data   string   `json:"d,omitempty"` // read: base64
+	Hash   string   `json:"h,omitempty"` // put: sha256 of the data, hex
+	Target string   `json:"l,omitempty"` // put: a link's target
+	Mode   uint32   `json:"m,omitempty"`
+	MTime  *float64 `json:"t,omitempty"`
+	Size   int64    `json:"s,omitempty"`  // put: bytes of the data; overlay: the file's size
+	State  string   `json:"st,omitempty"` // created, changed or deleted
 }
 
 // Value is the value of a cell's trailing expression: its repr and its MIME
@@ -53,6 +105,11 @@ type message struct {
 type Value struct {
 	Text string            `json:"text"`
 	MIME map[string]string `json:"mime,omitempty"`
+	// Cut is how many characters of Text the driver cut at the output
+	// limit; Dropped lists the MIME data over the limit that it left out
+	// (MIME type → size).
+	Cut     int            `json:"cut,omitempty"`
+	Dropped map[string]int `json:"dropped,omitempty"`
 }
 
 // PyError is a Python exception raised by a cell.
@@ -63,12 +120,14 @@ type PyError struct {
 }
 
 // Frame is a traceback frame, outermost first. Line is 1-based in the cell
-// that ran; 0 for frames elsewhere (a library, an earlier cell), whose Text
-// then starts with "file:line: ".
+// that ran; 0 for frames elsewhere: in an earlier cell (Text then starts
+// with "cell N:line: ") or in a file (File and FileLine say where).
 type Frame struct {
-	Line int    `json:"line"`
-	Name string `json:"name"`
-	Text string `json:"text"`
+	Line     int    `json:"line"`
+	Name     string `json:"name"`
+	Text     string `json:"text"`
+	File     string `json:"file,omitempty"`
+	FileLine int    `json:"file_line,omitempty"`
 }
 
 // Variable is one name bound in the kernel's namespace; Repr is cut by the

@@ -15,6 +15,8 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/pkg/stdcopy"
 	"go.uber.org/zap"
+
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
 // Session is one running kernel container: a long-lived container whose
@@ -29,6 +31,7 @@ type Session struct {
 	imageID string
 	python  string
 	log     *zap.Logger
+	plan    *filePlan // how the container got the workspace
 
 	conn   types.HijackedResponse
 	wmu    sync.Mutex // guards writes to conn
@@ -55,7 +58,7 @@ var containerSeq atomic.Uint64
 // Errors: *UnreachableError when the engine does not answer,
 // *ImageMissingError, or a message saying why the container did not start.
 func (e *Engine) Start(ctx context.Context, cfg Config) (*Session, error) {
-	return e.start(ctx, cfg, program{command: driverCommand, protocol: ProtocolVersion})
+	return e.start(ctx, cfg, program{command: driverCommand, protocol: ProtocolVersion, files: true})
 }
 
 // program is what a container runs: its command for the interpreter, the
@@ -64,6 +67,9 @@ type program struct {
 	command  func(python string) []string
 	env      []string
 	protocol int
+	// files: it serves the workspace (the plan's copies and base); a
+	// fork server gets its snippets' files with each snippet instead.
+	files bool
 }
 
 func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Session, err error) {
@@ -90,7 +96,14 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 			return nil, err
 		}
 	}
-	sp := buildSpec(cfg, rt.engine, ownerLabels())
+	if !prog.files {
+		cfg.Rules, cfg.MountWorkspace, cfg.Workspace = nil, false, ""
+	}
+	plan, err := planFiles(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("read the workspace: %w", err)
+	}
+	sp := buildSpec(cfg, rt.engine, ownerLabels(), plan)
 	sp.config.Cmd = prog.command(cfg.Python)
 	sp.config.Env = append(sp.config.Env, prog.env...)
 	name := fmt.Sprintf("backyard-%s-%d", InstanceID()[:8], containerSeq.Add(1))
@@ -102,7 +115,7 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 		return nil, fmt.Errorf("create kernel container: %w", e.wrap(err))
 	}
 	s = &Session{
-		e: e, id: created.ID, cfg: cfg, runtime: rt, imageID: imageID,
+		e: e, id: created.ID, cfg: cfg, runtime: rt, imageID: imageID, plan: plan,
 		log:    cfg.Logger.With(zap.String("container", shortID(created.ID)), zap.String("runtime", rt.Name)),
 		events: make(chan message, 256),
 		ended:  make(chan struct{}),
@@ -140,9 +153,15 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 	case <-ctx.Done():
 		return nil, fmt.Errorf("the kernel container did not start within %s: %w", cfg.StartTimeout, context.Cause(ctx))
 	}
+	tReady := time.Now()
+	if prog.files {
+		if err := s.loadFiles(ctx, plan); err != nil {
+			return nil, fmt.Errorf("copy the workspace into the kernel container: %w", err)
+		}
+	}
 	s.log.Debug("kernel container ready", zap.String("python", s.python),
 		zap.Duration("create+attach", tAttached.Sub(t0)), zap.Duration("start", tStarted.Sub(tAttached)),
-		zap.Duration("driver", time.Since(tStarted)))
+		zap.Duration("driver", tReady.Sub(tStarted)), zap.Duration("files", time.Since(tReady)), zap.Int64("file bytes", plan.bytes))
 	return s, nil
 }
 
@@ -195,7 +214,15 @@ func (s *Session) Alive() bool {
 	}
 }
 
-func (s *Session) send(m message) error {
+// Ended is closed when the container's attach stream ends: the driver
+// exited or the container was killed.
+func (s *Session) Ended() <-chan struct{} { return s.ended }
+
+// Killed reports whether Kill or Close stopped the container (so its end
+// is the host's doing, not a crash).
+func (s *Session) Killed() bool { return s.killed.Load() }
+
+func (s *Session) send(m any) error {
 	buf, err := appendFrame(nil, m)
 	if err != nil {
 		return err
@@ -214,8 +241,21 @@ type ExecRequest struct {
 	// Silent: no output, no value, no figures (errors are still reported).
 	Silent bool
 	// MaxOutput is the host's cap per stream in bytes; the driver stops
-	// sending a little after it (default 1 MiB).
+	// sending a little after it (default 1 MiB). The value's text is cut at
+	// it too, and MIME data over it is dropped.
 	MaxOutput int
+	// Input, when set, answers the cell's input() (and getpass): the line,
+	// else nil and whether the cell gets KeyboardInterrupt (the question
+	// was dismissed) rather than EOFError. ctx ends when the cell stops
+	// waiting. Without Input, input() raises EOFError at once.
+	Input func(ctx context.Context, prompt string, password bool) (line *string, interrupt bool)
+	// Inputs are bound as globals before the cell runs (JSON-compatible
+	// values, see package jsonval); Functions are bound as host functions,
+	// which OnCall runs on the host when the cell calls them (its ctx is
+	// Exec's).
+	Inputs    map[string]any
+	Functions []string
+	OnCall    HostFunc
 }
 
 // Reply is how a cell ended in the driver.
@@ -223,9 +263,17 @@ type Reply struct {
 	OK    bool     // no exception
 	Value *Value   // the trailing expression's value, nil if none
 	Error *PyError // the exception, when !OK
-	// Exit is set when the cell called sys.exit: the driver has stopped.
-	Exit *int
+	// Files the cell created, changed or deleted under the roots.
+	Files []contract.FileChange
 }
+
+// InputError is returned by Exec for inputs that cannot cross; nothing was
+// sent.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return "input " + e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
 
 // ErrEnded is wrapped by errors of a session whose container has stopped or
 // whose engine went away; Exit says which.
@@ -245,11 +293,22 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 		deliver(m, onOutput)
 	}
 	s.stash = nil
-	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput}); err != nil {
+	inputs, err := encodeInputs(req.Inputs)
+	if err != nil {
+		return Reply{}, &InputError{Err: err}
+	}
+	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil, Inputs: inputs, Functions: req.Functions}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	}
+	var answers chan message
+	stopAsking := func() {}
+	defer func() { stopAsking() }()
 	for {
 		select {
+		case a := <-answers:
+			if err := s.send(a); err != nil {
+				s.conn.Close()
+			}
 		case m, ok := <-s.events:
 			if !ok {
 				return Reply{}, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
@@ -257,8 +316,41 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 			switch {
 			case m.T == msgOut:
 				deliver(m, onOutput)
+			case m.T == msgInput && req.Input != nil:
+				// Asked on another goroutine: the cell can still be
+				// interrupted, and then its done frame ends the question.
+				stopAsking()
+				if answers == nil {
+					answers = make(chan message, 1)
+				}
+				ictx, cancel := context.WithCancel(ctx)
+				stopAsking = cancel
+				go func(q message) {
+					line, interrupt := req.Input(ictx, q.Prompt, q.Password)
+					a := message{T: msgInput, ID: q.ID, Line: line}
+					if line == nil && interrupt {
+						a.Raise = "KeyboardInterrupt"
+					}
+					select {
+					case answers <- a:
+					case <-ictx.Done():
+					}
+				}(m)
+			case m.T == msgCall && m.ID == id:
+				// Answered on its own goroutine: output keeps flowing, and a
+				// host function that does not return cannot stop the
+				// container from being killed.
+				go func() {
+					if err := s.answer(ctx, m, req.OnCall); err != nil {
+						s.conn.Close()
+					}
+				}()
 			case m.T == msgDone && m.ID == id:
-				return Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error, Exit: m.Exit}, nil
+				r := Reply{OK: m.Status == "ok", Value: m.Value, Error: m.Error}
+				for _, f := range m.Files {
+					r.Files = append(r.Files, contract.FileChange{Path: f.Path, State: contract.FileState(f.State)})
+				}
+				return r, nil
 			case m.T == msgError:
 				return Reply{}, fmt.Errorf("kernel driver: %s", m.Message)
 			default:
@@ -279,28 +371,11 @@ func deliver(m message, onOutput func(string, string)) {
 // Variables lists the names bound in the namespace, modules and dunder
 // names left out, reprs cut to about maxRepr characters.
 func (s *Session) Variables(ctx context.Context, maxRepr int) ([]Variable, error) {
-	id := s.nextID.Add(1)
-	if err := s.send(message{T: msgVars, ID: id, MaxRepr: maxRepr}); err != nil {
+	m, err := s.request(ctx, message{T: msgVars, MaxRepr: maxRepr}, msgVars)
+	if err != nil {
 		return nil, err
 	}
-	for {
-		select {
-		case m, ok := <-s.events:
-			if !ok {
-				return nil, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
-			}
-			switch {
-			case m.T == msgOut:
-				s.stash = append(s.stash, m)
-			case m.T == msgVars && m.ID == id:
-				return m.Vars, nil
-			case m.T == msgError:
-				return nil, fmt.Errorf("kernel driver: %s", m.Message)
-			}
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		}
-	}
+	return m.Vars, nil
 }
 
 // Interrupt sends SIGINT to the driver: the running cell gets a

@@ -2,16 +2,24 @@ package container
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/internal/proc"
-	"github.com/docker/docker/api/types/mount"
 )
 
 func TestSpecIsHardenedByDefault(t *testing.T) {
-	sp := buildSpec(Config{}.WithDefaults(), "", ownerLabels())
+	cfg := Config{}.WithDefaults()
+	plan, err := planFiles(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := buildSpec(cfg, "", ownerLabels(), plan)
 	c, h := sp.config, sp.host
 	if c.Image != DefaultImage || c.User != "65534:65534" || c.WorkingDir != "/tmp" || !c.NetworkDisabled ||
 		!c.OpenStdin || !c.StdinOnce || c.Tty || c.Cmd[0] != "python3" || c.Cmd[1] != "-c" || c.Cmd[2] != driverSource {
@@ -39,13 +47,19 @@ func TestSpecIsHardenedByDefault(t *testing.T) {
 }
 
 func TestSpecSettings(t *testing.T) {
-	cfg := Config{ContainerSettings: contract.ContainerSettings{Image: "img", Network: contract.NetworkBridge, MountWorkspace: true}, Workspace: "/home/me/proj", CPUs: 0.5,
+	ws := t.TempDir()
+	cfg := Config{ContainerSettings: contract.ContainerSettings{Image: "img", Network: contract.NetworkBridge, MountWorkspace: true}, Workspace: ws, CPUs: 0.5,
 		PidsLimit: 300, MemoryBytes: 1 << 30, User: "1000:1000", Python: "/usr/bin/python3"}.WithDefaults()
-	sp := buildSpec(cfg, "runsc", nil)
+	plan, err := planFiles(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := buildSpec(cfg, "runsc", nil, plan)
 	c, h := sp.config, sp.host
-	want := mount.Mount{Type: mount.TypeBind, Source: "/home/me/proj", Target: "/workspace", ReadOnly: true}
-	if len(h.Mounts) != 1 || h.Mounts[0] != want || c.WorkingDir != "/workspace" {
-		t.Fatalf("%+v %s", h.Mounts, c.WorkingDir)
+	// The workspace is an in-memory overlay at its own path, filled after
+	// the start.
+	if len(h.Mounts) != 0 || h.Tmpfs[ws] != "rw,nosuid,nodev,size=1073741824,mode=1777" || c.WorkingDir != "/tmp" || !plan.copied {
+		t.Fatalf("%+v %q %s", h.Mounts, h.Tmpfs, c.WorkingDir)
 	}
 	if h.NetworkMode == "none" || c.NetworkDisabled || h.Runtime != "runsc" || h.NanoCPUs != 5e8 || *h.PidsLimit != 300 ||
 		h.Memory != 1<<30 || c.User != "1000:1000" || c.Cmd[0] != "/usr/bin/python3" {
@@ -53,8 +67,54 @@ func TestSpecSettings(t *testing.T) {
 	}
 	// Mounting is off unless asked for.
 	cfg.MountWorkspace = false
-	if sp := buildSpec(cfg, "", nil); len(sp.host.Mounts) != 0 || sp.config.WorkingDir != "/tmp" {
-		t.Fatalf("%+v", sp.host.Mounts)
+	plan, _ = planFiles(cfg)
+	if sp := buildSpec(cfg, "", nil, plan); len(sp.host.Mounts) != 0 || len(sp.host.Tmpfs) != 1 {
+		t.Fatalf("%+v %q", sp.host.Mounts, sp.host.Tmpfs)
+	}
+}
+
+func TestSpecWorkspaceModes(t *testing.T) {
+	ws := t.TempDir()
+	for _, p := range []string{"data/a.csv", ".env", "sub/.git/HEAD"} {
+		full := filepath.Join(ws, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte("0123456789"), 0o644)
+	}
+	rules := files.NewRules([]string{ws}, []string{".env", ".git"})
+	cfg := Config{ContainerSettings: contract.ContainerSettings{MountWorkspace: true}, Rules: rules}.WithDefaults()
+
+	// Copied: every visible file, nothing hidden.
+	plan, err := planFiles(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var put []string
+	for _, m := range plan.puts {
+		put = append(put, strings.TrimPrefix(m.Path, ws))
+	}
+	if want := "/data /data/a.csv /sub"; strings.Join(put, " ") != want || plan.bytes != 10 || plan.note != "" {
+		t.Fatalf("put %v, %d bytes, want %s", put, plan.bytes, want)
+	}
+
+	// Too large to copy: read-only, hidden names masked, and a note.
+	cfg.CopyBytes = 5
+	plan, _ = planFiles(cfg)
+	sp := buildSpec(cfg, "", nil, plan)
+	var got []string
+	for _, m := range sp.host.Mounts {
+		got = append(got, fmt.Sprintf("%s %s %s %v", m.Type, m.Source, strings.TrimPrefix(m.Target, ws), m.ReadOnly))
+	}
+	want := []string{"bind " + ws + "  true", "bind " + os.DevNull + " /.env true", "tmpfs  /sub/.git true"}
+	if strings.Join(got, "|") != strings.Join(want, "|") || !strings.Contains(plan.note, "read-only") {
+		t.Fatalf("mounts %q, note %q", got, plan.note)
+	}
+
+	// files.write workspace: read-write, as the server's user.
+	cfg.CopyBytes, cfg.Write = 0, contract.FilesWorkspace
+	plan, _ = planFiles(cfg)
+	sp = buildSpec(cfg, "", nil, plan)
+	if len(sp.host.Mounts) != 3 || sp.host.Mounts[0].ReadOnly || !sp.host.Mounts[1].ReadOnly || sp.config.User != hostUser() {
+		t.Fatalf("%+v %s", sp.host.Mounts, sp.config.User)
 	}
 }
 
@@ -129,8 +189,11 @@ func TestExitDescribe(t *testing.T) {
 		{ExitInfo{EngineLost: true, EngineErr: errors.New("EOF"), host: "unix:///s"}, "lost the connection to the container engine at unix:///s: EOF; start dockerd or set DOCKER_HOST"},
 		{ExitInfo{Code: 137, OOMKilled: true, MemoryBytes: 128 << 20}, "the kernel ran out of memory (limit 128 MiB) and was killed (exit code 137)"},
 		{ExitInfo{Code: 137, Killed: true}, "the kernel was stopped"},
-		{ExitInfo{Code: 3}, "the kernel exited with code 3"},
-		{ExitInfo{Code: 70, Stderr: "backyard-ls driver failed:\nboom\n"}, "the kernel exited with code 70: backyard-ls driver failed:\nboom"},
+		// A SIGKILL the engine does not blame on memory is not called out of memory.
+		{ExitInfo{Code: 137, MemoryBytes: 128 << 20}, "the kernel was killed by signal SIGKILL (exit code 137)"},
+		{ExitInfo{Code: 143}, "the kernel was killed by signal SIGTERM (exit code 143)"},
+		{ExitInfo{Code: 3}, "the kernel process exited with code 3 (os._exit() or a fatal error of the interpreter)"},
+		{ExitInfo{Code: 70, Stderr: "backyard-ls driver failed:\nboom\n"}, "the kernel process exited with code 70 (os._exit() or a fatal error of the interpreter): backyard-ls driver failed:\nboom"},
 	}
 	for _, c := range cases {
 		if got := c.x.Describe(); got != c.want {

@@ -34,6 +34,10 @@ type Commands interface {
 	KernelInfo(ctx context.Context, a *URIArg) (Reply[*KernelInfo], error)
 	// Variables lists the names in the namespace, after the runs queued before it.
 	Variables(ctx context.Context, a *URIArg) (Reply[*VariablesResult], error)
+	// Files lists the files the document's kernel wrote that differ from the workspace (its overlay), after the runs queued before it.
+	Files(ctx context.Context, a *URIArg) (Reply[*FilesResult], error)
+	// SaveFiles writes chosen files of the kernel's overlay to the workspace (a deleted one is removed there), after the runs queued before it.
+	SaveFiles(ctx context.Context, a *SaveFilesArg) (Reply[*SaveFilesResult], error)
 }
 
 // Reply finishes a command after its ordered part.
@@ -95,6 +99,25 @@ type InterruptResult struct {
 // VariablesResult lists a namespace, sorted by name.
 type VariablesResult struct {
 	Variables []Variable `json:"variables"`
+}
+
+// SaveFilesArg names files of a document's kernel to write to the workspace.
+type SaveFilesArg struct {
+	URI string `json:"uri"`
+	// Paths as backyard.files lists them.
+	Paths []string `json:"paths"`
+}
+
+// FilesResult lists a kernel's overlay, sorted by path.
+type FilesResult struct {
+	Files []FileEntry `json:"files"`
+	// Where the kernel's writes go; with "workspace" there is no overlay.
+	Write FilesWrite `json:"write"`
+}
+
+// SaveFilesResult lists the paths written (or removed) in the workspace.
+type SaveFilesResult struct {
+	Saved []string `json:"saved"`
 }
 
 // Waits reports the "wait" flag of a run argument (default true).

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,6 +131,16 @@ func (r *recorder) Variables(_ context.Context, a *URIArg) (Reply[*VariablesResu
 	return func(context.Context) (*VariablesResult, error) { return nil, errors.New("gone") }, nil
 }
 
+func (r *recorder) Files(_ context.Context, a *URIArg) (Reply[*FilesResult], error) {
+	r.rec("Files", a)
+	return Done(&FilesResult{}), nil
+}
+
+func (r *recorder) SaveFiles(_ context.Context, a *SaveFilesArg) (Reply[*SaveFilesResult], error) {
+	r.rec("SaveFiles", a)
+	return Done(&SaveFilesResult{}), nil
+}
+
 func rawArgs(t *testing.T, args ...string) []jsontext.Value {
 	out := make([]jsontext.Value, len(args))
 	for i, a := range args {
@@ -235,6 +246,16 @@ func TestParseSettings(t *testing.T) {
 	if s.Backend != BackendMonty || s.Timeout != 2.5 || s.Memory != 64 || s.RecursionLimit != 200 || s.MaxOutputBytes != 4096 ||
 		s.Container.Image != "img:1" || s.Container.Network != NetworkNone || s.Container.MountWorkspace {
 		t.Errorf("nested: %+v", s)
+	}
+	lists, warns := ParseSettings([]byte(`{"files": {"hide": [".env", "*.secret"], "write": "workspace"}}`), nil)
+	if s := lists.Apply(DefaultSettings()); len(warns) != 0 || !slices.Equal(s.Files.Hide, []string{".env", "*.secret"}) || s.Files.Write != FilesWorkspace {
+		t.Errorf("files: %+v %v", s.Files, warns)
+	}
+	if _, warns := ParseSettings([]byte(`{"files.hide": [".env", 3], "files.write": "disk"}`), nil); len(warns) != 2 {
+		t.Errorf("bad files settings: %v", warns)
+	}
+	if d := DefaultSettings(); !slices.Contains(d.Files.Hide, ".git") || !slices.Contains(d.Files.Hide, "*.pem") || d.Files.Write != FilesSandbox {
+		t.Errorf("files defaults: %+v", d.Files)
 	}
 	if _, warns := ParseSettings([]byte(`{"container": {"runtime": "kata", "network": "host"}}`), nil); len(warns) != 2 {
 		t.Errorf("bad container settings: %v", warns)

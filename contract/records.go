@@ -86,6 +86,11 @@ type Frame struct {
 	Line int    `json:"line"`
 	Name string `json:"name"`
 	Text string `json:"text"`
+	// The path, in the kernel, of the file of a frame outside the notebook
+	// (library code such as pathlib); empty for the notebook's own code.
+	File string `json:"file,omitempty"`
+	// The frame's 1-based line in File.
+	FileLine int `json:"fileLine,omitzero"`
 }
 
 // ExecutionError is a Python exception (or a stopped, timed-out or crashed
@@ -127,6 +132,82 @@ type Execution struct {
 	Runtime string `json:"runtime"`
 	// Wall-clock time in the kernel, milliseconds.
 	DurationMs float64 `json:"durationMs"`
+	// Facts about this run a person must see, one line each: that the
+	// namespace was restored to its state before the cell (Monty cannot keep
+	// what a stopped cell did).
+	Notes []string `json:"notes,omitempty"`
+	// The files this run created, changed or deleted, by path.
+	Files []FileChange `json:"files,omitzero"`
+	// How an auto kernel chose the backend for this run; absent for a run on Monty that no rule touched, and under the monty and container backends.
+	Routing *Routing `json:"routing,omitzero"`
+}
+
+// FileState is how a file a kernel wrote differs from before.
+type FileState string
+
+const (
+	// It did not exist.
+	FileCreated FileState = "created"
+	// Its content changed.
+	FileChanged FileState = "changed"
+	// It was removed.
+	FileDeleted FileState = "deleted"
+)
+
+// FileChange is one file a run created, changed or deleted.
+type FileChange struct {
+	// Absolute, as both the kernel and the host name it.
+	Path  string    `json:"path"`
+	State FileState `json:"state"`
+}
+
+// FileEntry is one file of a kernel's overlay: a file that differs from the workspace.
+type FileEntry struct {
+	// Absolute, as both the kernel and the host name it.
+	Path string `json:"path"`
+	// Bytes; 0 for a deleted file.
+	Size  int       `json:"size"`
+	State FileState `json:"state"`
+}
+
+// Check is what the container said about a cell Monty ran, in an auto kernel.
+type Check string
+
+const (
+	// CPython gave the same output (and the same values for the names the cell uses): Monty's result stands.
+	CheckConfirmed Check = "confirmed"
+	// CPython raised the same exception with another message: its result is shown, the document stays on Monty.
+	CheckMessage Check = "message"
+	// CPython gave another result: it is shown and the document moved to the container.
+	CheckDiffers Check = "differs"
+	// No container could be asked: Monty's result is shown unconfirmed.
+	CheckUnconfirmed Check = "unconfirmed"
+)
+
+// Routing says why an auto kernel ran a cell where it did.
+type Routing struct {
+	// The rule that applied: "module:NAME" (an import Monty lacks), "construct:NAME" (a construct Monty rejects or runs differently), "check:NAME" (a construct whose result is compared with CPython's), "error:ENAME" (an exception Monty raised), "limit:NAME" (a limit of Monty's fired), "value:NAME" (a value Monty shows differently); "moved" for a cell that ran in the container because an earlier cell moved the document.
+	Rule string `json:"rule"`
+	// The rule's reason, in words.
+	Reason string `json:"reason,omitempty"`
+	// Set when the cell ran on Monty and then in the container to compare.
+	Check Check `json:"check,omitempty"`
+	// This run moved the document to the container.
+	Moved bool `json:"moved,omitempty"`
+	// Monty's error, when the container did not confirm it.
+	MontyError *ExecutionError `json:"montyError,omitzero"`
+	// A fact for a person, e.g. why Monty's error could not be confirmed.
+	Note string `json:"note,omitempty"`
+}
+
+// CellRun is the backend of one execution of an auto kernel.
+type CellRun struct {
+	ExecutionCount int `json:"executionCount"`
+	// The backend whose result was shown.
+	Backend Backend `json:"backend"`
+	// The routing rule that applied, empty when none did.
+	Rule  string `json:"rule,omitempty"`
+	Check Check  `json:"check,omitempty"`
 }
 
 // Variable is one name bound in a kernel's namespace.
@@ -156,4 +237,10 @@ type KernelInfo struct {
 	Mode Backend `json:"mode,omitempty"`
 	// Why an auto kernel moved to the container.
 	Reason string `json:"reason,omitempty"`
+	// Where the files its cells write go (files.write).
+	Write FilesWrite `json:"write,omitempty"`
+	// The routing rule that moved an auto kernel to the container.
+	Rule string `json:"rule,omitempty"`
+	// An auto kernel's executions since its last restart (the latest 500), with the backend that ran each.
+	Cells []CellRun `json:"cells,omitempty"`
 }

@@ -24,10 +24,22 @@ type Settings struct {
 	MontyPath string `json:"montyPath" check:"executable" scope:"machine-overridable" flag:"monty"`
 	// Package installs of container kernels.
 	Install InstallSettings `json:",inline"`
-	// In auto mode, start the container as soon as a document shows it will need it (an import Monty lacks), so the move costs only the replay.
+	// In auto mode, start the container as soon as a document shows it will likely need it (an import Monty lacks, a cell whose run is compared with CPython's, a raise), so a move or a check costs only the cell.
 	Prewarm bool `json:"prewarm" default:"true"`
 	// Container kernels.
 	Container ContainerSettings `json:"container"`
+	// The files kernels see and write.
+	Files FilesSettings `json:"files"`
+}
+
+// FilesSettings are the backyard.files.* settings: what of the workspace a
+// kernel sees (its folders, read-only, less the hidden names) and where its
+// writes go.
+type FilesSettings struct {
+	// Names kept out of kernels, as glob patterns matched against each part of a path: such a file or folder behaves as if it did not exist.
+	Hide []string `json:"hide" default:".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc"`
+	// Where the files a cell writes go: `sandbox` keeps them in the kernel (the workspace stays untouched; `backyard.saveFiles` writes chosen ones), `workspace` writes the real files.
+	Write FilesWrite `json:"write" default:"sandbox" flag:"files-write"`
 }
 
 // InstallSettings say how container kernels get packages a cell imports but
@@ -50,7 +62,7 @@ type ContainerSettings struct {
 	Runtime Runtime `json:"runtime" flag:"runtime"`
 	// Network of container kernels: `none` keeps the kernel offline. `true` and `false` mean `bridge` and `none`.
 	Network Network `json:"network" default:"none"`
-	// Mount the workspace read-only into container kernels.
+	// Show the workspace to container kernels (at its own paths, under files.hide and files.write).
 	MountWorkspace bool `json:"mountWorkspace" default:"true"`
 	// Containers kept started and empty for each image and runtime, so that the first cell of a document that needs the container does not wait for one to start; `0` keeps none.
 	WarmPool int `json:"warmPool" default:"1" min:"0" max:"8"`
@@ -118,6 +130,16 @@ const (
 	InlineInlayHints InlineResults = "inlayHints"
 	// No inline results (the output channel and code lenses only).
 	InlineOff InlineResults = "off"
+)
+
+// FilesWrite says where the files a cell writes go.
+type FilesWrite string
+
+const (
+	// Kept in the kernel's overlay (memory); restart discards them.
+	FilesSandbox FilesWrite = "sandbox"
+	// Written to the workspace: the user's real files.
+	FilesWorkspace FilesWrite = "workspace"
 )
 
 // Trace is the LSP trace level of VS Code's client.

@@ -211,6 +211,12 @@ func (f *settingField) set(s *Settings, v any) string {
 			return fmt.Sprintf("must be a number of seconds between %s and %s, got %s", f.min, f.max, describe(v))
 		}
 		*p = Seconds(x)
+	case *[]string:
+		list, ok := stringList(v)
+		if !ok {
+			return "must be a list of strings, got " + describe(v)
+		}
+		*p = list
 	default:
 		rv := reflect.ValueOf(p).Elem()
 		if len(f.enum) == 0 || rv.Kind() != reflect.String {
@@ -295,6 +301,32 @@ func (f *settingField) number(v any) (float64, bool) {
 func (f *settingField) integer(v any) (int64, bool) {
 	x, ok := f.number(v)
 	return int64(x), ok && x == math.Trunc(x) && math.Abs(x) <= 1<<53
+}
+
+// stringList reads a list setting: a JSON array of strings, or a string of
+// comma-separated items (a flag, a default).
+func stringList(v any) ([]string, bool) {
+	switch v := v.(type) {
+	case string:
+		var out []string
+		for _, item := range strings.Split(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+		return out, true
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, item := range v {
+			s, ok := item.(string)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // fromText turns a value written as text (a default, a flag) into the JSON

@@ -31,11 +31,15 @@ const (
 	CmdKernelInfo = "backyard.kernelInfo"
 	// Variables lists the names in the namespace, after the runs queued before it.
 	CmdVariables = "backyard.variables"
+	// Files lists the files the document's kernel wrote that differ from the workspace (its overlay), after the runs queued before it.
+	CmdFiles = "backyard.files"
+	// SaveFiles writes chosen files of the kernel's overlay to the workspace (a deleted one is removed there), after the runs queued before it.
+	CmdSaveFiles = "backyard.saveFiles"
 )
 
 // CommandIDs lists every command, in declaration order, as the server
 // advertises them in executeCommandProvider.
-var CommandIDs = []string{CmdRunCell, CmdRunAbove, CmdRunBelow, CmdRunAll, CmdRunRange, CmdInterrupt, CmdRestart, CmdSetBackend, CmdKernelInfo, CmdVariables}
+var CommandIDs = []string{CmdRunCell, CmdRunAbove, CmdRunBelow, CmdRunAll, CmdRunRange, CmdInterrupt, CmdRestart, CmdSetBackend, CmdKernelInfo, CmdVariables, CmdFiles, CmdSaveFiles}
 
 // Dispatch decodes the one argument of command, checks it against its
 // declaration and calls the method of c: the method's ordered part runs now,
@@ -103,6 +107,18 @@ func Dispatch(ctx context.Context, c Commands, command string, args []jsontext.V
 			return nil, err
 		}
 		return finish(c.Variables(ctx, a))
+	case CmdFiles:
+		a := new(URIArg)
+		if err := decodeArg(command, a, args); err != nil {
+			return nil, err
+		}
+		return finish(c.Files(ctx, a))
+	case CmdSaveFiles:
+		a := new(SaveFilesArg)
+		if err := decodeArg(command, a, args); err != nil {
+			return nil, err
+		}
+		return finish(c.SaveFiles(ctx, a))
 	}
 	return nil, unknownCommand(command)
 }
@@ -180,6 +196,20 @@ func (a *BackendArg) check() error {
 
 func (*BackendArg) nested() []string { return []string(nil) }
 
+func (*SaveFilesArg) usage() string { return "{\"uri\": string, \"paths\": string[]}" }
+
+func (a *SaveFilesArg) check() error {
+	if a.URI == "" {
+		return missing("uri")
+	}
+	if a.Paths == nil {
+		return missing("paths")
+	}
+	return nil
+}
+
+func (*SaveFilesArg) nested() []string { return []string(nil) }
+
 // StatusValues lists every Status.
 var StatusValues = []Status{StatusOK, StatusError, StatusInterrupted, StatusTimeout, StatusCrashed}
 
@@ -235,6 +265,28 @@ func (v Stream) valid() bool {
 	return false
 }
 
+// FileStateValues lists every FileState.
+var FileStateValues = []FileState{FileCreated, FileChanged, FileDeleted}
+
+func (v FileState) valid() bool {
+	switch v {
+	case FileCreated, FileChanged, FileDeleted:
+		return true
+	}
+	return false
+}
+
+// CheckValues lists every Check.
+var CheckValues = []Check{CheckConfirmed, CheckMessage, CheckDiffers, CheckUnconfirmed}
+
+func (v Check) valid() bool {
+	switch v {
+	case CheckConfirmed, CheckMessage, CheckDiffers, CheckUnconfirmed:
+		return true
+	}
+	return false
+}
+
 // InstallPolicyValues lists every InstallPolicy.
 var InstallPolicyValues = []InstallPolicy{InstallOff, InstallAsk, InstallOn}
 
@@ -279,6 +331,17 @@ func (v InlineResults) valid() bool {
 	return false
 }
 
+// FilesWriteValues lists every FilesWrite.
+var FilesWriteValues = []FilesWrite{FilesSandbox, FilesWorkspace}
+
+func (v FilesWrite) valid() bool {
+	switch v {
+	case FilesSandbox, FilesWorkspace:
+		return true
+	}
+	return false
+}
+
 // TraceValues lists every Trace.
 var TraceValues = []Trace{TraceOff, TraceMessages, TraceVerbose}
 
@@ -288,6 +351,38 @@ func (v Trace) valid() bool {
 		return true
 	}
 	return false
+}
+
+// Tool names, one per method of Tools.
+const (
+	ToolRunPython       = "run_python"
+	ToolResetSession    = "reset_session"
+	ToolListVariables   = "list_variables"
+	ToolInstallPackages = "install_packages"
+)
+
+// ToolSpecs lists the tools of Tools, in declaration order.
+var ToolSpecs = []ToolSpec{
+	{Name: ToolRunPython, Method: "RunPython", Description: "RunPython runs Python code in a session's stateful kernel (Monty by default, moving to a sandboxed container with full CPython when the code needs it) and returns its output, value or error.", Arg: "RunPythonArgs", Result: "RunPythonResult"},
+	{Name: ToolResetSession, Method: "ResetSession", Description: "ResetSession ends a session: its kernel and names are gone, and the next run in it starts afresh (on Monty in auto mode).", Arg: "SessionArg", Result: "ResetSessionResult"},
+	{Name: ToolListVariables, Method: "ListVariables", Description: "ListVariables lists the names bound in a session's namespace, with type and repr.", Arg: "SessionArg", Result: "VariablesResult"},
+	{Name: ToolInstallPackages, Method: "InstallPackages", Description: "InstallPackages installs PyPI packages for a session's container kernel, under the server's autoInstall policy.", Arg: "InstallPackagesArgs", Result: "InstallPackagesResult"},
+}
+
+// ToolFieldDocs are the doc comments of the tools' types' fields, by type
+// and JSON name, for their JSON schemas.
+var ToolFieldDocs = map[string]map[string]string{
+	"VariablesResult":       {},
+	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File."},
+	"FileChange":            {"path": "Absolute, as both the kernel and the host name it."},
+	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut to about 200 bytes."},
+	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
+	"SessionArg":            {"session": "The session; omitted: the default session."},
+	"InstallPackagesArgs":   {"session": "The session whose kernel gets the packages; omitted: the default session.", "packages": "pip requirement strings, e.g. \"pandas\" or \"requests<3\"."},
+	"RunPythonResult":       {"session": "The session that ran the code.", "status": "ok, error (a Python exception), interrupted, timeout or crashed.", "result": "repr() of the trailing expression's value; absent when there is none.", "result_mime": "MIME types of the value's rich forms (image/png is also sent as an image).", "error": "The exception, for every status but ok.", "backend": "The backend that ran the code: monty or container.", "runtime": "monty, runc or runsc.", "execution_count": "The kernel's execution count after this run.", "duration_ms": "Wall-clock time in the kernel, milliseconds.", "files_changed": "The files the run created, changed or deleted (with files.write sandbox they are kept in the kernel, not written to the workspace)."},
+	"ToolError":             {"ename": "The exception's type, e.g. ZeroDivisionError.", "evalue": "Its message.", "traceback": "Frames, outermost first; line is 1-based in the code that ran, 0 outside it."},
+	"ResetSessionResult":    {"backend": "The backend of the session's next kernel (auto: Monty first)."},
+	"InstallPackagesResult": {"installed": "The packages now installed."},
 }
 
 // settingFields are the leaves of Settings, in declaration order.
@@ -310,7 +405,7 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Install.IndexURL }},
 	{key: "findLinks", alias: "container.findLinks", doc: "A directory of wheels to install from (pip --find-links); with no index URL, installs use only this directory and no network.", def: "", min: "", max: "", check: "dir", flag: "find-links", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Install.FindLinks }},
-	{key: "prewarm", alias: "", doc: "In auto mode, start the container as soon as a document shows it will need it (an import Monty lacks), so the move costs only the replay.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
+	{key: "prewarm", alias: "", doc: "In auto mode, start the container as soon as a document shows it will likely need it (an import Monty lacks, a cell whose run is compared with CPython's, a raise), so a move or a check costs only the cell.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Prewarm }},
 	{key: "container.image", alias: "", doc: "Image of container kernels: any image with python3 ≥ 3.8; nothing else is needed in it.", def: "python:3.13-slim", min: "", max: "", check: "", flag: "image", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.Image }},
@@ -318,10 +413,14 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Container.Runtime }},
 	{key: "container.network", alias: "", doc: "Network of container kernels: `none` keeps the kernel offline.", def: "none", min: "", max: "", check: "", flag: "", enum: []string{"none", "bridge"},
 		ptr: func(s *Settings) any { return &s.Container.Network }},
-	{key: "container.mountWorkspace", alias: "", doc: "Mount the workspace read-only into container kernels.", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
+	{key: "container.mountWorkspace", alias: "", doc: "Show the workspace to container kernels (at its own paths, under files.hide and files.write).", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.MountWorkspace }},
 	{key: "container.warmPool", alias: "", doc: "Containers kept started and empty for each image and runtime, so that the first cell of a document that needs the container does not wait for one to start; `0` keeps none.", def: "1", min: "0", max: "8", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.WarmPool }},
+	{key: "files.hide", alias: "", doc: "Names kept out of kernels, as glob patterns matched against each part of a path: such a file or folder behaves as if it did not exist.", def: ".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc", min: "", max: "", check: "", flag: "", enum: []string(nil),
+		ptr: func(s *Settings) any { return &s.Files.Hide }},
+	{key: "files.write", alias: "", doc: "Where the files a cell writes go: `sandbox` keeps them in the kernel (the workspace stays untouched; `backyard.saveFiles` writes chosen ones), `workspace` writes the real files.", def: "sandbox", min: "", max: "", check: "", flag: "files-write", enum: []string{"sandbox", "workspace"},
+		ptr: func(s *Settings) any { return &s.Files.Write }},
 }
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
@@ -471,6 +570,58 @@ func (x *VariablesResult) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
 // without reflection.
+func (x *SaveFilesArg) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"uri":`...)
+	b = appendString(b, x.URI)
+	b = append(b, `,"paths":`...)
+	b = append(b, '[')
+	for i := range x.Paths {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, x.Paths[i])
+	}
+	b = append(b, ']')
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *FilesResult) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"files":`...)
+	b = append(b, '[')
+	for i := range x.Files {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = (&x.Files[i]).AppendJSON(b)
+	}
+	b = append(b, ']')
+	b = append(b, `,"write":`...)
+	b = appendString(b, string(x.Write))
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *SaveFilesResult) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"saved":`...)
+	b = append(b, '[')
+	for i := range x.Saved {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, x.Saved[i])
+	}
+	b = append(b, ']')
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
 func (x *OutputParams) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, `"uri":`...)
@@ -550,6 +701,14 @@ func (x *Frame) AppendJSON(b []byte) []byte {
 	b = appendString(b, x.Name)
 	b = append(b, `,"text":`...)
 	b = appendString(b, x.Text)
+	if x.File != "" {
+		b = append(b, `,"file":`...)
+		b = appendString(b, x.File)
+	}
+	if x.FileLine != 0 {
+		b = append(b, `,"fileLine":`...)
+		b = strconv.AppendInt(b, int64(x.FileLine), 10)
+	}
 	return append(b, '}')
 }
 
@@ -616,6 +775,104 @@ func (x *Execution) AppendJSON(b []byte) []byte {
 	b = appendString(b, x.Runtime)
 	b = append(b, `,"durationMs":`...)
 	b = appendFloat(b, float64(x.DurationMs))
+	if len(x.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = append(b, '[')
+		for i := range x.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, x.Notes[i])
+		}
+		b = append(b, ']')
+	}
+	if x.Files != nil {
+		b = append(b, `,"files":`...)
+		b = append(b, '[')
+		for i := range x.Files {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Files[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	if x.Routing != nil {
+		b = append(b, `,"routing":`...)
+		b = x.Routing.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *FileChange) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"path":`...)
+	b = appendString(b, x.Path)
+	b = append(b, `,"state":`...)
+	b = appendString(b, string(x.State))
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *FileEntry) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"path":`...)
+	b = appendString(b, x.Path)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, int64(x.Size), 10)
+	b = append(b, `,"state":`...)
+	b = appendString(b, string(x.State))
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *Routing) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"rule":`...)
+	b = appendString(b, x.Rule)
+	if x.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = appendString(b, x.Reason)
+	}
+	if x.Check != "" {
+		b = append(b, `,"check":`...)
+		b = appendString(b, string(x.Check))
+	}
+	if x.Moved {
+		b = append(b, `,"moved":`...)
+		b = strconv.AppendBool(b, x.Moved)
+	}
+	if x.MontyError != nil {
+		b = append(b, `,"montyError":`...)
+		b = x.MontyError.AppendJSON(b)
+	}
+	if x.Note != "" {
+		b = append(b, `,"note":`...)
+		b = appendString(b, x.Note)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *CellRun) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"executionCount":`...)
+	b = strconv.AppendInt(b, int64(x.ExecutionCount), 10)
+	b = append(b, `,"backend":`...)
+	b = appendString(b, string(x.Backend))
+	if x.Rule != "" {
+		b = append(b, `,"rule":`...)
+		b = appendString(b, x.Rule)
+	}
+	if x.Check != "" {
+		b = append(b, `,"check":`...)
+		b = appendString(b, string(x.Check))
+	}
 	return append(b, '}')
 }
 
@@ -674,6 +931,66 @@ func (x *KernelInfo) AppendJSON(b []byte) []byte {
 	if x.Reason != "" {
 		b = append(b, `,"reason":`...)
 		b = appendString(b, x.Reason)
+	}
+	if x.Write != "" {
+		b = append(b, `,"write":`...)
+		b = appendString(b, string(x.Write))
+	}
+	if x.Rule != "" {
+		b = append(b, `,"rule":`...)
+		b = appendString(b, x.Rule)
+	}
+	if len(x.Cells) > 0 {
+		b = append(b, `,"cells":`...)
+		b = append(b, '[')
+		for i := range x.Cells {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Cells[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *ClientCapabilities) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	if x.Input {
+		b = append(b, `"input":`...)
+		b = strconv.AppendBool(b, x.Input)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *InputParams) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"uri":`...)
+	b = appendString(b, x.URI)
+	b = append(b, `,"executionId":`...)
+	b = appendString(b, x.ExecutionID)
+	b = append(b, `,"prompt":`...)
+	b = appendString(b, x.Prompt)
+	if x.Password {
+		b = append(b, `,"password":`...)
+		b = strconv.AppendBool(b, x.Password)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *InputResult) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"value":`...)
+	if x.Value == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, (*x.Value))
 	}
 	return append(b, '}')
 }

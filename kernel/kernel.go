@@ -76,6 +76,14 @@ type Result struct {
 	Backend  contract.Backend
 	Runtime  string
 	Duration time.Duration
+	// Notes are facts about the run a person must see (contract.Execution's
+	// notes), e.g. that the namespace was restored to before the cell.
+	Notes []string
+	// Files are the files the execution created, changed or deleted.
+	Files []contract.FileChange
+	// Routing is set by an auto kernel when a rule decided where the cell
+	// ran or whose result is shown.
+	Routing *contract.Routing
 }
 
 // Request is one execution.
@@ -87,10 +95,26 @@ type Request struct {
 	// OnOutput, when set, receives output as it arrives, in order. It is
 	// called on the executing goroutine and must not block for long.
 	OnOutput func(stream Stream, text string)
+	// OnInput, when set, answers the cell's input(): it asks the person for
+	// a line (prompt is what the cell passed) and returns it; ctx ends when
+	// the cell stops waiting (an interrupt). ErrInputDismissed gives the
+	// cell KeyboardInterrupt, any other error EOFError. Without OnInput,
+	// input() raises EOFError at once.
+	OnInput func(ctx context.Context, prompt string, password bool) (string, error)
 	// Requirements are packages the document declares (its PEP 723
 	// `# /// script` dependencies); a container kernel installs the
 	// missing ones under its install policy before running.
 	Requirements []string
+	// Inputs are values bound as globals of the namespace before the code
+	// runs (named inputs, JSON-compatible as for HostFunc); they persist.
+	Inputs map[string]any
+	// Functions are host functions bound as globals under their names.
+	Functions map[string]HostFunc
+	// Limits override the kernel's limits for this execution only (zero
+	// fields keep them); the namespace is kept. Timeout and MaxOutputBytes
+	// can change; a session's MemoryBytes and RecursionDepth are fixed when
+	// it starts (a different one is an error wrapping ErrLimitFixed).
+	Limits Limits
 }
 
 // Kernel runs code with state kept between executions. Executions of one
@@ -135,11 +159,21 @@ type Config struct {
 	// Settings are the effective backyard.* settings: the backend, the
 	// limits, the Monty worker, container and install settings.
 	Settings contract.Settings
-	// Workspace is the host folder of the document's project, mounted
-	// read-only into container kernels when the settings ask for it.
+	// Roots are the host folders the kernel sees, read-only (less the
+	// files.hide names): the workspace folders. Empty: Workspace.
+	Roots []string
+	// Workspace is the one root when Roots is empty.
 	Workspace string
+	// Dir is the kernel's working directory (os.getcwd()), the document's
+	// folder; empty: the first root.
+	Dir string
 	// DockerHost overrides DOCKER_HOST, e.g. unix:///run/podman/podman.sock.
 	DockerHost string
+	// Env is added to the environment every kernel's cells see
+	// (container.CellEnv: PATH, HOME, LANG…), on Monty (os.getenv,
+	// os.environ) and in a container alike. Nothing of the host's
+	// environment is passed.
+	Env map[string]string
 	// OnState, when set, is told of every kernel state change.
 	OnState func(State)
 	// OnProgress follows long steps (an image pull, a package install):
@@ -154,6 +188,39 @@ type Config struct {
 	Logger  *zap.Logger
 }
 
+// FileRoots are the folders the kernel sees.
+func (c Config) FileRoots() []string {
+	if len(c.Roots) > 0 {
+		return c.Roots
+	}
+	if c.Workspace != "" {
+		return []string{c.Workspace}
+	}
+	return nil
+}
+
+// WorkDir is the kernel's working directory: Dir, else the first root;
+// "" when there is neither.
+func (c Config) WorkDir() string {
+	if c.Dir != "" {
+		return c.Dir
+	}
+	if r := c.FileRoots(); len(r) > 0 {
+		return r[0]
+	}
+	return ""
+}
+
+// FileKeeper is a kernel that keeps the files its cells write apart from
+// the workspace (files.write "sandbox"): its overlay.
+type FileKeeper interface {
+	// Files lists the overlay's files that differ from the workspace.
+	Files(ctx context.Context) ([]contract.FileEntry, error)
+	// SaveFiles writes the overlay's version of paths (as Files names
+	// them) to the workspace and returns those saved.
+	SaveFiles(ctx context.Context, paths []string) ([]string, error)
+}
+
 // Log is the configured logger, or one that logs nothing.
 func (c Config) Log() *zap.Logger {
 	if c.Logger == nil {
@@ -161,3 +228,7 @@ func (c Config) Log() *zap.Logger {
 	}
 	return c.Logger
 }
+
+// ErrInputDismissed is what Request.OnInput returns when the person
+// dismissed the question: the cell gets KeyboardInterrupt.
+var ErrInputDismissed = errors.New("the input question was dismissed")

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -48,4 +50,37 @@ func (l Limits) WithDefaults() Limits {
 		l.MaxOutputBytes = DefaultLimits.MaxOutputBytes
 	}
 	return l
+}
+
+// Override returns l with the fields of o that are set (per-execution
+// overrides, Request.Limits).
+func (l Limits) Override(o Limits) Limits {
+	if o.Timeout > 0 {
+		l.Timeout = o.Timeout
+	}
+	if o.MemoryBytes > 0 {
+		l.MemoryBytes = o.MemoryBytes
+	}
+	if o.RecursionDepth > 0 {
+		l.RecursionDepth = o.RecursionDepth
+	}
+	if o.MaxOutputBytes > 0 {
+		l.MaxOutputBytes = o.MaxOutputBytes
+	}
+	return l
+}
+
+// ErrLimitFixed is wrapped by the error of an execution whose limit
+// override a running session cannot take: Monty fixes a session's memory
+// and recursion limits when it starts, and gVisor cannot resize a running
+// container. Nothing ran.
+var ErrLimitFixed = errors.New("the backend cannot change this limit of a running session")
+
+// CheckOverride refuses overrides of the limits a session fixes when it
+// starts (see ErrLimitFixed); l are the session's limits.
+func (l Limits) CheckOverride(o Limits) error {
+	if o.MemoryBytes > 0 && o.MemoryBytes != l.MemoryBytes || o.RecursionDepth > 0 && o.RecursionDepth != l.RecursionDepth {
+		return fmt.Errorf("%w: memory and recursion limits are set when the session starts", ErrLimitFixed)
+	}
+	return nil
 }

@@ -1,7 +1,6 @@
 package lsp_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -28,22 +29,13 @@ func containerOptions(t *testing.T) lsp.Options {
 // its state, and kernelInfo says why.
 func TestAutoModeOverLSP(t *testing.T) {
 	c := startWith(t, containerOptions(t), lsptest.VSCode, nil)
-	ctx := testCtx(t)
 	uri := open(t, c, "auto.py", "# %%\ndata = [1, 2, 3]\n# %%\nimport numpy as np\nint(np.array(data).sum())\n")
-	var res runResult
-	if err := c.Command(ctx, "backyard.runAll", map[string]any{"uri": uri}, &res); err != nil {
-		t.Fatal(err)
+	ex := run(t, c, contract.CmdRunAll, lsptest.AllArg(uri))
+	if len(ex) != 2 || ex[0].Backend != "monty" || ex[1].Backend != "container" || ex[1].Result == nil || ex[1].Result.Text != "6" {
+		t.Fatalf("%s", mustJSON(ex))
 	}
-	if len(res.Executions) != 2 || res.Executions[0].Backend != "monty" || res.Executions[1].Backend != "container" || res.Executions[1].Result == nil || res.Executions[1].Result.Text != "6" {
-		t.Fatalf("%+v", res.Executions)
-	}
-	var info struct {
-		Backend, Mode, Reason string
-	}
-	if err := c.Command(ctx, "backyard.kernelInfo", map[string]any{"uri": uri}, &info); err != nil {
-		t.Fatal(err)
-	}
-	if info.Backend != "container" || info.Mode != "auto" || !strings.Contains(info.Reason, "numpy") {
+	info := infoCommand(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri))
+	if info.Backend != contract.BackendContainer || info.Mode != contract.BackendAuto || !strings.Contains(info.Reason, "numpy") {
 		t.Fatalf("%+v", info)
 	}
 }
@@ -59,25 +51,24 @@ func TestAutoInstallAskOverLSP(t *testing.T) {
 			opts.Flags["container.image"] = img
 			c := startWith(t, opts, lsptest.VSCode, map[string]any{"backyard": map[string]any{
 				"backend": "container", "autoInstall": "ask", "findLinks": containertest.WheelDir(t, mod)}})
-			var asked string
-			c.Answer("window/showMessageRequest", func(params json.RawMessage) any {
-				asked = string(params)
-				return map[string]string{"title": answer}
+			c.OnShowMessageRequest(func(p *protocol.ShowMessageRequestParams) *protocol.MessageActionItem {
+				for _, a := range p.Actions {
+					if a.Title == answer {
+						return &a
+					}
+				}
+				return nil
 			})
-			ctx := testCtx(t)
 			uri := open(t, c, "install.py", "# %%\nimport "+mod+"\n"+mod+".ANSWER\n")
-			var res runResult
-			if err := c.Command(ctx, "backyard.runCell", map[string]any{"uri": uri, "line": 1}, &res); err != nil {
-				t.Fatal(err)
-			}
-			x := res.Executions[0]
-			if !strings.Contains(asked, mod) {
-				t.Fatalf("asked %q", asked)
+			x := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 1))[0]
+			asked := lsptest.ParamsOf[protocol.ShowMessageRequestParams](c, protocol.MethodWindowShowMessageRequest)
+			if len(asked) != 1 || !strings.Contains(asked[0].Message, mod) || len(asked[0].Actions) != 2 {
+				t.Fatalf("asked %s", mustJSON(asked))
 			}
 			if answer == "Install" && (x.Status != "ok" || x.Result == nil || x.Result.Text != "42") {
 				t.Fatalf("%+v %+v", x, x.Error)
 			}
-			if answer != "Install" && (x.Status != "error" || !strings.Contains(x.Error.EValue, "declined")) {
+			if answer != "Install" && (x.Status != "error" || x.Error.EValue != "No module named '"+mod+"'" || len(x.Notes) != 1 || !strings.Contains(x.Notes[0], "declined")) {
 				t.Fatalf("%+v %+v", x, x.Error)
 			}
 		})
@@ -90,11 +81,7 @@ func TestPrewarmOnOpen(t *testing.T) {
 	ctx := testCtx(t)
 	uri := open(t, c, "prewarm.py", "# %%\nx = 1\n# %%\nimport numpy\n")
 	for {
-		var info struct{ Notes []string }
-		if err := c.Command(ctx, "backyard.kernelInfo", map[string]any{"uri": uri}, &info); err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(strings.Join(info.Notes, " "), "pre-warmed") {
+		if info := infoCommand(t, c, contract.CmdKernelInfo, lsptest.URIArg(uri)); strings.Contains(strings.Join(info.Notes, " "), "pre-warmed") {
 			break
 		}
 		select {
@@ -103,12 +90,8 @@ func TestPrewarmOnOpen(t *testing.T) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	var res runResult
-	if err := c.Command(ctx, "backyard.runAll", map[string]any{"uri": uri}, &res); err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Executions) != 2 || res.Executions[1].Backend != "container" || res.Executions[1].Status != "ok" {
-		t.Fatalf("%+v", res.Executions)
+	if ex := run(t, c, contract.CmdRunAll, lsptest.AllArg(uri)); len(ex) != 2 || ex[1].Backend != "container" || ex[1].Status != contract.StatusOK {
+		t.Fatalf("%s", mustJSON(ex))
 	}
 }
 
@@ -127,7 +110,7 @@ func TestContainersReapedAfterKilledServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := open(t, c, "reap.py", "# %%\nimport os\nos.getpid()\n")
-	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1}); ex[0].Status != "ok" || ex[0].Backend != "container" {
+	if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 1)); ex[0].Status != contract.StatusOK || ex[0].Backend != "container" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
 	owned := func(pid int) []string {

@@ -19,7 +19,7 @@ var benchClients = []struct {
 
 // benchRun measures round trips of one run command against the built
 // binary over stdio and reports the median besides the mean.
-func benchRun(b *testing.B, caps lsptest.Capabilities, text string, arg map[string]any) {
+func benchRun(b *testing.B, caps lsptest.Capabilities, text string, line int) {
 	c, _ := startBinary(b)
 	ctx := testCtx(b)
 	if _, err := c.Initialize(ctx, caps, nil); err != nil {
@@ -29,10 +29,9 @@ func benchRun(b *testing.B, caps lsptest.Capabilities, text string, arg map[stri
 	if err := c.Open(ctx, uri, text); err != nil {
 		b.Fatal(err)
 	}
-	arg["uri"] = uri
-	var res runResult
+	arg := lsptest.LineArg(uri, line)
 	for range 20 { // start the kernel, warm up
-		if err := c.Command(ctx, contract.CmdRunCell, arg, &res); err != nil || len(res.Executions) != 1 || res.Executions[0].Status != "ok" {
+		if res, err := c.Run(ctx, contract.CmdRunCell, arg); err != nil || len(res.Executions) != 1 || res.Executions[0].Status != contract.StatusOK {
 			b.Fatalf("%v %s", err, mustJSON(res))
 		}
 	}
@@ -40,7 +39,7 @@ func benchRun(b *testing.B, caps lsptest.Capabilities, text string, arg map[stri
 	durs := make([]time.Duration, 0, 1024)
 	for b.Loop() {
 		start := time.Now()
-		if err := c.Command(ctx, contract.CmdRunCell, arg, &res); err != nil {
+		if _, err := c.Run(ctx, contract.CmdRunCell, arg); err != nil {
 			b.Fatal(err)
 		}
 		durs = append(durs, time.Since(start))
@@ -55,7 +54,7 @@ func benchRun(b *testing.B, caps lsptest.Capabilities, text string, arg map[stri
 func BenchmarkRunCellStdio(b *testing.B) {
 	for _, cl := range benchClients {
 		b.Run(cl.name, func(b *testing.B) {
-			benchRun(b, cl.caps, "x = 1\nx\n", map[string]any{"line": 0})
+			benchRun(b, cl.caps, "x = 1\nx\n", 0)
 		})
 	}
 }
@@ -63,7 +62,7 @@ func BenchmarkRunCellStdio(b *testing.B) {
 // BenchmarkPrint1000LinesStdio: a cell printing 1000 lines, end to end:
 // every backyard/output notification precedes the response.
 func BenchmarkPrint1000LinesStdio(b *testing.B) {
-	benchRun(b, lsptest.Neovim07, "for i in range(1000):\n    print(i)\n", map[string]any{"line": 0})
+	benchRun(b, lsptest.Neovim07, "for i in range(1000):\n    print(i)\n", 0)
 }
 
 // BenchmarkCodeLensStdio is the floor: a textDocument/codeLens round trip
@@ -79,7 +78,7 @@ func BenchmarkCodeLensStdio(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := c.CodeLenses(ctx, uri); err != nil {
+		if _, err := c.CodeLens(ctx, uri); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -95,10 +94,9 @@ func BenchmarkRunCellInProcess(b *testing.B) {
 	if err := c.Open(ctx, uri, "x = 1\nx\n"); err != nil {
 		b.Fatal(err)
 	}
-	arg := map[string]any{"uri": uri, "line": 0}
-	var res runResult
+	arg := lsptest.LineArg(uri, 0)
 	for b.Loop() {
-		if err := c.Command(ctx, contract.CmdRunCell, arg, &res); err != nil {
+		if _, err := c.Run(ctx, contract.CmdRunCell, arg); err != nil {
 			b.Fatal(err)
 		}
 		c.Forget()

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/notebook"
 )
 
@@ -121,6 +123,38 @@ func (e events) StartProgress(title string, cancel func()) notebook.Progress {
 func (e events) Message(level notebook.Level, text string) {
 	typ := map[notebook.Level]protocol.MessageType{notebook.Info: protocol.MessageTypeInfo, notebook.Warning: protocol.MessageTypeWarning, notebook.Error: protocol.MessageTypeError}[level]
 	e.s.showMessage(typ, "%s", text)
+}
+
+// errNoInput is the answer for a client that cannot answer input().
+var errNoInput = errors.New("the client does not answer backyard/input")
+
+// Input asks the client for a line a cell's input() wants, with
+// backyard/input, when the client advertises it. A cancelled wait (the cell
+// was interrupted) cancels the request.
+func (e events) Input(ctx context.Context, p *contract.InputParams) (string, error) {
+	s := e.s
+	if !s.clientCaps().backyard.Input {
+		return "", errNoInput
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	stopWithServer := context.AfterFunc(s.ctx, stop)
+	defer stopWithServer()
+	var res contract.InputResult
+	id, err := s.conn.Call(ctx, contract.RequestInput, p, &res)
+	if err != nil {
+		if ctx.Err() != nil {
+			if n, ok := id.Number(); ok {
+				s.client.notify(protocol.MethodCancelRequest, &protocol.CancelParams{ID: protocol.Integer(n)})
+			}
+		}
+		s.log.Info("input request failed", zap.Error(err))
+		return "", err
+	}
+	if res.Value == nil {
+		return "", kernel.ErrInputDismissed
+	}
+	return *res.Value, nil
 }
 
 // Install actions offered by window/showMessageRequest.

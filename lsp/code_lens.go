@@ -15,7 +15,8 @@ import (
 // CodeLens answers textDocument/codeLens: on each code cell's header line
 // (the first line of an implicit first cell) "▶ Run Cell", "Run Above"
 // (not on the first code cell), "Run Below", and after a run a status lens
-// such as "[3] ✓ 1.2 ms · monty" or "[4] ✗ ZeroDivisionError", suffixed
+// such as "[3] ✓ 1.2 ms · monty" or "[4] ✗ ZeroDivisionError" (with the
+// files the run changed, "· +1 ~2"), suffixed
 // "(stale)" once the cell's code is not the code that ran (or the kernel
 // was restarted since). Lens commands carry one argument {uri, line}; the
 // status lens has an empty command (a label).
@@ -91,6 +92,9 @@ func statusTitle(c notebook.CellStatus) string {
 			name = x.Error.EName
 		}
 		t = count + " ✗ " + name
+	}
+	if f := notebook.FileSummary(x.Files); f != "" {
+		t += " · " + f
 	}
 	if c.Stale {
 		t += " (stale)"

@@ -1,10 +1,11 @@
 package lsp_test
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
@@ -13,16 +14,17 @@ import (
 // lensesAt returns the titles of the lenses on each line, "title>command".
 func lensesAt(t *testing.T, c *lsptest.Client, uri string) map[int][]string {
 	t.Helper()
-	lenses, err := c.CodeLenses(testCtx(t), uri)
+	lenses, err := c.CodeLens(testCtx(t), uri)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[int][]string{}
 	for _, l := range lenses {
-		out[l.Line] = append(out[l.Line], l.Title+">"+l.Command)
-		for _, a := range l.Args {
-			if want := fmt.Sprintf(`{"uri":%q,"line":%d}`, uri, l.Line); string(a) != want {
-				t.Errorf("lens %q argument %s, want %s", l.Title, a, want)
+		line := int(l.Range.Start.Line)
+		out[line] = append(out[line], l.Command.Title+">"+l.Command.Command)
+		for _, a := range l.Command.Arguments {
+			if want := mustJSON(lsptest.LineArg(uri, line)); string(a) != want {
+				t.Errorf("lens %q argument %s, want %s", l.Command.Title, a, want)
 			}
 		}
 	}
@@ -61,12 +63,23 @@ func status(lines []string) string {
 	return ""
 }
 
+// edit applies changes to the document and checks the text the client
+// now holds (and the server too, as the lenses and runs then show).
+func edit(t *testing.T, c *lsptest.Client, uri, want string, changes ...protocol.TextDocumentContentChangeEvent) {
+	t.Helper()
+	if err := c.EditDocument(testCtx(t), uri, changes...); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := c.Text(uri); got != want {
+		t.Fatalf("after the edit the document is %q, want %q", got, want)
+	}
+}
+
 func TestStatusLens(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
-	ctx := testCtx(t)
 	uri := open(t, c, "status.py", "# %%\nx = 1\n# %%\n1/0\n")
-	run(t, c, contract.CmdRunAll, map[string]any{"uri": uri})
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2})
+	run(t, c, contract.CmdRunAll, lsptest.AllArg(uri))
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 2))
 	got := lensesAt(t, c, uri)
 	if s := status(got[0]); !okStatus.MatchString(s) || okStatus.FindStringSubmatch(s)[1] != "1" {
 		t.Errorf("ok status %q", s)
@@ -76,29 +89,23 @@ func TestStatusLens(t *testing.T) {
 	}
 
 	// Editing the cell's code makes its status stale.
-	if err := c.Change(ctx, uri, 2, lsptest.Edit(3, 0, 3, 3, "2/0")); err != nil {
-		t.Fatal(err)
-	}
+	edit(t, c, uri, "# %%\nx = 1\n# %%\n2/0\n", lsptest.Edit(3, 0, 3, 3, "2/0"))
 	if s := status(lensesAt(t, c, uri)[2]); s != "[3] ✗ ZeroDivisionError (stale)" {
 		t.Errorf("after an edit: %q", s)
 	}
 	// A new cell above moves the statuses down with their cells.
-	if err := c.Change(ctx, uri, 3, lsptest.Edit(0, 0, 0, 0, "# %%\nnew = 0\n")); err != nil {
-		t.Fatal(err)
-	}
+	edit(t, c, uri, "# %%\nnew = 0\n# %%\nx = 1\n# %%\n2/0\n", lsptest.Edit(0, 0, 0, 0, "# %%\nnew = 0\n"))
 	got = lensesAt(t, c, uri)
 	if status(got[0]) != "" || !okStatus.MatchString(status(got[2])) || status(got[4]) != "[3] ✗ ZeroDivisionError (stale)" {
 		t.Errorf("after inserting a cell: %s", mustJSON(got))
 	}
 	// Undoing the edit makes it current again.
-	if err := c.Change(ctx, uri, 4, lsptest.Edit(5, 0, 5, 3, "1/0")); err != nil {
-		t.Fatal(err)
-	}
+	edit(t, c, uri, "# %%\nnew = 0\n# %%\nx = 1\n# %%\n1/0\n", lsptest.Edit(5, 0, 5, 3, "1/0"))
 	if s := status(lensesAt(t, c, uri)[4]); s != "[3] ✗ ZeroDivisionError" {
 		t.Errorf("after undo: %q", s)
 	}
 	// A restart makes every status stale.
-	if err := c.Command(ctx, contract.CmdRestart, map[string]any{"uri": uri}, nil); err != nil {
+	if err := c.Command(testCtx(t), contract.CmdRestart, lsptest.URIArg(uri), nil); err != nil {
 		t.Fatal(err)
 	}
 	if s := status(lensesAt(t, c, uri)[2]); !strings.HasSuffix(s, "(stale)") {
@@ -106,31 +113,18 @@ func TestStatusLens(t *testing.T) {
 	}
 }
 
-// requests returns the server-to-client requests seen for method.
-func requests(c *lsptest.Client, method string) int {
-	n := 0
-	for _, m := range c.Messages() {
-		if m.Call && m.Method == method {
-			n++
-		}
-	}
-	return n
-}
-
 func TestCodeLensRefreshOnlyWhenAdvertised(t *testing.T) {
 	vs := start(t, lsptest.VSCode, nil)
 	uri := open(t, vs, "refresh.py", "x = 1\n")
-	run(t, vs, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	if _, _, err := vs.Wait(testCtx(t), 0, lsptest.Method("workspace/codeLens/refresh")); err != nil {
-		t.Fatalf("VS Code advertises refreshSupport, no refresh came: %v", err)
-	}
+	run(t, vs, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	await(t, vs, lsptest.Requested(protocol.MethodWorkspaceCodeLensRefresh))
 
 	nv := start(t, lsptest.Neovim07, nil)
-	nv.Refuse("workspace/codeLens/refresh")
+	nv.Refuse(protocol.MethodWorkspaceCodeLensRefresh)
 	uri = open(t, nv, "refresh.py", "x = 1\n")
-	run(t, nv, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, nv, contract.CmdRunCell, lsptest.LineArg(uri, 0))
 	lensesAt(t, nv, uri)
-	if n := requests(nv, "workspace/codeLens/refresh") + requests(nv, "workspace/inlayHint/refresh"); n != 0 {
+	if n := nv.Requests(protocol.MethodWorkspaceCodeLensRefresh) + nv.Requests(protocol.MethodWorkspaceInlayHintRefresh); n != 0 {
 		t.Errorf("Neovim 0.7 does not advertise refresh support, got %d refresh requests", n)
 	}
 }

@@ -180,3 +180,29 @@ func (s *server) Variables(_ context.Context, a *contract.URIArg) (contract.Repl
 	}
 	return d.Variables()
 }
+
+func (s *server) Files(_ context.Context, a *contract.URIArg) (contract.Reply[*contract.FilesResult], error) {
+	d, err := s.document(contract.CmdFiles, a.URI)
+	if err != nil {
+		return nil, err
+	}
+	return d.Files()
+}
+
+func (s *server) SaveFiles(_ context.Context, a *contract.SaveFilesArg) (contract.Reply[*contract.SaveFilesResult], error) {
+	d, err := s.document(contract.CmdSaveFiles, a.URI)
+	if err != nil {
+		return nil, err
+	}
+	wait, err := d.SaveFiles(a.Paths)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (*contract.SaveFilesResult, error) {
+		r, err := wait(ctx)
+		if err != nil {
+			return nil, jsonrpc2.NewError(codeRequestFailed, contract.CmdSaveFiles+": "+err.Error())
+		}
+		return r, nil
+	}, nil
+}

@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
@@ -74,13 +76,13 @@ func runContract(t *testing.T, name string, cc contractCase) {
 	case "", "vscode":
 	case "neovim-0.7":
 		caps = lsptest.Neovim07
-		c.Refuse("workspace/codeLens/refresh")
+		c.Refuse(protocol.MethodWorkspaceCodeLensRefresh)
 	default:
 		t.Fatalf("unknown client %q", cc.Client)
 	}
 	var options any
 	if len(cc.InitializationOptions) > 0 {
-		options = json.RawMessage(cc.InitializationOptions)
+		options = jsontext.Value(cc.InitializationOptions)
 	}
 	if _, err := c.Initialize(ctx, caps, options); err != nil {
 		t.Fatal(err)
@@ -92,7 +94,6 @@ func runContract(t *testing.T, name string, cc contractCase) {
 	if err := c.Open(ctx, uri, cc.Document); err != nil {
 		t.Fatal(err)
 	}
-	version := 1
 	subst := func(raw json.RawMessage) any {
 		if len(raw) == 0 {
 			return nil
@@ -109,7 +110,7 @@ func runContract(t *testing.T, name string, cc contractCase) {
 		if st.Comment != "" {
 			label += " (" + st.Comment + ")"
 		}
-		from := c.Len()
+		from := c.Mark()
 		var result json.RawMessage
 		var callErr error
 		call := true
@@ -139,11 +140,13 @@ func runContract(t *testing.T, name string, cc contractCase) {
 			}
 		case len(st.Change) > 0:
 			call = false
-			version++
-			if err := c.Notify(ctx, "textDocument/didChange", map[string]any{
-				"textDocument":   map[string]any{"uri": uri, "version": version},
-				"contentChanges": subst(st.Change),
-			}); err != nil {
+			// Through the client's copy of the document, at the next version.
+			var p protocol.DidChangeTextDocumentParams
+			raw := fmt.Sprintf(`{"textDocument":{"uri":%q,"version":0},"contentChanges":%s}`, uri, mustJSON(subst(st.Change)))
+			if err := protocol.Unmarshal([]byte(raw), &p); err != nil {
+				t.Fatalf("%s: change %s: %v", label, st.Change, err)
+			}
+			if err := c.EditDocument(ctx, uri, p.ContentChanges...); err != nil {
 				t.Fatal(err)
 			}
 		default:
@@ -151,7 +154,7 @@ func runContract(t *testing.T, name string, cc contractCase) {
 		}
 		if !call {
 			// Make sure the notification was handled before checking.
-			callErr = c.Call(ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+			_, callErr = c.CodeLens(ctx, uri)
 			if callErr != nil {
 				t.Fatalf("%s: %v", label, callErr)
 			}
@@ -180,15 +183,15 @@ func runContract(t *testing.T, name string, cc contractCase) {
 		}
 		if len(st.Until) > 0 {
 			want := subst(st.Until)
-			if _, _, err := c.Wait(ctx, from, func(m lsptest.Message) bool {
+			if err := c.Await(ctx, lsptest.After(from, lsptest.Received("a message matching "+string(st.Until), func(m lsptest.Message) bool {
 				return match(want, message(m), "") == nil
-			}); err != nil {
-				t.Fatalf("%s: waiting until %s: %v", label, st.Until, err)
+			}))); err != nil {
+				t.Fatalf("%s: %v", label, err)
 			}
 		}
 		if len(st.Notifications) > 0 {
 			want, _ := subst(st.Notifications).([]any)
-			got := c.Messages()[from:]
+			got := c.MessagesSince(from)
 			if err := subsequence(want, got); err != nil {
 				t.Errorf("%s: %v\nreceived:\n%s", label, err, dump(got))
 			}
@@ -200,7 +203,7 @@ func runContract(t *testing.T, name string, cc contractCase) {
 					URI         string `json:"uri"`
 					Diagnostics any    `json:"diagnostics"`
 				}
-				if m.Method == "textDocument/publishDiagnostics" && m.Decode(&p) == nil && p.URI == uri {
+				if m.Method == protocol.MethodTextDocumentPublishDiagnostics && m.Decode(&p) == nil && p.URI == uri {
 					got = p.Diagnostics
 				}
 			}

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
@@ -23,6 +25,9 @@ func startBinary(t testing.TB, args ...string) (*lsptest.Client, *exec.Cmd) {
 	}
 	t.Cleanup(func() {
 		c.Close()
+		if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+			t.Error("the race detector found a race in the server")
+		}
 		if t.Failed() {
 			t.Logf("server stderr:\n%s", stderr)
 		}
@@ -44,7 +49,7 @@ func alivePID(pid int) bool {
 func TestEndToEnd(t *testing.T) {
 	c, cmd := startBinary(t)
 	ctx := testCtx(t)
-	if _, err := c.Initialize(ctx, lsptest.VSCode, map[string]any{"backyard": map[string]any{"backend": "monty"}}); err != nil {
+	if _, err := c.Initialize(ctx, lsptest.VSCode, map[string]any{"backyard": map[string]any{"backend": contract.BackendMonty}}); err != nil {
 		t.Fatal(err)
 	}
 	text := "x = 6\n# %%\nprint('hello')\nx * 7\n# %%\nx / 0\n# %%\nwhile True:\n    pass\n# %%\nx\n"
@@ -55,45 +60,30 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("lenses: %s", mustJSON(got))
 	}
 	// Run, stream, result.
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 1))
 	if len(ex) != 1 || ex[0].Stdout != "hello\n" || ex[0].Result == nil || ex[0].Result.Text != "42" {
 		t.Fatalf("run: %s", mustJSON(ex))
 	}
-	if _, _, err := c.Wait(ctx, 0, func(m lsptest.Message) bool {
-		var o struct{ ExecutionID, Stream, Text string }
-		return m.Method == "backyard/output" && m.Decode(&o) == nil && o.ExecutionID == ex[0].ID && o.Stream == "stdout" && o.Text == "hello\n"
-	}); err != nil {
-		t.Fatal("no backyard/output for the print")
-	}
+	await(t, c, lsptest.Output(ex[0].ID, contract.Stdout, "hello\n"))
 	// Diagnostics.
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 4})
-	if d, _ := c.Diagnostics(uri); len(d) != 1 || d[0].Line != 5 || d[0].Message != "ZeroDivisionError: division by zero" || d[0].Source != "backyard" {
-		t.Fatalf("diagnostics: %+v", d)
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 4))
+	if d, _ := c.PublishedDiagnostics(uri); len(d) != 1 || d[0].Range.Start.Line != 5 || lsptest.Plain(d[0].Message) != "ZeroDivisionError: division by zero" || d[0].Source != protocol.NewOptional("backyard") {
+		t.Fatalf("diagnostics: %s", mustJSON(d))
 	}
 	// Interrupt a loop; the state is kept.
-	n := c.Len()
-	var q runResult
-	if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 6, "wait": false}, &q); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := c.Wait(ctx, n, lsptest.ExecutionState(q.Queued[0], "running")); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Command(ctx, contract.CmdInterrupt, map[string]any{"uri": uri}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if s := waitDone(t, c, q.Queued[0]); s.Execution == nil || s.Execution.Status != "interrupted" {
+	loop := queue(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 6))
+	await(t, c, lsptest.ExecutionPhase(loop, contract.PhaseRunning))
+	interrupt(t, c, uri)
+	if s := waitDone(t, c, loop); s.Execution == nil || s.Execution.Status != contract.StatusInterrupted {
 		t.Fatalf("interrupt: %s", mustJSON(s))
 	}
-	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 10}); len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "6" {
+	if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 10)); len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "6" {
 		t.Fatalf("state after interrupt: %s", mustJSON(ex))
 	}
 	// Restart clears the state.
-	if err := c.Command(ctx, contract.CmdRestart, map[string]any{"uri": uri}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 10}); len(ex) != 1 || ex[0].Error == nil || ex[0].Error.EName != "NameError" {
+	infoCommand(t, c, contract.CmdRestart, lsptest.URIArg(uri))
+	if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 10)); len(ex) != 1 || ex[0].Error == nil || ex[0].Error.EName != "NameError" {
 		t.Fatalf("after restart: %s", mustJSON(ex))
 	}
 
@@ -104,13 +94,13 @@ func TestEndToEnd(t *testing.T) {
 	if len(workers) != 1 {
 		t.Fatalf("server children: %v, want one Monty worker", workers)
 	}
-	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
+	if err := c.Server().Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if left := lsptest.Children(pid); len(left) != 0 {
 		t.Errorf("children after shutdown: %v", left)
 	}
-	if err := c.Notify(ctx, "exit", nil); err != nil {
+	if err := c.Server().Exit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
@@ -132,17 +122,9 @@ func TestEndToEndClosedStdin(t *testing.T) {
 	var workers []int
 	for i := range 2 {
 		uri := open(t, c, "stdin"+strconv.Itoa(i)+".py", "while True:\n    pass\n")
-		n := c.Len()
-		if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0, "wait": false}, nil); err != nil {
-			t.Fatal(err)
-		}
+		queue(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
 		// busy comes once the worker process runs the cell.
-		if _, _, err := c.Wait(ctx, n, func(m lsptest.Message) bool {
-			var k struct{ URI, State string }
-			return m.Method == "backyard/kernelState" && m.Decode(&k) == nil && k.URI == uri && k.State == "busy"
-		}); err != nil {
-			t.Fatal(err)
-		}
+		await(t, c, lsptest.KernelState(uri, contract.KernelBusy))
 	}
 	workers = lsptest.Children(cmd.Process.Pid)
 	if len(workers) != 2 {
@@ -173,15 +155,16 @@ func TestEndToEndClientProcessDies(t *testing.T) {
 			}
 			c, cmd := startBinary(t, args...)
 			ctx := testCtx(t)
-			params := map[string]any{"processId": nil, "capabilities": map[string]any{}}
+			params := &protocol.InitializeParams{}
 			if how == "initialize" {
-				params["processId"] = editor.Process.Pid
+				pid := int32(editor.Process.Pid)
+				params.ProcessID = &pid
 			}
-			if err := c.Call(ctx, "initialize", params, nil); err != nil {
+			if _, err := c.Server().Initialize(ctx, params); err != nil {
 				t.Fatal(err)
 			}
 			uri := open(t, c, "parent.py", "x = 1\n")
-			run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+			run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
 			workers := lsptest.Children(cmd.Process.Pid)
 			if len(workers) != 1 {
 				t.Fatalf("server children: %v", workers)

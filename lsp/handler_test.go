@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	lspuri "go.lsp.dev/uri"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
@@ -24,7 +26,7 @@ func rpcCode(err error) jsonrpc2.Code {
 // alive checks the connection still answers.
 func alive(t *testing.T, c *lsptest.Client, uri string) {
 	t.Helper()
-	if _, err := c.CodeLenses(testCtx(t), uri); err != nil {
+	if _, err := c.CodeLens(testCtx(t), uri); err != nil {
 		t.Fatalf("the server stopped answering: %v", err)
 	}
 }
@@ -33,18 +35,20 @@ func TestUnknownMessages(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "unknown.py", "x = 1\n")
-	for _, m := range []string{"custom/notification", "$/setTrace", "$/unknown", "textDocument/didSave", "workspace/didChangeWatchedFiles"} {
-		if err := c.Notify(ctx, m, map[string]any{"x": 1}); err != nil {
+	// Unknown methods and params of the wrong shape are what this test
+	// sends, so they go as raw JSON.
+	for _, m := range []string{"custom/notification", protocol.MethodSetTrace, "$/unknown", protocol.MethodTextDocumentDidSave, protocol.MethodWorkspaceDidChangeWatchedFiles} {
+		if err := c.Notify(ctx, m, jsonrpc2.RawMessage(`{"x":1}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A notification the server knows, with params it cannot decode.
-	if err := c.Notify(ctx, "textDocument/didChange", []int{1, 2}); err != nil {
+	if err := c.Notify(ctx, protocol.MethodTextDocumentDidChange, jsonrpc2.RawMessage(`[1,2]`)); err != nil {
 		t.Fatal(err)
 	}
 	alive(t, c, uri)
-	for _, m := range []string{"custom/request", "$/unknownRequest", "textDocument/hover"} {
-		err := c.Call(ctx, m, map[string]any{}, nil)
+	for _, m := range []string{"custom/request", "$/unknownRequest", protocol.MethodTextDocumentHover} {
+		err := c.Call(ctx, m, jsonrpc2.RawMessage(`{}`), nil)
 		if rpcCode(err) != jsonrpc2.MethodNotFound {
 			t.Errorf("%s: got %v, want MethodNotFound", m, err)
 		}
@@ -61,14 +65,14 @@ func TestPanicInHandlerKeepsConnection(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "panic.py", "x = 1\n")
-	if err := c.Notify(ctx, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}}); err != nil {
+	if err := c.Server().DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: lspuri.URI(uri)}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := c.CodeLenses(ctx, uri)
+	_, err := c.CodeLens(ctx, uri)
 	if rpcCode(err) != jsonrpc2.InternalError || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("got %v, want an InternalError naming the panic", err)
 	}
-	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "ok" {
+	if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0)); len(ex) != 1 || ex[0].Status != contract.StatusOK {
 		t.Fatalf("after a panic: %+v", ex)
 	}
 }
@@ -77,7 +81,7 @@ func TestLifecycleErrors(t *testing.T) {
 	c := lsptest.Pipe(lsp.Options{Logger: testLogger()})
 	defer c.Close()
 	ctx := testCtx(t)
-	err := c.Call(ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": "file:///x.py"}}, nil)
+	_, err := c.CodeLens(ctx, "file:///x.py")
 	if rpcCode(err) != -32002 {
 		t.Fatalf("before initialize: got %v, want ServerNotInitialized (-32002)", err)
 	}
@@ -87,14 +91,14 @@ func TestLifecycleErrors(t *testing.T) {
 	if _, err := c.Initialize(ctx, lsptest.VSCode, nil); rpcCode(err) != jsonrpc2.InvalidRequest {
 		t.Fatalf("second initialize: got %v, want InvalidRequest", err)
 	}
-	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
+	if err := c.Server().Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	err = c.Call(ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": "file:///x.py"}}, nil)
+	_, err = c.CodeLens(ctx, "file:///x.py")
 	if rpcCode(err) != jsonrpc2.InvalidRequest {
 		t.Fatalf("after shutdown: got %v, want InvalidRequest", err)
 	}
-	if err := c.Notify(ctx, "exit", nil); err != nil {
+	if err := c.Server().Exit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Close(); err != nil {
@@ -108,7 +112,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 	if _, err := c.Initialize(ctx, lsptest.VSCode, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Notify(ctx, "exit", nil); err != nil {
+	if err := c.Server().Exit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Close(); !errors.Is(err, lsp.ErrExitWithoutShutdown) {

@@ -25,7 +25,7 @@ func (s *server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 	}
 	s.state = stateInitialized
 	s.caps = capsOf(p.Capabilities)
-	s.workspace = workspacePath(p)
+	s.folders = workspaceFolders(p)
 	s.mu.Unlock()
 
 	if len(p.InitializationOptions) > 0 {
@@ -63,6 +63,8 @@ type clientCaps struct {
 	// workspace.didChangeConfiguration.dynamicRegistration: the server
 	// registers for change notifications (then pulls).
 	configChangeRegistration bool
+	// experimental.backyard: what the client does beyond LSP.
+	backyard contract.ClientCapabilities
 }
 
 func capsOf(c protocol.ClientCapabilities) clientCaps {
@@ -76,26 +78,39 @@ func capsOf(c protocol.ClientCapabilities) clientCaps {
 	if w := c.Window; w != nil {
 		caps.workDoneProgress = isTrue(w.WorkDoneProgress)
 	}
+	if len(c.Experimental) > 0 {
+		var x struct {
+			Backyard contract.ClientCapabilities `json:"backyard"`
+		}
+		if err := (codec{}).Unmarshal(c.Experimental, &x); err == nil {
+			caps.backyard = x.Backyard
+		}
+	}
 	return caps
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
-// workspacePath is the local path of the first workspace folder (or the
-// root uri), "" when there is none.
-func workspacePath(p *protocol.InitializeParams) string {
-	var u uri.URI
+// workspaceFolders are the local paths of the workspace folders (or of the
+// root uri), in order; none when there is none.
+func workspaceFolders(p *protocol.InitializeParams) []string {
+	var uris []uri.URI
 	//lint:ignore SA1019 clients without workspace folders send only rootUri
 	root := p.RootURI
 	if f, ok := p.WorkspaceFolders.Get(); ok && len(f) > 0 {
-		u = f[0].URI
+		for _, w := range f {
+			uris = append(uris, w.URI)
+		}
 	} else if root != nil {
-		u = *root
+		uris = append(uris, *root)
 	}
-	if u.Scheme() != "file" {
-		return ""
+	var out []string
+	for _, u := range uris {
+		if u.Scheme() == "file" {
+			out = append(out, u.FsPath())
+		}
 	}
-	return u.FsPath()
+	return out
 }
 
 // Initialized starts reading settings by workspace/configuration when the

@@ -10,8 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	"go.uber.org/zap"
 
+	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -34,16 +38,24 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	serverBinary = filepath.Join(dir, "backyard-ls")
-	build := exec.Command("go", "build", "-o", serverBinary, "github.com/backyard-ls/backyard-ls/cmd/backyard-ls")
+	args := []string{"build", "-o", serverBinary}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/backyard-ls/backyard-ls/cmd/backyard-ls")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "building backyard-ls: %v\n", err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	// Goroutines must not outlive the tests (in-process servers, kernels);
+	// the shared container engine clients are closed first, they keep idle
+	// connections by design.
+	goleak.VerifyTestMain(containertest.RunThen(m, func() {
+		container.CloseShared()
+		os.RemoveAll(dir)
+	}))
 }
 
 // testLogger logs to stderr when BACKYARD_TEST_LOG is set.
@@ -89,54 +101,32 @@ func open(t testing.TB, c *lsptest.Client, name, text string) string {
 	return uri
 }
 
-// execution mirrors lsp.Execution for decoding.
-type execution struct {
-	ID             string `json:"id"`
-	Range          rng    `json:"range"`
-	ExecutionCount int    `json:"executionCount"`
-	Status         string `json:"status"`
-	Stdout         string `json:"stdout"`
-	Stderr         string `json:"stderr"`
-	Result         *struct {
-		Text string `json:"text"`
-	} `json:"result"`
-	Error *struct {
-		EName     string `json:"ename"`
-		EValue    string `json:"evalue"`
-		Traceback []struct {
-			Line int    `json:"line"`
-			Name string `json:"name"`
-			Text string `json:"text"`
-		} `json:"traceback"`
-	} `json:"error"`
-	Backend    string  `json:"backend"`
-	Runtime    string  `json:"runtime"`
-	DurationMs float64 `json:"durationMs"`
-}
-
-type pos struct {
-	Line      int `json:"line"`
-	Character int `json:"character"`
-}
-
-type rng struct {
-	Start pos `json:"start"`
-	End   pos `json:"end"`
-}
-
-type runResult struct {
-	Executions []execution `json:"executions"`
-	Queued     []string    `json:"queued"`
-}
-
-// run sends a run command and returns its executions.
-func run(t testing.TB, c *lsptest.Client, cmd string, arg map[string]any) []execution {
+// run sends a run command (arg: a contract argument, e.g.
+// lsptest.LineArg) and returns its executions.
+func run(t testing.TB, c *lsptest.Client, cmd string, arg any) []*contract.Execution {
 	t.Helper()
-	var res runResult
-	if err := c.Command(testCtx(t), cmd, arg, &res); err != nil {
-		t.Fatalf("%s %v: %v", cmd, arg, err)
+	res, err := c.Run(testCtx(t), cmd, arg)
+	if err != nil {
+		t.Fatalf("%s %s: %v", cmd, mustJSON(arg), err)
 	}
 	return res.Executions
+}
+
+// await waits for the expectations; on failure the test fails with the
+// client's state.
+func await(t testing.TB, c *lsptest.Client, exps ...lsptest.Expectation) {
+	t.Helper()
+	if err := c.Await(testCtx(t), exps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitDone waits for execution id to be done and returns its final state.
+func waitDone(t testing.TB, c *lsptest.Client, id string) *contract.ExecutionStateParams {
+	t.Helper()
+	await(t, c, lsptest.ExecutionDone(id))
+	st := c.ExecutionStates(id)
+	return st[len(st)-1]
 }
 
 func mustJSON(v any) string {

@@ -250,8 +250,13 @@ func (s *server) Request(ctx context.Context, method string, _ any) (any, error)
 // contract's records encode themselves (generated, no reflection).
 type codec struct{}
 
+// Codec is the server connection's codec, for clients that must encode
+// alike (the test client, package lsptest).
+type Codec = codec
+
 var _ jsonrpc2.Codec = codec{}
 
+// Marshal implements jsonrpc2.Codec.
 func (codec) Marshal(v any) ([]byte, error) {
 	switch m := v.(type) {
 	case nil:
@@ -272,6 +277,7 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return protocol.Marshal(v)
 }
 
+// Unmarshal implements jsonrpc2.Codec.
 func (codec) Unmarshal(data []byte, v any) error {
 	if p, ok := v.(*jsonrpc2.RawMessage); ok {
 		*p = append((*p)[:0], data...)

@@ -1,58 +1,50 @@
 package lsp_test
 
 import (
-	"encoding/json"
+	"slices"
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
-type progress struct {
-	Token any `json:"token"`
-	Value struct {
-		Kind  string `json:"kind"`
-		Title string `json:"title"`
-	} `json:"value"`
-}
-
-func progressOf(c *lsptest.Client) []progress {
-	var out []progress
-	for _, m := range c.Messages() {
-		var p progress
-		if m.Method == "$/progress" && m.Decode(&p) == nil {
-			out = append(out, p)
+// progressKinds returns the kind and title of each $/progress value
+// received, in order, and their tokens.
+func progressOf(c *lsptest.Client) (kinds, titles, tokens []string) {
+	for _, p := range lsptest.ParamsOf[protocol.ProgressParams](c, protocol.MethodProgress) {
+		var v protocol.WorkDoneProgressBegin // kind and title; end has only the kind
+		if err := protocol.Unmarshal(p.Value, &v); err != nil {
+			continue
 		}
+		kinds, titles, tokens = append(kinds, v.Kind), append(titles, v.Title), append(tokens, lsptest.TokenString(p.Token))
 	}
-	return out
+	return kinds, titles, tokens
 }
 
 func TestKernelStartProgress(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
-	ctx := testCtx(t)
 	uri := open(t, c, "progress.py", "x = 1\n")
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	if _, _, err := c.Wait(ctx, 0, func(m lsptest.Message) bool {
-		var p progress
-		return m.Method == "$/progress" && m.Decode(&p) == nil && p.Value.Kind == "end"
-	}); err != nil {
-		t.Fatal(err)
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	await(t, c, lsptest.CompletedWork("Starting Monty kernel"))
+	if n := c.Requests(protocol.MethodWindowWorkDoneProgressCreate); n != 1 {
+		t.Errorf("%d window/workDoneProgress/create, want one", n)
 	}
-	if requests(c, "window/workDoneProgress/create") != 1 {
-		t.Errorf("want one window/workDoneProgress/create")
+	kinds, titles, tokens := progressOf(c)
+	if !slices.Equal(kinds, []string{"begin", "end"}) || titles[0] != "Starting Monty kernel" || tokens[1] != tokens[0] {
+		t.Errorf("progress: %v %q %v", kinds, titles, tokens)
 	}
-	p := progressOf(c)
-	if len(p) != 2 || p[0].Value.Kind != "begin" || p[0].Value.Title != "Starting Monty kernel" || p[1].Token != p[0].Token {
-		t.Errorf("progress: %s", mustJSON(p))
+	if w, _ := c.WorkDone(tokens[0]); !w.Created {
+		t.Errorf("the progress token was not created with window/workDoneProgress/create: %+v", w)
 	}
 
 	// Without window.workDoneProgress: no create, no progress.
 	quiet := start(t, lsptest.Capabilities{}, nil)
 	uri = open(t, quiet, "progress.py", "x = 1\n")
-	run(t, quiet, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	if n := requests(quiet, "window/workDoneProgress/create"); n != 0 || len(progressOf(quiet)) != 0 {
+	run(t, quiet, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	if kinds, _, _ := progressOf(quiet); quiet.Requests(protocol.MethodWindowWorkDoneProgressCreate) != 0 || len(kinds) != 0 {
 		t.Errorf("progress sent to a client without window.workDoneProgress")
 	}
 }
@@ -61,42 +53,31 @@ func TestWorkDoneProgressCancelInterrupts(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "cancel.py", "x = 1\n# %%\nwhile True:\n    pass\n")
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	n := c.Len()
-	res := make(chan runResult, 1)
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	mark := c.Mark()
+	res := make(chan *contract.RunResult, 1)
 	errs := make(chan error, 1)
 	go func() {
-		var r runResult
-		err := c.Call(ctx, "workspace/executeCommand", map[string]any{
-			"command": contract.CmdRunCell, "arguments": []any{map[string]any{"uri": uri, "line": 1}}, "workDoneToken": "run-1"}, &r)
+		var r *contract.RunResult
+		arg, _ := protocol.Marshal(lsptest.LineArg(uri, 1))
+		err := c.ExecuteCommandParams(ctx, &protocol.ExecuteCommandParams{
+			WorkDoneProgressParams: protocol.WorkDoneProgressParams{WorkDoneToken: protocol.String("run-1")},
+			Command:                contract.CmdRunCell, Arguments: []protocol.LSPAny{arg}}, &r)
 		errs <- err
 		res <- r
 	}()
-	if _, _, err := c.Wait(ctx, 0, func(m lsptest.Message) bool {
-		var p progress
-		return m.Method == "$/progress" && m.Decode(&p) == nil && p.Token == "run-1" && p.Value.Kind == "begin"
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := c.Wait(ctx, n, lsptest.ExecutionState("", "running")); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Notify(ctx, "window/workDoneProgress/cancel", map[string]any{"token": "run-1"}); err != nil {
+	await(t, c, lsptest.Progress("run-1", false), lsptest.After(mark, lsptest.ExecutionPhase("", contract.PhaseRunning)))
+	if err := c.Server().WorkDoneProgressCancel(ctx, &protocol.WorkDoneProgressCancelParams{Token: protocol.String("run-1")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-errs; err != nil {
 		t.Fatal(err)
 	}
 	r := <-res
-	if len(r.Executions) != 1 || r.Executions[0].Status != "interrupted" {
+	if len(r.Executions) != 1 || r.Executions[0].Status != contract.StatusInterrupted {
 		t.Fatalf("%s", mustJSON(r))
 	}
-	if _, _, err := c.Wait(ctx, 0, func(m lsptest.Message) bool {
-		var p progress
-		return m.Method == "$/progress" && m.Decode(&p) == nil && p.Token == "run-1" && p.Value.Kind == "end"
-	}); err != nil {
-		t.Fatal(err)
-	}
+	await(t, c, lsptest.Progress("run-1", true))
 }
 
 // A cancelled run command still answers: with its executions, the running
@@ -112,8 +93,8 @@ func TestCancelRequestInterrupts(t *testing.T) {
 		select {
 		case m := <-r.msgs:
 			if n, ok := m.(*jsonrpc2.Notification); ok && n.Method() == "backyard/executionState" {
-				var s stateMsg
-				running = json.Unmarshal(n.Params(), &s) == nil && s.State == "running"
+				var s contract.ExecutionStateParams
+				running = protocol.Unmarshal(n.Params(), &s) == nil && s.State == contract.PhaseRunning
 			}
 		case <-ctx.Done():
 			t.Fatal(ctx.Err())
@@ -124,8 +105,8 @@ func TestCancelRequestInterrupts(t *testing.T) {
 	if resp.Err() != nil {
 		t.Fatalf("cancelled run: %v", resp.Err())
 	}
-	var res runResult
-	if err := json.Unmarshal(resp.Result(), &res); err != nil || len(res.Executions) != 1 || res.Executions[0].Status != "interrupted" {
+	var res contract.RunResult
+	if err := protocol.Unmarshal(resp.Result(), &res); err != nil || len(res.Executions) != 1 || res.Executions[0].Status != contract.StatusInterrupted {
 		t.Fatalf("cancelled run answered %s (%v)", resp.Result(), err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/goleak"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
@@ -32,25 +32,23 @@ func TestTenMegabyteDocument(t *testing.T) {
 	lines := strings.Count(text, "\n")
 	uri := open(t, c, "big.py", text)
 
-	lenses, err := c.CodeLenses(ctx, uri)
+	lenses, err := c.CodeLens(ctx, uri)
 	if err != nil || len(lenses) != 8 {
 		t.Fatalf("lenses: %d %v", len(lenses), err)
 	}
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": lines - 1})
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, lines-1))
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "2" {
 		t.Fatalf("last cell: %s", mustJSON(ex))
 	}
 	// An edit at the end of the big document.
-	if err := c.Change(ctx, uri, 2, lsptest.Edit(lines-1, 4, lines-1, 5, "41")); err != nil {
-		t.Fatal(err)
-	}
-	ex = run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": lines - 1})
+	edit(t, c, uri, strings.TrimSuffix(text, "x + 1\n")+"x + 41\n", lsptest.Edit(lines-1, 4, lines-1, 5, "41"))
+	ex = run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, lines-1))
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "42" {
 		t.Fatalf("after the edit: %s", mustJSON(ex))
 	}
 	// The big cell itself runs: 100k comment lines and one statement.
-	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 2}); len(ex) != 1 || ex[0].Status != "ok" {
+	if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 2)); len(ex) != 1 || ex[0].Status != contract.StatusOK {
 		t.Fatalf("big cell: %s", mustJSON(ex))
 	}
 }
@@ -59,25 +57,14 @@ func TestThousandQueuedRuns(t *testing.T) {
 	c := start(t, lsptest.VSCode, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "queue.py", "n = 0\n# %%\nn += 1\nn\n")
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
 	var ids []string
 	for range 1000 {
-		var q runResult
-		if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, &q); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, q.Queued...)
+		ids = append(ids, queue(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 1)))
 	}
 	waitDone(t, c, ids[len(ids)-1])
-	byID := map[string][]stateMsg{}
-	for _, m := range c.Messages() {
-		var s stateMsg
-		if m.Method == "backyard/executionState" && m.Decode(&s) == nil {
-			byID[s.ExecutionID] = append(byID[s.ExecutionID], s)
-		}
-	}
 	for i, id := range ids {
-		s := byID[id]
+		s := c.ExecutionStates(id)
 		if len(s) != 3 || s[2].Execution == nil || s[2].Execution.Result == nil || s[2].Execution.Result.Text != strconv.Itoa(i+1) {
 			t.Fatalf("run %d: %s", i, mustJSON(s))
 		}
@@ -88,8 +75,8 @@ func TestThousandQueuedRuns(t *testing.T) {
 	counts := make(chan int, 200)
 	for range 200 {
 		wg.Go(func() {
-			var r runResult
-			if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1}, &r); err != nil || len(r.Executions) != 1 {
+			r, err := c.Run(ctx, contract.CmdRunCell, lsptest.LineArg(uri, 1))
+			if err != nil || len(r.Executions) != 1 {
 				t.Errorf("concurrent run: %v %s", err, mustJSON(r))
 				return
 			}
@@ -112,37 +99,39 @@ func TestRunOnClosedDocument(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	ctx := testCtx(t)
 	uri := open(t, c, "closed.py", "x = 1\n# %%\nwhile True:\n    pass\n")
-	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
 	if n := montyChildren(t); n != 1 {
 		t.Fatalf("%d Monty workers, want 1", n)
 	}
 
 	// Closing the document while a cell runs ends the run and the kernel.
 	res := make(chan error, 1)
-	var r runResult
-	n := c.Len()
-	go func() { res <- c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1}, &r) }()
-	if _, _, err := c.Wait(ctx, n, lsptest.ExecutionState("", "running")); err != nil {
-		t.Fatal(err)
-	}
+	var r *contract.RunResult
+	mark := c.Mark()
+	go func() {
+		var err error
+		r, err = c.Run(ctx, contract.CmdRunCell, lsptest.LineArg(uri, 1))
+		res <- err
+	}()
+	await(t, c, lsptest.After(mark, lsptest.ExecutionPhase("", contract.PhaseRunning)))
 	if err := c.CloseDoc(ctx, uri); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-res; err != nil {
 		t.Fatalf("run of a document closed under it: %v", err)
 	}
-	if len(r.Executions) != 1 || r.Executions[0].Status != "interrupted" {
+	if len(r.Executions) != 1 || r.Executions[0].Status != contract.StatusInterrupted {
 		t.Errorf("run of a document closed under it: %s", mustJSON(r))
 	}
 	waitNoMontyChildren(t)
 
-	err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}, nil)
+	err := c.Command(ctx, contract.CmdRunCell, lsptest.LineArg(uri, 0), nil)
 	if rpcCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "no open document") {
 		t.Fatalf("run on a closed document: %v", err)
 	}
 	// Reopened, it gets a fresh kernel.
 	uri = open(t, c, "closed.py", "x\n")
-	if ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0}); len(ex) != 1 || ex[0].Status != "error" {
+	if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0)); len(ex) != 1 || ex[0].Status != contract.StatusError {
 		t.Fatalf("reopened: %s", mustJSON(ex))
 	}
 }
@@ -150,8 +139,8 @@ func TestRunOnClosedDocument(t *testing.T) {
 func TestFiftyMegabytesOfOutput(t *testing.T) {
 	c := start(t, lsptest.Neovim07, nil)
 	uri := open(t, c, "flood.py", "for i in range(1_000_000):\n    print('x' * 49)\n")
-	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-	if len(ex) != 1 || ex[0].Status != "ok" {
+	ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	if len(ex) != 1 || ex[0].Status != contract.StatusOK {
 		t.Fatalf("%s", mustJSON(ex)[:200])
 	}
 	out := ex[0].Stdout
@@ -159,12 +148,9 @@ func TestFiftyMegabytesOfOutput(t *testing.T) {
 		t.Errorf("stdout is %d bytes; want the 1 MiB cap and a marker", len(out))
 	}
 	streamed, batches := 0, 0
-	for _, m := range c.Messages() {
-		var o struct{ Text string }
-		if m.Method == "backyard/output" && m.Decode(&o) == nil {
-			streamed += len(o.Text)
-			batches++
-		}
+	for _, o := range lsptest.ParamsOf[contract.OutputParams](c, contract.MethodOutput) {
+		streamed += len(o.Text)
+		batches++
 	}
 	if streamed != len(out) {
 		t.Errorf("streamed %d bytes, the execution has %d", streamed, len(out))
@@ -179,7 +165,7 @@ func TestFiftyMegabytesOfOutput(t *testing.T) {
 // cell loops), no goroutine and no worker process is left.
 func TestServeLeavesNothingBehind(t *testing.T) {
 	waitNoMontyChildren(t)
-	before := runtime.NumGoroutine()
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	c := lsptest.Pipe(lsp.Options{Logger: testLogger()})
 	ctx := testCtx(t)
 	if _, err := c.Initialize(ctx, lsptest.VSCode, nil); err != nil {
@@ -190,10 +176,8 @@ func TestServeLeavesNothingBehind(t *testing.T) {
 		if err := c.Open(ctx, uri, "x = 1\n# %%\nwhile True:\n    pass\n"); err != nil {
 			t.Fatal(err)
 		}
-		run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 0})
-		if err := c.Command(ctx, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1, "wait": false}, nil); err != nil {
-			t.Fatal(err)
-		}
+		run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+		queue(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 1))
 	}
 	if n := montyChildren(t); n != 3 {
 		t.Fatalf("%d workers, want 3", n)
@@ -203,14 +187,6 @@ func TestServeLeavesNothingBehind(t *testing.T) {
 	}
 	if n := montyChildren(t); n != 0 {
 		t.Errorf("%d Monty workers left after Serve returned", n)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		buf := make([]byte, 1<<20)
-		t.Errorf("%d goroutines before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
 	}
 }
 

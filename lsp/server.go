@@ -88,7 +88,7 @@ type server struct {
 	state     serverState
 	caps      clientCaps
 	overrides contract.Overrides // what the client set
-	workspace string             // the workspace folder's path, for container mounts
+	folders   []string           // the workspace folders' paths: what kernels see
 	watching  bool               // a parent-process watcher runs
 
 	exit     chan error // the reason Serve returns
@@ -204,10 +204,12 @@ func (s *server) settings() contract.Settings {
 	return o.Apply(s.opts.Flags.Apply(contract.DefaultSettings()))
 }
 
-// kernelConfig is the configuration of a new kernel of document uri.
-func (s *server) kernelConfig(string) kernel.Config {
+// kernelConfig is the configuration of a new kernel of document uri: it
+// sees the workspace folders and runs in the document's folder.
+func (s *server) kernelConfig(docURI string) kernel.Config {
 	s.mu.Lock()
-	ws := s.workspace
+	folders := s.folders
 	s.mu.Unlock()
-	return kernel.Config{Settings: s.settings(), Workspace: ws, Logger: s.log}
+	dir, roots := notebook.FileScope(docURI, folders)
+	return kernel.Config{Settings: s.settings(), Roots: roots, Dir: dir, Logger: s.log}
 }

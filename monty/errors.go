@@ -30,7 +30,7 @@ func (e *VersionError) Error() string {
 // expected to answer.
 type CrashError struct {
 	ExitCode int    // -1 when killed by a signal
-	Signal   string // e.g. "killed"; "" when it exited
+	Signal   string // e.g. "SIGKILL"; "" when it exited
 	Stderr   string // the last lines it wrote to stderr
 }
 
@@ -47,7 +47,7 @@ func (e *CrashError) Error() string {
 	case e.OutOfMemory():
 		b.WriteString("ran out of memory (exit 65)")
 	case e.Signal != "":
-		b.WriteString("was killed by signal: " + e.Signal)
+		b.WriteString("was killed by signal " + e.Signal)
 	default:
 		fmt.Fprintf(&b, "exited with code %d", e.ExitCode)
 	}
@@ -56,3 +56,11 @@ func (e *CrashError) Error() string {
 	}
 	return b.String()
 }
+
+// InputError is returned by Feed for inputs that cannot cross into the
+// sandbox; nothing was sent and the worker is unaffected.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }

@@ -24,6 +24,18 @@ type FeedOptions struct {
 	// OnPrint receives output as the worker flushes it. Segments split
 	// lines arbitrarily; concatenate them.
 	OnPrint func(stream Stream, text string)
+	// Input, when set, answers input(): the line, else nil and whether the
+	// cell gets KeyboardInterrupt (the question was dismissed) rather than
+	// EOFError. ctx ends when the feed is stopped. Without Input, input()
+	// raises EOFError at once. The prompt and the answer are printed to
+	// stdout (the worker does not print the prompt), as a console shows
+	// them.
+	Input func(ctx context.Context, prompt string) (line *string, interrupt bool)
+	// Inputs are values bound as globals before the code runs, and
+	// Functions host functions bound under their names (see Func); both
+	// persist like any global.
+	Inputs    map[string]any
+	Functions map[string]Func
 }
 
 // Frame is one traceback frame; lines and columns are 1-based and relative
@@ -58,6 +70,9 @@ type Outcome struct {
 	Undefined []string
 	// Micros is the bytecode time the feed used, as counted by the worker.
 	Micros uint64
+	// Interrupted: ctx ended while the code waited on the host, and the
+	// code got its KeyboardInterrupt (it may have caught it).
+	Interrupted bool
 }
 
 // ErrInterrupted is the cause used when a feed waiting on the host (a
@@ -70,16 +85,31 @@ var ErrInterrupted = errors.New("interrupted")
 //
 // Cancelling ctx stops the code: while Python is running the worker is
 // killed (its session is lost; the error is context.Cause(ctx)); while it is
-// suspended on the host (time.sleep), a KeyboardInterrupt is raised in-band
-// and the outcome says so. Any other error means the worker is unusable:
-// a *CrashError when it died, a *ProtocolError when it broke the protocol.
+// suspended on the host (time.sleep, a host function), a KeyboardInterrupt
+// is raised in-band and the outcome says so. An *InputError means inputs
+// that cannot cross (nothing ran). Any other error means the worker is
+// unusable: a *CrashError when it died, a *ProtocolError when it broke the
+// protocol.
 func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcome, error) {
 	var out Outcome
+	eof := false         // input() was answered with the EOFError stand-in
+	interrupted := false // the KeyboardInterrupt of ctx's end was raised
 	reqs := make([]*pb.ParentRequest, 0, 4)
 	if opt.Fresh {
 		reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg))
+		w.cwdSent = false
 	}
-	reqs = append(reqs, &pb.ParentRequest{Kind: &pb.ParentRequest_Feed{Feed: &pb.Feed{Code: code}}})
+	fr, err := feedRequest(code, opt)
+	if err != nil {
+		return out, &InputError{Err: err}
+	}
+	if !w.cwdSent {
+		// A new session starts in Config.Cwd; later feeds keep where the
+		// code went with os.chdir.
+		fr.GetFeed().Cwd = w.cfg.Cwd
+		w.cwdSent = true
+	}
+	reqs = append(reqs, fr)
 
 	gen := w.setPhase(phaseRunning, true)
 	defer w.setPhase(phaseIdle, false)
@@ -121,9 +151,14 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 		case *pb.ChildEvent_Complete:
 			out.Value = &Value{nodes: k.Complete.GetValues().GetNodes(), root: k.Complete.Value}
 			out.Micros = ev.FeedExecutionMicros
+			out.Interrupted = interrupted
 			return out, nil
 		case *pb.ChildEvent_Error:
 			out.Exception = exceptionFrom(k.Error.Exception)
+			out.Interrupted = interrupted
+			if eof && out.Exception.Type == eofStandIn && out.Exception.Message == eofMessage {
+				out.Exception.Type = "EOFError"
+			}
 			out.Micros = ev.FeedExecutionMicros
 			return out, nil
 		case *pb.ChildEvent_TypingError:
@@ -133,10 +168,14 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			out.Undefined = append(out.Undefined, k.NameLookup.Name)
 			resume = &pb.ParentRequest{Kind: &pb.ParentRequest_ResumeNameLookup{ResumeNameLookup: &pb.ResumeNameLookup{Kind: &pb.ResumeNameLookup_Undefined{Undefined: &pb.Unit{}}}}}
 		case *pb.ChildEvent_FunctionCall:
-			// No host functions: a call of an undefined name is a NameError.
-			resume = resumeCall(k.FunctionCall.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: k.FunctionCall.FunctionName}}, nil)
+			var raisedEOF bool
+			resume, raisedEOF = w.functionCall(ctx, k.FunctionCall, opt, &interrupted)
+			eof = eof || raisedEOF
 		case *pb.ChildEvent_OsCall:
-			resume, err = w.osCall(ctx, k.OsCall)
+			if w.cfg.onOSCall != nil {
+				w.cfg.onOSCall(k.OsCall)
+			}
+			resume, err = w.osCall(ctx, k.OsCall, &interrupted)
 			if err != nil {
 				return fail(err)
 			}
@@ -151,10 +190,95 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 	}
 }
 
+// Monty has no EOFError (and refuses it from the host): input() without an
+// answer raises this stand-in, which a feed ending in it reports as
+// EOFError. Like EOFError it is caught by `except Exception`.
+const (
+	eofStandIn = "Exception"
+	eofMessage = "EOF when reading a line"
+)
+
+// functionCall answers a call of a name the sandbox lacks. exit() and
+// quit() raise SystemExit, as CPython's site builtins do; input() asks
+// opt.Input; anything else is a NameError. eof reports the EOFError
+// stand-in.
+func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt FeedOptions, interrupted *bool) (resume *pb.ParentRequest, eof bool) {
+	arg := func(i int) *Value {
+		if i >= len(fc.Args) {
+			return nil
+		}
+		return &Value{nodes: fc.GetValues().GetNodes(), root: fc.Args[i]}
+	}
+	raise := func(typ, msg string) *pb.ParentRequest {
+		e := &pb.RaisedException{ExcType: typ}
+		if msg != "" {
+			e.Message = &msg
+		}
+		return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: e}}, nil)
+	}
+	if fc.ObjectId != nil {
+		return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: fc.FunctionName}}, nil), false
+	}
+	if f := opt.Functions[fc.FunctionName]; f != nil {
+		return w.hostFunction(ctx, fc, f, interrupted), false
+	}
+	switch fc.FunctionName {
+	case "exit", "quit":
+		msg := "" // str(SystemExit()) is empty
+		if a := arg(0); a != nil {
+			msg = a.str()
+		}
+		return raise("SystemExit", msg), false
+	case "input":
+		prompt := ""
+		if a := arg(0); a != nil {
+			prompt = a.str()
+		}
+		if opt.OnPrint != nil && prompt != "" {
+			opt.OnPrint(Stdout, prompt) // as CPython does, even with no stdin
+		}
+		if opt.Input == nil {
+			return raise(eofStandIn, eofMessage), true
+		}
+		var line *string
+		interrupt := true
+		if ctx.Err() == nil {
+			w.hostPhase(phaseHost, *interrupted)
+			line, interrupt = opt.Input(ctx, prompt)
+		}
+		if ctx.Err() != nil {
+			if !*interrupted {
+				*interrupted = true
+				w.hostPhase(phaseHandled, false)
+			}
+			return raise("KeyboardInterrupt", ""), false
+		}
+		w.hostPhase(phaseRunning, *interrupted)
+		switch {
+		case line != nil:
+			if opt.OnPrint != nil {
+				opt.OnPrint(Stdout, *line+"\n")
+			}
+			str := &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_Str{Str: *line}}}}
+			return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, str), false
+		case interrupt:
+			return raise("KeyboardInterrupt", "Interrupted by user"), false
+		}
+		return raise(eofStandIn, eofMessage), true
+	}
+	// No host functions: a call of an undefined name is a NameError.
+	return resumeCall(fc.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotFound{NotFound: fc.FunctionName}}, nil), false
+}
+
 // osCall answers an OS call. Sleeps are waited out on the host (that is
-// where an interrupt can stop them in-band); nothing else on the host is
-// reachable from the sandbox, so other calls get the worker's own refusal.
-func (w *Worker) osCall(ctx context.Context, c *pb.OsCall) (*pb.ParentRequest, error) {
+// where an interrupt can stop them in-band); the others are served by
+// osHost (os.go).
+//
+// An interrupt (ctx's end) during a sleep raises a KeyboardInterrupt the
+// cell can catch, as a SIGINT does in CPython; the handler then runs to its
+// end (Monty's own time budget still bounds it), and a sleep in it returns
+// at once: there is one interrupt per request, and this feed had its.
+func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (*pb.ParentRequest, error) {
 	var seconds float64
 	switch k := c.Call.(type) {
 	case *pb.OsCall_SystemSleep:
@@ -166,9 +290,9 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall) (*pb.ParentRequest, e
 	case *pb.OsCall_AsyncSleep_:
 		seconds = k.AsyncSleep.Delay
 	default:
-		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_NotHandled{NotHandled: &pb.Unit{}}}, nil), nil
+		return w.host.serve(c), nil
 	}
-	w.setPhase(phaseHost, false)
+	w.hostPhase(phaseHost, *interrupted)
 	if ctx.Err() == nil && seconds > 0 {
 		t := time.NewTimer(time.Duration(seconds * float64(time.Second)))
 		select {
@@ -177,14 +301,13 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall) (*pb.ParentRequest, e
 			t.Stop()
 		}
 	}
-	if ctx.Err() != nil {
-		// The worker stays alive to answer the abort; it is killed only if
-		// it does not (a finally block that never ends).
-		gen := w.setPhase(phaseAborting, false)
-		time.AfterFunc(abortGrace, func() { w.killIfPhase(gen, phaseAborting) })
-		return abort("KeyboardInterrupt", ""), nil
+	if ctx.Err() != nil && !*interrupted {
+		*interrupted = true
+		w.hostPhase(phaseHandled, false)
+		e := &pb.RaisedException{ExcType: "KeyboardInterrupt"}
+		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: e}}, nil), nil
 	}
-	w.setPhase(phaseRunning, false)
+	w.hostPhase(phaseRunning, *interrupted)
 	none := &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}}}
 	return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, none), nil
 }
@@ -238,6 +361,7 @@ func (w *Worker) Reset() error { return w.reset() }
 
 func (w *Worker) reset(extra ...*pb.ParentRequest) error {
 	reqs := append([]*pb.ParentRequest{{Kind: &pb.ParentRequest_Reset_{Reset_: &pb.Reset{}}}, configure(w.cfg)}, extra...)
+	w.cwdSent = len(extra) > 0 // a loaded snapshot has its own working directory
 	if err := w.send(reqs...); err != nil {
 		return err
 	}

@@ -30,15 +30,17 @@ func appendFrame(buf []byte, req *pb.ParentRequest) ([]byte, error) {
 	return buf, nil
 }
 
-// readFrame reads one event. scratch is reused when large enough.
-func readFrame(r *bufio.Reader, scratch []byte) (*pb.ChildEvent, []byte, error) {
+// readFrame reads one event. scratch is reused when large enough. unknown
+// reports fields the schema does not declare: they are tolerated (an OS
+// call of an unknown kind is refused to the cell), never a broken worker.
+func readFrame(r *bufio.Reader, scratch []byte) (ev *pb.ChildEvent, _ []byte, unknown bool, _ error) {
 	var hdr [4]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, scratch, err
+		return nil, scratch, false, err
 	}
 	n := binary.LittleEndian.Uint32(hdr[:])
 	if n > MaxFrame {
-		return nil, scratch, &ProtocolError{Msg: fmt.Sprintf("event frame of %d bytes exceeds the %d-byte limit", n, MaxFrame)}
+		return nil, scratch, false, &ProtocolError{Msg: fmt.Sprintf("event frame of %d bytes exceeds the %d-byte limit", n, MaxFrame)}
 	}
 	if cap(scratch) < int(n) {
 		scratch = make([]byte, n)
@@ -48,33 +50,33 @@ func readFrame(r *bufio.Reader, scratch []byte) (*pb.ChildEvent, []byte, error) 
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, scratch, err
+		return nil, scratch, false, err
 	}
 	// Undeclared fields are dropped here and noticed by size: the event
 	// re-encodes to fewer bytes than it came in (Go's encoding is the
 	// shortest, so equal sizes mean nothing was dropped). Only then is it
-	// decoded again, to say where; that keeps the common case cheap.
-	ev := &pb.ChildEvent{}
+	// decoded again, to say whether fields were dropped; that keeps the
+	// common case cheap.
+	ev = &pb.ChildEvent{}
 	if err := (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, ev); err != nil {
-		return nil, scratch, &ProtocolError{Msg: "undecodable event: " + err.Error()}
+		return nil, scratch, false, &ProtocolError{Msg: "undecodable event: " + err.Error()}
 	}
 	if ev.Kind == nil {
-		return nil, scratch, &ProtocolError{Msg: "event has no kind (newer protocol?)"}
+		// A kind of event this schema does not know: nothing says whether
+		// it awaits an answer, so the session cannot go on.
+		return nil, scratch, true, &ProtocolError{Msg: "event of a kind protocol " + fmt.Sprint(ProtocolVersion) + " does not define"}
 	}
 	if proto.Size(ev) != len(b) {
 		full := &pb.ChildEvent{}
-		if proto.Unmarshal(b, full) == nil {
-			if path := unknownField(full.ProtoReflect(), "ChildEvent"); path != "" {
-				return nil, scratch, &ProtocolError{Msg: "event carries fields protocol " + fmt.Sprint(ProtocolVersion) + " does not define, at " + path}
-			}
+		if proto.Unmarshal(b, full) == nil && unknownField(full.ProtoReflect(), "ChildEvent") != "" {
+			return ev, scratch, true, nil
 		}
 	}
-	return ev, scratch, nil
+	return ev, scratch, false, nil
 }
 
 // unknownField returns the path of the first message holding fields the
-// schema does not declare: the sign of a worker speaking another schema.
-// It runs on every event, so it allocates only when it finds one.
+// schema does not declare: the sign of a worker speaking a newer schema.
 func unknownField(m protoreflect.Message, path string) string {
 	if sub, ok := unknownIn(m); ok {
 		return path + sub

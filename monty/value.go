@@ -45,6 +45,28 @@ func (v *Value) Str() (string, bool) {
 	return s.Str, true
 }
 
+// Int returns the value if it is an int that fits 64 bits.
+func (v *Value) Int() (int64, bool) {
+	n := v.node(v.root)
+	if n == nil {
+		return 0, false
+	}
+	i, ok := n.Kind.(*pb.MontyNode_Int)
+	if !ok {
+		return 0, false
+	}
+	return i.Int, true
+}
+
+// str is str() of the value as far as the wire form allows: a str as it
+// is, anything else as its repr.
+func (v *Value) str() string {
+	if s, ok := v.Str(); ok {
+		return s
+	}
+	return v.Repr()
+}
+
 // Repr renders the value the way CPython's repr would, as far as the wire
 // form allows: sandbox class instances arrive without their __repr__, and
 // Counter, defaultdict and deque arrive as dict and list. That is why the
@@ -214,6 +236,12 @@ func (v *Value) repr(b *strings.Builder, i uint32, depth int) {
 		b.WriteString("PosixPath(" + StrRepr(k.Path) + ")")
 	case *pb.MontyNode_FileHandle:
 		fmt.Fprintf(b, "<_io.TextIOWrapper name=%s mode=%s>", StrRepr(k.FileHandle.Path), StrRepr(k.FileHandle.Mode))
+	case *pb.MontyNode_Complex:
+		b.WriteString(complexRepr(k.Complex.GetReal(), k.Complex.GetImag()))
+	case *pb.MontyNode_Module:
+		b.WriteString("<module " + StrRepr(k.Module.Name) + ">")
+	case *pb.MontyNode_Decimal:
+		b.WriteString("Decimal(" + StrRepr(k.Decimal) + ")")
 	case *pb.MontyNode_Repr:
 		b.WriteString(k.Repr)
 	case *pb.MontyNode_Cycle:
@@ -288,6 +316,19 @@ func FloatRepr(f float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// complexRepr formats a complex number like CPython: 1j, (1+2j), (-0-1.5j).
+func complexRepr(re, im float64) string {
+	part := func(f float64) string { return strings.TrimSuffix(FloatRepr(f), ".0") }
+	imag := part(im) + "j"
+	if re == 0 && !math.Signbit(re) {
+		return imag
+	}
+	if !math.Signbit(im) && !math.IsNaN(im) {
+		imag = "+" + imag
+	}
+	return "(" + part(re) + imag + ")"
 }
 
 // StrRepr quotes s like CPython's repr(str).

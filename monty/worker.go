@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 )
@@ -36,6 +37,20 @@ type Config struct {
 	// PrintFlushInterval batches Print events; 0 keeps the worker's default
 	// (5 ms or about 8 KiB).
 	PrintFlushInterval time.Duration
+	// Cwd is the working directory of a new session (os.getcwd()); empty
+	// is the worker's own, "/".
+	Cwd string
+	// FS serves the file-system OS calls; nil refuses them all (the
+	// worker's PermissionError).
+	FS *files.FS
+	// Env is os.environ.
+	Env map[string]string
+	// hostClock makes the worker ask the host for the time, the date,
+	// random seeds and sleeps; typeCheck type-checks every feed; onOSCall
+	// sees every OS call (tests of those calls).
+	hostClock bool
+	typeCheck bool
+	onOSCall  func(*pb.OsCall)
 }
 
 // Worker is one `monty subprocess` child holding one session. A Worker is
@@ -58,18 +73,22 @@ type Worker struct {
 	mu    sync.Mutex
 	phase int
 	gen   uint64
+
+	host    osHost
+	cwdSent bool // the session's working directory was set
+	// unknown counts events that carried fields this schema does not
+	// declare (they are tolerated; tests check the pinned worker sends none).
+	unknown int
 }
 
 const (
 	phaseIdle = iota
 	phaseRunning
 	phaseHost
-	phaseAborting
+	// phaseHandled: the feed's cancellation was answered in-band with a
+	// KeyboardInterrupt; the code runs on and is never killed for it.
+	phaseHandled
 )
-
-// abortGrace is how long a worker may take to end a feed after an in-band
-// KeyboardInterrupt before it is killed.
-const abortGrace = 2 * time.Second
 
 func (w *Worker) setPhase(p int, newFeed bool) uint64 {
 	w.mu.Lock()
@@ -81,18 +100,19 @@ func (w *Worker) setPhase(p int, newFeed bool) uint64 {
 	return w.gen
 }
 
+// hostPhase sets the phase of a feed on the host's side, unless its
+// cancellation was handled in-band already (the phase then stays
+// phaseHandled: a late watcher must not kill the handler).
+func (w *Worker) hostPhase(p int, handled bool) {
+	if !handled {
+		w.setPhase(p, false)
+	}
+}
+
 func (w *Worker) killIfRunning(gen uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.gen == gen && w.phase == phaseRunning {
-		w.Kill()
-	}
-}
-
-func (w *Worker) killIfPhase(gen uint64, p int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.gen == gen && w.phase == p {
 		w.Kill()
 	}
 }
@@ -113,7 +133,8 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{})}
+	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{}),
+		host: osHost{fs: cfg.FS, cwd: cfg.Cwd, env: cfg.Env, start: time.Now()}}
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start monty worker: %w", err)
@@ -162,7 +183,12 @@ func configure(cfg Config) *pb.ParentRequest {
 		v := cfg.Limits.RecursionDepth
 		lim.MaxRecursionDepth = &v
 	}
-	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion}
+	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion, TypeCheck: cfg.typeCheck}
+	if cfg.hostClock {
+		c.OsPolicy = &pb.OsPolicy{Datetime: &pb.OsPolicy_DtCallHost{DtCallHost: &pb.Unit{}},
+			Sleep:       &pb.SleepMode{Mode: &pb.SleepMode_CallHost{CallHost: &pb.Unit{}}},
+			RandomStart: &pb.OsPolicy_RandomCallHost{RandomCallHost: &pb.Unit{}}}
+	}
 	if cfg.PrintFlushInterval > 0 {
 		v := uint32(cfg.PrintFlushInterval.Milliseconds())
 		c.PrintFlushIntervalMs = &v
@@ -210,13 +236,23 @@ func (w *Worker) Close() error {
 // Exited is closed once the worker process has ended.
 func (w *Worker) Exited() <-chan struct{} { return w.exited }
 
+// ExitError says how the worker process ended; nil while it runs.
+func (w *Worker) ExitError() *CrashError {
+	select {
+	case <-w.exited:
+		return w.crash
+	default:
+		return nil
+	}
+}
+
 func (w *Worker) reap() {
 	err := w.cmd.Wait()
 	c := &CrashError{Stderr: w.stderr.String()}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			c.ExitCode, c.Signal = -1, ws.Signal().String()
+			c.ExitCode, c.Signal = -1, proc.SignalName(ws.Signal())
 		} else {
 			c.ExitCode = ee.ExitCode()
 		}
@@ -247,15 +283,24 @@ func (w *Worker) send(reqs ...*pb.ParentRequest) error {
 	return nil
 }
 
+// keptReadBuffer bounds the read buffer kept between events.
+const keptReadBuffer = 1 << 20
+
 // next reads one event.
 func (w *Worker) next() (*pb.ChildEvent, error) {
 	if w.broken != nil {
 		return nil, w.broken
 	}
-	ev, rbuf, err := readFrame(w.stdout, w.rbuf)
+	ev, rbuf, unknown, err := readFrame(w.stdout, w.rbuf)
 	w.rbuf = rbuf
+	if cap(rbuf) > keptReadBuffer {
+		w.rbuf = nil // one large event (a snapshot) must not pin its size
+	}
 	if err != nil {
 		return nil, w.fail(err)
+	}
+	if unknown {
+		w.unknown++
 	}
 	if fe := ev.GetFatalError(); fe != nil && w.gen > 0 {
 		return nil, w.fail(&ProtocolError{Msg: "worker fatal error: " + fe.Message})

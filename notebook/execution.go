@@ -29,6 +29,9 @@ type execution struct {
 	ended  bool                // done is closed; set by the goroutine that ends it
 	result *contract.Execution // nil when it never ran
 	rec    *cellResult         // the cell's tracked result; nil for selections
+
+	limits    kernel.Limits // per-run overrides
+	untracked bool          // RunCode: no result is shown in the document
 }
 
 // batch is the executions of one run request. runAll, runAbove and
@@ -75,7 +78,8 @@ func Record(id string, rng contract.Range, startLine int, r kernel.Result) *cont
 		ID: id, Range: rng, ExecutionCount: r.ExecutionCount, Status: r.Status,
 		Stdout: r.Stdout, Stderr: r.Stderr, Result: r.Value,
 		Backend: string(r.Backend), Runtime: r.Runtime,
-		DurationMs: float64(r.Duration.Microseconds()) / 1000,
+		DurationMs: float64(r.Duration.Microseconds()) / 1000, Notes: r.Notes, Files: r.Files,
+		Routing: r.Routing,
 	}
 	if x.Status == "" {
 		x.Status = kernel.StatusCrashed
@@ -87,7 +91,7 @@ func Record(id string, rng contract.Range, startLine int, r kernel.Result) *cont
 			if f.Line > 0 {
 				line = startLine + f.Line - 1
 			}
-			x.Error.Traceback[i] = contract.Frame{Line: line, Name: f.Name, Text: f.Text}
+			x.Error.Traceback[i] = contract.Frame{Line: line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine}
 		}
 	}
 	return x

@@ -49,6 +49,15 @@ type Events interface {
 	ConfirmInstall(ctx context.Context, uri string, packages []string) bool
 }
 
+// InputEvents are Events that can ask the person for a line when a cell
+// calls input(); without them input() raises EOFError at once.
+type InputEvents interface {
+	// Input asks for one line and returns it; kernel.ErrInputDismissed when
+	// the person dismissed the question, another error when the client
+	// cannot answer. ctx ends when the cell stops waiting (an interrupt).
+	Input(ctx context.Context, p *contract.InputParams) (string, error)
+}
+
 // Progress is one work-done progress; a nil Progress does nothing.
 type Progress interface {
 	Report(message string, percent int)

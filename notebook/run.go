@@ -22,6 +22,7 @@ const (
 	RunBelow                // that cell and every code cell below it
 	RunAll                  // every code cell
 	RunRange                // exactly the text in Range, dedented
+	RunCode                 // Code, which is not in the document's text (see code.go)
 )
 
 // RunRequest is one run request of a document.
@@ -31,6 +32,9 @@ type RunRequest struct {
 	Range contract.Range
 	// Command names the request in messages ("backyard.runCell").
 	Command string
+	// Code and Limits are RunCode's code and its per-run limit overrides.
+	Code   string
+	Limits kernel.Limits
 	// Progress, when set, is called once the executions exist and before
 	// they are told queued; it may start work-done progress whose cancel
 	// interrupts the run. The progress ends with the run's last execution.
@@ -133,12 +137,16 @@ func (r *Run) Wait(ctx context.Context) []*contract.Execution {
 
 // prepare builds the executions of req from the document's current text.
 func (d *Document) prepare(req RunRequest) ([]*execution, error) {
+	if req.Kind == RunCode {
+		return d.codeExecutions(req), nil
+	}
 	snap := d.snapshot()
 	b := &batch{stopOnError: req.Kind == RunAll || req.Kind == RunAbove || req.Kind == RunBelow}
 	if req.Kind == RunRange {
-		if err := checkRange(req.Command, snap, req.Range); err != nil {
+		if err := checkRange(req.Command, req.Range); err != nil {
 			return nil, err
 		}
+		req.Range = clampRange(snap, req.Range)
 		e := d.selectionExecution(snap, req.Range, b)
 		if e == nil {
 			return nil, nil
@@ -192,15 +200,29 @@ func argErr(format string, args ...any) error {
 	return &contract.ArgError{Msg: fmt.Sprintf(format, args...)}
 }
 
-func checkRange(cmd string, snap *snapshot, r contract.Range) error {
-	n := snap.LineCount()
-	if int(r.Start.Line) >= n || int(r.End.Line) >= n {
-		return argErr("%s: range %d:%d-%d:%d is outside the document (its lines are 0 to %d)", cmd, r.Start.Line, r.Start.Character, r.End.Line, r.End.Character, n-1)
-	}
+func checkRange(cmd string, r contract.Range) error {
 	if r.End.Line < r.Start.Line || r.End.Line == r.Start.Line && r.End.Character < r.Start.Character {
 		return argErr("%s: range ends (%d:%d) before it starts (%d:%d)", cmd, r.End.Line, r.End.Character, r.Start.Line, r.Start.Character)
 	}
 	return nil
+}
+
+// clampRange clamps r to the document, as LSP clamps positions: a
+// position past the end of its line is the line's end, one past the last
+// line the document's end (an editor's selection can end on a line the
+// text does not have, e.g. after a trailing newline).
+func clampRange(snap *snapshot, r contract.Range) contract.Range {
+	last := snap.LineCount() - 1
+	clamp := func(p contract.Position) contract.Position {
+		if int(p.Line) > last {
+			return contract.Position{Line: uint32(last), Character: uint32(utf16Len(snap.Line(last)))}
+		}
+		if n := uint32(utf16Len(snap.Line(int(p.Line)))); p.Character > n {
+			p.Character = n
+		}
+		return p
+	}
+	return contract.Range{Start: clamp(r.Start), End: clamp(r.End)}
 }
 
 // selectionExecution builds the execution of the text in r: its lines are
@@ -258,7 +280,14 @@ func (e *execution) run(s *session) {
 		nb.ev.Output(&contract.OutputParams{URI: uri, ExecutionID: id, Stream: st, Text: text})
 	})
 	s.setOutput(out)
-	res, err := k.Execute(e.ctx, kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs})
+	req := kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs, Limits: e.limits}
+	if in, ok := nb.ev.(InputEvents); ok {
+		req.OnInput = func(ctx context.Context, prompt string, password bool) (string, error) {
+			out.flush() // the prompt shows before the question
+			return in.Input(ctx, &contract.InputParams{URI: uri, ExecutionID: id, Prompt: prompt, Password: password})
+		}
+	}
+	res, err := k.Execute(e.ctx, req)
 	s.setOutput(nil)
 	out.close()
 
@@ -302,7 +331,7 @@ func (e *execution) finish(s *session, x *contract.Execution, diagLine, gen int)
 		}
 		e.rec.gen = gen
 		d.results.finish(e.rec, x, diagLine)
-	} else {
+	} else if !e.untracked {
 		d.results.setRange(&rangeResult{startLine: e.startLine, lines: e.selLines, exec: x, diagLine: diagLine})
 	}
 	d.mu.Unlock()

@@ -319,10 +319,18 @@ func (s *session) stopExecutions(match func(*execution) bool) bool {
 	clear(s.queue[len(kept):])
 	s.queue = kept
 	cur, _ := s.current.(*execution)
+	k := s.k
 	s.mu.Unlock()
 	running := cur != nil && match(cur)
 	if running {
-		cur.cancel()
+		if cur.ctx.Err() != nil && k != nil {
+			// Interrupted already and still running (it caught the
+			// KeyboardInterrupt): as in Jupyter, each request interrupts
+			// once more.
+			_ = k.Interrupt()
+		} else {
+			cur.cancel()
+		}
 	}
 	for _, j := range dropped {
 		j.drop(s)

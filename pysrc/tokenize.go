@@ -114,6 +114,29 @@ type scanner struct {
 	err     *SyntaxError
 	pending bool // the current logical line has a non-comment token
 	lenient bool // an unterminated string ends at its line break (TokenizeLenient)
+	fields  []Span
+}
+
+// Span is a part of the code, from Start up to (not including) End: byte
+// offsets.
+type Span struct{ Start, End int }
+
+// FStringFields returns the expression of every replacement field of the
+// f-strings (and t-strings) in code, nested fields included, in source
+// order: in f"{round(x, 2):>{w}}" the spans of `round(x, 2)` and `w`. A
+// field's text runs to its format spec or closing brace, so a conversion
+// ("!r") or a self-documenting '=' stays in it. Fields of a string that is
+// not terminated are left out.
+func FStringFields(code string) []Span {
+	s := &scanner{src: code, toks: make([]Token, 0, len(code)/4+4)}
+	s.run()
+	out := s.fields[:0]
+	for _, f := range s.fields {
+		if f.End >= f.Start {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func (s *scanner) fail(line, off int, msg string) {
@@ -307,6 +330,8 @@ func (s *scanner) field(j int, q byte, triple bool, nest int) (int, string) {
 	}
 	src := s.src
 	depth := 0
+	at := len(s.fields)
+	s.fields = append(s.fields, Span{Start: j, End: -1})
 	for j < len(src) {
 		c := src[j]
 		switch {
@@ -339,6 +364,7 @@ func (s *scanner) field(j int, q byte, triple bool, nest int) (int, string) {
 			j++
 		case c == '}':
 			if depth == 0 {
+				s.fields[at].End = j
 				return j + 1, ""
 			}
 			depth--
@@ -346,6 +372,7 @@ func (s *scanner) field(j int, q byte, triple bool, nest int) (int, string) {
 		case c == ':' && depth == 0:
 			// Lambdas and walrus must be parenthesized here, so a top-level
 			// ':' always starts the format spec.
+			s.fields[at].End = j
 			return s.spec(j+1, q, triple, nest)
 		default:
 			end := identEnd(src, j)

@@ -10,27 +10,80 @@ import (
 // Python implementations even when nothing fails; a router sends cells with
 // the ones its interpreter runs differently elsewhere. Names:
 //
-//	"dunder:__lt__"          a special method defined in an indented def (a class body)
+//	"dunder:__lt__"          a special method defined in an indented def (a class body);
+//	                         also "dunder:__slots__", assigned in an indented line
 //	"generator-expression"   a generator expression that is not the sole argument of a call
 //	"round-ndigits"          round() called with two arguments
 //	"set"                    a set display or comprehension, or a set()/frozenset() call
+//	"asyncio-concurrency"    a call that runs coroutines concurrently: gather, wait,
+//	                         as_completed, wait_for, shield, TaskGroup, to_thread (bare or
+//	                         on asyncio), create_task or ensure_future (on anything)
+//	"except-as"              an except clause that binds the exception (its message may be shown)
+//	"type-as-value"          the built-in type used other than as a call: type(type), isinstance(x, type)
+//	"dict-bool-key"          True or False as a key of a dict display, or as a subscript
+//	"re-ascii"               re.ASCII or re.A, or an inline (?a) flag
+//	"re-template"            a string with a group reference (\1, \g<name>) in a cell that calls sub, subn or expand
+//	"hasattr"                a hasattr() call (a feature test, e.g. of a module's names)
+//	"object-repr"            a string that looks like part of an object's default repr
+//	                         ("object at 0x", "<__main__.", "<class '", "<function "):
+//	                         the cell inspects such reprs, which interpreters spell differently
 //
-// The result is sorted and de-duplicated; nil when there is none. Code that
-// cannot be tokenized is scanned as far as it goes.
+// Replacement fields of f-strings are scanned too. The result is sorted and
+// de-duplicated; nil when there is none. Code that cannot be tokenized is
+// scanned as far as it goes.
 func Uses(code string) []string {
 	toks, _ := Tokenize(code)
 	return usesOf(code, significant(toks))
 }
 
 func usesOf(code string, sig []Token) []string {
-	match := matchBrackets(sig)
 	found := map[string]bool{}
+	usesIn(code, sig, found)
+	for _, f := range FStringFields(code) {
+		toks, _ := Tokenize(code[f.Start:f.End])
+		usesIn(code[f.Start:f.End], significant(toks), found)
+	}
+	return sortedSet(found)
+}
+
+// concurrent are the asyncio calls that run coroutines side by side; the
+// first group counts bare or on asyncio, the second on any receiver.
+var (
+	concurrent    = map[string]bool{"gather": true, "wait": true, "as_completed": true, "wait_for": true, "shield": true, "TaskGroup": true, "to_thread": true}
+	concurrentAny = map[string]bool{"create_task": true, "ensure_future": true}
+)
+
+func usesIn(code string, sig []Token, found map[string]bool) {
+	match := matchBrackets(sig)
+	templates, subs := false, false
 	for i, t := range sig {
 		switch {
 		case t.Kind == Name && t.Text == "def" && i+1 < len(sig) && isDunder(sig[i+1].Text) && indented(code, t, sig, i):
 			found["dunder:"+sig[i+1].Text] = true
+		case t.Kind == Name && t.Text == "__slots__" && next(sig, i, "=") && indented(code, t, sig, i):
+			found["dunder:__slots__"] = true
 		case t.Kind == Name && t.Text == "round" && next(sig, i, "(") && hasTopComma(sig, i+1, match[i+1]):
 			found["round-ndigits"] = true
+		case t.Kind == Name && (concurrentAny[t.Text] || concurrent[t.Text] && (!after(sig, i, ".") || i >= 2 && sig[i-2].Text == "asyncio")) && next(sig, i, "("):
+			found["asyncio-concurrency"] = true
+		case t.Kind == Name && t.Text == "except" && exceptBinds(sig, i):
+			found["except-as"] = true
+		case t.Kind == Name && t.Text == "type" && !after(sig, i, ".") && !next(sig, i, "(") && !next(sig, i, "=") && !(i+1 < len(sig) && sig[i+1].Kind == Name):
+			found["type-as-value"] = true
+		case t.Kind == Name && (t.Text == "True" || t.Text == "False") && (next(sig, i, ":") && i > 0 && (isOp(sig[i-1], "{") || isOp(sig[i-1], ",")) && inBraces(sig, match, i) || after(sig, i, "[") && next(sig, i, "]")):
+			found["dict-bool-key"] = true
+		case t.Kind == Name && (t.Text == "ASCII" || t.Text == "A") && i >= 2 && isOp(sig[i-1], ".") && sig[i-2].Text == "re":
+			found["re-ascii"] = true
+		case t.Kind == String && strings.Contains(t.Text, "(?a"):
+			found["re-ascii"] = true
+		case t.Kind == String && looksLikeRepr(t.Text):
+			found["object-repr"] = true
+		case t.Kind == String && hasGroupReference(t.Text):
+			templates = true
+		case t.Kind == Name && (t.Text == "sub" || t.Text == "subn" || t.Text == "expand") && next(sig, i, "("):
+			subs = true
+		case t.Kind == Name && t.Text == "hasattr" && next(sig, i, "(") && !after(sig, i, "."):
+			found["hasattr"] = true
 		case t.Kind == Name && (t.Text == "set" || t.Text == "frozenset") && next(sig, i, "(") && !after(sig, i, "."):
 			found["set"] = true
 		case isOp(t, "(") && match[i] > i:
@@ -45,7 +98,61 @@ func usesOf(code string, sig []Token) []string {
 			}
 		}
 	}
-	return sortedSet(found)
+	if templates && subs {
+		found["re-template"] = true
+	}
+}
+
+// exceptBinds reports whether the except clause at sig[i] names its
+// exception (`except E as e:`).
+func exceptBinds(sig []Token, i int) bool {
+	d := sig[i].Depth
+	for j := i + 1; j < len(sig) && sig[j].Kind != Newline; j++ {
+		if sig[j].Depth == d && isOp(sig[j], ":") {
+			return false
+		}
+		if sig[j].Depth == d && sig[j].Kind == Name && sig[j].Text == "as" {
+			return true
+		}
+	}
+	return false
+}
+
+// inBraces reports whether sig[i] is directly inside a brace pair.
+func inBraces(sig []Token, match []int, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if sig[j].Depth == sig[i].Depth-1 && isOp(sig[j], "{") {
+			return match[j] > i
+		}
+		if sig[j].Depth < sig[i].Depth-1 {
+			return false
+		}
+	}
+	return false
+}
+
+func looksLikeRepr(lit string) bool {
+	for _, m := range []string{"object at 0x", "<__main__.", "<class '", "<function "} {
+		if strings.Contains(lit, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasGroupReference reports whether a string literal holds a regular
+// expression group reference: a backslash and a digit, or \g<.
+func hasGroupReference(lit string) bool {
+	for i := 0; i+1 < len(lit); i++ {
+		if lit[i] != '\\' {
+			continue
+		}
+		if c := lit[i+1]; c >= '1' && c <= '9' || c == 'g' && i+2 < len(lit) && lit[i+2] == '<' {
+			return true
+		}
+		i++ // an escaped backslash
+	}
+	return false
 }
 
 // sortedSet returns the keys of set sorted; nil when it is empty.

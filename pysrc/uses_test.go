@@ -40,6 +40,30 @@ func TestUses(t *testing.T) {
 		{"f'{x}'", nil},
 		{"'{a, b}'", nil},
 		{"class V:\n    def __lt__(self, o):\n        return (x for x in o)\n", []string{"dunder:__lt__", "generator-expression"}},
+		{"print(f'{round(x, 2)} and {y!r:>{w}}')", []string{"round-ndigits"}},
+		{"f'{ {1, 2} }'", []string{"set"}},
+		{"class S:\n    __slots__ = ('a',)", []string{"dunder:__slots__"}},
+		{"__slots__ = ()", nil},
+		{"await asyncio.gather(a(), b())", []string{"asyncio-concurrency"}},
+		{"from asyncio import gather\nawait gather(a())", []string{"asyncio-concurrency"}},
+		{"t = tg.create_task(a())", []string{"asyncio-concurrency"}},
+		{"q.wait(1)\nawait asyncio.sleep(1)", nil},
+		{"try:\n    f()\nexcept ValueError as e:\n    print(e)", []string{"except-as"}},
+		{"try:\n    f()\nexcept (KeyError, ValueError):\n    pass", nil},
+		{"type(type), isinstance(x, type)", []string{"type-as-value"}},
+		{"type(x).__name__", nil},
+		{"type Pair = tuple[int, int]", nil},
+		{"{1: 'a', True: 'b'}", []string{"dict-bool-key"}},
+		{"d[False] = 0", []string{"dict-bool-key"}},
+		{"f(True, x=False)", nil},
+		{"re.findall(p, s, re.ASCII)", []string{"re-ascii"}},
+		{"re.match('(?a)\\w', s)", []string{"re-ascii"}},
+		{"re.sub(r'(a)', r'\\1\\1', s)", []string{"re-template"}},
+		{"m.expand(r'\\g<name>')", []string{"re-template"}},
+		{"re.sub(r'a', 'b', s)", nil},
+		{"print('\\\\1')", nil},
+		{"hasattr(itertools, 'batched')", []string{"hasattr"}},
+		{"repr(p).startswith('<__main__.P object at 0x')", []string{"object-repr"}},
 	}
 	for _, c := range cases {
 		if got := Uses(c.code); !reflect.DeepEqual(got, c.want) {
@@ -66,5 +90,20 @@ func TestAnalyzeAgreesWithTheParts(t *testing.T) {
 		if !reflect.DeepEqual(a.Imports, Imports(code)) || !reflect.DeepEqual(a.Features, Features(code)) || !reflect.DeepEqual(a.Uses, Uses(code)) {
 			t.Errorf("%q: %+v", code, a)
 		}
+	}
+}
+
+func TestFStringFields(t *testing.T) {
+	code := `x = f"{round(v, 2):>{w}} {a!r}" + rf'{b}' + "{c}" + f"{{d}}"`
+	var got []string
+	for _, f := range FStringFields(code) {
+		got = append(got, code[f.Start:f.End])
+	}
+	want := []string{"round(v, 2)", "w", "a!r", "b"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("fields %q, want %q", got, want)
+	}
+	if f := FStringFields(`f"{unterminated`); len(f) != 0 {
+		t.Fatalf("%v", f)
 	}
 }

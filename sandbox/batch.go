@@ -55,9 +55,13 @@ func (s *Sandbox) Batch(ctx context.Context, snippets iter.Seq[kernel.Snippet], 
 type job struct {
 	i  int
 	sn kernel.Snippet
-	// why the container runs it (auto): the router's reason, or what
-	// Monty lacked
-	why string
+	// why the container runs it: the router's rule (auto), or what Monty
+	// lacks
+	why *contract.Routing
+	// plan is the router's (auto); montyResult is Monty's result of a
+	// snippet the container runs again, for the verdict.
+	plan        auto.Plan
+	montyResult *kernel.Result
 }
 
 type batch struct {
@@ -150,13 +154,14 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 			q = ctrQ
 		case len(sn.Files) > 0 || len(sn.Inputs) > 0:
 			if !useContainer {
-				b.emit(j.i, needsContainer(j, "it has files or inputs, which Monty does not provide", errors.New("the backend is monty")))
+				b.emit(j.i, needsContainer("it has files or inputs, which Monty does not provide", errors.New("the backend is monty")))
 				continue
 			}
-			j.why, q = "it has files or inputs", ctrQ
+			j.why, q = &contract.Routing{Rule: "input:files", Reason: "it has files or inputs, which Monty does not provide"}, ctrQ
 		case b.router != nil:
-			if why := b.router.Route(sn.Code); why != "" {
-				j.why, q = why, ctrQ
+			j.plan = b.router.Plan(sn.Code)
+			if j.plan.Route != nil {
+				j.why, q = j.plan.Route, ctrQ
 			}
 		}
 		select {
@@ -207,7 +212,11 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 				b.emit(j.i, interrupted(false))
 				continue
 			}
-			if err := lane.Send(ctx, j.i, j.sn); err != nil {
+			sn := j.sn
+			if b.router != nil {
+				sn.Code = j.plan.Code // with its shims
+			}
+			if err := lane.Send(ctx, j.i, sn); err != nil {
 				b.errMu.Lock()
 				if b.montyEr == nil {
 					b.montyEr = err
@@ -229,8 +238,8 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 		j := held[i]
 		delete(held, i)
 		if b.router != nil && ctx.Err() == nil {
-			if why := auto.Fallback(r); why != "" {
-				j.why = why
+			if why := b.router.Check(j.plan, r); why != nil {
+				j.why, j.montyResult = why, &r
 				select {
 				case ctr <- j:
 					continue
@@ -252,14 +261,27 @@ func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, 
 			continue
 		}
 		r := l.Run(ctx, j.sn)
-		if r.Error != nil && r.Error.EName == "BackendUnavailable" && j.why != "" {
-			r = needsContainer(j, j.why, errors.New(r.Error.EValue))
+		switch {
+		case r.Error != nil && r.Error.EName == "BackendUnavailable" && j.why != nil:
+			if j.montyResult != nil {
+				// Monty's result, unconfirmed, as the editors show it.
+				mr := *j.montyResult
+				mr.Routing = &contract.Routing{Rule: j.why.Rule, Reason: j.why.Reason, Check: contract.CheckUnconfirmed, Note: "Monty's result could not be compared with CPython's: " + r.Error.EValue}
+				r = mr
+				break
+			}
+			r = needsContainer(j.why.Reason, errors.New(r.Error.EValue))
+			r.Routing = j.why
+		case j.montyResult != nil && (r.Status == kernel.StatusOK || r.Status == kernel.StatusError):
+			r = auto.Verdict(*j.why, *j.montyResult, r)
+		case j.why != nil:
+			r.Routing = j.why
 		}
 		b.emit(j.i, r)
 	}
 }
 
-func needsContainer(j job, why string, err error) kernel.Result {
+func needsContainer(why string, err error) kernel.Result {
 	return kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{
 		EName:  "BackendUnavailable",
 		EValue: fmt.Sprintf("this snippet needs the container backend (%s), which is not available: %v", why, err),

@@ -1,16 +1,23 @@
 // Package sandbox is backyard-ls's API for programs (an agent's code tool,
 // an RL reward loop): a stateful Sandbox whose Run keeps names between calls
 // like a notebook, and Batch (RunBatch) for independent snippets in
-// parallel, each result as it ends.
+// parallel, each result as it ends. The sandboxed code reaches nothing of
+// the host but what the program grants: host functions it may call
+// (Options.Functions), named inputs (RunWith), an environment (Options.Env)
+// and packages (Install).
 package sandbox
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kernels"
 	"github.com/backyard-ls/backyard-ls/monty"
+	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // Options configure a Sandbox.
@@ -23,10 +30,42 @@ type Options struct {
 	// MontyBinary is the worker executable; empty means monty.Find("").
 	MontyBinary string
 	// Container and Install configure the container backend ("auto",
-	// "container"); zero values take the settings' defaults.
+	// "container"); zero fields take the settings' defaults (MountWorkspace
+	// is Workspace != "").
 	Container contract.ContainerSettings
 	Install   contract.InstallSettings
+	// Functions are host functions the sandboxed code calls by name, bound
+	// as globals of every Run: the call runs on the host (on Monty as an
+	// external function, in a container through the driver's channel).
+	// Arguments and results are JSON-compatible values (see
+	// kernel.HostFunc); an error raises in the cell (Raise names its type).
+	// Cells replayed into a new backend do not call them again.
+	Functions map[string]kernel.HostFunc
+	// Env is added to the few variables every kernel's cells see
+	// (container.CellEnv: PATH, HOME, LANG…), on Monty and in a container
+	// alike. Nothing of the host's environment is passed.
+	Env map[string]string
+	// Workspace is the host folder the code sees (its working directory),
+	// read-only: files it writes are kept in the kernel (files.write
+	// sandbox) and listed in each Result's Files. Empty: no folder.
+	Workspace string
 }
+
+// RunOptions are the options of one RunWith.
+type RunOptions struct {
+	// Inputs are bound as globals before the code runs (named inputs,
+	// JSON-compatible values); they persist like any global.
+	Inputs map[string]any
+	// Limits override the sandbox's for this run only (zero fields keep
+	// them); the state is kept. Timeout and MaxOutputBytes can change; the
+	// memory and recursion limits are fixed when a session starts (a
+	// different one is an error wrapping kernel.ErrLimitFixed).
+	Limits kernel.Limits
+}
+
+// Raise returns the error a host function returns to raise exception typ
+// (e.g. "ValueError") with message msg in the cell.
+func Raise(typ, msg string) error { return &kernel.HostError{Type: typ, Message: msg} }
 
 // Sandbox is a stateful kernel for a program.
 type Sandbox struct {
@@ -48,11 +87,30 @@ func New(opts Options) (*Sandbox, error) {
 		opts.MontyBinary = p
 	}
 	opts.Limits = opts.Limits.WithDefaults()
-	k, err := kernels.New(kernel.Config{Settings: opts.settings()})
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	k, err := kernels.New(kernel.Config{Settings: opts.settings(), Env: opts.Env, Workspace: opts.Workspace})
 	if err != nil {
 		return nil, err
 	}
 	return &Sandbox{opts: opts, kernel: k}, nil
+}
+
+// check refuses function names and environment variables the sandbox
+// cannot give the code.
+func (o Options) check() error {
+	for name := range o.Functions {
+		if n := pysrc.Names(name); len(n) != 1 || n[0] != name {
+			return fmt.Errorf("sandbox: host function name %q is not a Python identifier", name)
+		}
+	}
+	for name := range o.Env {
+		if name == "" || strings.ContainsAny(name, "=\x00") || container.ReservedEnv(name) {
+			return fmt.Errorf("sandbox: environment variable %q cannot be set", name)
+		}
+	}
+	return nil
 }
 
 // settings are the backyard.* settings the options amount to.
@@ -62,9 +120,21 @@ func (o Options) settings() contract.Settings {
 	s.Timeout = contract.Seconds(o.Limits.Timeout.Seconds())
 	s.Memory = contract.MiB(o.Limits.MemoryBytes >> 20)
 	s.RecursionLimit, s.MaxOutputBytes = o.Limits.RecursionDepth, o.Limits.MaxOutputBytes
-	if o.Container != (contract.ContainerSettings{}) {
-		s.Container = o.Container
+	// Zero container fields keep the defaults; the workspace is seen when
+	// the program names one.
+	if c := o.Container; c.Image != "" {
+		s.Container.Image = c.Image
 	}
+	if o.Container.Runtime != "" {
+		s.Container.Runtime = o.Container.Runtime
+	}
+	if o.Container.Network != "" {
+		s.Container.Network = o.Container.Network
+	}
+	s.Container.MountWorkspace = o.Workspace != ""
+	// No warm pool: a program's sandbox would leave its containers
+	// waiting until the process exits.
+	s.Container.WarmPool = 0
 	if o.Install != (contract.InstallSettings{}) {
 		s.Install = o.Install
 	}
@@ -75,7 +145,26 @@ func (o Options) settings() contract.Settings {
 // Run are visible to the next. A Python exception is a Result with Status
 // "error", not an error.
 func (s *Sandbox) Run(ctx context.Context, code string) (kernel.Result, error) {
-	return s.kernel.Execute(ctx, kernel.Request{Code: code})
+	return s.RunWith(ctx, code, RunOptions{})
+}
+
+// RunWith is Run with named inputs and per-run limits.
+func (s *Sandbox) RunWith(ctx context.Context, code string, o RunOptions) (kernel.Result, error) {
+	return s.kernel.Execute(ctx, kernel.Request{Code: code, Inputs: o.Inputs, Functions: s.opts.Functions, Limits: o.Limits})
+}
+
+// Install installs packages (pip requirement strings) for the container
+// backend, into the image's package volume, through a short-lived
+// installer container (the kernel itself stays offline); the next run can
+// import them. It installs whatever Options.Install.AutoInstall says (the
+// program asked), from Options.Install's index or wheel folder. The Monty
+// backend has no packages: an error.
+func (s *Sandbox) Install(ctx context.Context, packages []string) error {
+	in, ok := s.kernel.(kernel.Installer)
+	if !ok {
+		return fmt.Errorf("sandbox: the %s backend cannot install packages; use the auto or container backend", s.opts.Backend)
+	}
+	return in.Install(ctx, packages)
 }
 
 // Kernel returns the sandbox's kernel (interrupt, restart, variables).

@@ -14,9 +14,9 @@ count="${COUNT:-3}"
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
 
-go test ./kernel/ -run '^$' -count="$count" -benchtime="${COLD:-10}x" \
+go test ./kernel/containerkernel/ -run '^$' -count="$count" -benchtime="${COLD:-10}x" \
   -bench '^(BenchmarkContainerColdStart|BenchmarkDockerRun)$' | tee -a "$out"
-go test ./kernel/ -run '^$' -count="$count" -benchtime="${CELLS:-300}x" \
+go test ./kernel/containerkernel/ -run '^$' -count="$count" -benchtime="${CELLS:-300}x" \
   -bench '^(BenchmarkContainerCell|BenchmarkContainerPrint1000)$' | tee -a "$out"
 
 # Median over the repetitions of each benchmark's per-iteration median.

@@ -16,19 +16,19 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 n="${BENCH_N:-1000}"
 echo "Monty kernel..." >&2
-go test -run '^$' -bench '^Benchmark(TrivialCell|ColdStart|Print1000)$' -benchtime "${n}x" ./kernel >"$out/kernel.txt"
-go test -run '^$' -bench '^BenchmarkInterruptRecovery$' -benchtime 100x ./kernel >"$out/interrupt.txt"
-go test -run '^$' -bench '^BenchmarkRunBatch$' -benchtime 5x ./kernel >"$out/batch.txt"
-go test -run '^$' -bench '^BenchmarkKernelRSS$' -benchtime 1x ./kernel >"$out/rss.txt"
+go test -run '^$' -bench '^Benchmark(TrivialCell|ColdStart|Print1000)$' -benchtime "${n}x" ./kernel/montykernel >"$out/kernel.txt"
+go test -run '^$' -bench '^BenchmarkInterruptRecovery$' -benchtime 100x ./kernel/montykernel >"$out/interrupt.txt"
+go test -run '^$' -bench '^BenchmarkRunBatch$' -benchtime 5x ./sandbox >"$out/batch.txt"
+go test -run '^$' -bench '^BenchmarkKernelRSS$' -benchtime 1x ./kernel/montykernel >"$out/rss.txt"
 go test -run '^$' -bench '^BenchmarkDump' ./monty >"$out/monty.txt"
 echo "language server over stdio..." >&2
 go test -run '^$' -bench '^Benchmark(RunCell|Print1000Lines)Stdio$' -benchtime "${n}x" ./lsp >"$out/lsp.txt"
 if docker info >/dev/null 2>&1; then
   echo "container kernel..." >&2
-  go test -run '^$' -bench '^(BenchmarkContainerColdStart|BenchmarkDockerRun)$' -benchtime 10x ./kernel >"$out/container-cold.txt"
-  go test -run '^$' -bench '^(BenchmarkContainerCell|BenchmarkContainerPrint1000)$' -benchtime 300x ./kernel >"$out/container-warm.txt"
+  go test -run '^$' -bench '^(BenchmarkContainerColdStart|BenchmarkDockerRun)$' -benchtime 10x ./kernel/containerkernel >"$out/container-cold.txt"
+  go test -run '^$' -bench '^(BenchmarkContainerCell|BenchmarkContainerPrint1000)$' -benchtime 300x ./kernel/containerkernel >"$out/container-warm.txt"
   echo "auto-mode move..." >&2
-  go test -run '^$' -bench '^BenchmarkAutoMove$' -benchtime 5x ./kernel >"$out/auto.txt"
+  go test -run '^$' -bench '^BenchmarkAutoMove$' -benchtime 5x ./kernel/auto >"$out/auto.txt"
 fi
 echo "Jupyter peer..." >&2
 /usr/bin/python3 bench/jupyter_peer.py >"$out/jupyter.json" 2>/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Writes kernel/probes/expected.json: what CPython prints for each probe cell.
+"""Writes kernel/auto/probes/expected.json: what CPython prints for each probe cell.
 
-Each cell of kernel/probes/divergence.py runs in a fresh namespace; the
+Each cell of kernel/auto/probes/divergence.py runs in a fresh namespace; the
 record is its stdout, then "EXC <type>: <message>" when it raised. Run with
 the CPython the tests' container image has (Debian 12's /usr/bin/python3).
 """
@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernel", "probes")
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernel", "auto", "probes")
 src = open(os.path.join(root, "divergence.py")).read()
 cells = re.split(r"^# %% (\S+)\n", src, flags=re.M)[1:]
 out = {"python": sys.version.split()[0], "probes": {}}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -21,7 +22,7 @@ import (
 
 // runFlags are the settings run takes as flags (they mean what the
 // backyard.* settings of the same name mean).
-var runFlags = []string{"backend", "timeout", "memory", "monty", "image", "runtime", "auto-install", "index-url", "find-links"}
+var runFlags = []string{"backend", "timeout", "memory", "monty", "image", "runtime", "auto-install", "index-url", "find-links", "files-write"}
 
 func runRun(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -29,8 +30,10 @@ func runRun(args []string) int {
 	settings := contract.BindFlags(fs, runFlags...)
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "warn", "log level: debug, info, warn, error")
+	workspace := fs.String("workspace", "", "the folder the cells see, read-only (default: the current directory when it holds FILE, else FILE's folder)")
+	saveFiles := fs.Bool("save-files", false, "at the end, write the files the cells wrote (kept apart by files.write=sandbox) to the workspace")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: backyard-ls run [flags] FILE.py\n\nRuns every code cell of FILE.py in order and prints each cell's output.\nExit status 1 when any cell failed.")
+		fmt.Fprintln(fs.Output(), "usage: backyard-ls run [flags] FILE.py\n\nRuns every code cell of FILE.py in order, in FILE's folder, and prints each cell's output.\nExit status 1 when any cell failed.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -63,7 +66,12 @@ func runRun(args []string) int {
 		return 2
 	}
 
-	cfg := kernel.Config{Settings: flags.Apply(contract.DefaultSettings()), Workspace: filepath.Dir(abs), Logger: log}
+	root, err := runWorkspace(*workspace, abs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
+		return 2
+	}
+	cfg := kernel.Config{Settings: flags.Apply(contract.DefaultSettings()), Roots: []string{root}, Dir: filepath.Dir(abs), Logger: log}
 	// One document: its own pre-warm covers it, a warm pool would only
 	// start a container it never uses.
 	cfg.Settings.Container.WarmPool = 0
@@ -126,10 +134,68 @@ func runRun(args []string) int {
 			printResult(out, path, rec)
 		}
 	}
+	if *saveFiles && !saveKernelFiles(d) {
+		return 2
+	}
 	if failed {
 		return 1
 	}
 	return 0
+}
+
+// runWorkspace is the folder the cells of file see: flag, when given, else
+// the current directory when it holds file, else file's folder.
+func runWorkspace(flag, file string) (string, error) {
+	if flag != "" {
+		abs, err := filepath.Abs(flag)
+		if err != nil {
+			return "", err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return "", fmt.Errorf("--workspace %s is not a folder", flag)
+		}
+		return abs, nil
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return wd, nil
+		}
+	}
+	return filepath.Dir(file), nil
+}
+
+// saveKernelFiles writes every file the kernel kept apart to the workspace
+// and lists them on stderr; false when that failed.
+func saveKernelFiles(d *notebook.Document) bool {
+	ctx := context.Background()
+	list, err := d.Files()
+	var res *contract.FilesResult
+	if err == nil {
+		res, err = list(ctx)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run: --save-files:", err)
+		return false
+	}
+	paths := make([]string, 0, len(res.Files))
+	for _, f := range res.Files {
+		paths = append(paths, f.Path)
+	}
+	save, err := d.SaveFiles(paths)
+	var saved *contract.SaveFilesResult
+	if err == nil {
+		saved, err = save(ctx)
+	}
+	if saved != nil {
+		for _, p := range saved.Saved {
+			fmt.Fprintln(os.Stderr, "backyard-ls: saved", p)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run: --save-files:", err)
+		return false
+	}
+	return true
 }
 
 // runEvents prints what the notebook tells: output as it streams (unless
@@ -191,6 +257,8 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 		for _, f := range rec.Error.Traceback {
 			if f.Line >= 0 {
 				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
+			} else if f.File != "" {
+				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", f.File, f.FileLine, f.Name, f.Text)
 			} else if f.Text != "" {
 				fmt.Fprintf(w, "  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
 			}
@@ -200,7 +268,53 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 	if rec.Status != contract.StatusOK && rec.Status != contract.StatusError {
 		fmt.Fprintf(w, "[%s]\n", rec.Status)
 	}
+	for _, n := range rec.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for _, f := range rec.Files {
+		fmt.Fprintf(w, "   %s %s\n", notebook.FileMark(f.State), notebook.RelPath(filepath.Dir(path), f.Path))
+	}
+	if line := routingLine(rec.Routing); line != "" {
+		fmt.Fprintf(w, "   [auto: %s]\n", line)
+	}
 	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", rec.Status, rec.Backend, rec.DurationMs)
+}
+
+// Input answers a cell's input() from the terminal (the prompt is in the
+// cell's streamed output, unless that is off); without a terminal the cell
+// gets EOFError.
+func (e *runEvents) Input(ctx context.Context, p *contract.InputParams) (string, error) {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return "", err
+	}
+	if e.quiet {
+		io.WriteString(tty, p.Prompt)
+	}
+	stop := context.AfterFunc(ctx, func() { tty.Close() }) // an interrupt ends the wait
+	defer stop()
+	defer tty.Close()
+	line, err := bufio.NewReader(tty).ReadString('\n')
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+// routingLine says in words what an auto kernel did with a cell, when it
+// is worth a line: it moved the document, or Monty's result is unconfirmed.
+func routingLine(g *contract.Routing) string {
+	switch {
+	case g == nil:
+		return ""
+	case g.Moved:
+		return fmt.Sprintf("moved to the container (%s): %s", g.Rule, g.Reason)
+	case g.Check == contract.CheckUnconfirmed:
+		return g.Note
+	case g.Check == contract.CheckMessage:
+		return "CPython's message is shown: " + g.Reason
+	}
+	return g.Note
 }
 
 // confirmOnTerminal asks on the terminal whether to install packages

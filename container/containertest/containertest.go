@@ -13,6 +13,25 @@ import (
 	"testing"
 )
 
+// RunThen is a test binary's run followed by cleanup, for
+// goleak.VerifyTestMain: TestMain passes RunThen(m, container.CloseShared)
+// so that the shared engine clients' idle connections are closed before
+// goroutines are counted.
+func RunThen(m *testing.M, cleanup func()) interface{ Run() int } {
+	return runThen{m, cleanup}
+}
+
+type runThen struct {
+	m       *testing.M
+	cleanup func()
+}
+
+func (r runThen) Run() int {
+	code := r.m.Run()
+	r.cleanup()
+	return code
+}
+
 // Image is the locally built test image (scripts/build-test-image.sh);
 // $BACKYARD_TEST_IMAGE overrides it. Tests never pull.
 func Image() string {

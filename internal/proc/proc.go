@@ -3,5 +3,5 @@
 // server (Linux: a parent-death signal; macOS and other Unix systems: their
 // stdin closes with the server, which ends the worker; Windows: a job
 // object that kills them when it closes), process groups, and whether a
-// process is alive.
+// process is alive; and the inode and owner os.stat shows of a file.
 package proc

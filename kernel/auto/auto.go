@@ -4,49 +4,93 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
+	"github.com/backyard-ls/backyard-ls/pysrc"
 	"go.uber.org/zap"
 )
 
-// Kernel is the auto kernel, the default: cells run on Monty until one
-// needs full CPython (an import Monty lacks, a construct Monty rejects or
-// runs differently), then the document moves to a container kernel. The
-// move replays the cells that ran successfully on Monty, silently, so the
-// names they defined exist in the container; the document stays there until
-// Restart, which goes back to Monty. Replay is safe because Monty code
-// cannot have changed the outside world (it has no I/O).
+// Kernel is the auto kernel, the default: cells run on Monty, and what a
+// person sees is what CPython shows. Host functions are called once per
+// cell: a replay or a check in the container hears the answers Monty's run
+// got (kcore.Recording).
 //
-// Lock order: q, then mu; neither is held while a backend is called, except
-// q, which serializes executions.
+//   - A cell that needs what Monty lacks (an import, a construct it rejects
+//     or runs differently) moves the document to a container kernel before
+//     it runs (plan.route).
+//   - A cell Monty runs is compared with CPython when Monty's result is not
+//     proven to be CPython's: an exception it raised, a limit of its own, a
+//     construct it runs differently in some cases (plan.checks). The cell
+//     runs again in the container, whose namespace follows Monty's (the
+//     journal, replayed into it); when CPython gives the same, Monty's result
+//     stands, otherwise CPython's is shown and the document moves.
+//   - Where a shim makes Monty give CPython's answer, the cell stays on
+//     Monty (shims.go).
+//
+// The journal holds every cell Monty ran to its end, with or without an
+// exception, so that what a cell assigned before it raised is in the
+// container too. Replay is safe because Monty code cannot have changed the
+// outside world. Once started, the container replays the journal in the
+// background, so a check or a move costs the cell itself. The document
+// stays in the container until Restart, which goes back to Monty.
+//
+// Lock order: q, then sync, then mu; q serializes executions, sync the
+// container's replay and checks (a background catch-up holds it too).
 type Kernel struct {
 	cfg          kernel.Config
 	monty        *montykernel.Kernel
 	newContainer func() (ContainerKernel, error)
 	log          *zap.Logger
 	q            kcore.Queue
-	// life ends with Close: pre-warms run under it and Close waits for them.
+	// life ends with Close: pre-warms and catch-ups run under it, and Close
+	// waits for them.
 	life context.Context
 	end  context.CancelFunc
 	warm sync.WaitGroup
+	sync sync.Mutex
+	// bg bounds the background catch-ups of the current container; Restart
+	// and Close end them before they close it (guarded by mu).
+	bg     context.Context
+	bgStop context.CancelFunc
 
 	// Owned by the goroutine holding q.
-	caps    *Capabilities
-	history []string // cells that ran ok on Monty, in order
+	caps *Capabilities
+	seen map[string]bool // names the journal's cells mention
+	// ordered are names whose values hold sets (or were computed next to
+	// them): Monty iterates a set in another order than CPython, so every
+	// cell that mentions one is checked.
+	ordered map[string]bool
 
 	mu       sync.Mutex // guards the fields below
 	ctr      ContainerKernel
+	started  bool // ctr's container runs
 	moved    bool
-	reason   string // why the document moved
+	movedBy  rule
 	count    int
 	active   kernel.Kernel // the kernel running the current execution
 	closed   bool
 	warmDone chan struct{} // closed when a pre-warm ends
+	cells    []contract.CellRun
+	journal  []entry
+	synced   int    // journal cells the container has run
+	stale    bool   // the container's namespace left the journal: restart it before replaying
+	drift    string // a replayed cell did not end as it did on Monty
+	gen      int    // counts restarts and moves: a catch-up of an older one stops
+	catching bool
+}
+
+// entry is a journal cell and how it ended on Monty.
+type entry struct {
+	rec    *kcore.Replayable // its code, inputs and host functions' answers
+	status kernel.Status
+	ename  string
 }
 
 var _ kernel.Prewarmer = (*Kernel)(nil)
@@ -55,13 +99,15 @@ var _ kernel.Prewarmer = (*Kernel)(nil)
 // of its first cell.
 type ContainerKernel interface {
 	kernel.Kernel
+	kernel.Installer
 	Start(ctx context.Context) error
 }
 
 // New returns an auto kernel; nothing starts until the first cell.
 func New(cfg kernel.Config) (*Kernel, error) {
-	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue()}
+	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{}}
 	a.life, a.end = context.WithCancel(context.Background())
+	a.bg, a.bgStop = context.WithCancel(a.life)
 	mo := montykernel.OptionsOf(cfg)
 	mo.OnState = a.forwardState(func() bool { return !a.isMoved() })
 	m, err := montykernel.New(mo)
@@ -100,6 +146,7 @@ func (a *Kernel) capabilities(ctx context.Context) (*Capabilities, error) {
 			return nil, fmt.Errorf("probe the Monty worker: %w", err)
 		}
 		a.caps = c
+		a.monty.SetPrelude(prelude(c.shims()))
 	}
 	return a.caps, nil
 }
@@ -115,31 +162,56 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		a.mu.Unlock()
 		return kernel.Result{}, kernel.ErrClosed
 	}
-	moved := a.moved
+	moved, ctr, by := a.moved, a.ctr, a.movedBy
 	if !req.Silent {
 		a.count++
 	}
 	count := a.count
 	a.mu.Unlock()
 
+	start := time.Now()
 	var r kernel.Result
 	var err error
 	if moved {
-		r, err = a.run(ctx, a.ctr, req)
+		r, err = a.run(ctx, ctr, req)
+
+		r.Routing = &contract.Routing{Rule: "moved", Reason: "the document moved to the container: " + by.reason, Note: note(r)}
 	} else {
 		r, err = a.onMonty(ctx, req)
+		if r.Routing != nil {
+			r.Duration = time.Since(start) // Monty's run, the container's and the comparison
+		}
 	}
-	if !req.Silent {
+	// A backend that died between cells did not run the cell (count 0).
+	if !req.Silent && !(r.Status == kernel.StatusCrashed && r.ExecutionCount == 0) {
 		r.ExecutionCount = count
+		a.note(r)
 	}
 	if r.Status == kernel.StatusCrashed {
 		// The backend starts afresh: so does the count.
 		a.mu.Lock()
 		a.count = 0
+		a.cells = nil
 		a.mu.Unlock()
 	}
 	return r, err
 }
+
+// note records which backend ran an execution, for Info.
+func (a *Kernel) note(r kernel.Result) {
+	c := contract.CellRun{ExecutionCount: r.ExecutionCount, Backend: r.Backend}
+	if r.Routing != nil {
+		c.Rule, c.Check = r.Routing.Rule, r.Routing.Check
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cells = append(a.cells, c); len(a.cells) > maxCells {
+		a.cells = a.cells[len(a.cells)-maxCells:]
+	}
+}
+
+// maxCells bounds Info's list of executions.
+const maxCells = 500
 
 func (a *Kernel) run(ctx context.Context, k kernel.Kernel, req kernel.Request) (kernel.Result, error) {
 	a.mu.Lock()
@@ -158,83 +230,271 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return kernel.Result{}, err
 	}
-	if why := route(req.Code, caps); why != "" {
-		return a.move(ctx, req, why)
+	p := planCell(req.Code, caps)
+	if p.route != nil {
+		return a.route(ctx, req, *p.route)
 	}
-	r, err := a.run(ctx, a.monty, req)
+	var shown echo
+	funcs, rec := kcore.Recording(req) // before the shims: replays run the cell's own code
+	mreq := req                        // input(), the requirements and the rest go with it
+	mreq.Code, mreq.OnOutput, mreq.Functions = p.code, shown.tee(req.OnOutput), funcs
+	r, err := a.run(ctx, a.monty, mreq)
 	if err != nil {
 		return r, err
 	}
-	if r.Status == kernel.StatusError {
-		if why := unsupported(r.Error); why != "" {
-			if req.OnOutput != nil && !req.Silent {
-				req.OnOutput(kernel.Stderr, "[backyard: "+why+"; running the cell in the container]\n")
-			}
-			return a.move(ctx, req, why)
-		}
+
+	a.mu.Lock()
+	drift := a.drift
+	a.mu.Unlock()
+	rules := judge(p, r, a.seen)
+	if drift != "" {
+		rules = append(rules, rule{"check:replay", drift})
 	}
-	switch r.Status {
-	case kernel.StatusOK:
-		a.history = append(a.history, req.Code)
-	case kernel.StatusCrashed:
-		a.history = nil // a fresh Monty kernel: nothing to replay
+	if n := a.orderedName(req.Code); n != "" {
+		rules = append(rules, rule{"value:set-order", "uses " + n + ", whose value holds a set, which Monty iterates in another order than CPython"})
 	}
-	return r, nil
+	if len(rules) == 0 {
+		a.record(rec, r, false)
+		return r, nil
+	}
+	if readsInput(req.Code) && !(r.Error != nil && r.Error.EName == "NameError" && r.Error.EValue == "name 'input' is not defined") {
+		// Running it again would ask the person again (unless Monty could
+		// not ask).
+		return a.unconfirmed(rec, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
+	}
+	return a.check(ctx, req, rec, r, rules, &shown)
 }
 
-// move starts the container (or takes the pre-warmed one), replays the
-// history into it and runs the cell there. When the container cannot take
-// over, the document stays on Monty and the cell's result says why.
-func (a *Kernel) move(ctx context.Context, req kernel.Request, why string) (kernel.Result, error) {
-	ctr, err := a.container(ctx)
+// readsInput reports a cell that calls input().
+func readsInput(code string) bool {
+	for _, sig := range regions(code) {
+		for i := 0; i+1 < len(sig); i++ {
+			if sig[i].Kind == pysrc.Name && sig[i].Text == "input" && isOp(sig[i+1], "(") && (i == 0 || !isOp(sig[i-1], ".")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// record adds a cell Monty ran to the journal; ranInContainer says the
+// container ran it too (a check), in the same namespace.
+func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer bool) {
+	switch r.Status {
+	case kernel.StatusOK, kernel.StatusError:
+	case kernel.StatusCrashed:
+		// A fresh Monty kernel: nothing to replay, and the container's
+		// namespace is the old one.
+		a.mu.Lock()
+		a.journal, a.synced, a.stale, a.drift = nil, 0, true, ""
+		a.mu.Unlock()
+		clear(a.seen)
+		clear(a.ordered)
+		return
+	default:
+		// Interrupted or timed out: Monty's namespace is the one from before
+		// the cell (or, for a sleep interrupted in-band, part of the cell);
+		// the container's may hold part of it.
+		if ranInContainer {
+			a.mu.Lock()
+			a.stale = true
+			a.mu.Unlock()
+		}
+		return
+	}
+	for _, n := range pysrc.Names(rec.Code) {
+		a.seen[n] = true
+	}
+	e := entry{rec: rec, status: r.Status}
+	if r.Error != nil {
+		e.ename = r.Error.EName
+	}
+	a.mu.Lock()
+	inSync := a.synced == len(a.journal)
+	a.journal = append(a.journal, e)
+	if ranInContainer && inSync {
+		a.synced = len(a.journal)
+	} else if ranInContainer {
+		a.stale = true
+	}
+	a.mu.Unlock()
+	a.catchUp()
+}
+
+// check runs the cell in the container, after the journal, and shows
+// CPython's result when it differs from Monty's (mr), moving the document.
+func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Replayable, mr kernel.Result, rules []rule, shown *echo) (kernel.Result, error) {
+	why := rules[0]
+	a.sync.Lock()
+	defer a.sync.Unlock()
+	ctr, err := a.syncedContainer(ctx)
+	if err != nil {
+		return a.unconfirmed(rec, mr, why, "no container could confirm it: "+err.Error()), nil
+	}
+	creq := req
+	creq.OnOutput = shown.resume(req.OnOutput)
+	creq.Functions = rec.Request().Functions // Monty's run called the host; this one hears its answers
+	cr, err := a.run(ctx, ctr, creq)
+	if err != nil {
+		a.setStale()
+		return a.unconfirmed(rec, mr, why, "the container could not run it: "+err.Error()), nil
+	}
+
+	ended := func(r kernel.Result) bool { return r.Status == kernel.StatusOK || r.Status == kernel.StatusError }
+	switch {
+	case !ended(mr) && ended(cr):
+		// Monty's limit or crash: CPython ran the cell.
+		return a.moveAfter(cr, why, mr), nil
+	case !ended(mr):
+		a.record(rec, mr, true)
+		if mr.Status == kernel.StatusTimeout {
+			a.setStale() // the container may have done part of the cell
+		}
+		mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckConfirmed, Note: "the container did not finish the cell either: " + errorText(cr)}
+		return mr, nil
+	case !ended(cr):
+		// The container was interrupted or failed: no verdict.
+		a.setStale()
+		return a.unconfirmed(rec, mr, why, "the container did not finish the cell: "+errorText(cr)), nil
+	}
+	same, exception := sameOutput(mr, cr), sameException(mr, cr)
+	if same || exception {
+		diff, sets := a.compareValues(ctx, ctr, req.Code)
+		if diff != "" {
+			return a.moveAfter(cr, rule{why.id, why.reason + "; " + diff}, mr), nil
+		}
+		if sets || a.orderedName(req.Code) != "" {
+			for _, n := range comparedNames(req.Code) {
+				a.ordered[n] = true
+			}
+		}
+		a.record(rec, mr, true)
+		if same {
+			mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckConfirmed}
+			return mr, nil
+		}
+		cr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckMessage, MontyError: mr.Error, Note: note(cr)}
+		return cr, nil
+	}
+	return a.moveAfter(cr, why, mr), nil
+}
+
+func note(r kernel.Result) string {
+	if r.Routing != nil {
+		return r.Routing.Note
+	}
+	return ""
+}
+
+// unconfirmed is Monty's result shown without CPython's word on it.
+func (a *Kernel) unconfirmed(rec *kcore.Replayable, mr kernel.Result, why rule, msg string) kernel.Result {
+	a.log.Info("Monty's result is unconfirmed", zap.String("rule", why.id), zap.String("why", msg))
+	a.record(rec, mr, false)
+	mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckUnconfirmed, Note: "Monty's result could not be compared with CPython's: " + msg}
+	return mr
+}
+
+func (a *Kernel) setStale() {
+	a.mu.Lock()
+	a.stale = true
+	a.mu.Unlock()
+}
+
+// orderedName is a name of code whose value holds a set, "" when none is.
+func (a *Kernel) orderedName(code string) string {
+	for _, n := range comparedNames(code) {
+		if a.ordered[n] {
+			return n
+		}
+	}
+	return ""
+}
+
+// compareValues compares what the names the cell mentions hold on Monty
+// and in the container after it ran in both; it says how they differ, ""
+// when they agree. sets reports values that agree only once their sets are
+// read in one order.
+func (a *Kernel) compareValues(ctx context.Context, ctr kernel.Kernel, code string) (diff string, sets bool) {
+	names := comparedNames(code)
+	if len(names) == 0 {
+		return "", false
+	}
+	fp := fingerprint(names)
+	m, err := a.run(ctx, a.monty, kernel.Request{Code: fp})
+	if err != nil || m.Status != kernel.StatusOK {
+		return "its values could not be read on Monty", false
+	}
+	c, err := a.run(ctx, ctr, kernel.Request{Code: fp})
+	if err != nil || c.Status != kernel.StatusOK {
+		return "its values could not be read in the container", false
+	}
+	ml, cl := strings.Split(normalizeRepr(m.Stdout), "\n"), strings.Split(normalizeRepr(c.Stdout), "\n")
+	for i, n := range names {
+		switch {
+		case i >= len(ml) || i >= len(cl):
+			return "its values could not be read", false
+		case ml[i] == cl[i] || opaque(ml[i]) && opaque(cl[i]):
+		case setOrderFree(ml[i]) == setOrderFree(cl[i]):
+			sets = true
+		default:
+			return fmt.Sprintf("%s holds another value in CPython", n), false
+		}
+	}
+	return "", sets
+}
+
+// route runs a cell the plan sends to the container, which then holds the
+// document. When no container can take over, the document stays on Monty
+// and the cell's result says why.
+func (a *Kernel) route(ctx context.Context, req kernel.Request, why rule) (kernel.Result, error) {
+	a.sync.Lock()
+	defer a.sync.Unlock()
+	ctr, err := a.syncedContainer(ctx)
 	if err != nil {
 		return unavailable(why, err), nil
 	}
-	for i, code := range a.history {
-		rr, err := a.run(ctx, ctr, kernel.Request{Code: code, Silent: true})
-		if err == nil && rr.Status == kernel.StatusOK {
-			continue
-		}
-		msg := fmt.Sprintf("replaying cell %d of %d in the container failed", i+1, len(a.history))
-		if err != nil {
-			msg += ": " + err.Error()
-		} else if rr.Error != nil {
-			msg += fmt.Sprintf(": %s: %s", rr.Error.EName, rr.Error.EValue)
-		}
-		a.log.Warn("move to the container failed", zap.String("reason", why), zap.String("replay", msg))
-		_ = ctr.Restart(a.life)
-		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{EName: "ReplayError", EValue: msg + "; the document stays on Monty", Traceback: []contract.Frame{{Name: "replayed cell", Text: firstLine(code)}}}}
-		if rr.Status == kernel.StatusInterrupted {
-			r.Status = kernel.StatusInterrupted
-		}
-		return r, nil
-	}
+	r, err := a.run(ctx, ctr, req)
+	a.moveTo(why)
+
+	r.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Moved: true, Note: note(r)}
+	return r, err
+}
+
+// moveAfter shows CPython's result (cr) of a cell that ran on both and
+// moves the document.
+func (a *Kernel) moveAfter(cr kernel.Result, why rule, mr kernel.Result) kernel.Result {
+	a.moveTo(why)
+	cr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckDiffers, Moved: true, MontyError: mr.Error, Note: note(cr)}
+	return cr
+}
+
+// moveTo makes the container the document's kernel.
+func (a *Kernel) moveTo(why rule) {
 	a.mu.Lock()
-	a.moved, a.reason = true, why
+	a.moved, a.movedBy = true, why
+	a.journal, a.synced, a.drift = nil, 0, ""
+	a.gen++
+	ctr := a.ctr
 	a.mu.Unlock()
+	clear(a.seen)
+	clear(a.ordered)
 	a.monty.Restart(a.life) // its worker is not needed any more
-	a.history = nil
-	a.log.Info("document moved to the container", zap.String("reason", why))
+	a.log.Info("document moved to the container", zap.String("rule", why.id), zap.String("reason", why.reason))
 	if a.cfg.OnState != nil {
 		a.cfg.OnState(ctr.Info().State)
 	}
-	return a.run(ctx, ctr, req)
 }
 
-func unavailable(why string, err error) kernel.Result {
+func unavailable(why rule, err error) kernel.Result {
 	return kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{
 		EName:  "BackendUnavailable",
-		EValue: fmt.Sprintf("this cell needs the container backend (%s), which is not available: %v", why, err),
-	}}
+		EValue: fmt.Sprintf("this cell needs the container backend (%s), which is not available: %v", why.reason, err),
+	}, Routing: &contract.Routing{Rule: why.id, Reason: why.reason}}
 }
 
 func firstLine(code string) string {
-	for i, c := range code {
-		if c == '\n' {
-			return code[:i]
-		}
-	}
-	return code
+	line, _, _ := strings.Cut(code, "\n")
+	return line
 }
 
 // container returns the started container kernel, waiting for a pre-warm
@@ -266,15 +526,109 @@ func (a *Kernel) container(ctx context.Context) (ContainerKernel, error) {
 	if err := ctr.Start(ctx); err != nil {
 		return nil, err
 	}
+	a.mu.Lock()
+	a.started = true
+	a.mu.Unlock()
 	return ctr, nil
 }
 
+// syncedContainer returns the started container with the journal replayed
+// into it. The caller holds sync.
+func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
+	ctr, err := a.container(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	stale, gen := a.stale, a.gen
+	a.mu.Unlock()
+	if stale {
+		if err := ctr.Restart(ctx); err != nil {
+			return nil, err
+		}
+		a.mu.Lock()
+		a.synced, a.stale = 0, false
+		a.mu.Unlock()
+	}
+	for {
+		a.mu.Lock()
+		if a.gen != gen {
+			a.mu.Unlock()
+			return nil, errors.New("the kernel restarted")
+		}
+		if a.synced >= len(a.journal) {
+			a.mu.Unlock()
+			return ctr, nil
+		}
+		i, e, n := a.synced, a.journal[a.synced], len(a.journal)
+		a.mu.Unlock()
+		r, err := ctr.Execute(ctx, e.rec.Request())
+		if err == nil && r.Status != kernel.StatusOK && r.Status != kernel.StatusError {
+			err = fmt.Errorf("replaying cell %d of %d: %s", i+1, n, errorText(r))
+		}
+		if err != nil {
+			a.setStale()
+			return nil, err
+		}
+		a.mu.Lock()
+		if a.gen == gen && a.synced == i {
+			a.synced++
+			if got := ending(r); got != ending(kernel.Result{Status: e.status, Error: &contract.ExecutionError{EName: e.ename}}) && a.drift == "" {
+				a.drift = fmt.Sprintf("cell %d of the journal ended %s on Monty, %s in CPython", i+1, ending(kernel.Result{Status: e.status, Error: &contract.ExecutionError{EName: e.ename}}), got)
+				a.log.Warn("a replayed cell ended otherwise in the container", zap.String("drift", a.drift))
+			}
+		}
+		a.mu.Unlock()
+	}
+}
+
+func ending(r kernel.Result) string {
+	if r.Status == kernel.StatusError && r.Error != nil {
+		return "with " + r.Error.EName
+	}
+	return "without an exception"
+}
+
+// catchUp replays the journal into a started container in the background,
+// so that a later check or move waits only for its own cell.
+func (a *Kernel) catchUp() {
+	a.mu.Lock()
+	if a.catching || a.closed || a.moved || !a.started || a.synced >= len(a.journal) {
+		a.mu.Unlock()
+		return
+	}
+	a.catching = true
+	a.warm.Add(1)
+	bg := a.bg
+	a.mu.Unlock()
+	go func() {
+		defer a.warm.Done()
+		a.sync.Lock()
+		defer a.sync.Unlock()
+		defer func() {
+			a.mu.Lock()
+			a.catching = false
+			a.mu.Unlock()
+		}()
+		a.mu.Lock()
+		skip := a.closed || a.moved || !a.started
+		a.mu.Unlock()
+		if skip {
+			return
+		}
+		if _, err := a.syncedContainer(bg); err != nil && bg.Err() == nil {
+			a.log.Info("replaying the journal into the container", zap.Error(err))
+		}
+	}()
+}
+
 // Prewarm starts the container in the background when any of the
-// document's cells will need it, so the move costs only the replay.
+// document's cells will likely need it (it is routed or checked, or it
+// raises on purpose), so a move or a check costs only the cell.
 // It returns whether a start was begun.
 func (a *Kernel) Prewarm(codes []string) bool {
 	a.mu.Lock()
-	if a.closed || a.moved || a.warmDone != nil {
+	if a.closed || a.moved || a.warmDone != nil || a.started {
 		a.mu.Unlock()
 		return false
 	}
@@ -283,18 +637,19 @@ func (a *Kernel) Prewarm(codes []string) bool {
 	if err != nil {
 		return false
 	}
-	why := ""
-	for _, c := range codes {
-		if why = route(c, caps); why != "" {
+	why := -1
+	for i, c := range codes {
+		if mayNeedContainer(c, caps) {
+			why = i
 			break
 		}
 	}
-	if why == "" {
+	if why < 0 {
 		return false
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.closed || a.moved || a.warmDone != nil {
+	if a.closed || a.moved || a.warmDone != nil || a.started {
 		return false
 	}
 	if a.ctr == nil {
@@ -310,14 +665,43 @@ func (a *Kernel) Prewarm(codes []string) bool {
 	a.warm.Add(1)
 	go func() {
 		defer a.warm.Done()
-		defer close(done)
 		// A failed pre-warm is tried again by the move, which reports it.
-		if err := ctr.Start(a.life); err != nil {
-			a.log.Info("pre-warming the container failed", zap.Error(err))
+		err := ctr.Start(a.life)
+		a.mu.Lock()
+		if err == nil && a.ctr == ctr {
+			a.started = true
 		}
+		a.mu.Unlock()
+		close(done)
+		if err != nil {
+			a.log.Info("pre-warming the container failed", zap.Error(err))
+			return
+		}
+		a.catchUp()
 	}()
-	a.log.Info("pre-warming the container", zap.String("reason", why))
+	a.log.Info("pre-warming the container", zap.Int("for cell", why+1))
 	return true
+}
+
+// Install implements kernel.Installer: into the container's package
+// volume, also before the document moved (it finds them there).
+func (a *Kernel) Install(ctx context.Context, packages []string) error {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return kernel.ErrClosed
+	}
+	if a.ctr == nil {
+		ctr, err := a.newContainer()
+		if err != nil {
+			a.mu.Unlock()
+			return err
+		}
+		a.ctr = ctr
+	}
+	ctr := a.ctr
+	a.mu.Unlock()
+	return ctr.Install(ctx, packages)
 }
 
 // Interrupt implements Kernel.
@@ -341,10 +725,19 @@ func (a *Kernel) Restart(ctx context.Context) error {
 	defer a.q.Release()
 	a.mu.Lock()
 	ctr := a.ctr
-	a.ctr, a.moved, a.reason, a.count = nil, false, "", 0
+	a.ctr, a.moved, a.movedBy, a.count, a.started = nil, false, rule{}, 0, false
 	a.warmDone = nil
+	a.journal, a.synced, a.stale, a.drift, a.cells = nil, 0, false, "", nil
+	a.gen++
+	a.bgStop()
+	a.bg, a.bgStop = context.WithCancel(a.life)
 	a.mu.Unlock()
-	a.history = nil
+	clear(a.seen)
+	clear(a.ordered)
+	// A catch-up replaying into the container stops (its cell is
+	// interrupted) before the container is closed.
+	a.sync.Lock()
+	a.sync.Unlock()
 	var errs []error
 	if ctr != nil {
 		errs = append(errs, ctr.Close())
@@ -364,26 +757,28 @@ func (a *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	return k.Variables(ctx)
 }
 
-// Info implements Kernel: the backend the document uses now, with why it
-// moved.
+// Info implements Kernel: the backend the document uses now, with the rule
+// that moved it, and the backend of each execution.
 func (a *Kernel) Info() kernel.Info {
 	a.mu.Lock()
-	moved, reason, count, ctr := a.moved, a.reason, a.count, a.ctr
-	warming := a.warmDone != nil && !moved
+	moved, by, count, ctr := a.moved, a.movedBy, a.count, a.ctr
+	warming := (a.warmDone != nil || a.started) && !moved
+	cells := append([]contract.CellRun(nil), a.cells...)
 	a.mu.Unlock()
 	var info kernel.Info
 	if moved {
 		info = ctr.Info()
-		info.Notes = append([]string{"moved from Monty to the container: " + reason}, info.Notes...)
+		info.Notes = append([]string{"moved from Monty to the container: " + by.reason}, info.Notes...)
 	} else {
 		info = a.monty.Info()
 		if warming {
-			info.Notes = append(info.Notes, "the container was started early (pre-warmed) for a later cell")
+			info.Notes = append(info.Notes, "a container runs beside Monty (pre-warmed or started for a check), replaying its cells")
 		}
 	}
 	info.Mode = contract.BackendAuto
-	info.Reason = reason
+	info.Reason, info.Rule = by.reason, by.id
 	info.ExecutionCount = count
+	info.Cells = cells
 	return info
 }
 
@@ -397,12 +792,13 @@ func (a *Kernel) Close() error {
 	a.closed = true
 	ctr := a.ctr
 	a.mu.Unlock()
-	a.end() // a pre-warm's start stops
+	a.end() // a pre-warm's start and a catch-up stop
 	a.Interrupt()
+	// Before the container closes: a catch-up's cell is being interrupted.
+	a.warm.Wait()
 	errs := []error{a.monty.Close()}
 	if ctr != nil {
 		errs = append(errs, ctr.Close())
 	}
-	a.warm.Wait()
 	return errors.Join(errs...)
 }

@@ -3,6 +3,7 @@ package auto
 import (
 	"context"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
@@ -20,7 +22,7 @@ import (
 // the container (container start, replay of the Monty cells, the cell
 // itself), cold and with the container pre-warmed when the document opened.
 func BenchmarkAutoMove(b *testing.B) {
-	src, err := os.ReadFile("../examples/auto/measurements.py")
+	src, err := os.ReadFile("../../examples/auto/measurements.py")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +41,7 @@ func BenchmarkAutoMove(b *testing.B) {
 	}
 	move := -1
 	for i, c := range codes {
-		if route(c, caps) != "" {
+		if planCell(c, caps).route != nil {
 			move = i
 			break
 		}
@@ -112,5 +114,107 @@ func BenchmarkAutoMove(b *testing.B) {
 			s.Report(b)
 			b.ReportMetric(float64(move), "cells-replayed")
 		})
+	}
+}
+
+// confirmSetup and the error cells of BenchmarkConfirmedError: a few cells
+// of plain Python, then a cell that raises. ZeroDivisionError's message
+// differs (CPython's is shown, the document stays on Monty); the
+// ValueError is the same in both (Monty's stands, confirmed).
+var (
+	confirmSetup = []string{
+		"def split(total, people):\n    base, extra = divmod(total, people)\n    return [base + 1] * extra + [base] * (people - extra)",
+		"prices = [1250, 399, 120000, 50]\ntotal = sum(prices)",
+		"shares = split(total, 3)\nshares",
+		"report = {p: round(p / total * 100) for p in prices}\nreport",
+	}
+	confirmCells = map[string]string{"message": "split(total, 0)", "same": "raise ValueError(f'bad total {total}')"}
+)
+
+// BenchmarkConfirmedError measures what confirming a Monty error on the
+// container costs: the error cell's time on Monty alone (what it cost
+// without the check), in auto mode with the container pre-warmed and the
+// journal replayed (the person is still reading the cells before), and
+// cold (the container starts for the check and replays the journal).
+func BenchmarkConfirmedError(b *testing.B) {
+	ctx := context.Background()
+	for _, kind := range []string{"message", "same"} {
+		cell := confirmCells[kind]
+		b.Run(kind+"/monty", func(b *testing.B) {
+			var s kerneltest.Samples
+			for i := 0; i < b.N; i++ {
+				k, err := montykernel.New(montykernel.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, c := range confirmSetup {
+					k.Execute(ctx, kernel.Request{Code: c})
+				}
+				t := time.Now()
+				r, err := k.Execute(ctx, kernel.Request{Code: cell})
+				s = append(s, time.Since(t))
+				if err != nil || r.Status != kernel.StatusError {
+					b.Fatalf("%+v %v", r, err)
+				}
+				k.Close()
+			}
+			s.ReportMillis(b, "median-ms")
+		})
+		for _, prewarm := range []bool{true, false} {
+			name := kind + "/cold"
+			if prewarm {
+				name = kind + "/prewarmed"
+			}
+			b.Run(name, func(b *testing.B) {
+				var s kerneltest.Samples
+				for i := 0; i < b.N; i++ {
+					a, err := New(testConfig(nil))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if prewarm && !a.Prewarm(append(slices.Clone(confirmSetup), cell)) {
+						// An accidental error: the container runs for another
+						// reason (an earlier check started it).
+						if _, err := a.container(ctx); err != nil {
+							b.Fatal(err)
+						}
+					}
+					for _, c := range confirmSetup {
+						if r, err := a.Execute(ctx, kernel.Request{Code: c}); err != nil || r.Backend != contract.BackendMonty {
+							b.Fatalf("%+v %v", r, err)
+						}
+					}
+					if prewarm {
+						waitCaughtUp(b, a, len(confirmSetup))
+					}
+					t := time.Now()
+					r, err := a.Execute(ctx, kernel.Request{Code: cell})
+					s = append(s, time.Since(t))
+					if err != nil || r.Status != kernel.StatusError || r.Routing == nil || (r.Routing.Check != contract.CheckMessage && r.Routing.Check != contract.CheckConfirmed) || a.isMoved() {
+						b.Fatalf("%+v %v %+v", r, err, r.Routing)
+					}
+					a.Close()
+				}
+				s.ReportMillis(b, "median-ms")
+			})
+		}
+	}
+}
+
+// waitCaughtUp waits until the container runs and has replayed n journal
+// cells: the state a pre-warmed document reaches while its person reads.
+func waitCaughtUp(b *testing.B, a *Kernel, n int) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		a.mu.Lock()
+		done := a.started && a.synced >= n && !a.catching
+		a.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the container did not catch up")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -31,9 +31,23 @@ type Capabilities struct {
 	Version string `json:"version"`
 	// Modules maps a standard library module to whether Monty imports it.
 	Modules map[string]bool `json:"modules"`
-	// Divergent maps a construct (a pysrc.Features or pysrc.Uses name) to
-	// how Monty's run of its probe differed from CPython's.
+	// Divergent maps a construct (a pysrc.Features or pysrc.Uses name, or
+	// a shim's) to how Monty's run of its probe differed from CPython's.
 	Divergent map[string]string `json:"divergent"`
+	// Shimmed lists the divergent constructs whose probe, rewritten with
+	// the construct's shim, prints what CPython printed.
+	Shimmed map[string]bool `json:"shimmed"`
+}
+
+// shims are the shims the worker was found to need and to accept.
+func (c *Capabilities) shims() []shim {
+	var out []shim
+	for _, s := range shims {
+		if c.Shimmed[s.construct] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // SupportsModule reports whether Monty can import module (dotted names are
@@ -69,7 +83,7 @@ func MontyCapabilities(ctx context.Context, binary string) (*Capabilities, error
 	file := capabilityFile(key)
 	if data, err := os.ReadFile(file); err == nil {
 		var c Capabilities
-		if json.Unmarshal(data, &c) == nil && c.Version == version && len(c.Modules) > 0 {
+		if json.Unmarshal(data, &c) == nil && c.Version == version && len(c.Modules) > 0 && c.Shimmed != nil {
 			capCache[key] = &c
 			return &c, nil
 		}
@@ -200,6 +214,16 @@ func probeMonty(ctx context.Context, binary, version string) (*Capabilities, err
 		case got != want[name]:
 			c.Divergent[name] = fmt.Sprintf("Monty printed %q, CPython %q", got, want[name])
 		}
+	}
+	c.Shimmed = map[string]bool{}
+	for _, s := range shims {
+		code, ok := cells[s.construct]
+		if _, diverges := c.Divergent[s.construct]; !ok || !diverges {
+			continue
+		}
+		rewritten, _ := applyShims(code, []shim{s})
+		got, err := feed(s.prelude + rewritten)
+		c.Shimmed[s.construct] = err == nil && got == want[s.construct]
 	}
 	return c, ctx.Err()
 }

@@ -57,7 +57,7 @@ func TestEveryProbeIsDetected(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, code := range cells {
-		found := append(pysrc.Features(code), pysrc.Uses(code)...)
+		found := constructs(pysrc.Analyze(code), code)
 		if !slices.Contains(found, name) {
 			t.Errorf("probe %s: constructs found %v", name, found)
 		}

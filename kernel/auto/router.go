@@ -3,11 +3,13 @@ package auto
 import (
 	"context"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
 // Router routes independent snippets (a batch) as the auto kernel routes
-// a document's cells, by the same rules.
+// a document's cells, by the same rules. A snippet starts from an empty
+// namespace, so no earlier cell is taken into account.
 type Router struct{ caps *Capabilities }
 
 // NewRouter returns the router for the Monty worker binary (its
@@ -20,15 +22,54 @@ func NewRouter(ctx context.Context, binary string) (*Router, error) {
 	return &Router{caps: c}, nil
 }
 
-// Route says why code needs the container, "" when Monty can run it.
-func (r *Router) Route(code string) string { return route(code, r.caps) }
+// Plan is how a snippet runs.
+type Plan struct {
+	// Route is set when the snippet runs in the container (an import
+	// Monty lacks, a construct Monty rejects or runs differently).
+	Route *contract.Routing
+	// Code is what Monty runs: the snippet with its shims applied.
+	Code string
 
-// Fallback says why a result from Monty means that the code needs the
-// container after all (an import Monty could not do, a built-in it
-// lacks), or "" when the result stands.
-func Fallback(r kernel.Result) string {
-	if r.Status != kernel.StatusError {
-		return ""
+	p plan
+}
+
+// Plan decides how code runs.
+func (r *Router) Plan(code string) Plan {
+	p := planCell(code, r.caps)
+	out := Plan{Code: p.code, p: p}
+	if p.route != nil {
+		out.Route = &contract.Routing{Rule: p.route.id, Reason: p.route.reason}
 	}
-	return unsupported(r.Error)
+	return out
+}
+
+// Check says whether Monty's result mr of a planned snippet needs
+// CPython's word (an exception, a limit of Monty's, a construct it runs
+// differently in some cases): then the snippet runs in the container too,
+// and Verdict gives the result to show. Nil means Monty's result stands.
+func (r *Router) Check(pl Plan, mr kernel.Result) *contract.Routing {
+	rules := judge(pl.p, mr, nil)
+	if len(rules) == 0 {
+		return nil
+	}
+	return &contract.Routing{Rule: rules[0].id, Reason: rules[0].reason}
+}
+
+// Verdict is the result shown for a snippet Monty ran (mr) and the
+// container ran again (cr) because of why, as the editors show a checked
+// cell: Monty's when CPython showed the same, CPython's otherwise.
+func Verdict(why contract.Routing, mr, cr kernel.Result) kernel.Result {
+	switch {
+	case sameOutput(mr, cr):
+		why.Check = contract.CheckConfirmed
+		mr.Routing = &why
+		return mr
+	case sameException(mr, cr):
+		why.Check = contract.CheckMessage
+	default:
+		why.Check = contract.CheckDiffers
+	}
+	why.MontyError = mr.Error
+	cr.Routing = &why
+	return cr
 }

@@ -28,35 +28,83 @@ const (
 // containerCell runs one cell in a session and turns the outcome into a
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
-	code   string
-	silent bool
-	limits kernel.Limits
-	grace  time.Duration
-	out    *kcore.Output
-	log    *zap.Logger
+	code    string
+	silent  bool
+	limits  kernel.Limits
+	grace   time.Duration
+	out     *kcore.Output
+	log     *zap.Logger
+	onInput func(ctx context.Context, prompt string, password bool) (string, error)
+	// again carries interrupt requests after the first (which cancels the
+	// cell's context): each sends one more SIGINT.
+	again chan struct{}
 	// life is the kernel's lifetime; hard closes when Restart or Close
 	// must stop the cell at once.
 	life context.Context
 	hard <-chan struct{}
 
-	mu     sync.Mutex
-	reason stopReason
-	killed bool // stopped by killing the container after the grace period
+	mu        sync.Mutex
+	ctx       context.Context // the running cell's, once it runs
+	reason    stopReason
+	killed    bool // stopped by killing the container after the grace period
+	dismissed bool // the person dismissed an input() question
 
 	result kernel.Result
 	ended  bool
+
+	inputs map[string]any
+	funcs  map[string]kernel.HostFunc
 }
 
 func (c *containerCell) stop(r stopReason, kill bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.reason == notStopped || r == stopRestart {
-		c.reason = r
+	if r > c.reason {
+		c.reason = r // a restart outranks a time limit, which outranks an interrupt
 	}
 	c.killed = c.killed || kill
 }
 
+// cancelled reports that the cell was interrupted already (its context
+// ended).
+func (c *containerCell) cancelled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ctx != nil && c.ctx.Err() != nil
+}
+
+// interruptAgain asks for one more SIGINT.
+func (c *containerCell) interruptAgain() {
+	select {
+	case c.again <- struct{}{}:
+	default: // one is pending already
+	}
+}
+
+// input adapts the kernel's OnInput to the session's.
+func (c *containerCell) input() func(context.Context, string, bool) (*string, bool) {
+	if c.onInput == nil || c.silent {
+		return nil
+	}
+	return func(ctx context.Context, prompt string, password bool) (*string, bool) {
+		line, err := c.onInput(ctx, prompt, password)
+		if err != nil {
+			d := errors.Is(err, kernel.ErrInputDismissed)
+			if d {
+				c.mu.Lock()
+				c.dismissed = true
+				c.mu.Unlock()
+			}
+			return nil, d
+		}
+		return &line, false
+	}
+}
+
 func (c *containerCell) run(ctx context.Context, s *container.Session) {
+	c.mu.Lock()
+	c.ctx = ctx
+	c.mu.Unlock()
 	start := time.Now()
 	done := make(chan struct{})
 	watched := make(chan struct{})
@@ -67,7 +115,8 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// The reply ends the exec; the watcher kills the container to end it
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
-		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes,
+		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs),
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
@@ -79,10 +128,12 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		c.failed(s, err)
 		return
 	}
+	r.Files = reply.Files
 	if reply.OK {
 		r.Status = kernel.StatusOK
-		if reply.Value != nil {
-			r.Value = &contract.Value{Text: reply.Value.Text, MIME: reply.Value.MIME}
+		if v := reply.Value; v != nil {
+			r.Value = &contract.Value{Text: v.Text, MIME: v.MIME}
+			kcore.CapValue(r.Value, c.limits.MaxOutputBytes, v.Cut, v.Dropped)
 		}
 		return
 	}
@@ -93,13 +144,12 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	r.Status = kernel.StatusError
 	r.Error = &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback))}
 	for _, f := range e.Traceback {
-		r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: f.Line, Name: f.Name, Text: f.Text})
+		r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: f.Line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine})
 	}
-	if reply.Exit != nil {
-		c.ended = true // the driver has exited
-		return
-	}
-	if e.EName == "KeyboardInterrupt" {
+	c.mu.Lock()
+	stopped := c.reason != notStopped || c.dismissed
+	c.mu.Unlock()
+	if e.EName == "KeyboardInterrupt" && stopped { // a cell's own raise is an error, as in Jupyter
 		r.Status = kernel.StatusInterrupted
 		if c.reason == stopTimeout {
 			r.Status = kernel.StatusTimeout
@@ -116,17 +166,14 @@ func (c *containerCell) failed(s *container.Session, err error) {
 	c.mu.Lock()
 	reason, killed := c.reason, c.killed
 	c.mu.Unlock()
-	lost := fmt.Sprintf("did not stop within %s, so the kernel was restarted and its state is lost", c.grace)
 	switch {
 	case reason == stopRestart:
 		r.Status = kernel.StatusInterrupted
 		r.Error = &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the kernel was restarted"}
 	case reason == stopTimeout && killed:
 		r.Status = kernel.StatusTimeout
-		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit and %s", c.limits.Timeout, lost)}
-	case reason == stopInterrupt && killed:
-		r.Status = kernel.StatusInterrupted
-		r.Error = &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the cell " + lost}
+		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf(
+			"cell exceeded the %s time limit and did not stop within %s, so the kernel was restarted and its state is lost", c.limits.Timeout, c.grace)}
 	default:
 		x := s.Exit(c.life)
 		c.log.Warn("container kernel crashed", zap.String("why", x.Describe()), zap.NamedError("exec", err))
@@ -142,31 +189,16 @@ func (c *containerCell) failed(s *container.Session, err error) {
 // spin while a cell handles an interrupt).
 var watchWakeups atomic.Int64
 
-// watch stops the cell on an interrupt (ctx cancelled) or when the time
-// limit passes: SIGINT first, repeated, then a kill after the grace period;
-// Restart and Close (hard) kill at once. It returns when done is closed.
+// watch stops the cell the way Jupyter does. An interrupt (ctx cancelled,
+// then each request on again) sends one SIGINT: a cell that catches
+// KeyboardInterrupt runs on, as long as it likes. The time limit sends a
+// SIGINT and, after the grace period, kills the container. Restart and
+// Close (hard) kill at once. It returns when done is closed.
 func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-chan struct{}) {
 	limit := time.NewTimer(c.limits.Timeout)
 	defer limit.Stop()
 	cancelled := ctx.Done()
-	select {
-	case <-done:
-		return
-	case <-c.hard:
-		c.kill(s)
-		return
-	case <-cancelled:
-		watchWakeups.Add(1)
-		c.stop(stopInterrupt, false)
-	case <-limit.C:
-		watchWakeups.Add(1)
-		c.stop(stopTimeout, false)
-	}
-	c.interrupt(s)
-	again := time.NewTicker(interruptRepeat)
-	defer again.Stop()
-	grace := time.NewTimer(c.grace)
-	defer grace.Stop()
+	var grace <-chan time.Time
 	for {
 		select {
 		case <-done:
@@ -174,10 +206,22 @@ func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-
 		case <-c.hard:
 			c.kill(s)
 			return
-		case <-again.C:
+		case <-cancelled:
+			watchWakeups.Add(1)
+			cancelled = nil
+			c.stop(stopInterrupt, false)
+			c.interrupt(s)
+		case <-c.again:
 			watchWakeups.Add(1)
 			c.interrupt(s)
-		case <-grace.C:
+		case <-limit.C:
+			watchWakeups.Add(1)
+			c.stop(stopTimeout, false)
+			c.interrupt(s)
+			t := time.NewTimer(c.grace)
+			defer t.Stop()
+			grace = t.C
+		case <-grace:
 			c.stop(notStopped, true)
 			s.Kill()
 			return

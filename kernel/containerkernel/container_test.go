@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	dockerclient "github.com/docker/docker/client"
+
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -173,14 +175,15 @@ func TestContainerNotebook(t *testing.T) {
 					t.Fatalf("%s: %+v %+v", path, r, r.Error)
 				}
 			}
-			// The workspace is the working directory, mounted read-only.
+			// The workspace is the working directory, at its own path; a
+			// write stays in the kernel.
 			r = kerneltest.Run(t, k, "import os\nopen('visible.txt').read(), os.getcwd()")
-			if value(r) != "('from the workspace', '/workspace')" {
+			if value(r) != "('from the workspace', "+pyStr(ws)+")" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			r = kerneltest.Run(t, k, "open('/workspace/new.txt', 'w')")
-			if r.Status != kernel.StatusError || !strings.Contains(r.Error.EValue, "Read-only file system") {
-				t.Fatalf("the workspace is writable: %+v %+v", r, r.Error)
+			r = kerneltest.Run(t, k, "open("+pyStr(filepath.Join(ws, "new.txt"))+", 'w').write('x')")
+			if r.Status != kernel.StatusOK || len(r.Files) != 1 || r.Files[0].Path != filepath.Join(ws, "new.txt") || r.Files[0].State != contract.FileCreated {
+				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			if _, err := os.Stat(filepath.Join(ws, "new.txt")); err == nil {
 				t.Fatal("file created in the workspace")
@@ -221,6 +224,44 @@ func TestContainerNotebook(t *testing.T) {
 			}
 		})
 
+		t.Run("value capped", func(t *testing.T) {
+			r := kerneltest.Run(t, k, "s = 'x' * 60_000_000\ns")
+			want := "\n[backyard: value truncated at 1048576 bytes; 58951426 more characters not shown]"
+			if r.Value == nil || !strings.HasSuffix(r.Value.Text, want) || len(r.Value.Text) != 1<<20+len(want) {
+				t.Fatalf("%+v", r.Status)
+			}
+			r = kerneltest.Run(t, k, "del s\nclass Big:\n    def _repr_png_(self):\n        return bytes(2_000_000)\nBig()")
+			if r.Value == nil || r.Value.MIME["image/png"] != "" || !strings.Contains(r.Value.Text, "its image/png data (2666668 bytes) is over the 1048576-byte output limit") {
+				t.Fatalf("%+v", r.Value)
+			}
+		})
+
+		t.Run("input", func(t *testing.T) {
+			r, err := k.Execute(context.Background(), kernel.Request{Code: "name = input('name? ')\nname", OnInput: func(ctx context.Context, prompt string, _ bool) (string, error) {
+				return "Ada " + prompt, nil
+			}})
+			if err != nil || r.Status != kernel.StatusOK || value(r) != "'Ada name? '" || r.Stdout != "name? Ada name? \n" {
+				t.Fatalf("%+v %v", r, err)
+			}
+			r = kerneltest.Run(t, k, "input('x')")
+			if r.Status != kernel.StatusError || r.Error.EName != "EOFError" {
+				t.Fatalf("%+v %+v", r, r.Error)
+			}
+			// An interrupt while it waits: KeyboardInterrupt, the question's
+			// context ends.
+			ended := make(chan struct{})
+			time.AfterFunc(300*time.Millisecond, func() { k.Interrupt() })
+			r, _ = k.Execute(context.Background(), kernel.Request{Code: "input('q')", OnInput: func(ctx context.Context, _ string, _ bool) (string, error) {
+				<-ctx.Done()
+				close(ended)
+				return "", ctx.Err()
+			}})
+			if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
+				t.Fatalf("%+v %+v", r, r.Error)
+			}
+			<-ended
+		})
+
 		t.Run("interrupt keeps state", func(t *testing.T) {
 			kerneltest.Run(t, k, "kept = [1, 2]")
 			time.AfterFunc(300*time.Millisecond, func() { k.Interrupt() })
@@ -234,17 +275,24 @@ func TestContainerNotebook(t *testing.T) {
 			}
 		})
 
-		t.Run("sys.exit restarts", func(t *testing.T) {
-			r := kerneltest.Run(t, k, "import sys\nsys.exit(4)")
-			if r.Status != kernel.StatusError || r.Error.EName != "SystemExit" || !strings.Contains(r.Error.EValue, "fresh kernel") {
-				t.Fatalf("%+v %+v", r, r.Error)
+		t.Run("SystemExit ends only the cell", func(t *testing.T) {
+			// As in IPython: the exception, str() of it, and the kernel
+			// with its namespace goes on (argparse's --help exits 0).
+			for code, want := range map[string]string{"import sys\nsys.exit(4)": "4", "raise SystemExit": "", "exit('bye')": "bye",
+				"import argparse\nargparse.ArgumentParser(prog='p').parse_args(['--help'])": "0"} {
+				r := kerneltest.Run(t, k, code)
+				if r.Status != kernel.StatusError || r.Error.EName != "SystemExit" || r.Error.EValue != want {
+					t.Fatalf("%q: %+v %+v", code, r, r.Error)
+				}
 			}
-			r = kerneltest.Run(t, k, "'x' in globals()")
-			if value(r) != "False" || r.ExecutionCount != 1 {
+			before := k.Info().ExecutionCount
+			r := kerneltest.Run(t, k, "x")
+			if value(r) != "20" || r.ExecutionCount != before+1 {
 				t.Fatalf("%+v", r)
 			}
+			// os._exit ends the interpreter: a crash that says so.
 			r = kerneltest.Run(t, k, "import os\nos._exit(3)")
-			if r.Status != kernel.StatusCrashed || !strings.Contains(r.Error.EValue, "exited with code 3") {
+			if r.Status != kernel.StatusCrashed || !strings.Contains(r.Error.EValue, "exited with code 3 (os._exit()") {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			if r := kerneltest.Run(t, k, "1 + 1"); value(r) != "2" || r.ExecutionCount != 1 {
@@ -305,12 +353,14 @@ func TestContainerTimeout(t *testing.T) {
 	forRuntimes(t, kernel.Limits{Timeout: time.Second}, func(t *testing.T, k *Kernel) {
 		kerneltest.Run(t, k, "n = 1")
 		// Stopped by SIGINT: the state stays.
-		r := kerneltest.Run(t, k, "n = 2\nwhile True:\n    pass")
+		r := kerneltest.Run(t, k, "n = 2\nimport subprocess\np = subprocess.Popen(['sh', '-c', 'sleep 1000 & sleep 1000'])\nwhile True:\n    pass")
 		if r.Status != kernel.StatusTimeout || r.Error.EName != "TimeoutError" || !strings.Contains(r.Error.EValue, "1s time limit") {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}
-		if r := kerneltest.Run(t, k, "n"); value(r) != "2" {
-			t.Fatalf("%+v", r)
+		// The state stays; the processes the cell started do not.
+		r = kerneltest.Run(t, k, "import os\nn, [p for p in os.listdir('/proc') if p.isdigit() and p != '1' and os.path.exists('/proc/%s/cmdline' % p)]")
+		if value(r) != "(2, [])" {
+			t.Fatalf("%+v %+v", r, r.Error)
 		}
 		// A cell that swallows KeyboardInterrupt is killed after the grace
 		// period, and the kernel restarted.
@@ -525,5 +575,108 @@ func TestContainerWarnOnce(t *testing.T) {
 	warnOnce("test warning b", to)
 	if strings.Join(got, "|") != "test warning a|test warning b" {
 		t.Fatalf("%q", got)
+	}
+}
+
+// Interrupt is Jupyter's: one SIGINT per request. A handler that catches
+// KeyboardInterrupt runs to its end; a cell still running after an
+// interrupt stays running (busy), past the grace period, until a second
+// interrupt; the processes the interrupted cell started are gone after it.
+func TestContainerInterruptLikeJupyter(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "import subprocess, time\nold = subprocess.Popen(['sleep', '1000'])")
+		time.Sleep(20 * time.Millisecond)
+		time.AfterFunc(500*time.Millisecond, func() { k.Interrupt() })
+		r := kerneltest.Run(t, k, "n = 0\ntry:\n    while True:\n        n += 1\nexcept KeyboardInterrupt:\n    for i in range(15):\n        time.sleep(0.1)\n    cleaned = True\n'done'")
+		if r.Status != kernel.StatusOK || value(r) != "'done'" {
+			t.Fatalf("the handler did not run to its end: %+v %+v", r, r.Error)
+		}
+
+		var states []kernel.State
+		var mu sync.Mutex
+		go func() {
+			time.Sleep(500 * time.Millisecond)
+			k.Interrupt()
+			time.Sleep(3 * time.Second) // past the grace period (2 s here)
+			mu.Lock()
+			states = append(states, k.Info().State)
+			mu.Unlock()
+			k.Interrupt()
+		}()
+		r = kerneltest.Run(t, k, "kid = subprocess.Popen(['sh', '-c', 'sleep 1000 & sleep 1000'])\ntry:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    caught = 1\n    while True:\n        pass")
+		mu.Lock()
+		got := states
+		mu.Unlock()
+		if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" || len(got) != 1 || got[0] != kernel.StateBusy {
+			t.Fatalf("%+v %+v, state after the first interrupt %v", r, r.Error, got)
+		}
+		r = kerneltest.Run(t, k, "import os\n"+
+			"def sleeps():\n    return sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and open('/proc/%s/cmdline' % p, 'rb').read().startswith(b'sleep\\x00'))\n"+
+			"(caught, cleaned, sleeps() == [old.pid])")
+		if value(r) != "(1, True, True)" {
+			t.Fatalf("the state or the processes after the interrupts: %+v %+v", r, r.Error)
+		}
+	})
+}
+
+// Death is reported truthfully: a container killed from outside between
+// cells turns the kernel dead at once and the next run is a crash that
+// says the state is lost (count 0, then 1); killed during a cell, it is a
+// signal, not "out of memory".
+func TestContainerDeath(t *testing.T) {
+	var mu sync.Mutex
+	var told []kernel.State
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "lost = 1")
+		mu.Lock()
+		told = nil
+		mu.Unlock()
+		killContainer(t, k.ContainerID())
+		deadline := time.Now().Add(20 * time.Second)
+		for k.Info().State != kernel.StateDead {
+			if time.Now().After(deadline) {
+				t.Fatalf("the death was not noticed: %+v", k.Info())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		mu.Lock()
+		if len(told) != 1 || told[0] != kernel.StateDead {
+			t.Errorf("states told: %v", told)
+		}
+		mu.Unlock()
+		r := kerneltest.Run(t, k, "lost")
+		if r.Status != kernel.StatusCrashed || r.ExecutionCount != 0 || !strings.Contains(r.Error.EValue, "the kernel died while idle: state lost") ||
+			!strings.Contains(r.Error.EValue, "SIGKILL") || strings.Contains(r.Error.EValue, "memory") {
+			t.Fatalf("%+v %+v", r, r.Error)
+		}
+		r = kerneltest.Run(t, k, "'lost' in globals()")
+		if value(r) != "False" || r.ExecutionCount != 1 {
+			t.Fatalf("%+v", r)
+		}
+		time.AfterFunc(time.Second, func() { killContainer(t, k.ContainerID()) })
+		r = kerneltest.Run(t, k, "while True:\n    pass")
+		if r.Status != kernel.StatusCrashed || !strings.Contains(r.Error.EValue, "killed by signal SIGKILL") || strings.Contains(r.Error.EValue, "memory") {
+			t.Fatalf("%+v %+v", r, r.Error)
+		}
+	}, func(o *Options) {
+		o.OnState = func(s kernel.State) {
+			mu.Lock()
+			told = append(told, s)
+			mu.Unlock()
+		}
+	})
+}
+
+// killContainer kills a container from outside, as `docker kill` does.
+func killContainer(t testing.TB, id string) {
+	t.Helper()
+	cli, err := dockerclient.NewClientWithOpts(dockerclient.FromEnv, dockerclient.WithAPIVersionNegotiation())
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer cli.Close()
+	if err := cli.ContainerKill(context.Background(), id, "SIGKILL"); err != nil {
+		t.Error(err)
 	}
 }

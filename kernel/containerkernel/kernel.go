@@ -10,6 +10,8 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
+	"github.com/backyard-ls/backyard-ls/internal/jsonval"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"go.uber.org/zap"
@@ -22,17 +24,30 @@ type Options struct {
 	Container contract.ContainerSettings
 	// Install says how missing packages are installed.
 	Install contract.InstallSettings
-	// Workspace is the host folder mounted when Container.MountWorkspace is
-	// set.
+	// Workspace is the host folder the container sees when
+	// Container.MountWorkspace is set and Files is nil.
 	Workspace string
+	// Files say what of the host the container sees (at the same paths,
+	// when Container.MountWorkspace is set); nil: Workspace, nothing hidden.
+	Files *files.Rules
+	// Write is where the cells' writes go (files.write).
+	Write contract.FilesWrite
+	// Dir is the working directory; empty: the first root.
+	Dir string
+	// CopyBytes bounds the workspace copied into the container's overlay
+	// (default a quarter of the memory limit); a larger one is read-only.
+	CopyBytes int64
 	// Pull is "missing" (default: pull a missing image) or "never".
 	Pull string
 	// DockerHost overrides DOCKER_HOST.
 	DockerHost string
 	// Limits: Timeout, MemoryBytes, RecursionDepth and MaxOutputBytes apply.
 	Limits kernel.Limits
-	// InterruptGrace is how long a cell may keep running after an interrupt
-	// or its time limit before the kernel is restarted (default 3 s).
+	// Env is added to the container's environment.
+	Env map[string]string
+	// InterruptGrace is how long a cell may keep running after its time
+	// limit before the kernel is restarted (default 3 s). An interrupt
+	// never restarts the kernel.
 	InterruptGrace time.Duration
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
@@ -51,10 +66,11 @@ type Options struct {
 // long-lived, hardened container (gVisor's runsc when the engine has it),
 // started on the first execution or by Start.
 //
-// Interrupt sends SIGINT: the cell gets a KeyboardInterrupt and the
-// namespace keeps what the cell did until then, as in Jupyter. A cell that
-// does not stop within the grace period is killed with its container, and
-// the result says that the kernel was restarted.
+// Interrupt sends one SIGINT per request, as Jupyter does: the cell gets a
+// KeyboardInterrupt and the namespace keeps what the cell did until then.
+// A cell that catches it runs on; only Restart, Close or the time limit
+// (after its grace period) kill the container. The processes a stopped cell
+// started are ended with it (see the driver).
 type Kernel struct {
 	kcore.Base
 	opts   Options
@@ -65,16 +81,13 @@ type Kernel struct {
 	tried map[string]bool    // packages whose install was attempted
 
 	// Guarded by mu.
+	cell     *containerCell     // the running cell, for Interrupt
+	watched  *container.Session // the session whose death between cells is watched
 	runtime  string
 	id       string // container ID
 	notes    []string
 	versions map[string]string
 }
-
-// interruptRepeat is how often SIGINT is sent again while a cell has not
-// stopped: the first one can land just before the cell starts, or be
-// swallowed by the cell's own `except KeyboardInterrupt`.
-const interruptRepeat = 500 * time.Millisecond
 
 // New returns a container kernel. It does not contact the engine:
 // the first Execute (or Start) does, and fails with a clear error when the
@@ -99,10 +112,15 @@ func New(opts Options) (*Kernel, error) {
 
 func (k *Kernel) config() container.Config {
 	o := k.opts
+	rules := o.Files
+	if rules != nil && !o.Container.MountWorkspace {
+		rules = files.NewRules(nil, nil)
+	}
 	return container.Config{
-		ContainerSettings: o.Container, Workspace: o.Workspace, DockerHost: o.DockerHost, Pull: container.PullPolicy(o.Pull),
+		ContainerSettings: o.Container, Workspace: o.Workspace, Rules: rules, Write: o.Write, Dir: o.Dir, CopyBytes: o.CopyBytes,
+		DockerHost: o.DockerHost, Pull: container.PullPolicy(o.Pull),
 		MemoryBytes: int64(k.limits.MemoryBytes), RecursionLimit: k.limits.RecursionDepth,
-		OnProgress: o.OnProgress, Logger: k.log, Packages: true,
+		OnProgress: o.OnProgress, Logger: k.log, Packages: true, Env: o.Env,
 	}
 }
 
@@ -127,11 +145,7 @@ func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 	if k.s != nil && k.s.Alive() {
 		return k.s, nil
 	}
-	if k.s != nil {
-		// It died between cells (killed from outside): its namespace is gone.
-		k.log.Warn("kernel container stopped between cells", zap.String("why", k.s.Exit(ctx).Describe()))
-		k.discard()
-	}
+	k.discard()
 	k.SetState(kernel.StateStarting)
 	cfg := k.config()
 	e, err := container.Shared(ctx, cfg.DockerHost, k.log)
@@ -151,9 +165,12 @@ func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 		warnOnce(rt.Warning, k.opts.OnWarning)
 	}
 	k.Mu.Lock()
-	k.runtime, k.id = rt.Name, k.s.ID()
-	if rt.Warning != "" && !slices.Contains(k.notes, rt.Warning) {
-		k.notes = append(k.notes, rt.Warning)
+	k.runtime, k.id, k.watched = rt.Name, k.s.ID(), k.s
+	go k.watchIdle(k.s)
+	for _, n := range []string{rt.Warning, k.s.FilesNote()} {
+		if n != "" && !slices.Contains(k.notes, n) {
+			k.notes = append(k.notes, n)
+		}
 	}
 	k.versions = map[string]string{
 		"image":  fmt.Sprintf("%s (%s)", cfg.WithDefaults().Image, shortImageID(k.s.ImageID())),
@@ -184,11 +201,36 @@ func shortImageID(id string) string {
 	return id
 }
 
+// watchIdle waits for s to end: a death between cells (the container
+// killed from outside) turns the kernel dead at once; the next run says so.
+func (k *Kernel) watchIdle(s *container.Session) {
+	select {
+	case <-s.Ended():
+	case <-k.Life().Done():
+		return
+	}
+	if k.DeadIfIdle(func() bool { return k.watched == s }) {
+		k.log.Warn("kernel container died between cells", zap.String("why", s.Exit(k.Life()).Describe()))
+	}
+}
+
+// diedIdle reports a session that ended between cells, not by the kernel's
+// own hand: its namespace is gone.
+func (k *Kernel) diedIdle(ctx context.Context) (string, bool) {
+	if k.s == nil || k.s.Alive() || k.s.Killed() {
+		return "", false
+	}
+	return k.s.Exit(ctx).Describe(), true
+}
+
 // discard removes the container and forgets the namespace.
 func (k *Kernel) discard() {
 	if k.s == nil {
 		return
 	}
+	k.Mu.Lock()
+	k.watched = nil
+	k.Mu.Unlock()
 	if err := k.s.Close(); err != nil {
 		k.log.Warn("remove kernel container", zap.Error(err))
 	}
@@ -209,12 +251,27 @@ func (k *Kernel) ContainerID() string {
 
 // Execute implements Kernel.
 func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	if err := k.limits.CheckOverride(req.Limits); err != nil {
+		return kernel.Result{}, err
+	}
+	for name, v := range req.Inputs {
+		if _, err := jsonval.Normalize(v); err != nil {
+			return kernel.Result{}, fmt.Errorf("input %s %w", name, err)
+		}
+	}
+	limits := k.limits.Override(req.Limits)
 	ctx, cancel := k.Bound(ctx)
 	defer cancel()
 	if err := k.Acquire(ctx); err != nil {
 		return kernel.Result{}, err
 	}
 	defer k.Q.Release()
+	if why, died := k.diedIdle(ctx); died {
+		rt := k.s.Runtime().Name
+		k.discard()
+		k.SetState(kernel.StateDead)
+		return kcore.DiedIdle(contract.BackendContainer, rt, why), nil
+	}
 	s, err := k.session(ctx)
 	if err != nil {
 		return kernel.Result{}, err
@@ -222,21 +279,21 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(k.limits.MaxOutputBytes, req)
+	out := kcore.NewOutput(limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
 		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
-	c := &containerCell{code: req.Code, silent: req.Silent, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log, life: k.Life(), hard: hard}
+	c := k.newCell(req, limits, out, hard)
 	c.run(ctx, s)
-	if dist, ok := k.installable(c.result); ok && !req.Silent && !c.ended {
+	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
 		if note := k.installMissing(ctx, dist, out); note != "" {
-			c.result.Error.EValue += "; " + note
+			c.result.Notes = append(c.result.Notes, note)
 		} else {
-			s.Exec(k.Life(), container.ExecRequest{Code: "__import__('importlib').invalidate_caches()", Silent: true}, func(string, string) {})
-			c = &containerCell{code: req.Code, limits: k.limits, grace: k.opts.InterruptGrace, out: out, log: k.log, life: k.Life(), hard: hard}
+			s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, func(string, string) {})
+			c = k.newCell(req, limits, out, hard)
 			c.run(ctx, s)
 		}
 	}
@@ -245,9 +302,12 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
+	k.Mu.Lock()
+	k.cell = nil
+	k.Mu.Unlock()
 	if c.ended {
-		// Crashed, killed after an interrupt, or sys.exit: the next run
-		// starts a fresh kernel.
+		// Crashed, or killed after its time limit: the next run starts a
+		// fresh kernel.
 		k.discard()
 	}
 	if k.s != nil {
@@ -256,6 +316,29 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.SetState(kernel.StateDead)
 	}
 	return r, nil
+}
+
+// newCell is the cell about to run, known to Interrupt.
+func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
+	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log,
+		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1), inputs: req.Inputs, funcs: req.Functions}
+	k.Mu.Lock()
+	k.cell = c
+	k.Mu.Unlock()
+	return c
+}
+
+// Interrupt implements Kernel: the first request of a cell cancels it (the
+// watcher sends SIGINT), each later one sends one more SIGINT.
+func (k *Kernel) Interrupt() error {
+	k.Mu.Lock()
+	c := k.cell
+	k.Mu.Unlock()
+	if c != nil && c.cancelled() {
+		c.interruptAgain()
+		return nil
+	}
+	return k.Base.Interrupt()
 }
 
 // Restart implements Kernel: the container is removed (a running cell is
@@ -293,10 +376,44 @@ func (k *Kernel) Info() kernel.Info {
 	for n, v := range k.versions {
 		versions[n] = v
 	}
+	write := k.opts.Write
+	if write == "" {
+		write = contract.FilesSandbox
+	}
 	return kernel.Info{
 		Backend: contract.BackendContainer, Runtime: k.runtime, State: k.StateLocked(), ExecutionCount: k.CountLocked(),
-		Versions: versions, Notes: append([]string(nil), k.notes...),
+		Versions: versions, Notes: append([]string(nil), k.notes...), Write: write,
 	}
+}
+
+var _ kernel.FileKeeper = (*Kernel)(nil)
+
+// Files implements kernel.FileKeeper: what the container's cells wrote
+// that differs from the workspace.
+func (k *Kernel) Files(ctx context.Context) ([]contract.FileEntry, error) {
+	if err := k.Acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer k.Q.Release()
+	if k.s == nil || !k.s.Alive() {
+		return nil, nil
+	}
+	return k.s.Overlay(ctx)
+}
+
+// SaveFiles implements kernel.FileKeeper.
+func (k *Kernel) SaveFiles(ctx context.Context, paths []string) ([]string, error) {
+	if err := k.Acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer k.Q.Release()
+	if k.s == nil || !k.s.Alive() {
+		if len(paths) == 0 {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("the kernel's container is not running: it has no files to save")
+	}
+	return k.s.SaveFiles(ctx, paths)
 }
 
 // Close implements Kernel: the container is removed. The error says when
@@ -322,9 +439,11 @@ func (k *Kernel) Close() error {
 
 // OptionsOf are the options of a container kernel configured by cfg.
 func OptionsOf(cfg kernel.Config) Options {
+	dir := cfg.WorkDir()
 	return Options{
 		Container: cfg.Settings.Container, Install: cfg.Settings.Install, Workspace: cfg.Workspace, DockerHost: cfg.DockerHost,
-		Limits: kernel.LimitsOf(cfg.Settings), OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
+		Files: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide), Write: cfg.Settings.Files.Write, Dir: dir,
+		Limits: kernel.LimitsOf(cfg.Settings), Env: cfg.Env, OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
 		Confirm: cfg.Confirm, Logger: cfg.Logger,
 	}
 }

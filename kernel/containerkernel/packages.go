@@ -18,8 +18,9 @@ var noModule = regexp.MustCompile(`^No module named '([^']+)'`)
 
 // installable reports the distribution that would provide the module a
 // cell failed to import, when the policy allows installing it and it was not
-// tried before in this kernel.
-func (k *Kernel) installable(r kernel.Result) (string, bool) {
+// tried before in this kernel. When the policy is off, r gets a note that
+// says how to turn installs on (the exception stays CPython's).
+func (k *Kernel) installable(r *kernel.Result) (string, bool) {
 	policy := k.opts.Install.AutoInstall
 	if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "ModuleNotFoundError" {
 		return "", false
@@ -30,7 +31,7 @@ func (k *Kernel) installable(r kernel.Result) (string, bool) {
 	}
 	dist := pypkg.Distribution(m[1])
 	if policy != contract.InstallAsk && policy != contract.InstallOn {
-		r.Error.EValue += fmt.Sprintf("; the container image lacks it: set backyard.autoInstall to \"ask\" or \"on\" to install %s", dist)
+		r.Notes = append(r.Notes, fmt.Sprintf("the container image lacks %s: set backyard.autoInstall to \"ask\" or \"on\" to install %s", m[1], dist))
 		return "", false
 	}
 	if k.tried[dist] {
@@ -105,3 +106,31 @@ func lastLine(s string) string {
 	}
 	return s
 }
+
+// Install implements kernel.Installer: the packages go into the image's
+// package volume through the installer container (whatever the install
+// policy: the caller decided), and the running kernel, if any, sees them
+// at its next import.
+func (k *Kernel) Install(ctx context.Context, packages []string) error {
+	ctx, cancel := k.Bound(ctx)
+	defer cancel()
+	if err := k.Acquire(ctx); err != nil {
+		return err
+	}
+	defer k.Q.Release()
+	out := kcore.NewOutput(k.limits.MaxOutputBytes, kernel.Request{})
+	if err := k.install(ctx, packages, out); err != nil {
+		return err
+	}
+	for _, p := range packages {
+		k.tried[p] = true
+	}
+	if k.s != nil && k.s.Alive() {
+		k.s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, nil)
+	}
+	return nil
+}
+
+// invalidateCaches makes a running interpreter see packages installed
+// after it started.
+const invalidateCaches = "__import__('importlib').invalidate_caches()"

@@ -55,7 +55,7 @@ func TestAutoInstallAskDeclined(t *testing.T) {
 		return false
 	})
 	r := kerneltest.Run(t, k, "import "+mod)
-	if r.Status != kernel.StatusError || r.Error.EName != "ModuleNotFoundError" || !strings.Contains(r.Error.EValue, "declined") {
+	if r.Status != kernel.StatusError || r.Error.EName != "ModuleNotFoundError" || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "declined") {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
 	if len(asked) != 1 || asked[0] != mod {
@@ -71,7 +71,7 @@ func TestAutoInstallAskDeclined(t *testing.T) {
 func TestAutoInstallOffExplains(t *testing.T) {
 	k, mod := installKernel(t, contract.InstallOff, nil)
 	r := kerneltest.Run(t, k, "import "+mod)
-	if r.Status != kernel.StatusError || !strings.Contains(r.Error.EValue, "backyard.autoInstall") {
+	if r.Status != kernel.StatusError || r.Error.EValue != "No module named '"+mod+"'" || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "backyard.autoInstall") {
 		t.Fatalf("%+v", r.Error)
 	}
 }

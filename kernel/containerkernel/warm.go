@@ -70,7 +70,9 @@ func (k *Kernel) fromPool(cfg container.Config) *container.Session {
 		return nil
 	}
 	s := warm.take(cfg)
-	if s == nil {
+	if s == nil && warm.has(cfg) {
+		// Only a configuration someone warmed (the editors' documents,
+		// Warm) is refilled: a program's kernel leaves nothing waiting.
 		warm.fillLater(cfg, want, warmRefillDelay)
 	}
 	return s
@@ -86,6 +88,13 @@ func Warm(opts Options) {
 		return
 	}
 	warm.fillLater(k.config(), opts.Container.WarmPool, 0)
+}
+
+// has reports whether the pool keeps containers for cfg.
+func (p *warmPool) has(cfg container.Config) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.slots[warmKey(cfg)] != nil
 }
 
 // take returns a waiting container for cfg, or nil, and has the pool

@@ -148,3 +148,21 @@ func TestWarmPoolNeverPulls(t *testing.T) {
 		t.Fatal("the failed start was not noted")
 	}
 }
+
+// A kernel whose configuration nobody warmed (a program's, not an
+// editor's document) leaves no container waiting after its start.
+func TestWarmPoolOnlyForWarmedConfigurations(t *testing.T) {
+	requireEngine(t)
+	t.Cleanup(CloseWarm)
+	opts := warmOptions("runc", 123<<20)
+	k, _ := New(opts)
+	defer k.Close()
+	kerneltestRun(t, k, "1")
+	time.Sleep(warmRefillDelay + time.Second) // past the refill a warmed one would get
+	warm.mu.Lock()
+	n := len(warm.slots)
+	warm.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d configurations warmed by a plain kernel start", n)
+	}
+}

@@ -66,7 +66,7 @@ func (l *Lane) Send(ctx context.Context, tag int, sn kernel.Snippet) error {
 		return err
 	}
 	s := &laneSnippet{tag: tag, sn: sn}
-	s.fed, s.wrapped = displayCode(sn.Code)
+	s.fed, s.wrapped = displayCode(sn.Code, l.limits.MaxOutputBytes)
 	return l.send(s)
 }
 

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
@@ -22,15 +24,19 @@ const timeoutGrace = time.Second
 
 // displayCode rewrites a cell so that Monty itself computes the repr of the
 // trailing expression (the value crossing the wire loses __repr__ and
-// container types). Lines keep their numbers. ok is false when the cell does
-// not end in an expression.
-func displayCode(code string) (string, bool) {
+// container types), and sends only its first max characters with its
+// length: a huge value never crosses the wire. Lines keep their numbers.
+// ok is false when the cell does not end in an expression.
+func displayCode(code string, max int) (string, bool) {
 	start, end, ok := pysrc.TrailingExpr(code)
 	if !ok {
 		return code, false
 	}
-	return code[:start] + "repr((" + code[start:end] + "))" + code[end:], true
+	return code[:start] + "(lambda r: (len(r), r[:" + strconv.Itoa(max) + "]))(repr((" + code[start:end] + ")))" + code[end:], true
 }
+
+// restoredNote is the note of a run whose namespace was put back.
+const restoredNote = "the namespace was restored to its state before this cell: Monty cannot keep what a stopped cell did"
 
 // montyCell runs one cell on a worker and turns the outcome into a Result.
 // It reports whether the worker's session can still be trusted; when not,
@@ -39,6 +45,7 @@ type montyCell struct {
 	code    string
 	limits  kernel.Limits
 	out     *kcore.Output
+	input   func(ctx context.Context, prompt string, password bool) (string, error)
 	fresh   bool // empty namespace before running
 	result  kernel.Result
 	outcome monty.Outcome
@@ -48,11 +55,19 @@ type montyCell struct {
 	sessionLost bool
 	tainted     bool
 	crash       error
+
+	// grace is how long past the time limit the host waits for the
+	// worker's own budget to stop the cell (0: the host stops it).
+	grace  time.Duration
+	inputs map[string]any
+	funcs  map[string]monty.Func
+	// dismissed: the person dismissed an input() question.
+	dismissed bool
 }
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
-	code, wrapped := displayCode(c.code)
-	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+timeoutGrace, kcore.ErrTimedOut)
+	code, wrapped := displayCode(c.code, c.limits.MaxOutputBytes)
+	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+c.grace, kcore.ErrTimedOut)
 	defer cancel()
 	start := time.Now()
 	opt := monty.FeedOptions{Fresh: c.fresh, OnPrint: func(s monty.Stream, text string) {
@@ -61,7 +76,17 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		} else {
 			c.out.Write(kernel.Stdout, text)
 		}
-	}}
+	}, Inputs: c.inputs, Functions: c.funcs}
+	if c.input != nil {
+		opt.Input = func(ctx context.Context, prompt string) (*string, bool) {
+			line, err := c.input(ctx, prompt, false)
+			if err != nil {
+				c.dismissed = c.dismissed || errors.Is(err, kernel.ErrInputDismissed)
+				return nil, errors.Is(err, kernel.ErrInputDismissed)
+			}
+			return &line, false
+		}
+	}
 	o, err := w.Feed(ctx, code, opt)
 	if err == nil && wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" {
 		// The rewrite must never change what the cell means: a parse error
@@ -114,7 +139,9 @@ func (c *montyCell) finish(ctx context.Context, o monty.Outcome, err error, fed 
 			// Stopped in-band (in a sleep) by the time limit.
 			r.Status = kernel.StatusTimeout
 			r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout), Traceback: r.Error.Traceback}
-		case e.Type == "KeyboardInterrupt":
+		case e.Type == "KeyboardInterrupt" && (ctx.Err() != nil || o.Interrupted || c.dismissed):
+			// The person stopped it; a cell's own raise is an error, as
+			// in Jupyter.
 			r.Status = kernel.StatusInterrupted
 		}
 	case o.TypingError != "":
@@ -124,8 +151,13 @@ func (c *montyCell) finish(ctx context.Context, o monty.Outcome, err error, fed 
 		r.Status = kernel.StatusOK
 		// Only a rewritten cell has a value to show: otherwise the cell ends
 		// in a statement or in `expr;` (IPython's way to hide a value).
-		if s, ok := o.Value.Str(); wrapped && ok && s != "None" {
-			r.Value = &contract.Value{Text: s}
+		if v := o.Value.Items(); wrapped && len(v) == 2 {
+			n, _ := v[0].Int()
+			s, _ := v[1].Str()
+			if s != "None" {
+				r.Value = &contract.Value{Text: s}
+				kcore.CapValue(r.Value, c.limits.MaxOutputBytes, int(n)-utf8.RuneCountInString(s), nil)
+			}
 		}
 	}
 }
@@ -155,11 +187,14 @@ func frames(fs []monty.Frame, code string) []contract.Frame {
 		if fr.Name == "" {
 			fr.Name = "<module>"
 		}
-		if f.File == cell && strings.HasPrefix(cell, "<python-input-") {
+		switch {
+		case f.File == cell && strings.HasPrefix(cell, "<python-input-"):
 			fr.Line = f.Line
 			if f.Line >= 1 && f.Line <= len(lines) {
 				fr.Text = strings.TrimSpace(lines[f.Line-1])
 			}
+		case !strings.HasPrefix(f.File, "<python-input-"):
+			fr.File, fr.FileLine = f.File, f.Line // not a cell: eval'd code
 		}
 		out = append(out, fr)
 	}
@@ -184,7 +219,7 @@ func keyErrorValue(msg string) string {
 // feed). lost reports that the worker is dead or was killed afterwards and
 // must be replaced.
 func RunSnippet(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
-	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh}
+	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh, grace: timeoutGrace}
 	c.run(ctx, w)
 	c.result.Runtime = "monty"
 	return c.result, c.sessionLost

@@ -3,11 +3,14 @@ package montykernel
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -19,6 +22,14 @@ type Options struct {
 	// Binary is the worker executable; empty means monty.Find("").
 	Binary string
 	Limits kernel.Limits
+	// Dir is the working directory (os.getcwd()); empty is "/".
+	Dir string
+	// Files are the files the cells see; nil: none (every file call is
+	// refused).
+	Files *files.FS
+	// Env is added to the environment every kernel's cells see
+	// (container.CellEnv).
+	Env map[string]string
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -40,8 +51,44 @@ type Kernel struct {
 	w     *monty.Worker
 	names map[string]bool // names seen in cells that ran, for Variables
 	cp    checkpoint
+	fed   string // the prelude the session has run
 
-	version string // guarded by mu
+	version string        // guarded by mu
+	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
+	prelude string        // guarded by mu
+}
+
+// SetPrelude sets code that every session runs, silently, before its first
+// cell: definitions that cells rewritten by the caller use (the auto
+// kernel's shims). A running session runs it before its next cell. The
+// prelude is part of the checkpoint, so an interrupt keeps it.
+func (k *Kernel) SetPrelude(code string) {
+	k.Mu.Lock()
+	k.prelude = code
+	k.Mu.Unlock()
+}
+
+// runPrelude runs the prelude in a session that has not run it yet.
+func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
+	k.Mu.Lock()
+	code := k.prelude
+	k.Mu.Unlock()
+	if code == "" || code == k.fed {
+		return nil
+	}
+	start := time.Now()
+	o, err := w.Feed(ctx, code, monty.FeedOptions{})
+	if err != nil {
+		return fmt.Errorf("run the Monty prelude: %w", err)
+	}
+	if e := o.Exception; e != nil {
+		return fmt.Errorf("run the Monty prelude: %s: %s", e.Type, e.Message)
+	}
+	k.fed = code
+	if k.cp.record(&kcore.Replayable{Code: code}, time.Since(start), false) {
+		return k.cp.take(w, k.opts.Files)
+	}
+	return nil
 }
 
 // New returns a Monty kernel; the worker starts on first use. It fails
@@ -57,7 +104,31 @@ func New(opts Options) (*Kernel, error) {
 	return &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
 }
 
-func (k *Kernel) workerConfig() monty.Config { return WorkerConfig(k.opts.Binary, k.limits) }
+// budgetCeiling is the worker's own time budget per feed: the host stops a
+// cell at its time limit (which an execution may override), so the budget
+// is only a backstop. It cannot be the limit itself: a worker session
+// keeps the limits it started with (a snapshot restored under looser ones
+// keeps the stricter).
+const budgetCeiling = 24 * time.Hour
+
+func (k *Kernel) workerConfig() monty.Config {
+	c := WorkerConfig(k.opts.Binary, k.limits)
+	c.Limits.CellTime = budgetCeiling
+	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv(k.opts.Env)
+	return c
+}
+
+// cellEnv is os.environ: what a container kernel's cells see, with extra.
+func cellEnv(extra map[string]string) map[string]string {
+	env := map[string]string{}
+	for _, kv := range container.CellEnv() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	maps.Copy(env, extra)
+	return env
+}
 
 // worker returns a live worker, starting one when needed.
 func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
@@ -71,11 +142,48 @@ func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
 		k.SetState(kernel.StateDead)
 		return nil, fmt.Errorf("start Monty kernel: %w", err)
 	}
-	k.w = w
+	k.setWorker(w)
+	k.fed = ""
 	return w, nil
 }
 
+// setWorker makes w the kernel's worker and watches it: a death between
+// cells (killed from outside) turns the kernel dead at once, and the next
+// run says so.
+func (k *Kernel) setWorker(w *monty.Worker) {
+	k.w = w
+	k.Mu.Lock()
+	k.watched = w
+	k.Mu.Unlock()
+	go func() {
+		select {
+		case <-w.Exited():
+		case <-k.Life().Done():
+			return
+		}
+		k.DeadIfIdle(func() bool { return k.watched == w })
+	}()
+}
+
+// diedIdle reports a worker that died between cells, not by the kernel's
+// own hand (the kernel forgets a worker before it stops it).
+func (k *Kernel) diedIdle() (string, bool) {
+	if k.w == nil {
+		return "", false
+	}
+	k.Mu.Lock()
+	ours := k.watched == k.w
+	k.Mu.Unlock()
+	if e := k.w.ExitError(); e != nil && ours {
+		return e.Error(), true
+	}
+	return "", false
+}
+
 func (k *Kernel) discard() {
+	k.Mu.Lock()
+	k.watched = nil
+	k.Mu.Unlock()
 	if k.w != nil {
 		k.w.Kill()
 		<-k.w.Exited()
@@ -85,22 +193,40 @@ func (k *Kernel) discard() {
 
 // Execute implements Kernel.
 func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
+	limits, err := k.callLimits(req)
+	if err != nil {
+		return kernel.Result{}, err
+	}
 	ctx, cancel := k.Bound(ctx)
 	defer cancel()
 	if err := k.Acquire(ctx); err != nil {
 		return kernel.Result{}, err
 	}
 	defer k.Q.Release()
+	if why, died := k.diedIdle(); died {
+		k.fresh()
+		k.SetState(kernel.StateDead)
+		return kcore.DiedIdle(contract.BackendMonty, "monty", why), nil
+	}
 	w, err := k.worker(ctx)
 	if err != nil {
+		return kernel.Result{}, err
+	}
+	if err := k.runPrelude(ctx, w); err != nil {
+		k.fresh()
 		return kernel.Result{}, err
 	}
 	ctx, count, _, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(k.limits.MaxOutputBytes, req)
-	c := &montyCell{code: req.Code, limits: k.limits, out: out}
+	out := kcore.NewOutput(limits.MaxOutputBytes, req)
+	funcs, rec := kcore.Recording(req)
+	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
+	if !req.Silent {
+		c.input = req.OnInput
+	}
 	c.run(ctx, w)
+	rec.Code = c.fed
 	r := c.result
 	r.Runtime = "monty"
 	if !req.Silent {
@@ -117,11 +243,13 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		if err := k.recover(); err != nil {
 			k.fresh()
 			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
+		} else {
+			r.Notes = append(r.Notes, restoredNote)
 		}
 	default:
-		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout
-		if k.cp.record(c.fed, r.Duration, inBand) {
-			if err := k.cp.take(w); err != nil {
+		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
+		if k.cp.record(rec, r.Duration, inBand) {
+			if err := k.cp.take(w, k.opts.Files); err != nil {
 				k.fresh()
 			}
 		}
@@ -131,13 +259,41 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		for _, n := range pysrc.Names(req.Code) {
 			k.names[n] = true
 		}
+		for n := range req.Inputs {
+			k.names[n] = true
+		}
 	}
 	if k.w != nil {
 		k.SetState(kernel.StateIdle)
 	} else {
 		k.SetState(kernel.StateDead)
 	}
+	r.Files = k.changes()
 	return r, nil
+}
+
+// callLimits are the limits of one execution: the kernel's with the
+// request's overrides. A worker session's memory and recursion limits are
+// fixed, and inputs that cannot cross are refused before anything runs.
+func (k *Kernel) callLimits(req kernel.Request) (kernel.Limits, error) {
+	l := k.limits.Override(req.Limits)
+	if err := k.limits.CheckOverride(req.Limits); err != nil {
+		return l, err
+	}
+	for name, v := range req.Inputs {
+		if err := monty.CheckValue(v); err != nil {
+			return l, fmt.Errorf("input %s %w", name, err)
+		}
+	}
+	return l, nil
+}
+
+// changes are the files the execution that just ended changed.
+func (k *Kernel) changes() []contract.FileChange {
+	if k.opts.Files == nil {
+		return nil
+	}
+	return k.opts.Files.Changes()
 }
 
 // recover brings back the namespace from before the last cell, in the same
@@ -149,18 +305,22 @@ func (k *Kernel) recover() error {
 		if err != nil {
 			return err
 		}
-		k.w = w
+		k.setWorker(w)
 	}
-	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout); err != nil {
+	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout, k.opts.Files); err != nil {
 		return err
 	}
-	return k.cp.take(k.w)
+	return k.cp.take(k.w, k.opts.Files)
 }
 
 // fresh drops the worker and all state: the next run starts an empty kernel.
 func (k *Kernel) fresh() {
 	k.discard()
 	k.cp.reset()
+	if k.opts.Files != nil {
+		k.opts.Files.Reset()
+	}
+	k.fed = ""
 	clear(k.names)
 	k.ResetCount()
 }
@@ -182,8 +342,8 @@ func (k *Kernel) scheduleIdleSnapshot() {
 		}
 		defer k.Q.Release()
 		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
-			if err := k.cp.take(k.w); err != nil {
-				k.fresh()
+			if err := k.cp.take(k.w, k.opts.Files); err != nil && k.w.Alive() {
+				k.fresh() // a death is the next run's to report
 			}
 		}
 	})
@@ -288,10 +448,32 @@ func (k *Kernel) Info() kernel.Info {
 	if k.version == "" {
 		k.version, _ = monty.Version(k.opts.Binary)
 	}
-	return kernel.Info{
+	info := kernel.Info{
 		Backend: contract.BackendMonty, Runtime: "monty", State: k.StateLocked(), ExecutionCount: k.CountLocked(),
 		Versions: map[string]string{"monty": k.version, "protocol": strconv.Itoa(monty.ProtocolVersion)},
 	}
+	if k.opts.Files != nil {
+		info.Write = k.opts.Files.Write()
+	}
+	return info
+}
+
+var _ kernel.FileKeeper = (*Kernel)(nil)
+
+// Files implements kernel.FileKeeper.
+func (k *Kernel) Files(context.Context) ([]contract.FileEntry, error) {
+	if k.opts.Files == nil {
+		return nil, nil
+	}
+	return k.opts.Files.Entries(), nil
+}
+
+// SaveFiles implements kernel.FileKeeper.
+func (k *Kernel) SaveFiles(_ context.Context, paths []string) ([]string, error) {
+	if k.opts.Files == nil {
+		return nil, fmt.Errorf("the kernel has no files")
+	}
+	return k.opts.Files.Save(paths)
 }
 
 // Close implements Kernel.
@@ -301,6 +483,9 @@ func (k *Kernel) Close() error {
 	}
 	k.Q <- struct{}{} // wait for the running execution
 	if k.w != nil {
+		k.Mu.Lock()
+		k.watched = nil
+		k.Mu.Unlock()
 		k.w.Close()
 		k.w = nil
 	}
@@ -312,9 +497,20 @@ func (k *Kernel) Close() error {
 	return nil
 }
 
-// OptionsOf are the options of a Monty kernel configured by cfg.
+// OptionsOf are the options of a Monty kernel configured by cfg: its files
+// are the workspace under the files.* settings, with an overlay that may
+// hold as much as the kernel's memory limit.
 func OptionsOf(cfg kernel.Config) Options {
-	return Options{Binary: cfg.Settings.MontyPath, Limits: kernel.LimitsOf(cfg.Settings), OnState: cfg.OnState}
+	lim := kernel.LimitsOf(cfg.Settings)
+	fs := files.New(files.Options{
+		Rules: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide),
+		Write: cfg.Settings.Files.Write, Limit: int64(lim.WithDefaults().MemoryBytes),
+	})
+	dir := cfg.WorkDir()
+	if dir != "" {
+		dir = files.KernelPath(dir)
+	}
+	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, Env: cfg.Env, OnState: cfg.OnState}
 }
 
 // Binary is the worker executable.

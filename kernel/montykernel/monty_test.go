@@ -108,7 +108,11 @@ func TestInterruptWhileTrueKeepsState(t *testing.T) {
 	if d := time.Since(start); d > time.Second+200*time.Millisecond {
 		t.Fatalf("interrupt took %s", d)
 	}
-	// The namespace is the one from before the interrupted cell.
+	// The namespace is the one from before the interrupted cell, and the
+	// result says so.
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "namespace was restored to its state before this cell") {
+		t.Fatalf("notes %q", r.Notes)
+	}
 	if r := kerneltest.Run(t, k, "kept"); r.Value == nil || r.Value.Text != "[1, 2]" {
 		t.Fatalf("%+v", r)
 	}
@@ -126,6 +130,16 @@ func TestInterruptSleepInBand(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, k, "step"); r.Value.Text != "1" {
 		t.Fatalf("%+v", r.Value)
+	}
+	// Stopped in-band, the cell's own effects are kept: nothing restored.
+	if len(r.Notes) != 0 {
+		t.Fatalf("notes %q", r.Notes)
+	}
+	// A handler that catches the interrupt runs to its end.
+	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
+	r = kerneltest.Run(t, k, "try:\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    cleaned = True\n'done'")
+	if r.Status != kernel.StatusOK || r.Value == nil || r.Value.Text != "'done'" {
+		t.Fatalf("%+v %+v", r, r.Error)
 	}
 }
 
@@ -384,5 +398,148 @@ func TestKeyErrorValueLikeCPython(t *testing.T) {
 func killPid(pid int) {
 	if p, err := os.FindProcess(pid); err == nil {
 		_ = p.Kill()
+	}
+}
+
+// exit() and quit() raise SystemExit, which ends only the cell, as in
+// IPython: the error says str(exception), the namespace stays.
+func TestSystemExitEndsOnlyTheCell(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	kerneltest.Run(t, k, "kept = 7")
+	for code, want := range map[string]string{"exit(3)": "3", "quit()": "", "exit('bye')": "bye", "raise SystemExit": ""} {
+		r := kerneltest.Run(t, k, code)
+		if r.Status != kernel.StatusError || r.Error.EName != "SystemExit" || r.Error.EValue != want {
+			t.Fatalf("%s: %+v %+v", code, r, r.Error)
+		}
+	}
+	if r := kerneltest.Run(t, k, "kept"); r.Value == nil || r.Value.Text != "7" || r.ExecutionCount != 6 {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// A worker killed between cells is noticed at once (the kernel turns
+// dead) and the next run says the state is lost instead of running on a
+// fresh worker as if nothing happened; the count starts again.
+func TestWorkerDeathWhileIdle(t *testing.T) {
+	states := make(chan kernel.State, 16)
+	k, err := New(Options{OnState: func(s kernel.State) { states <- s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	kerneltest.Run(t, k, "lost = 1")
+	kerneltest.Run(t, k, "lost += 1")
+	for len(states) > 0 {
+		<-states
+	}
+	killPid(k.w.Pid())
+	select {
+	case s := <-states:
+		if s != kernel.StateDead {
+			t.Fatalf("state %s, want dead", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the death of the worker was not noticed")
+	}
+	if info := k.Info(); info.State != kernel.StateDead {
+		t.Fatalf("%+v", info)
+	}
+	r := kerneltest.Run(t, k, "lost")
+	if r.Status != kernel.StatusCrashed || r.ExecutionCount != 0 || !strings.Contains(r.Error.EValue, "the kernel died while idle: state lost") ||
+		!strings.Contains(r.Error.EValue, "SIGKILL") {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	r = kerneltest.Run(t, k, "'lost' in dir()")
+	if r.Status != kernel.StatusError && r.Status != kernel.StatusOK || r.ExecutionCount != 1 {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "lost"); r.Error == nil || r.Error.EName != "NameError" || r.ExecutionCount != 2 {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// A value is capped like the streams, with a marker saying how much was
+// cut; it never crosses the wire whole.
+func TestValueCapped(t *testing.T) {
+	k := newMonty(t, kernel.Limits{MaxOutputBytes: 1000})
+	r := kerneltest.Run(t, k, "s = 'x' * 5_000_000\ns")
+	want := "\n[backyard: value truncated at 1000 bytes; 4999002 more characters not shown]"
+	if r.Value == nil || !strings.HasSuffix(r.Value.Text, want) || len(r.Value.Text) != 1000+len(want) || !strings.HasPrefix(r.Value.Text, "'xxx") {
+		t.Fatalf("%d bytes: %.80q", len(r.Value.Text), r.Value.Text)
+	}
+	if r := kerneltest.Run(t, k, "len(s)"); r.Value.Text != "5000000" {
+		t.Fatalf("%+v", r.Value)
+	}
+}
+
+// input() asks OnInput; the prompt and the answer are in stdout. Without
+// OnInput it fails at once with EOFError; a dismissed question is a
+// KeyboardInterrupt, and so is an interrupt while it waits.
+func TestInput(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	var asked []string
+	answer := func(line string, err error) func(context.Context, string, bool) (string, error) {
+		return func(ctx context.Context, prompt string, password bool) (string, error) {
+			asked = append(asked, prompt)
+			return line, err
+		}
+	}
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "name = input('name? ')\nprint('hello', name)\nname", OnInput: answer("Ada", nil)})
+	if err != nil || r.Status != kernel.StatusOK || r.Value.Text != "'Ada'" || r.Stdout != "name? Ada\nhello Ada\n" || len(asked) != 1 || asked[0] != "name? " {
+		t.Fatalf("%+v %v %q", r, err, asked)
+	}
+	r = kerneltest.Run(t, k, "try:\n    input('x')\nexcept Exception as e:\n    caught = str(e)\ninput()")
+	if r.Status != kernel.StatusError || r.Error.EName != "EOFError" || r.Error.EValue != "EOF when reading a line" || r.Stdout != "x" {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "caught"); r.Value.Text != "'EOF when reading a line'" {
+		t.Fatalf("%+v", r.Value)
+	}
+	r, _ = k.Execute(context.Background(), kernel.Request{Code: "input('q')", OnInput: answer("", kernel.ErrInputDismissed)})
+	if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	waiting := func(ctx context.Context, prompt string, password bool) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
+	r, _ = k.Execute(context.Background(), kernel.Request{Code: "step = 1\ninput('q')\nstep = 2", OnInput: waiting})
+	if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "step"); r.Value.Text != "1" {
+		t.Fatalf("%+v", r.Value)
+	}
+}
+
+// The prelude is defined in every session: the first, one rebuilt after an
+// interrupt killed the worker, and one after a restart; it is no variable.
+func TestPreludeInEverySession(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	k.SetPrelude("def __helper__(x):\n    return x * 2")
+	if r := kerneltest.Run(t, k, "v = __helper__(21)\nv"); r.Value == nil || r.Value.Text != "42" {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
+	if r := kerneltest.Run(t, k, "while True:\n    pass"); r.Status != kernel.StatusInterrupted {
+		t.Fatalf("%+v", r)
+	}
+	if r := kerneltest.Run(t, k, "__helper__(v)"); r.Value == nil || r.Value.Text != "84" {
+		t.Fatalf("after the interrupt: %+v %+v", r, r.Error)
+	}
+	vars, err := k.Variables(context.Background())
+	if err != nil || len(vars) != 1 || vars[0].Name != "v" {
+		t.Fatalf("%+v %v", vars, err)
+	}
+	if err := k.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := kerneltest.Run(t, k, "__helper__(1)"); r.Value == nil || r.Value.Text != "2" || r.ExecutionCount != 1 {
+		t.Fatalf("after the restart: %+v %+v", r, r.Error)
+	}
+	k.SetPrelude("raise ValueError('broken')")
+	if _, err := k.Execute(context.Background(), kernel.Request{Code: "1"}); err == nil || !strings.Contains(err.Error(), "broken") {
+		t.Fatalf("a failing prelude: %v", err)
 	}
 }

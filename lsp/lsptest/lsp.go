@@ -2,8 +2,14 @@ package lsptest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/lsp"
 )
 
 // Capabilities chooses the client capabilities Initialize declares.
@@ -12,175 +18,225 @@ type Capabilities struct {
 	InlayHintRefresh bool // workspace.inlayHint.refreshSupport
 	InlayHints       bool // textDocument.inlayHint
 	WorkDoneProgress bool // window.workDoneProgress (both)
+	// Configuration: workspace.configuration, the server pulls settings
+	// (answered from SetSettings).
+	Configuration bool
+	// ConfigurationRegistration:
+	// workspace.didChangeConfiguration.dynamicRegistration.
+	ConfigurationRegistration bool
+	// Input: experimental.backyard.input, the client answers backyard/input
+	// (both editors do).
+	Input bool
 }
 
-// VSCode are the capabilities of vscode-languageclient that matter here.
+// VSCode are the capabilities of vscode-languageclient that the contract
+// cases declare (testdata/contract/README.md).
 var VSCode = Capabilities{CodeLensRefresh: true, InlayHintRefresh: true, InlayHints: true, WorkDoneProgress: true}
 
 // Neovim07 are those of Neovim 0.7.2: no code lens capability at all, no
 // inlay hints, work-done progress yes.
 var Neovim07 = Capabilities{WorkDoneProgress: true}
 
-// Initialize sends initialize and initialized. options are the
-// initializationOptions (nil for none).
-func (c *Client) Initialize(ctx context.Context, caps Capabilities, options any) (json.RawMessage, error) {
-	capObj := map[string]any{
-		"workspace": map[string]any{
-			"codeLens":  map[string]any{"refreshSupport": caps.CodeLensRefresh},
-			"inlayHint": map[string]any{"refreshSupport": caps.InlayHintRefresh},
+// Protocol is caps as LSP client capabilities.
+func (caps Capabilities) Protocol() protocol.ClientCapabilities {
+	yes := func(b bool) *bool { return &b }
+	c := protocol.ClientCapabilities{
+		Workspace: &protocol.WorkspaceClientCapabilities{
+			CodeLens:  &protocol.CodeLensWorkspaceClientCapabilities{RefreshSupport: yes(caps.CodeLensRefresh)},
+			InlayHint: &protocol.InlayHintWorkspaceClientCapabilities{RefreshSupport: yes(caps.InlayHintRefresh)},
 		},
-		"window": map[string]any{"workDoneProgress": caps.WorkDoneProgress},
+		Window: &protocol.WindowClientCapabilities{WorkDoneProgress: yes(caps.WorkDoneProgress)},
 	}
 	if caps.InlayHints {
-		capObj["textDocument"] = map[string]any{"inlayHint": map[string]any{}}
+		c.TextDocument = &protocol.TextDocumentClientCapabilities{InlayHint: &protocol.InlayHintClientCapabilities{}}
 	}
-	params := map[string]any{"processId": nil, "rootUri": nil, "capabilities": capObj}
+	if caps.Configuration {
+		c.Workspace.Configuration = yes(true)
+	}
+	if caps.ConfigurationRegistration {
+		c.Workspace.DidChangeConfiguration = &protocol.DidChangeConfigurationClientCapabilities{DynamicRegistration: yes(true)}
+	}
+	if caps.Input {
+		c.Experimental = protocol.LSPAny(`{"backyard":{"input":true}}`)
+	}
+	return c
+}
+
+// Initialize sends initialize (processId and rootUri null) and
+// initialized. options are the initializationOptions (nil for none).
+func (c *Client) Initialize(ctx context.Context, caps Capabilities, options any) (*protocol.InitializeResult, error) {
+	p := &protocol.InitializeParams{Capabilities: caps.Protocol()}
 	if options != nil {
-		params["initializationOptions"] = options
+		raw, err := encode(options)
+		if err != nil {
+			return nil, err
+		}
+		p.InitializationOptions = raw
 	}
-	var res json.RawMessage
-	if err := c.Call(ctx, "initialize", params, &res); err != nil {
+	res, err := c.server.Initialize(ctx, p)
+	if err != nil {
 		return nil, err
 	}
-	return res, c.Notify(ctx, "initialized", map[string]any{})
+	c.mu.Lock()
+	c.state.Initialize = res
+	c.changedLocked()
+	c.mu.Unlock()
+	return res, c.server.Initialized(ctx, &protocol.InitializedParams{})
 }
 
-// Open sends didOpen (version 1, language python).
-func (c *Client) Open(ctx context.Context, uri, text string) error {
-	return c.Notify(ctx, "textDocument/didOpen", map[string]any{
-		"textDocument": map[string]any{"uri": uri, "languageId": "python", "version": 1, "text": text},
+// encode encodes v as the server encodes it (raw JSON passes as is).
+func encode(v any) (jsontext.Value, error) {
+	b, err := lsp.Codec{}.Marshal(v)
+	return jsontext.Value(b), err
+}
+
+// CodeLens requests textDocument/codeLens.
+func (c *Client) CodeLens(ctx context.Context, docURI string) ([]protocol.CodeLens, error) {
+	return c.server.CodeLens(ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.URI(docURI)}})
+}
+
+// InlayHint requests textDocument/inlayHint for lines [0, lines).
+func (c *Client) InlayHint(ctx context.Context, docURI string, lines int) ([]protocol.InlayHint, error) {
+	return c.server.InlayHint(ctx, &protocol.InlayHintParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri.URI(docURI)},
+		Range:        protocol.Range{End: protocol.Position{Line: uint32(lines)}},
 	})
 }
 
-// ChangeFull sends didChange replacing the whole text.
-func (c *Client) ChangeFull(ctx context.Context, uri string, version int, text string) error {
-	return c.Change(ctx, uri, version, map[string]any{"text": text})
-}
-
-// Edit is an incremental change: replace lines/characters [start, end).
-func Edit(startLine, startChar, endLine, endChar int, text string) map[string]any {
-	return map[string]any{
-		"range": map[string]any{
-			"start": map[string]any{"line": startLine, "character": startChar},
-			"end":   map[string]any{"line": endLine, "character": endChar},
-		},
-		"text": text,
-	}
-}
-
-// Change sends didChange with the given content changes.
-func (c *Client) Change(ctx context.Context, uri string, version int, changes ...map[string]any) error {
-	return c.Notify(ctx, "textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": uri, "version": version},
-		"contentChanges": changes,
-	})
-}
-
-// CloseDoc sends didClose.
-func (c *Client) CloseDoc(ctx context.Context, uri string) error {
-	return c.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+// ExecuteCommand sends workspace/executeCommand with arg as its one
+// argument (a contract argument type, or any JSON value to send a wrong
+// one) and decodes the result into an R (e.g. *contract.RunResult).
+func ExecuteCommand[R any](ctx context.Context, c *Client, command string, arg any) (R, error) {
+	var r R
+	err := c.Command(ctx, command, arg, &r)
+	return r, err
 }
 
 // Command sends workspace/executeCommand with one argument and decodes the
-// result into result.
+// result into result (a pointer; nil discards).
 func (c *Client) Command(ctx context.Context, command string, arg, result any) error {
-	return c.Call(ctx, "workspace/executeCommand", map[string]any{"command": command, "arguments": []any{arg}}, result)
+	raw, err := encode(arg)
+	if err != nil {
+		return fmt.Errorf("%s: encoding the argument: %w", command, err)
+	}
+	return c.ExecuteCommandParams(ctx, &protocol.ExecuteCommandParams{Command: command, Arguments: []protocol.LSPAny{raw}}, result)
 }
 
-// Lens is a code lens, flattened.
-type Lens struct {
-	Line    int
-	Title   string
-	Command string
-	Args    []json.RawMessage
+// ExecuteCommandParams sends workspace/executeCommand with p as it is (any
+// number of arguments, a workDoneToken) and decodes the result into result.
+func (c *Client) ExecuteCommandParams(ctx context.Context, p *protocol.ExecuteCommandParams, result any) error {
+	res, err := c.server.ExecuteCommand(ctx, p)
+	if err != nil {
+		return err
+	}
+	return decodeResult(res, result)
 }
 
-// CodeLenses requests textDocument/codeLens.
-func (c *Client) CodeLenses(ctx context.Context, uri string) ([]Lens, error) {
-	var raw []struct {
-		Range struct {
-			Start struct{ Line int } `json:"start"`
-		} `json:"range"`
-		Command struct {
-			Title     string            `json:"title"`
-			Command   string            `json:"command"`
-			Arguments []json.RawMessage `json:"arguments"`
-		} `json:"command"`
-	}
-	if err := c.Call(ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": uri}}, &raw); err != nil {
-		return nil, err
-	}
-	out := make([]Lens, len(raw))
-	for i, l := range raw {
-		out[i] = Lens{Line: l.Range.Start.Line, Title: l.Command.Title, Command: l.Command.Command, Args: l.Command.Arguments}
-	}
-	return out, nil
+// Run sends a run command (backyard.runCell, runAll, …).
+func (c *Client) Run(ctx context.Context, command string, arg any) (*contract.RunResult, error) {
+	return ExecuteCommand[*contract.RunResult](ctx, c, command, arg)
 }
 
-// Diagnostic is a published diagnostic, flattened.
-type Diagnostic struct {
-	Line, StartChar, EndChar int
-	Severity                 int
-	Source, Message          string
+// LineArg names the cell at a line of uri (runCell, runAbove, runBelow).
+func LineArg(docURI string, line int) *contract.LineArg {
+	l := uint32(line)
+	return &contract.LineArg{URI: docURI, Line: &l}
 }
 
-// Diagnostics returns the last textDocument/publishDiagnostics for uri,
-// and false when there was none.
-func (c *Client) Diagnostics(uri string) ([]Diagnostic, bool) {
-	msgs := c.Messages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		m := msgs[i]
-		if m.Method != "textDocument/publishDiagnostics" {
-			continue
-		}
-		var p struct {
-			URI         string `json:"uri"`
-			Diagnostics []struct {
-				Range struct {
-					Start struct{ Line, Character int } `json:"start"`
-					End   struct{ Line, Character int } `json:"end"`
-				} `json:"range"`
-				Severity int    `json:"severity"`
-				Source   string `json:"source"`
-				Message  string `json:"message"`
-			} `json:"diagnostics"`
-		}
-		if m.Decode(&p) != nil || p.URI != uri {
-			continue
-		}
-		out := make([]Diagnostic, len(p.Diagnostics))
-		for j, d := range p.Diagnostics {
-			out[j] = Diagnostic{Line: d.Range.Start.Line, StartChar: d.Range.Start.Character, EndChar: d.Range.End.Character, Severity: d.Severity, Source: d.Source, Message: d.Message}
-		}
-		return out, true
+// AllArg names a document (runAll).
+func AllArg(docURI string) *contract.AllArg { return &contract.AllArg{URI: docURI} }
+
+// RangeArg names a selection of uri (runRange).
+func RangeArg(docURI string, startLine, startChar, endLine, endChar int) *contract.RangeArg {
+	return &contract.RangeArg{URI: docURI, Range: &contract.Range{
+		Start: contract.Position{Line: uint32(startLine), Character: uint32(startChar)},
+		End:   contract.Position{Line: uint32(endLine), Character: uint32(endChar)},
+	}}
+}
+
+// URIArg names a document (interrupt, restart, kernelInfo, variables).
+func URIArg(docURI string) *contract.URIArg { return &contract.URIArg{URI: docURI} }
+
+// NoWait is a run argument's "wait": false.
+func NoWait() *bool { b := false; return &b }
+
+// ChangeConfiguration sends workspace/didChangeConfiguration with settings
+// (nil sends null: a client that is pulled from says only "changed").
+func (c *Client) ChangeConfiguration(ctx context.Context, settings any) error {
+	raw, err := encode(settings)
+	if err != nil {
+		return err
 	}
-	return nil, false
+	return c.server.DidChangeConfiguration(ctx, &protocol.DidChangeConfigurationParams{Settings: raw})
 }
 
 // Shutdown sends shutdown then exit.
 func (c *Client) Shutdown(ctx context.Context) error {
-	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
+	if err := c.server.Shutdown(ctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	return c.Notify(ctx, "exit", nil)
+	return c.server.Exit(ctx)
 }
 
-// Method matches messages by method.
-func Method(method string) func(Message) bool {
-	return func(m Message) bool { return m.Method == method }
+// ExecutionStates returns the backyard/executionState notifications of
+// execution id, in order.
+func (c *Client) ExecutionStates(id string) []*contract.ExecutionStateParams {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*contract.ExecutionStateParams(nil), c.state.Executions[id]...)
 }
 
-// ExecutionState matches a backyard/executionState with the given state
-// ("" for any) for execution id ("" for any).
-func ExecutionState(id, state string) func(Message) bool {
-	return func(m Message) bool {
-		if m.Method != "backyard/executionState" {
-			return false
-		}
-		var p struct {
-			ExecutionID string `json:"executionId"`
-			State       string `json:"state"`
-		}
-		return m.Decode(&p) == nil && (id == "" || p.ExecutionID == id) && (state == "" || p.State == state)
+// Execution returns the record of execution id, nil until it is done (and
+// for one that was dropped).
+func (c *Client) Execution(id string) *contract.Execution {
+	st := c.ExecutionStates(id)
+	if len(st) == 0 {
+		return nil
 	}
+	return st[len(st)-1].Execution
+}
+
+// PublishedDiagnostics returns the last diagnostics published for uri,
+// and false when none were.
+func (c *Client) PublishedDiagnostics(docURI string) ([]protocol.Diagnostic, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.state.Diagnostics[docURI]
+	return d, ok
+}
+
+// Requests counts the server's requests of method so far.
+func (c *Client) Requests(method string) int {
+	n := 0
+	for _, m := range c.Messages() {
+		if m.Call && m.Method == method {
+			n++
+		}
+	}
+	return n
+}
+
+// ParamsOf returns the decoded params (see Message.Value) of the messages
+// of method received so far, in order: ParamsOf[contract.OutputParams](c,
+// contract.MethodOutput).
+func ParamsOf[T any](c *Client, method string) []*T {
+	var out []*T
+	for _, m := range c.Messages() {
+		if p, ok := m.Value.(*T); ok && m.Method == method {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// WorkDone returns a copy of the work-done progress of token, false when
+// there is none.
+func (c *Client) WorkDone(token string) (Work, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w, ok := c.state.Work[token]
+	if !ok {
+		return Work{}, false
+	}
+	return *w, true
 }

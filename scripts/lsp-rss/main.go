@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
@@ -68,13 +69,11 @@ func run(docs int, bin string) error {
 		if err := c.Open(ctx, uri, text); err != nil {
 			return err
 		}
-		var res struct {
-			Executions []struct{ Status string } `json:"executions"`
-		}
-		if err := c.Command(ctx, "backyard.runCell", map[string]any{"uri": uri, "line": 0}, &res); err != nil {
+		res, err := c.Run(ctx, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+		if err != nil {
 			return err
 		}
-		if len(res.Executions) != 1 || res.Executions[0].Status != "ok" {
+		if len(res.Executions) != 1 || res.Executions[0].Status != contract.StatusOK {
 			return fmt.Errorf("run in %s: %+v", uri, res)
 		}
 	}

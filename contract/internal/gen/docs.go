@@ -65,6 +65,9 @@ func (m *model) schema(s *setting) []byte {
 	}
 	b.WriteString("{")
 	w("type", m.schemaType(s))
+	if m.schemaType(s) == "array" {
+		w("items", map[string]string{"type": "string"})
+	}
 	if e := m.enums[s.goType]; e != nil {
 		var vals, docs []string
 		for _, v := range e.values {
@@ -139,6 +142,9 @@ func (m *model) readme(root string) ([]byte, error) {
 	if text, err = splice(text, "settings", m.settingsTable(m.settings)); err != nil {
 		return nil, err
 	}
+	if text, err = splice(text, "tools", m.toolTable()); err != nil {
+		return nil, err
+	}
 	return []byte(text), nil
 }
 
@@ -195,6 +201,7 @@ func (m *model) contractDoc() []byte {
 	p("<!-- %s -->\n\n# The backyard-ls contract\n\n", genHeader)
 	p("What backyard-ls promises its clients, generated from the Go declarations in\n")
 	p("[`contract/`](../contract) (commands.go, records.go, notifications.go,\n")
+	p("requests.go, ")
 	p("settings.go). `lsp/testdata/contract/` holds the same contract as\n")
 	p("data-driven cases that the Go, Neovim and VS Code suites replay.\n\n")
 	p("All commands are `workspace/executeCommand` requests with exactly one JSON\n")
@@ -209,6 +216,12 @@ func (m *model) contractDoc() []byte {
 	p("## Notifications\n\n| method | params | sent |\n| --- | --- | --- |\n")
 	for _, n := range m.notifies {
 		p("| `%s` | [`%s`](#%s) | %s |\n", n.method, n.params, strings.ToLower(n.params), mdCell(n.doc))
+	}
+	p("\n## Requests from the server\n\nSent only to a client that advertises them in `initialize` under\n")
+	p("`capabilities.experimental.backyard` ([`ClientCapabilities`](#clientcapabilities)).\n\n")
+	p("| method | params | result | sent |\n| --- | --- | --- | --- |\n")
+	for _, r := range m.requests {
+		p("| `%s` | [`%s`](#%s) | [`%s`](#%s) | %s |\n", r.method, r.params, strings.ToLower(r.params), r.result, strings.ToLower(r.result), mdCell(r.doc))
 	}
 	p("\nBesides these the server sends `$/progress` while a kernel starts, an image\n")
 	p("is pulled or packages install, `textDocument/publishDiagnostics` for errors,\n")
@@ -248,6 +261,7 @@ func (m *model) contractDoc() []byte {
 		}
 		p("\n")
 	}
+	m.toolsDoc(p)
 	p("## Settings\n\nUnder `backyard`, in `initializationOptions`, `workspace/didChangeConfiguration`\n")
 	p("or answers to `workspace/configuration` (the server asks when the client\n")
 	p("supports it); nested objects and dotted keys are equivalent. An invalid value\n")

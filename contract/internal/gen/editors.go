@@ -65,7 +65,16 @@ func (m *model) tsFile() []byte {
 		tsDoc(&b, "  ", n.doc)
 		p("  %s: '%s',\n", lowerFirst(strings.TrimPrefix(n.goName, "Method")), n.method)
 	}
-	p("} as const;\n\n")
+	p("} as const;\n\n/** Requests from the server, answered only by a client that advertises them under capabilities.experimental.backyard (ClientCapabilities). */\nexport const Request = {\n")
+	for _, r := range m.requests {
+		tsDoc(&b, "  ", r.doc)
+		p("  %s: '%s',\n", lowerFirst(strings.TrimPrefix(r.goName, "Request")), r.method)
+	}
+	p("} as const;\n\n/** The params and result type of each request from the server. */\nexport interface Requests {\n")
+	for _, r := range m.requests {
+		p("  '%s': { params: %s; result: %s };\n", r.method, r.params, r.result)
+	}
+	p("}\n\n")
 	for _, n := range m.order {
 		if e := m.enums[n]; e != nil && (m.isWire(n) || m.isSettingType(n)) {
 			tsDoc(&b, "", e.doc)
@@ -85,12 +94,16 @@ func (m *model) tsFile() []byte {
 			if f.omit {
 				opt = "?"
 			}
-			p("  %s%s: %s;\n", f.jsonName, opt, m.tsType(exprString(f.typ)))
+			ts := m.tsType(exprString(f.typ))
+			if ft := exprString(f.typ); strings.HasPrefix(ft, "*") && m.structs[ft[1:]] == nil && !f.omit {
+				ts += " | null" // a nil pointer is JSON null
+			}
+			p("  %s%s: %s;\n", f.jsonName, opt, ts)
 		}
 		p("}\n\n")
 	}
 	// Settings.
-	p("/** One backyard.* setting as declared in Go (Settings, EditorSettings). */\nexport interface SettingSpec {\n  key: string;\n  default: string | number | boolean;\n  /** The server reads it (else only the editors do). */\n  server: boolean;\n}\n\n")
+	p("/** One backyard.* setting as declared in Go (Settings, EditorSettings). */\nexport interface SettingSpec {\n  key: string;\n  default: string | number | boolean | readonly string[];\n  /** The server reads it (else only the editors do). */\n  server: boolean;\n}\n\n")
 	p("/** Every backyard.* setting, in declaration order. */\nexport const settingSpecs: readonly SettingSpec[] = [\n")
 	for _, s := range m.settings {
 		p("  { key: '%s', default: %s, server: true },\n", s.key, m.tsDefault(s))
@@ -173,19 +186,42 @@ func (m *model) jsonDefault(s *setting) any {
 		}
 		f, _ := strconv.ParseFloat(d, 64)
 		return f
+	case "array":
+		list := []string{}
+		for _, item := range strings.Split(d, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				list = append(list, item)
+			}
+		}
+		return list
 	}
 	return d
 }
 
-func (m *model) tsDefault(s *setting) string {
-	switch v := m.jsonDefault(s).(type) {
+// literal writes a default as a TypeScript or Lua literal: lists in
+// open and close.
+func literal(v any, open, close string) string {
+	switch v := v.(type) {
 	case string:
-		return "'" + v + "'"
+		return strconv.Quote(v)
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
+	case []string:
+		q := make([]string, len(v))
+		for i, s := range v {
+			q[i] = strconv.Quote(s)
+		}
+		return open + strings.Join(q, ", ") + close
 	default:
 		return fmt.Sprint(v)
 	}
+}
+
+func (m *model) tsDefault(s *setting) string {
+	if v, ok := m.jsonDefault(s).(string); ok {
+		return "'" + v + "'"
+	}
+	return literal(m.jsonDefault(s), "[", "]")
 }
 
 // schemaType is a setting's JSON schema type.
@@ -197,6 +233,8 @@ func (m *model) schemaType(s *setting) string {
 		return "integer"
 	case t == "float64" || m.basicDefs[t] == "float64":
 		return "number"
+	case t == "[]string":
+		return "array"
 	}
 	return "string"
 }
@@ -214,6 +252,10 @@ func (m *model) luaFile() []byte {
 	for _, n := range m.notifies {
 		p("    %s = %q,\n", lowerFirst(strings.TrimPrefix(n.goName, "Method")), n.method)
 	}
+	p("  },\n  -- requests from the server, answered by a client that advertises them\n  -- under capabilities.experimental.backyard\n  requests = {\n")
+	for _, r := range m.requests {
+		p("    %s = %q,\n", lowerFirst(strings.TrimPrefix(r.goName, "Request")), r.method)
+	}
 	p("  },\n")
 	for _, n := range m.order {
 		if e := m.enums[n]; e != nil && m.isWire(n) {
@@ -226,17 +268,7 @@ func (m *model) luaFile() []byte {
 	}
 	p("  -- backyard.* settings the server reads, with their defaults.\n  settings = {\n")
 	for _, s := range m.settings {
-		v := m.jsonDefault(s)
-		var lit string
-		switch v := v.(type) {
-		case string:
-			lit = strconv.Quote(v)
-		case float64:
-			lit = strconv.FormatFloat(v, 'f', -1, 64)
-		default:
-			lit = fmt.Sprint(v)
-		}
-		p("    [%q] = %s,\n", s.key, lit)
+		p("    [%q] = %s,\n", s.key, literal(m.jsonDefault(s), "{ ", " }"))
 	}
 	p("  },\n}\n")
 	return b.Bytes()

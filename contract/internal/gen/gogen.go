@@ -58,8 +58,10 @@ func Dispatch(ctx context.Context, c Commands, command string, args []jsontext.V
 				nested = append(nested, m.requiredPaths(strings.TrimPrefix(ft, "*"), f.jsonName)...)
 			case m.enums[ft] != nil:
 				p("\tif a.%s == \"\" {\n\t\treturn missing(%q)\n\t}\n", f.goName, f.jsonName)
+			case strings.HasPrefix(ft, "[]"): // [] is given, an absent list is nil
+				p("\tif a.%s == nil {\n\t\treturn missing(%q)\n\t}\n", f.goName, f.jsonName)
 			default:
-				return nil, fmt.Errorf("%s.%s: a required field must be a string, an enum or a pointer", t, f.goName)
+				return nil, fmt.Errorf("%s.%s: a required field must be a string, an enum, a list or a pointer", t, f.goName)
 			}
 			if e := m.enums[ft]; e != nil {
 				p("\tif !a.%s.valid() {\n\t\treturn invalid(%q, %q, string(a.%s))\n\t}\n", f.goName, f.jsonName, e.oneOf(), f.goName)
@@ -90,6 +92,8 @@ func Dispatch(ctx context.Context, c Commands, command string, args []jsontext.V
 		}
 		p(":\n\t\treturn true\n\t}\n\treturn false\n}\n\n")
 	}
+
+	m.toolsGo(p)
 
 	p("// settingFields are the leaves of Settings, in declaration order.\nvar settingFields = []settingField{\n")
 	for _, s := range m.settings {
@@ -247,6 +251,8 @@ func (m *model) usageType(t string) string {
 		return "boolean"
 	case t == "int" || t == "uint32" || t == "float64":
 		return "number"
+	case strings.HasPrefix(t, "[]"):
+		return m.usageType(t[2:]) + "[]"
 	case m.enums[t] != nil:
 		return m.enums[t].union(" | ")
 	case m.structs[t] != nil:

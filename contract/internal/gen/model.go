@@ -20,7 +20,9 @@ type model struct {
 	enums     map[string]*enumType
 	order     []string // struct and enum names in declaration order
 	commands  []*command
+	tools     []*command // MCP tools: id is the tool name
 	notifies  []*notification
+	requests  []*request // server → client
 	settings  []*setting // server settings, flattened, in declaration order
 	editor    []*setting // editor-only settings
 	typeDocs  map[string]string
@@ -60,6 +62,16 @@ type command struct {
 	result string // RunResult
 }
 
+// request is a request from the server to the client (a Request* const):
+// its params are NameParams, its result NameResult.
+type request struct {
+	goName string // RequestInput
+	method string // backyard/input
+	params string // InputParams
+	result string // InputResult
+	doc    string
+}
+
 type notification struct {
 	goName string // MethodOutput
 	method string // backyard/output
@@ -97,7 +109,7 @@ func load(dir string) (*model, error) {
 		files = append(files, f)
 	}
 	m := &model{structs: map[string]*structType{}, enums: map[string]*enumType{}, typeDocs: map[string]string{}, basicDefs: map[string]string{}}
-	var iface *ast.InterfaceType
+	var iface, tools *ast.InterfaceType
 	var methodConsts []*ast.ValueSpec
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -138,8 +150,11 @@ func load(dir string) (*model, error) {
 						m.structs[st.name] = st
 						m.order = append(m.order, st.name)
 					case *ast.InterfaceType:
-						if ts.Name.Name == "Commands" {
+						switch ts.Name.Name {
+						case "Commands":
 							iface = t
+						case "Tools":
+							tools = t
 						}
 					case *ast.Ident:
 						m.basicDefs[ts.Name.Name] = t.Name
@@ -163,7 +178,7 @@ func load(dir string) (*model, error) {
 						e.values = append(e.values, enumValue{goName: vs.Names[0].Name, value: v, doc: text(vs.Doc)})
 						continue
 					}
-					if strings.HasPrefix(vs.Names[0].Name, "Method") {
+					if strings.HasPrefix(vs.Names[0].Name, "Method") || strings.HasPrefix(vs.Names[0].Name, "Request") {
 						methodConsts = append(methodConsts, vs)
 					}
 				}
@@ -195,11 +210,22 @@ func load(dir string) (*model, error) {
 		lit := vs.Values[0].(*ast.BasicLit)
 		v, _ := strconv.Unquote(lit.Value)
 		name := vs.Names[0].Name
+		if base, ok := strings.CutPrefix(name, "Request"); ok {
+			r := &request{goName: name, method: v, params: base + "Params", result: base + "Result", doc: text(vs.Doc)}
+			if m.structs[r.params] == nil || m.structs[r.result] == nil {
+				return nil, fmt.Errorf("%s: want %s and %s types", name, r.params, r.result)
+			}
+			m.requests = append(m.requests, r)
+			continue
+		}
 		params := strings.TrimPrefix(name, "Method") + "Params"
 		if m.structs[params] == nil {
 			return nil, fmt.Errorf("%s: no %s type", name, params)
 		}
 		m.notifies = append(m.notifies, &notification{goName: name, method: v, params: params, doc: text(vs.Doc)})
+	}
+	if err := m.loadTools(tools); err != nil {
+		return nil, err
 	}
 	if m.settings, err = m.flatten("Settings", nil, ""); err != nil {
 		return nil, err
@@ -318,6 +344,11 @@ func (m *model) wireTypes() []string {
 	for _, n := range m.notifies {
 		visit(n.params)
 	}
+	for _, r := range m.requests {
+		visit(r.params)
+		visit(r.result)
+	}
+	visit("ClientCapabilities")
 	var out []string
 	for _, n := range m.order {
 		if seen[n] {

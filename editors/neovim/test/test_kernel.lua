@@ -41,6 +41,7 @@ T.test("streaming output shows while a cell runs; interrupt stops it and keeps t
     return l[1]:find("interrupted", 1, true)
   end, "the interrupted header")
   T.matches("^│ %[%d+%] ■ interrupted", lines[1], "header")
+  T.matches("^│ note: the namespace was restored to its state before this cell", lines[#lines], "Monty's note")
   T.wait(function()
     return backyard.status(buf) == "monty · idle"
   end, "status idle")

@@ -13,6 +13,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { inputFeature } from './input';
 import { executeParams, type CommandId } from './protocol';
 import { inlineResults, serverPayload, serverSettings, type Get } from './settings';
 
@@ -60,7 +61,9 @@ export function createClient(serverPath: string, hooks: ClientHooks): LanguageCl
       },
     },
   };
-  return new LanguageClient('backyard', 'backyard-ls server', serverOptions, clientOptions);
+  const client = new LanguageClient('backyard', 'backyard-ls server', serverOptions, clientOptions);
+  client.registerFeature(inputFeature);
+  return client;
 }
 
 export function serverApi(client: LanguageClient): ServerApi {

@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import { advanceFrom } from './cells';
 import type { ServerApi } from './client';
-import { backends, Cmd, lineArg, rangeArg, type Backend, type KernelInfo, type Range, type VariablesResult } from './protocol';
+import { dirname } from 'node:path';
+import { fileItems, type FileItem } from './files';
+import { backends, Cmd, lineArg, rangeArg, type Backend, type FilesResult, type KernelInfo, type Range, type SaveFilesResult, type VariablesResult } from './protocol';
 import { quickPickItems, type Target } from './variables';
 
 export const EditorCmd = {
@@ -22,6 +24,7 @@ export const EditorCmd = {
   refreshVariables: 'backyard.editor.refreshVariables',
   clearResults: 'backyard.editor.clearResults',
   showOutput: 'backyard.editor.showOutput',
+  saveFiles: 'backyard.editor.saveFiles',
 } as const;
 
 /** What the commands act on; the extension supplies the live objects. */
@@ -190,6 +193,31 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
           return;
         }
         await vscode.window.showQuickPick(quickPickItems(res.variables), { title: `backyard: variables of ${t.label}`, matchOnDetail: true });
+      }),
+    ),
+    reg(
+      EditorCmd.saveFiles,
+      guard(async (api) => {
+        const t = await target();
+        if (!t) return;
+        const res = await api.execute<FilesResult>(Cmd.files, { uri: t.uri });
+        if (res.write === 'workspace') {
+          void vscode.window.showInformationMessage(`backyard: the kernel of ${t.label} writes the workspace's files directly (backyard.files.write is "workspace"): nothing to save.`);
+          return;
+        }
+        if (res.files.length === 0) {
+          void vscode.window.showInformationMessage(`backyard: the kernel of ${t.label} has no files that differ from the workspace.`);
+          return;
+        }
+        const dir = t.uri.startsWith('file:') ? dirname(vscode.Uri.parse(t.uri).fsPath) : undefined;
+        const picked = await vscode.window.showQuickPick<FileItem>(fileItems(res.files, dir), {
+          title: `backyard: save files the kernel of ${t.label} wrote`,
+          placeHolder: 'The chosen files are written to the workspace (a deleted one is removed there).',
+          canPickMany: true,
+        });
+        if (!picked || picked.length === 0) return;
+        const saved = await api.execute<SaveFilesResult>(Cmd.saveFiles, { uri: t.uri, paths: picked.map((p) => p.path) });
+        void vscode.window.showInformationMessage(`backyard: saved ${saved.saved.length} file${saved.saved.length === 1 ? '' : 's'} to the workspace.`);
       }),
     ),
     reg(EditorCmd.refreshVariables, () => deps.refreshVariables()),

@@ -26,6 +26,10 @@ export const Cmd = {
   kernelInfo: 'backyard.kernelInfo',
   /** Variables lists the names in the namespace, after the runs queued before it. */
   variables: 'backyard.variables',
+  /** Files lists the files the document's kernel wrote that differ from the workspace (its overlay), after the runs queued before it. */
+  files: 'backyard.files',
+  /** SaveFiles writes chosen files of the kernel's overlay to the workspace (a deleted one is removed there), after the runs queued before it. */
+  saveFiles: 'backyard.saveFiles',
 } as const;
 export type CommandId = (typeof Cmd)[keyof typeof Cmd];
 
@@ -41,6 +45,8 @@ export interface Commands {
   'backyard.setBackend': { arg: BackendArg; result: KernelInfo };
   'backyard.kernelInfo': { arg: URIArg; result: KernelInfo };
   'backyard.variables': { arg: URIArg; result: VariablesResult };
+  'backyard.files': { arg: URIArg; result: FilesResult };
+  'backyard.saveFiles': { arg: SaveFilesArg; result: SaveFilesResult };
 }
 
 /** Notifications from the server. */
@@ -56,6 +62,21 @@ export const Notify = {
   kernelState: 'backyard/kernelState',
 } as const;
 
+/** Requests from the server, answered only by a client that advertises them under capabilities.experimental.backyard (ClientCapabilities). */
+export const Request = {
+  /**
+   * A running cell called input(): the client asks the person for one line
+   * and answers with it. The cell waits; an interrupt cancels the request
+   * ($/cancelRequest).
+   */
+  input: 'backyard/input',
+} as const;
+
+/** The params and result type of each request from the server. */
+export interface Requests {
+  'backyard/input': { params: InputParams; result: InputResult };
+}
+
 /** URIArg names a document. */
 export interface URIArg {
   /** The document, as the client opened it. */
@@ -66,7 +87,7 @@ export interface URIArg {
 export interface LineArg {
   uri: string;
   /** A 0-based line of the document. */
-  line: number;
+  line: number | null;
   /** false: answer at once with the queued ids; results come as backyard/executionState. */
   wait?: boolean;
 }
@@ -109,6 +130,25 @@ export interface InterruptResult {
 /** VariablesResult lists a namespace, sorted by name. */
 export interface VariablesResult {
   variables: Variable[];
+}
+
+/** SaveFilesArg names files of a document's kernel to write to the workspace. */
+export interface SaveFilesArg {
+  uri: string;
+  /** Paths as backyard.files lists them. */
+  paths: string[];
+}
+
+/** FilesResult lists a kernel's overlay, sorted by path. */
+export interface FilesResult {
+  files: FileEntry[];
+  /** Where the kernel's writes go; with "workspace" there is no overlay. */
+  write: FilesWrite;
+}
+
+/** SaveFilesResult lists the paths written (or removed) in the workspace. */
+export interface SaveFilesResult {
+  saved: string[];
 }
 
 /** OutputParams are backyard/output's params. */
@@ -185,6 +225,13 @@ export interface Frame {
   line: number;
   name: string;
   text: string;
+  /**
+   * The path, in the kernel, of the file of a frame outside the notebook
+   * (library code such as pathlib); empty for the notebook's own code.
+   */
+  file?: string;
+  /** The frame's 1-based line in File. */
+  fileLine?: number;
 }
 
 /**
@@ -232,6 +279,66 @@ export interface Execution {
   runtime: string;
   /** Wall-clock time in the kernel, milliseconds. */
   durationMs: number;
+  /**
+   * Facts about this run a person must see, one line each: that the
+   * namespace was restored to its state before the cell (Monty cannot keep
+   * what a stopped cell did).
+   */
+  notes?: string[];
+  /** The files this run created, changed or deleted, by path. */
+  files?: FileChange[];
+  /** How an auto kernel chose the backend for this run; absent for a run on Monty that no rule touched, and under the monty and container backends. */
+  routing?: Routing;
+}
+
+/** FileState is how a file a kernel wrote differs from before. */
+export type FileState = 'created' | 'changed' | 'deleted';
+export const FileStateValues: readonly FileState[] = ['created', 'changed', 'deleted'];
+
+/** FileChange is one file a run created, changed or deleted. */
+export interface FileChange {
+  /** Absolute, as both the kernel and the host name it. */
+  path: string;
+  state: FileState;
+}
+
+/** FileEntry is one file of a kernel's overlay: a file that differs from the workspace. */
+export interface FileEntry {
+  /** Absolute, as both the kernel and the host name it. */
+  path: string;
+  /** Bytes; 0 for a deleted file. */
+  size: number;
+  state: FileState;
+}
+
+/** Check is what the container said about a cell Monty ran, in an auto kernel. */
+export type Check = 'confirmed' | 'message' | 'differs' | 'unconfirmed';
+export const CheckValues: readonly Check[] = ['confirmed', 'message', 'differs', 'unconfirmed'];
+
+/** Routing says why an auto kernel ran a cell where it did. */
+export interface Routing {
+  /** The rule that applied: "module:NAME" (an import Monty lacks), "construct:NAME" (a construct Monty rejects or runs differently), "check:NAME" (a construct whose result is compared with CPython's), "error:ENAME" (an exception Monty raised), "limit:NAME" (a limit of Monty's fired), "value:NAME" (a value Monty shows differently); "moved" for a cell that ran in the container because an earlier cell moved the document. */
+  rule: string;
+  /** The rule's reason, in words. */
+  reason?: string;
+  /** Set when the cell ran on Monty and then in the container to compare. */
+  check?: Check;
+  /** This run moved the document to the container. */
+  moved?: boolean;
+  /** Monty's error, when the container did not confirm it. */
+  montyError?: ExecutionError;
+  /** A fact for a person, e.g. why Monty's error could not be confirmed. */
+  note?: string;
+}
+
+/** CellRun is the backend of one execution of an auto kernel. */
+export interface CellRun {
+  executionCount: number;
+  /** The backend whose result was shown. */
+  backend: Backend;
+  /** The routing rule that applied, empty when none did. */
+  rule?: string;
+  check?: Check;
 }
 
 /** Variable is one name bound in a kernel's namespace. */
@@ -261,6 +368,44 @@ export interface KernelInfo {
   mode?: Backend;
   /** Why an auto kernel moved to the container. */
   reason?: string;
+  /** Where the files its cells write go (files.write). */
+  write?: FilesWrite;
+  /** The routing rule that moved an auto kernel to the container. */
+  rule?: string;
+  /** An auto kernel's executions since its last restart (the latest 500), with the backend that ran each. */
+  cells?: CellRun[];
+}
+
+/**
+ * ClientCapabilities are what a client can do beyond LSP, advertised in
+ * initialize under capabilities.experimental.backyard.
+ */
+export interface ClientCapabilities {
+  /**
+   * The client answers backyard/input. Without it input() fails at once
+   * with EOFError, as in a kernel with no stdin.
+   */
+  input?: boolean;
+}
+
+/** InputParams are backyard/input's params. */
+export interface InputParams {
+  uri: string;
+  executionId: string;
+  /** What the cell passed to input(); it is also in the cell's stdout. */
+  prompt: string;
+  /** The cell asked with getpass(): hide what is typed. */
+  password?: boolean;
+}
+
+/** InputResult answers backyard/input. */
+export interface InputResult {
+  /**
+   * The line, without its newline; null when the person dismissed the
+   * question (the cell then gets KeyboardInterrupt, as an interrupt during
+   * input() gives in Jupyter).
+   */
+  value: string | null;
 }
 
 /**
@@ -285,6 +430,10 @@ export const NetworkValues: readonly Network[] = ['none', 'bridge'];
 export type InlineResults = 'decorations' | 'inlayHints' | 'off';
 export const InlineResultsValues: readonly InlineResults[] = ['decorations', 'inlayHints', 'off'];
 
+/** FilesWrite says where the files a cell writes go. */
+export type FilesWrite = 'sandbox' | 'workspace';
+export const FilesWriteValues: readonly FilesWrite[] = ['sandbox', 'workspace'];
+
 /** Trace is the LSP trace level of VS Code's client. */
 export type Trace = 'off' | 'messages' | 'verbose';
 export const TraceValues: readonly Trace[] = ['off', 'messages', 'verbose'];
@@ -292,7 +441,7 @@ export const TraceValues: readonly Trace[] = ['off', 'messages', 'verbose'];
 /** One backyard.* setting as declared in Go (Settings, EditorSettings). */
 export interface SettingSpec {
   key: string;
-  default: string | number | boolean;
+  default: string | number | boolean | readonly string[];
   /** The server reads it (else only the editors do). */
   server: boolean;
 }
@@ -314,6 +463,8 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'container.network', default: 'none', server: true },
   { key: 'container.mountWorkspace', default: true, server: true },
   { key: 'container.warmPool', default: 1, server: true },
+  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc"], server: true },
+  { key: 'files.write', default: 'sandbox', server: true },
   { key: 'serverPath', default: '', server: false },
   { key: 'inlineResults', default: 'decorations', server: false },
   { key: 'trace.server', default: 'off', server: false },
@@ -337,5 +488,9 @@ export interface ServerSettings {
     network: Network;
     mountWorkspace: boolean;
     warmPool: number;
+  };
+  files: {
+    hide: string[];
+    write: FilesWrite;
   };
 }

@@ -2,6 +2,7 @@
 // after-text on the last line of the code that ran, the full output in the
 // decoration's hover. The state lives in results.ts; this module draws it.
 
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExecutionStateParams, OutputParams } from './protocol';
 import { hoverMarkdown, inline, looks, type Look } from './render';
@@ -13,13 +14,13 @@ export interface Spec {
   hover: string;
 }
 
-/** What each decoration type shows in a document of lineCount lines. Pure, for the tests. */
-export function specsByLook(entries: readonly ResultEntry[], lineCount: number): Map<Look, Spec[]> {
+/** What each decoration type shows in a document of lineCount lines in folder dir. Pure, for the tests. */
+export function specsByLook(entries: readonly ResultEntry[], lineCount: number, dir?: string): Map<Look, Spec[]> {
   const out = new Map<Look, Spec[]>(looks.map((l) => [l, []]));
   for (const e of entries) {
     if (e.lastLine >= lineCount) continue; // its lines were deleted
-    const { look, text } = inline(e);
-    out.get(look)!.push({ line: e.lastLine, text, hover: hoverMarkdown(e) });
+    const { look, text } = inline(e, dir);
+    out.get(look)!.push({ line: e.lastLine, text, hover: hoverMarkdown(e, dir) });
   }
   return out;
 }
@@ -123,7 +124,8 @@ export class InlineResults implements vscode.Disposable {
   private drawEditor(ed: vscode.TextEditor): void {
     const r = this.docs.get(ed.document.uri.toString());
     const entries = r && this.enabled() ? r.all() : [];
-    const specs = specsByLook(entries, ed.document.lineCount);
+    const uri = ed.document.uri;
+    const specs = specsByLook(entries, ed.document.lineCount, uri.scheme === 'file' ? dirname(uri.fsPath) : undefined);
     for (const [look, list] of specs) {
       const options = list.map((s): vscode.DecorationOptions => {
         const hover = new vscode.MarkdownString(s.hover);

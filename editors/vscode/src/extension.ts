@@ -19,7 +19,8 @@ import { InlineResults } from './decorations';
 import { isKernelUri, kernelUri, NotebookKernels, type DocSync } from './notebook';
 import { OutputLog, whereLabel } from './output';
 import { describeTried, findMonty, findServer } from './paths';
-import { Cmd, Notify, type ExecutionStateParams, type KernelInfo, type KernelStateParams, type OutputParams } from './protocol';
+import { askInput } from './input';
+import { Cmd, Notify, Request, type ExecutionStateParams, type KernelInfo, type KernelStateParams, type OutputParams } from './protocol';
 import { inlineResults } from './settings';
 import { KernelStatus } from './status';
 import { VariablesView, type Target } from './variables';
@@ -195,6 +196,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   c.onNotification(Notify.executionState, onExecutionState);
   c.onNotification(Notify.output, onOutput);
   c.onNotification(Notify.kernelState, (p: KernelStateParams) => status.onKernelState(p));
+  c.onRequest(Request.input, askInput);
   c.onDidChangeState((e) => {
     // A (re)started server has no kernel documents and no kernels.
     if (e.newState === State.Running) {

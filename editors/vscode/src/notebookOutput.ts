@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import type { Execution, ExecutionError } from './protocol';
-import { formatTraceback } from './render';
+import { formatTraceback, noteLine } from './render';
 
 /** MIME types whose data the server sends base64-encoded. */
 const binary = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);
@@ -35,7 +35,7 @@ export function errorItem(x: Execution): vscode.NotebookCellOutputItem | undefin
   if (!err) return undefined;
   const e = new Error(err.evalue);
   e.name = err.ename;
-  e.stack = formatTraceback(err);
+  e.stack = [formatTraceback(err), ...(x.notes ?? []).map(noteLine)].join('\n');
   return vscode.NotebookCellOutputItem.error(e);
 }
 

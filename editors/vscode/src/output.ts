@@ -3,7 +3,7 @@
 // whole lines are logged until the execution ends.
 
 import type { Execution, OutputParams } from './protocol';
-import { errorLine, formatTraceback, summaryLine } from './render';
+import { errorLine, formatTraceback, noteLine, summaryLine } from './render';
 
 /** The part of vscode.LogOutputChannel this module writes to. */
 export interface Log {
@@ -59,6 +59,7 @@ export class OutputLog {
     } else if (x.error && x.status === 'error') {
       this.log.error(`${where} │ ${errorLine(x.error)}`);
     }
+    for (const n of x.notes ?? []) this.log.warn(`${where} │ ${noteLine(n)}`);
   }
 
   /** An execution that never ran (dropped): forget what it buffered. */

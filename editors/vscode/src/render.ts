@@ -1,7 +1,7 @@
 // How a result reads: the one-line after-text, its colour class, the hover
 // markdown and the traceback text. Pure, so every status is unit-tested.
 
-import { backendLabel, formatDuration, type Execution, type ExecutionError } from './protocol';
+import { backendLabel, formatDuration, type Execution, type ExecutionError, type FileChange, type FileState } from './protocol';
 import type { ResultEntry } from './results';
 
 /** The colour class of an inline result. timeout and crashed read as errors. */
@@ -29,8 +29,40 @@ export function lookOf(e: ResultEntry): Look {
   }
 }
 
-/** The after-text shown at the end of the result's last line. */
-export function inline(e: ResultEntry): Inline {
+const marks: Record<FileState, string> = { created: '+', changed: '~', deleted: '-' };
+
+/** The sign of a file change: + created, ~ changed, - deleted. */
+export function fileMark(s: FileState): string {
+  return marks[s] ?? '~';
+}
+
+/** p relative to folder dir when it lies below it (either separator), else p. */
+export function relativePath(dir: string | undefined, p: string): string {
+  if (!dir) return p;
+  const sep = p.includes('\\') && !p.includes('/') ? '\\' : '/';
+  const base = dir.endsWith(sep) ? dir : dir + sep;
+  if (p.startsWith(base)) return p.slice(base.length);
+  const parent = base.slice(0, base.slice(0, -1).lastIndexOf(sep) + 1);
+  return parent && p.startsWith(parent) ? `..${sep}${p.slice(parent.length)}` : p;
+}
+
+/** "+ out.csv ~ data.csv - old.txt": the files a run changed, relative to dir. */
+export function fileChanges(files: readonly FileChange[] | undefined, dir?: string): string {
+  return (files ?? []).map((f) => `${fileMark(f.state)} ${relativePath(dir, f.path)}`).join(' ');
+}
+
+/** "+1 ~2": the files a run changed, counted by sign. */
+export function fileCounts(files: readonly FileChange[] | undefined): string {
+  const n: Record<FileState, number> = { created: 0, changed: 0, deleted: 0 };
+  for (const f of files ?? []) n[f.state] = (n[f.state] ?? 0) + 1;
+  return (Object.keys(marks) as FileState[])
+    .filter((k) => n[k] > 0)
+    .map((k) => `${marks[k]}${n[k]}`)
+    .join(' ');
+}
+
+/** The after-text shown at the end of the result's last line; dir is the document's folder. */
+export function inline(e: ResultEntry, dir?: string): Inline {
   const look = lookOf(e);
   const x = e.execution;
   if (e.phase !== 'done' || !x) {
@@ -56,7 +88,10 @@ export function inline(e: ResultEntry): Inline {
     default:
       text = `✗ ${x.error ? errorLine(x.error) : 'error'}`;
   }
-  return { look, text: oneLine(count + text + (e.stale ? ' (stale)' : '')) };
+  // The changed files go first, so that a long value cannot cut them off.
+  const files = x.files?.length ? ` · ${fileChanges(x.files, dir)}` : '';
+  const line = oneLine(count + text);
+  return { look, text: oneLine(files ? `${line.slice(0, Math.max(20, maxInline - files.length))}${files}` : line) + (e.stale ? ' (stale)' : '') };
 }
 
 /** "ZeroDivisionError: division by zero" */
@@ -69,7 +104,7 @@ export function formatTraceback(err: ExecutionError): string {
   const out: string[] = [];
   if (err.traceback.length > 0) out.push('Traceback (most recent call last):');
   for (const f of err.traceback) {
-    const where = f.line >= 0 ? `line ${f.line + 1}` : 'outside this code';
+    const where = f.line >= 0 ? `line ${f.line + 1}` : f.file ? `File "${f.file}", line ${f.fileLine ?? 0}` : 'outside this code';
     out.push(`  ${where}, in ${f.name || '<module>'}`);
     if (f.text) out.push(`    ${f.text.trim()}`);
   }
@@ -77,8 +112,8 @@ export function formatTraceback(err: ExecutionError): string {
   return out.join('\n');
 }
 
-/** The hover: status, then stdout, stderr, the value and the traceback in full (each section bounded). */
-export function hoverMarkdown(e: ResultEntry): string {
+/** The hover: status, then stdout, stderr, the value, the traceback in full (each section bounded) and the files the run changed. */
+export function hoverMarkdown(e: ResultEntry, dir?: string): string {
   const x = e.execution;
   if (e.phase !== 'done' || !x) {
     const head = e.phase === 'queued' ? '**backyard** · queued' : '**backyard** · running…';
@@ -91,7 +126,16 @@ export function hoverMarkdown(e: ResultEntry): string {
   if (x.stderr) parts.push('stderr:', fenced(x.stderr));
   if (x.result) parts.push(`Out${count ? count.trim() : ''}:`, fenced(x.result.text));
   if (x.error) parts.push(fenced(formatTraceback(x.error)));
+  for (const n of x.notes ?? []) parts.push(`*${noteLine(n)}*`);
+  if (x.files?.length) {
+    parts.push('files (kept in the kernel until you save them: *backyard: Save Kernel Files…*):', fenced(x.files.map((f) => `${fileMark(f.state)} ${relativePath(dir, f.path)}`).join('\n')));
+  }
   return parts.join('\n\n');
+}
+
+/** A note of the server about a run ("the namespace was restored…"), as one line. */
+export function noteLine(note: string): string {
+  return `note: ${note}`;
 }
 
 /** A code block whose fence is longer than any backtick run inside. */
@@ -122,5 +166,6 @@ function oneLine(s: string): string {
 export function summaryLine(x: Execution, where: string): string {
   const count = x.executionCount > 0 ? `[${x.executionCount}] ` : '';
   const what = x.status === 'ok' ? 'ok' : x.error ? `${x.status}: ${errorLine(x.error)}` : x.status;
-  return `${count}${where} ${what} · ${formatDuration(x.durationMs)} · ${backendLabel(x.backend, x.runtime)}`;
+  const files = x.files?.length ? ` · files ${fileChanges(x.files)}` : '';
+  return `${count}${where} ${what} · ${formatDuration(x.durationMs)} · ${backendLabel(x.backend, x.runtime)}${files}`;
 }

@@ -11,7 +11,7 @@ export type AutoInstall = InstallPolicy;
 export type { InlineResults, ServerSettings };
 
 /** Default of every contributed setting, by key without "backyard.". */
-export const defaults: Record<string, string | number | boolean> = Object.fromEntries(settingSpecs.map((s) => [s.key, s.default]));
+export const defaults: Record<string, string | number | boolean | readonly string[]> = Object.fromEntries(settingSpecs.map((s) => [s.key, s.default]));
 
 /** A valid off|ask|on policy; anything else is the default, off. */
 export function autoInstallPolicy(mode: string): AutoInstall {

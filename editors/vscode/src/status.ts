@@ -10,6 +10,8 @@ export interface KernelView {
   state: KernelState;
   executionCount?: number;
   notes?: string[];
+  /** Where cells' writes go (files.write), once kernelInfo said. */
+  write?: string;
 }
 
 const icons: Record<KernelState, string> = {
@@ -26,8 +28,11 @@ export function statusText(k: KernelView | undefined, docName: string): { text: 
   const lines = [`backyard kernel of ${docName}: ${label}, ${k.state}`];
   if (k.executionCount !== undefined) lines.push(`${k.executionCount} executions since the last restart`);
   if (k.notes) lines.push(...k.notes);
+  if (k.write === 'workspace') lines.push('Files: cells write the workspace\'s real files (backyard.files.write is "workspace").');
+  else if (k.write) lines.push('Files: what cells write stays in the kernel; "backyard: Save Kernel Files…" writes chosen ones to the workspace.');
   lines.push('Click to pick the backend.');
-  return { text: `${icons[k.state] ?? ''} ${label} · ${k.state}`.trim(), tooltip: lines.join('\n') };
+  const writes = k.write === 'workspace' ? ' · writes files' : '';
+  return { text: `${icons[k.state] ?? ''} ${label} · ${k.state}${writes}`.trim(), tooltip: lines.join('\n') };
 }
 
 export const pickBackendCommand = 'backyard.editor.pickBackend';
@@ -57,6 +62,7 @@ export class KernelStatus implements vscode.Disposable {
   onKernelInfo(uri: string, info: KernelInfo): void {
     const v: KernelView = { backend: info.backend, runtime: info.runtime, state: info.state, executionCount: info.executionCount };
     if (info.notes) v.notes = info.notes;
+    if (info.write) v.write = info.write;
     this.kernels.set(uri, v);
     if (uri === this.active?.uri) this.update();
   }

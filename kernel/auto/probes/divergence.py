@@ -113,7 +113,9 @@ g = (x * x for x in range(3))
 print(type(g).__name__, next(g), list(g))
 
 # %% round-ndigits
-print(round(2.675, 2), round(0.125, 2), round(1.005, 2))
+print(round(2.675, 2), round(0.125, 2), round(1.005, 2), round(-2.675, 2), round(0.5, 0), round(2.5, 0), round(-0.001, 2))
+print(round(1234.5678, -2), round(1250.0, -2), round(1350.0, -2), round(-4.0, -1), round(15.0, -1), round(25.0, -1), round(1e20 + 5e4, -5), round(-5.0, -400))
+print(round(1250, -2), round(1350, -2), round(7, 1), round(True, 1), round(2.5, None), round(float("inf"), 2), f"{round(2.675, 2)}")
 
 # %% set
 print({5, 3, 1, 10, 100}, set("abc") == {"a", "b", "c"}, sorted({3, 1, 2}))
@@ -397,3 +399,117 @@ class Rd:
     def __round__(self, n=None):
         return 99
 print(round(Rd()))
+
+# %% dunder:__getattribute__
+class Loud:
+    def __init__(self):
+        self.a = 1
+    def __getattribute__(self, name):
+        return ("got", name)
+print(Loud().a)
+
+# %% dunder:__new__
+class One:
+    made = 0
+    def __new__(cls):
+        One.made += 1
+        return object.__new__(cls)
+One()
+print(One.made)
+
+# %% dunder:__get__
+class Ten:
+    def __get__(self, obj, objtype=None):
+        return 10
+class H:
+    x = Ten()
+print(H().x)
+
+# %% dunder:__set__
+class Pos:
+    def __get__(self, obj, objtype=None):
+        return obj.__dict__.get("v", 0)
+    def __set__(self, obj, value):
+        if value < 0:
+            raise ValueError("negative")
+        obj.__dict__["v"] = value
+class H:
+    v = Pos()
+h = H()
+try:
+    h.v = -1
+    print("accepted")
+except ValueError as e:
+    print("refused")
+
+# %% dunder:__set_name__
+class Named:
+    def __set_name__(self, owner, name):
+        self.name = name
+class H:
+    field = Named()
+print(H.field.name)
+
+# %% dunder:__slots__
+class S:
+    __slots__ = ("a",)
+s = S()
+try:
+    s.b = 2
+    print("set b")
+except AttributeError:
+    print("AttributeError")
+
+# %% asyncio-concurrency
+import asyncio
+order = []
+async def w(name, d):
+    await asyncio.sleep(d)
+    order.append(name)
+    return name
+async def main():
+    return await asyncio.gather(w("a", 0.03), w("b", 0.01), w("c", 0.02))
+print(asyncio.run(main()), order)
+
+# %% except-as
+for f in (lambda: 1 // 0, lambda: 1.0 / 0, lambda: [1].index(5), lambda: (1, 2)[5], lambda: int("x")):
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+
+# %% type-as-value
+print(type(type), type.__name__)
+
+# %% dict-bool-key
+print({1: "a", True: "b"}, {0: "x", False: "y"})
+
+# %% re-ascii
+import re
+print(re.findall(r"\w+", "naïve café", re.ASCII))
+
+# %% re-template
+import re
+print(re.sub(r"(a)(b)?", r"[\1|\2]", "ab a"))
+try:
+    print(repr(re.sub(r"(a)", r"\2", "a")))
+except re.error as e:
+    print("error", e)
+
+# %% hasattr
+import itertools, math
+print(hasattr(itertools, "batched"), hasattr(math, "cbrt"), hasattr(math, "sumprod"))
+
+# %% stdio-write
+import sys
+n = sys.stdout.write("out\n")
+sys.stdout.writelines(["a\n", "b\n"])
+sys.stdout.flush()
+print(n, sys.stdout.write(""))
+
+# %% object-repr
+class P:
+    pass
+def f():
+    pass
+print(repr(P()).startswith("<__main__.P object at 0x"), repr(P), repr(f).startswith("<function f at 0x"))

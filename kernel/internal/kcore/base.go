@@ -53,6 +53,22 @@ func (b *Base) SetState(s kernel.State) {
 	}
 }
 
+// DeadIfIdle marks an idle kernel dead, when still(), checked under Mu,
+// says the backend that died is the current one, and tells the observer:
+// a kernel whose worker or container died between cells.
+func (b *Base) DeadIfIdle(still func() bool) bool {
+	b.Mu.Lock()
+	ok := b.state == kernel.StateIdle && !b.closed && still()
+	if ok {
+		b.state = kernel.StateDead
+	}
+	b.Mu.Unlock()
+	if ok && b.onState != nil {
+		b.onState(kernel.StateDead)
+	}
+	return ok
+}
+
 // State is the current state (dead once closed). Mu must be held.
 func (b *Base) StateLocked() kernel.State {
 	if b.closed {

@@ -2,8 +2,9 @@
 //
 // Written for backyard-ls from the protocol fact sheets and checked field by
 // field against pydantic-monty-runtime 1.4.0 (which serves protocol 5 and 6).
-// Only what backyard-ls sends or may receive is declared; decoded events are
-// checked for unknown fields so schema drift fails loudly.
+// Only what backyard-ls sends or may receive is declared. A field or an OS
+// call this file does not declare is tolerated: an unknown call is refused to
+// the cell, never treated as a broken worker.
 //
 // Framing (not part of this file): every frame is a 4-byte little-endian
 // length followed by one ParentRequest (stdin) or one ChildEvent (stdout).
@@ -300,6 +301,9 @@ type MontyNode struct {
 	//	*MontyNode_FileHandle
 	//	*MontyNode_Repr
 	//	*MontyNode_Cycle
+	//	*MontyNode_Complex
+	//	*MontyNode_Module
+	//	*MontyNode_Decimal
 	Kind          isMontyNode_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -612,6 +616,33 @@ func (x *MontyNode) GetCycle() string {
 	return ""
 }
 
+func (x *MontyNode) GetComplex() *Complex {
+	if x != nil {
+		if x, ok := x.Kind.(*MontyNode_Complex); ok {
+			return x.Complex
+		}
+	}
+	return nil
+}
+
+func (x *MontyNode) GetModule() *ModuleNode {
+	if x != nil {
+		if x, ok := x.Kind.(*MontyNode_Module); ok {
+			return x.Module
+		}
+	}
+	return nil
+}
+
+func (x *MontyNode) GetDecimal() string {
+	if x != nil {
+		if x, ok := x.Kind.(*MontyNode_Decimal); ok {
+			return x.Decimal
+		}
+	}
+	return ""
+}
+
 type isMontyNode_Kind interface {
 	isMontyNode_Kind()
 }
@@ -736,6 +767,18 @@ type MontyNode_Cycle struct {
 	Cycle string `protobuf:"bytes,30,opt,name=cycle,proto3,oneof"`
 }
 
+type MontyNode_Complex struct {
+	Complex *Complex `protobuf:"bytes,31,opt,name=complex,proto3,oneof"`
+}
+
+type MontyNode_Module struct {
+	Module *ModuleNode `protobuf:"bytes,32,opt,name=module,proto3,oneof"`
+}
+
+type MontyNode_Decimal struct {
+	Decimal string `protobuf:"bytes,33,opt,name=decimal,proto3,oneof"`
+}
+
 func (*MontyNode_Ellipsis) isMontyNode_Kind() {}
 
 func (*MontyNode_None) isMontyNode_Kind() {}
@@ -796,6 +839,124 @@ func (*MontyNode_Repr) isMontyNode_Kind() {}
 
 func (*MontyNode_Cycle) isMontyNode_Kind() {}
 
+func (*MontyNode_Complex) isMontyNode_Kind() {}
+
+func (*MontyNode_Module) isMontyNode_Kind() {}
+
+func (*MontyNode_Decimal) isMontyNode_Kind() {}
+
+type Complex struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Real          *float64               `protobuf:"fixed64,1,opt,name=real,proto3,oneof" json:"real,omitempty"`
+	Imag          *float64               `protobuf:"fixed64,2,opt,name=imag,proto3,oneof" json:"imag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Complex) Reset() {
+	*x = Complex{}
+	mi := &file_monty_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Complex) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Complex) ProtoMessage() {}
+
+func (x *Complex) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Complex.ProtoReflect.Descriptor instead.
+func (*Complex) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Complex) GetReal() float64 {
+	if x != nil && x.Real != nil {
+		return *x.Real
+	}
+	return 0
+}
+
+func (x *Complex) GetImag() float64 {
+	if x != nil && x.Imag != nil {
+		return *x.Imag
+	}
+	return 0
+}
+
+type ModuleNode struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Id            *Uuid                  `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	Attrs         *NodePairs             `protobuf:"bytes,3,opt,name=attrs,proto3" json:"attrs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ModuleNode) Reset() {
+	*x = ModuleNode{}
+	mi := &file_monty_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ModuleNode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ModuleNode) ProtoMessage() {}
+
+func (x *ModuleNode) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ModuleNode.ProtoReflect.Descriptor instead.
+func (*ModuleNode) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ModuleNode) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ModuleNode) GetId() *Uuid {
+	if x != nil {
+		return x.Id
+	}
+	return nil
+}
+
+func (x *ModuleNode) GetAttrs() *NodePairs {
+	if x != nil {
+		return x.Attrs
+	}
+	return nil
+}
+
 type Indexes struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Items         []uint32               `protobuf:"varint,1,rep,packed,name=items,proto3" json:"items,omitempty"`
@@ -805,7 +966,7 @@ type Indexes struct {
 
 func (x *Indexes) Reset() {
 	*x = Indexes{}
-	mi := &file_monty_proto_msgTypes[4]
+	mi := &file_monty_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -817,7 +978,7 @@ func (x *Indexes) String() string {
 func (*Indexes) ProtoMessage() {}
 
 func (x *Indexes) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[4]
+	mi := &file_monty_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -830,7 +991,7 @@ func (x *Indexes) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Indexes.ProtoReflect.Descriptor instead.
 func (*Indexes) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{4}
+	return file_monty_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Indexes) GetItems() []uint32 {
@@ -850,7 +1011,7 @@ type NodePair struct {
 
 func (x *NodePair) Reset() {
 	*x = NodePair{}
-	mi := &file_monty_proto_msgTypes[5]
+	mi := &file_monty_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -862,7 +1023,7 @@ func (x *NodePair) String() string {
 func (*NodePair) ProtoMessage() {}
 
 func (x *NodePair) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[5]
+	mi := &file_monty_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -875,7 +1036,7 @@ func (x *NodePair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodePair.ProtoReflect.Descriptor instead.
 func (*NodePair) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{5}
+	return file_monty_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *NodePair) GetKey() uint32 {
@@ -901,7 +1062,7 @@ type NodePairs struct {
 
 func (x *NodePairs) Reset() {
 	*x = NodePairs{}
-	mi := &file_monty_proto_msgTypes[6]
+	mi := &file_monty_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -913,7 +1074,7 @@ func (x *NodePairs) String() string {
 func (*NodePairs) ProtoMessage() {}
 
 func (x *NodePairs) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[6]
+	mi := &file_monty_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -926,7 +1087,7 @@ func (x *NodePairs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodePairs.ProtoReflect.Descriptor instead.
 func (*NodePairs) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{6}
+	return file_monty_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *NodePairs) GetPairs() []*NodePair {
@@ -946,7 +1107,7 @@ type BigInt struct {
 
 func (x *BigInt) Reset() {
 	*x = BigInt{}
-	mi := &file_monty_proto_msgTypes[7]
+	mi := &file_monty_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -958,7 +1119,7 @@ func (x *BigInt) String() string {
 func (*BigInt) ProtoMessage() {}
 
 func (x *BigInt) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[7]
+	mi := &file_monty_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -971,7 +1132,7 @@ func (x *BigInt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BigInt.ProtoReflect.Descriptor instead.
 func (*BigInt) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{7}
+	return file_monty_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *BigInt) GetNegative() bool {
@@ -999,7 +1160,7 @@ type NamedTupleNode struct {
 
 func (x *NamedTupleNode) Reset() {
 	*x = NamedTupleNode{}
-	mi := &file_monty_proto_msgTypes[8]
+	mi := &file_monty_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1011,7 +1172,7 @@ func (x *NamedTupleNode) String() string {
 func (*NamedTupleNode) ProtoMessage() {}
 
 func (x *NamedTupleNode) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[8]
+	mi := &file_monty_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1024,7 +1185,7 @@ func (x *NamedTupleNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NamedTupleNode.ProtoReflect.Descriptor instead.
 func (*NamedTupleNode) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{8}
+	return file_monty_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *NamedTupleNode) GetTypeName() string {
@@ -1059,7 +1220,7 @@ type Date struct {
 
 func (x *Date) Reset() {
 	*x = Date{}
-	mi := &file_monty_proto_msgTypes[9]
+	mi := &file_monty_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1071,7 +1232,7 @@ func (x *Date) String() string {
 func (*Date) ProtoMessage() {}
 
 func (x *Date) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[9]
+	mi := &file_monty_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1084,7 +1245,7 @@ func (x *Date) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Date.ProtoReflect.Descriptor instead.
 func (*Date) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{9}
+	return file_monty_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Date) GetYear() int32 {
@@ -1123,7 +1284,7 @@ type Time struct {
 
 func (x *Time) Reset() {
 	*x = Time{}
-	mi := &file_monty_proto_msgTypes[10]
+	mi := &file_monty_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1135,7 +1296,7 @@ func (x *Time) String() string {
 func (*Time) ProtoMessage() {}
 
 func (x *Time) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[10]
+	mi := &file_monty_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1148,7 +1309,7 @@ func (x *Time) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Time.ProtoReflect.Descriptor instead.
 func (*Time) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{10}
+	return file_monty_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Time) GetHour() uint32 {
@@ -1217,7 +1378,7 @@ type DateTime struct {
 
 func (x *DateTime) Reset() {
 	*x = DateTime{}
-	mi := &file_monty_proto_msgTypes[11]
+	mi := &file_monty_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1229,7 +1390,7 @@ func (x *DateTime) String() string {
 func (*DateTime) ProtoMessage() {}
 
 func (x *DateTime) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[11]
+	mi := &file_monty_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1242,7 +1403,7 @@ func (x *DateTime) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DateTime.ProtoReflect.Descriptor instead.
 func (*DateTime) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{11}
+	return file_monty_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DateTime) GetYear() int32 {
@@ -1319,7 +1480,7 @@ type TimeDelta struct {
 
 func (x *TimeDelta) Reset() {
 	*x = TimeDelta{}
-	mi := &file_monty_proto_msgTypes[12]
+	mi := &file_monty_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1331,7 +1492,7 @@ func (x *TimeDelta) String() string {
 func (*TimeDelta) ProtoMessage() {}
 
 func (x *TimeDelta) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[12]
+	mi := &file_monty_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1344,7 +1505,7 @@ func (x *TimeDelta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimeDelta.ProtoReflect.Descriptor instead.
 func (*TimeDelta) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{12}
+	return file_monty_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *TimeDelta) GetDays() int32 {
@@ -1378,7 +1539,7 @@ type TimeZone struct {
 
 func (x *TimeZone) Reset() {
 	*x = TimeZone{}
-	mi := &file_monty_proto_msgTypes[13]
+	mi := &file_monty_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1390,7 +1551,7 @@ func (x *TimeZone) String() string {
 func (*TimeZone) ProtoMessage() {}
 
 func (x *TimeZone) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[13]
+	mi := &file_monty_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1403,7 +1564,7 @@ func (x *TimeZone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimeZone.ProtoReflect.Descriptor instead.
 func (*TimeZone) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{13}
+	return file_monty_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *TimeZone) GetOffsetSeconds() int32 {
@@ -1430,7 +1591,7 @@ type Exception struct {
 
 func (x *Exception) Reset() {
 	*x = Exception{}
-	mi := &file_monty_proto_msgTypes[14]
+	mi := &file_monty_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1442,7 +1603,7 @@ func (x *Exception) String() string {
 func (*Exception) ProtoMessage() {}
 
 func (x *Exception) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[14]
+	mi := &file_monty_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1455,7 +1616,7 @@ func (x *Exception) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Exception.ProtoReflect.Descriptor instead.
 func (*Exception) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{14}
+	return file_monty_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Exception) GetExcType() string {
@@ -1483,7 +1644,7 @@ type FileHandle struct {
 
 func (x *FileHandle) Reset() {
 	*x = FileHandle{}
-	mi := &file_monty_proto_msgTypes[15]
+	mi := &file_monty_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1495,7 +1656,7 @@ func (x *FileHandle) String() string {
 func (*FileHandle) ProtoMessage() {}
 
 func (x *FileHandle) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[15]
+	mi := &file_monty_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1508,7 +1669,7 @@ func (x *FileHandle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileHandle.ProtoReflect.Descriptor instead.
 func (*FileHandle) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{15}
+	return file_monty_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *FileHandle) GetPath() string {
@@ -1545,7 +1706,7 @@ type Type struct {
 
 func (x *Type) Reset() {
 	*x = Type{}
-	mi := &file_monty_proto_msgTypes[16]
+	mi := &file_monty_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1557,7 +1718,7 @@ func (x *Type) String() string {
 func (*Type) ProtoMessage() {}
 
 func (x *Type) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[16]
+	mi := &file_monty_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1570,7 +1731,7 @@ func (x *Type) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Type.ProtoReflect.Descriptor instead.
 func (*Type) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{16}
+	return file_monty_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Type) GetName() string {
@@ -1619,7 +1780,7 @@ type ClassInstanceNode struct {
 
 func (x *ClassInstanceNode) Reset() {
 	*x = ClassInstanceNode{}
-	mi := &file_monty_proto_msgTypes[17]
+	mi := &file_monty_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1631,7 +1792,7 @@ func (x *ClassInstanceNode) String() string {
 func (*ClassInstanceNode) ProtoMessage() {}
 
 func (x *ClassInstanceNode) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[17]
+	mi := &file_monty_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1644,7 +1805,7 @@ func (x *ClassInstanceNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassInstanceNode.ProtoReflect.Descriptor instead.
 func (*ClassInstanceNode) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{17}
+	return file_monty_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ClassInstanceNode) GetClassType() uint32 {
@@ -1678,7 +1839,7 @@ type Function struct {
 
 func (x *Function) Reset() {
 	*x = Function{}
-	mi := &file_monty_proto_msgTypes[18]
+	mi := &file_monty_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1690,7 +1851,7 @@ func (x *Function) String() string {
 func (*Function) ProtoMessage() {}
 
 func (x *Function) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[18]
+	mi := &file_monty_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1703,7 +1864,7 @@ func (x *Function) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Function.ProtoReflect.Descriptor instead.
 func (*Function) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{18}
+	return file_monty_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Function) GetName() string {
@@ -1733,7 +1894,7 @@ type RaisedException struct {
 
 func (x *RaisedException) Reset() {
 	*x = RaisedException{}
-	mi := &file_monty_proto_msgTypes[19]
+	mi := &file_monty_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1745,7 +1906,7 @@ func (x *RaisedException) String() string {
 func (*RaisedException) ProtoMessage() {}
 
 func (x *RaisedException) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[19]
+	mi := &file_monty_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1758,7 +1919,7 @@ func (x *RaisedException) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RaisedException.ProtoReflect.Descriptor instead.
 func (*RaisedException) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{19}
+	return file_monty_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RaisedException) GetExcType() string {
@@ -1809,7 +1970,7 @@ type ExcData struct {
 
 func (x *ExcData) Reset() {
 	*x = ExcData{}
-	mi := &file_monty_proto_msgTypes[20]
+	mi := &file_monty_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1821,7 +1982,7 @@ func (x *ExcData) String() string {
 func (*ExcData) ProtoMessage() {}
 
 func (x *ExcData) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[20]
+	mi := &file_monty_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1834,7 +1995,7 @@ func (x *ExcData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExcData.ProtoReflect.Descriptor instead.
 func (*ExcData) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{20}
+	return file_monty_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ExcData) GetKind() isExcData_Kind {
@@ -1895,7 +2056,7 @@ type UnicodeErrorData struct {
 
 func (x *UnicodeErrorData) Reset() {
 	*x = UnicodeErrorData{}
-	mi := &file_monty_proto_msgTypes[21]
+	mi := &file_monty_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1907,7 +2068,7 @@ func (x *UnicodeErrorData) String() string {
 func (*UnicodeErrorData) ProtoMessage() {}
 
 func (x *UnicodeErrorData) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[21]
+	mi := &file_monty_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1920,7 +2081,7 @@ func (x *UnicodeErrorData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnicodeErrorData.ProtoReflect.Descriptor instead.
 func (*UnicodeErrorData) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{21}
+	return file_monty_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UnicodeErrorData) GetEncoding() string {
@@ -2005,7 +2166,7 @@ type JsonErrorData struct {
 
 func (x *JsonErrorData) Reset() {
 	*x = JsonErrorData{}
-	mi := &file_monty_proto_msgTypes[22]
+	mi := &file_monty_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2017,7 +2178,7 @@ func (x *JsonErrorData) String() string {
 func (*JsonErrorData) ProtoMessage() {}
 
 func (x *JsonErrorData) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[22]
+	mi := &file_monty_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2030,7 +2191,7 @@ func (x *JsonErrorData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JsonErrorData.ProtoReflect.Descriptor instead.
 func (*JsonErrorData) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{22}
+	return file_monty_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *JsonErrorData) GetMsg() string {
@@ -2078,7 +2239,7 @@ type CodeLoc struct {
 
 func (x *CodeLoc) Reset() {
 	*x = CodeLoc{}
-	mi := &file_monty_proto_msgTypes[23]
+	mi := &file_monty_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2090,7 +2251,7 @@ func (x *CodeLoc) String() string {
 func (*CodeLoc) ProtoMessage() {}
 
 func (x *CodeLoc) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[23]
+	mi := &file_monty_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2103,7 +2264,7 @@ func (x *CodeLoc) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeLoc.ProtoReflect.Descriptor instead.
 func (*CodeLoc) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{23}
+	return file_monty_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CodeLoc) GetLine() uint32 {
@@ -2135,7 +2296,7 @@ type StackFrame struct {
 
 func (x *StackFrame) Reset() {
 	*x = StackFrame{}
-	mi := &file_monty_proto_msgTypes[24]
+	mi := &file_monty_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2308,7 @@ func (x *StackFrame) String() string {
 func (*StackFrame) ProtoMessage() {}
 
 func (x *StackFrame) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[24]
+	mi := &file_monty_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2321,7 @@ func (x *StackFrame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StackFrame.ProtoReflect.Descriptor instead.
 func (*StackFrame) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{24}
+	return file_monty_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StackFrame) GetFilename() string {
@@ -2223,7 +2384,7 @@ type SourceRange struct {
 
 func (x *SourceRange) Reset() {
 	*x = SourceRange{}
-	mi := &file_monty_proto_msgTypes[25]
+	mi := &file_monty_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2235,7 +2396,7 @@ func (x *SourceRange) String() string {
 func (*SourceRange) ProtoMessage() {}
 
 func (x *SourceRange) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[25]
+	mi := &file_monty_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2248,7 +2409,7 @@ func (x *SourceRange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SourceRange.ProtoReflect.Descriptor instead.
 func (*SourceRange) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{25}
+	return file_monty_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SourceRange) GetFilename() string {
@@ -2287,7 +2448,7 @@ type ResourceLimits struct {
 
 func (x *ResourceLimits) Reset() {
 	*x = ResourceLimits{}
-	mi := &file_monty_proto_msgTypes[26]
+	mi := &file_monty_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2299,7 +2460,7 @@ func (x *ResourceLimits) String() string {
 func (*ResourceLimits) ProtoMessage() {}
 
 func (x *ResourceLimits) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[26]
+	mi := &file_monty_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2312,7 +2473,7 @@ func (x *ResourceLimits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceLimits.ProtoReflect.Descriptor instead.
 func (*ResourceLimits) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{26}
+	return file_monty_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ResourceLimits) GetMaxMemoryBytes() uint64 {
@@ -2380,7 +2541,7 @@ type ExtFunctionResult struct {
 
 func (x *ExtFunctionResult) Reset() {
 	*x = ExtFunctionResult{}
-	mi := &file_monty_proto_msgTypes[27]
+	mi := &file_monty_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2392,7 +2553,7 @@ func (x *ExtFunctionResult) String() string {
 func (*ExtFunctionResult) ProtoMessage() {}
 
 func (x *ExtFunctionResult) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[27]
+	mi := &file_monty_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2405,7 +2566,7 @@ func (x *ExtFunctionResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExtFunctionResult.ProtoReflect.Descriptor instead.
 func (*ExtFunctionResult) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{27}
+	return file_monty_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ExtFunctionResult) GetKind() isExtFunctionResult_Kind {
@@ -2504,7 +2665,7 @@ type FutureResult struct {
 
 func (x *FutureResult) Reset() {
 	*x = FutureResult{}
-	mi := &file_monty_proto_msgTypes[28]
+	mi := &file_monty_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2516,7 +2677,7 @@ func (x *FutureResult) String() string {
 func (*FutureResult) ProtoMessage() {}
 
 func (x *FutureResult) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[28]
+	mi := &file_monty_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2529,7 +2690,7 @@ func (x *FutureResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FutureResult.ProtoReflect.Descriptor instead.
 func (*FutureResult) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{28}
+	return file_monty_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FutureResult) GetCallId() uint32 {
@@ -2556,7 +2717,7 @@ type NamedRef struct {
 
 func (x *NamedRef) Reset() {
 	*x = NamedRef{}
-	mi := &file_monty_proto_msgTypes[29]
+	mi := &file_monty_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2568,7 +2729,7 @@ func (x *NamedRef) String() string {
 func (*NamedRef) ProtoMessage() {}
 
 func (x *NamedRef) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[29]
+	mi := &file_monty_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2581,7 +2742,7 @@ func (x *NamedRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NamedRef.ProtoReflect.Descriptor instead.
 func (*NamedRef) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{29}
+	return file_monty_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *NamedRef) GetName() string {
@@ -2621,7 +2782,7 @@ type ParentRequest struct {
 
 func (x *ParentRequest) Reset() {
 	*x = ParentRequest{}
-	mi := &file_monty_proto_msgTypes[30]
+	mi := &file_monty_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2633,7 +2794,7 @@ func (x *ParentRequest) String() string {
 func (*ParentRequest) ProtoMessage() {}
 
 func (x *ParentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[30]
+	mi := &file_monty_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2646,7 +2807,7 @@ func (x *ParentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParentRequest.ProtoReflect.Descriptor instead.
 func (*ParentRequest) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{30}
+	return file_monty_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ParentRequest) GetKind() isParentRequest_Kind {
@@ -2844,13 +3005,14 @@ type Configure struct {
 	TypeCheckColor           bool                   `protobuf:"varint,8,opt,name=type_check_color,json=typeCheckColor,proto3" json:"type_check_color,omitempty"`
 	ProtocolVersion          uint32                 `protobuf:"varint,9,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
 	PrintFlushIntervalMs     *uint32                `protobuf:"varint,10,opt,name=print_flush_interval_ms,json=printFlushIntervalMs,proto3,oneof" json:"print_flush_interval_ms,omitempty"`
+	OsPolicy                 *OsPolicy              `protobuf:"bytes,11,opt,name=os_policy,json=osPolicy,proto3,oneof" json:"os_policy,omitempty"`
 	unknownFields            protoimpl.UnknownFields
 	sizeCache                protoimpl.SizeCache
 }
 
 func (x *Configure) Reset() {
 	*x = Configure{}
-	mi := &file_monty_proto_msgTypes[31]
+	mi := &file_monty_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2862,7 +3024,7 @@ func (x *Configure) String() string {
 func (*Configure) ProtoMessage() {}
 
 func (x *Configure) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[31]
+	mi := &file_monty_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2875,7 +3037,7 @@ func (x *Configure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure.ProtoReflect.Descriptor instead.
 func (*Configure) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{31}
+	return file_monty_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Configure) GetScriptName() string {
@@ -2948,6 +3110,641 @@ func (x *Configure) GetPrintFlushIntervalMs() uint32 {
 	return 0
 }
 
+func (x *Configure) GetOsPolicy() *OsPolicy {
+	if x != nil {
+		return x.OsPolicy
+	}
+	return nil
+}
+
+type OsPolicy struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Datetime:
+	//
+	//	*OsPolicy_DtSystem
+	//	*OsPolicy_DtCallHost
+	//	*OsPolicy_DtFixed
+	Datetime isOsPolicy_Datetime `protobuf_oneof:"datetime"`
+	Timezone *SandboxTimeZone    `protobuf:"bytes,4,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	Sleep    *SleepMode          `protobuf:"bytes,5,opt,name=sleep,proto3" json:"sleep,omitempty"`
+	// Types that are valid to be assigned to RandomStart:
+	//
+	//	*OsPolicy_RandomSystem
+	//	*OsPolicy_RandomCallHost
+	//	*OsPolicy_Seed
+	RandomStart isOsPolicy_RandomStart `protobuf_oneof:"random_start"`
+	// Types that are valid to be assigned to ProcessTime:
+	//
+	//	*OsPolicy_PtZero
+	//	*OsPolicy_PtElapsed
+	ProcessTime   isOsPolicy_ProcessTime `protobuf_oneof:"process_time"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OsPolicy) Reset() {
+	*x = OsPolicy{}
+	mi := &file_monty_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OsPolicy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OsPolicy) ProtoMessage() {}
+
+func (x *OsPolicy) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OsPolicy.ProtoReflect.Descriptor instead.
+func (*OsPolicy) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *OsPolicy) GetDatetime() isOsPolicy_Datetime {
+	if x != nil {
+		return x.Datetime
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetDtSystem() *Unit {
+	if x != nil {
+		if x, ok := x.Datetime.(*OsPolicy_DtSystem); ok {
+			return x.DtSystem
+		}
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetDtCallHost() *Unit {
+	if x != nil {
+		if x, ok := x.Datetime.(*OsPolicy_DtCallHost); ok {
+			return x.DtCallHost
+		}
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetDtFixed() *FixedDateTime {
+	if x != nil {
+		if x, ok := x.Datetime.(*OsPolicy_DtFixed); ok {
+			return x.DtFixed
+		}
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetTimezone() *SandboxTimeZone {
+	if x != nil {
+		return x.Timezone
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetSleep() *SleepMode {
+	if x != nil {
+		return x.Sleep
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetRandomStart() isOsPolicy_RandomStart {
+	if x != nil {
+		return x.RandomStart
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetRandomSystem() *Unit {
+	if x != nil {
+		if x, ok := x.RandomStart.(*OsPolicy_RandomSystem); ok {
+			return x.RandomSystem
+		}
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetRandomCallHost() *Unit {
+	if x != nil {
+		if x, ok := x.RandomStart.(*OsPolicy_RandomCallHost); ok {
+			return x.RandomCallHost
+		}
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetSeed() *RandomSeed {
+	if x != nil {
+		if x, ok := x.RandomStart.(*OsPolicy_Seed); ok {
+			return x.Seed
+		}
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetProcessTime() isOsPolicy_ProcessTime {
+	if x != nil {
+		return x.ProcessTime
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetPtZero() *Unit {
+	if x != nil {
+		if x, ok := x.ProcessTime.(*OsPolicy_PtZero); ok {
+			return x.PtZero
+		}
+	}
+	return nil
+}
+
+func (x *OsPolicy) GetPtElapsed() *Unit {
+	if x != nil {
+		if x, ok := x.ProcessTime.(*OsPolicy_PtElapsed); ok {
+			return x.PtElapsed
+		}
+	}
+	return nil
+}
+
+type isOsPolicy_Datetime interface {
+	isOsPolicy_Datetime()
+}
+
+type OsPolicy_DtSystem struct {
+	DtSystem *Unit `protobuf:"bytes,1,opt,name=dt_system,json=dtSystem,proto3,oneof"`
+}
+
+type OsPolicy_DtCallHost struct {
+	DtCallHost *Unit `protobuf:"bytes,2,opt,name=dt_call_host,json=dtCallHost,proto3,oneof"`
+}
+
+type OsPolicy_DtFixed struct {
+	DtFixed *FixedDateTime `protobuf:"bytes,3,opt,name=dt_fixed,json=dtFixed,proto3,oneof"`
+}
+
+func (*OsPolicy_DtSystem) isOsPolicy_Datetime() {}
+
+func (*OsPolicy_DtCallHost) isOsPolicy_Datetime() {}
+
+func (*OsPolicy_DtFixed) isOsPolicy_Datetime() {}
+
+type isOsPolicy_RandomStart interface {
+	isOsPolicy_RandomStart()
+}
+
+type OsPolicy_RandomSystem struct {
+	RandomSystem *Unit `protobuf:"bytes,6,opt,name=random_system,json=randomSystem,proto3,oneof"`
+}
+
+type OsPolicy_RandomCallHost struct {
+	RandomCallHost *Unit `protobuf:"bytes,7,opt,name=random_call_host,json=randomCallHost,proto3,oneof"`
+}
+
+type OsPolicy_Seed struct {
+	Seed *RandomSeed `protobuf:"bytes,8,opt,name=seed,proto3,oneof"`
+}
+
+func (*OsPolicy_RandomSystem) isOsPolicy_RandomStart() {}
+
+func (*OsPolicy_RandomCallHost) isOsPolicy_RandomStart() {}
+
+func (*OsPolicy_Seed) isOsPolicy_RandomStart() {}
+
+type isOsPolicy_ProcessTime interface {
+	isOsPolicy_ProcessTime()
+}
+
+type OsPolicy_PtZero struct {
+	PtZero *Unit `protobuf:"bytes,9,opt,name=pt_zero,json=ptZero,proto3,oneof"`
+}
+
+type OsPolicy_PtElapsed struct {
+	PtElapsed *Unit `protobuf:"bytes,10,opt,name=pt_elapsed,json=ptElapsed,proto3,oneof"`
+}
+
+func (*OsPolicy_PtZero) isOsPolicy_ProcessTime() {}
+
+func (*OsPolicy_PtElapsed) isOsPolicy_ProcessTime() {}
+
+type SandboxTimeZone struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Zone:
+	//
+	//	*SandboxTimeZone_Utc
+	//	*SandboxTimeZone_Named
+	//	*SandboxTimeZone_Fixed
+	Zone          isSandboxTimeZone_Zone `protobuf_oneof:"zone"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SandboxTimeZone) Reset() {
+	*x = SandboxTimeZone{}
+	mi := &file_monty_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SandboxTimeZone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SandboxTimeZone) ProtoMessage() {}
+
+func (x *SandboxTimeZone) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SandboxTimeZone.ProtoReflect.Descriptor instead.
+func (*SandboxTimeZone) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *SandboxTimeZone) GetZone() isSandboxTimeZone_Zone {
+	if x != nil {
+		return x.Zone
+	}
+	return nil
+}
+
+func (x *SandboxTimeZone) GetUtc() *Unit {
+	if x != nil {
+		if x, ok := x.Zone.(*SandboxTimeZone_Utc); ok {
+			return x.Utc
+		}
+	}
+	return nil
+}
+
+func (x *SandboxTimeZone) GetNamed() string {
+	if x != nil {
+		if x, ok := x.Zone.(*SandboxTimeZone_Named); ok {
+			return x.Named
+		}
+	}
+	return ""
+}
+
+func (x *SandboxTimeZone) GetFixed() *TimeZone {
+	if x != nil {
+		if x, ok := x.Zone.(*SandboxTimeZone_Fixed); ok {
+			return x.Fixed
+		}
+	}
+	return nil
+}
+
+type isSandboxTimeZone_Zone interface {
+	isSandboxTimeZone_Zone()
+}
+
+type SandboxTimeZone_Utc struct {
+	Utc *Unit `protobuf:"bytes,1,opt,name=utc,proto3,oneof"`
+}
+
+type SandboxTimeZone_Named struct {
+	Named string `protobuf:"bytes,2,opt,name=named,proto3,oneof"`
+}
+
+type SandboxTimeZone_Fixed struct {
+	Fixed *TimeZone `protobuf:"bytes,3,opt,name=fixed,proto3,oneof"`
+}
+
+func (*SandboxTimeZone_Utc) isSandboxTimeZone_Zone() {}
+
+func (*SandboxTimeZone_Named) isSandboxTimeZone_Zone() {}
+
+func (*SandboxTimeZone_Fixed) isSandboxTimeZone_Zone() {}
+
+type SleepMode struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Mode:
+	//
+	//	*SleepMode_System
+	//	*SleepMode_CallHost
+	//	*SleepMode_Zero
+	Mode          isSleepMode_Mode `protobuf_oneof:"mode"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SleepMode) Reset() {
+	*x = SleepMode{}
+	mi := &file_monty_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SleepMode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SleepMode) ProtoMessage() {}
+
+func (x *SleepMode) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SleepMode.ProtoReflect.Descriptor instead.
+func (*SleepMode) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *SleepMode) GetMode() isSleepMode_Mode {
+	if x != nil {
+		return x.Mode
+	}
+	return nil
+}
+
+func (x *SleepMode) GetSystem() *SystemSleep {
+	if x != nil {
+		if x, ok := x.Mode.(*SleepMode_System); ok {
+			return x.System
+		}
+	}
+	return nil
+}
+
+func (x *SleepMode) GetCallHost() *Unit {
+	if x != nil {
+		if x, ok := x.Mode.(*SleepMode_CallHost); ok {
+			return x.CallHost
+		}
+	}
+	return nil
+}
+
+func (x *SleepMode) GetZero() *Unit {
+	if x != nil {
+		if x, ok := x.Mode.(*SleepMode_Zero); ok {
+			return x.Zero
+		}
+	}
+	return nil
+}
+
+type isSleepMode_Mode interface {
+	isSleepMode_Mode()
+}
+
+type SleepMode_System struct {
+	System *SystemSleep `protobuf:"bytes,1,opt,name=system,proto3,oneof"`
+}
+
+type SleepMode_CallHost struct {
+	CallHost *Unit `protobuf:"bytes,2,opt,name=call_host,json=callHost,proto3,oneof"`
+}
+
+type SleepMode_Zero struct {
+	Zero *Unit `protobuf:"bytes,3,opt,name=zero,proto3,oneof"`
+}
+
+func (*SleepMode_System) isSleepMode_Mode() {}
+
+func (*SleepMode_CallHost) isSleepMode_Mode() {}
+
+func (*SleepMode_Zero) isSleepMode_Mode() {}
+
+type SystemSleep struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	MaxMicros     *uint64                `protobuf:"varint,1,opt,name=max_micros,json=maxMicros,proto3,oneof" json:"max_micros,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SystemSleep) Reset() {
+	*x = SystemSleep{}
+	mi := &file_monty_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SystemSleep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SystemSleep) ProtoMessage() {}
+
+func (x *SystemSleep) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SystemSleep.ProtoReflect.Descriptor instead.
+func (*SystemSleep) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *SystemSleep) GetMaxMicros() uint64 {
+	if x != nil && x.MaxMicros != nil {
+		return *x.MaxMicros
+	}
+	return 0
+}
+
+type FixedDateTime struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UnixSeconds   int64                  `protobuf:"varint,1,opt,name=unix_seconds,json=unixSeconds,proto3" json:"unix_seconds,omitempty"`
+	Microsecond   uint32                 `protobuf:"varint,2,opt,name=microsecond,proto3" json:"microsecond,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FixedDateTime) Reset() {
+	*x = FixedDateTime{}
+	mi := &file_monty_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FixedDateTime) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FixedDateTime) ProtoMessage() {}
+
+func (x *FixedDateTime) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FixedDateTime.ProtoReflect.Descriptor instead.
+func (*FixedDateTime) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *FixedDateTime) GetUnixSeconds() int64 {
+	if x != nil {
+		return x.UnixSeconds
+	}
+	return 0
+}
+
+func (x *FixedDateTime) GetMicrosecond() uint32 {
+	if x != nil {
+		return x.Microsecond
+	}
+	return 0
+}
+
+type RandomSeed struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Value:
+	//
+	//	*RandomSeed_Int
+	//	*RandomSeed_Float
+	//	*RandomSeed_Str
+	//	*RandomSeed_Bytes
+	Value         isRandomSeed_Value `protobuf_oneof:"value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RandomSeed) Reset() {
+	*x = RandomSeed{}
+	mi := &file_monty_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RandomSeed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RandomSeed) ProtoMessage() {}
+
+func (x *RandomSeed) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RandomSeed.ProtoReflect.Descriptor instead.
+func (*RandomSeed) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *RandomSeed) GetValue() isRandomSeed_Value {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *RandomSeed) GetInt() []byte {
+	if x != nil {
+		if x, ok := x.Value.(*RandomSeed_Int); ok {
+			return x.Int
+		}
+	}
+	return nil
+}
+
+func (x *RandomSeed) GetFloat() float64 {
+	if x != nil {
+		if x, ok := x.Value.(*RandomSeed_Float); ok {
+			return x.Float
+		}
+	}
+	return 0
+}
+
+func (x *RandomSeed) GetStr() string {
+	if x != nil {
+		if x, ok := x.Value.(*RandomSeed_Str); ok {
+			return x.Str
+		}
+	}
+	return ""
+}
+
+func (x *RandomSeed) GetBytes() []byte {
+	if x != nil {
+		if x, ok := x.Value.(*RandomSeed_Bytes); ok {
+			return x.Bytes
+		}
+	}
+	return nil
+}
+
+type isRandomSeed_Value interface {
+	isRandomSeed_Value()
+}
+
+type RandomSeed_Int struct {
+	Int []byte `protobuf:"bytes,1,opt,name=int,proto3,oneof"`
+}
+
+type RandomSeed_Float struct {
+	Float float64 `protobuf:"fixed64,2,opt,name=float,proto3,oneof"`
+}
+
+type RandomSeed_Str struct {
+	Str string `protobuf:"bytes,3,opt,name=str,proto3,oneof"`
+}
+
+type RandomSeed_Bytes struct {
+	Bytes []byte `protobuf:"bytes,4,opt,name=bytes,proto3,oneof"`
+}
+
+func (*RandomSeed_Int) isRandomSeed_Value() {}
+
+func (*RandomSeed_Float) isRandomSeed_Value() {}
+
+func (*RandomSeed_Str) isRandomSeed_Value() {}
+
+func (*RandomSeed_Bytes) isRandomSeed_Value() {}
+
 type Feed struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Code          string                 `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
@@ -2961,7 +3758,7 @@ type Feed struct {
 
 func (x *Feed) Reset() {
 	*x = Feed{}
-	mi := &file_monty_proto_msgTypes[32]
+	mi := &file_monty_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2973,7 +3770,7 @@ func (x *Feed) String() string {
 func (*Feed) ProtoMessage() {}
 
 func (x *Feed) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[32]
+	mi := &file_monty_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2986,7 +3783,7 @@ func (x *Feed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Feed.ProtoReflect.Descriptor instead.
 func (*Feed) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{32}
+	return file_monty_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *Feed) GetCode() string {
@@ -3035,7 +3832,7 @@ type ResumeCall struct {
 
 func (x *ResumeCall) Reset() {
 	*x = ResumeCall{}
-	mi := &file_monty_proto_msgTypes[33]
+	mi := &file_monty_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3047,7 +3844,7 @@ func (x *ResumeCall) String() string {
 func (*ResumeCall) ProtoMessage() {}
 
 func (x *ResumeCall) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[33]
+	mi := &file_monty_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3060,7 +3857,7 @@ func (x *ResumeCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeCall.ProtoReflect.Descriptor instead.
 func (*ResumeCall) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{33}
+	return file_monty_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ResumeCall) GetCallId() uint32 {
@@ -3099,7 +3896,7 @@ type ResumeNameLookup struct {
 
 func (x *ResumeNameLookup) Reset() {
 	*x = ResumeNameLookup{}
-	mi := &file_monty_proto_msgTypes[34]
+	mi := &file_monty_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3111,7 +3908,7 @@ func (x *ResumeNameLookup) String() string {
 func (*ResumeNameLookup) ProtoMessage() {}
 
 func (x *ResumeNameLookup) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[34]
+	mi := &file_monty_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3124,7 +3921,7 @@ func (x *ResumeNameLookup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeNameLookup.ProtoReflect.Descriptor instead.
 func (*ResumeNameLookup) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{34}
+	return file_monty_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ResumeNameLookup) GetValues() *Arena {
@@ -3200,7 +3997,7 @@ type ResumeFutures struct {
 
 func (x *ResumeFutures) Reset() {
 	*x = ResumeFutures{}
-	mi := &file_monty_proto_msgTypes[35]
+	mi := &file_monty_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3212,7 +4009,7 @@ func (x *ResumeFutures) String() string {
 func (*ResumeFutures) ProtoMessage() {}
 
 func (x *ResumeFutures) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[35]
+	mi := &file_monty_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3225,7 +4022,7 @@ func (x *ResumeFutures) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeFutures.ProtoReflect.Descriptor instead.
 func (*ResumeFutures) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{35}
+	return file_monty_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ResumeFutures) GetResults() []*FutureResult {
@@ -3251,7 +4048,7 @@ type AbortFeed struct {
 
 func (x *AbortFeed) Reset() {
 	*x = AbortFeed{}
-	mi := &file_monty_proto_msgTypes[36]
+	mi := &file_monty_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3263,7 +4060,7 @@ func (x *AbortFeed) String() string {
 func (*AbortFeed) ProtoMessage() {}
 
 func (x *AbortFeed) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[36]
+	mi := &file_monty_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3276,7 +4073,7 @@ func (x *AbortFeed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortFeed.ProtoReflect.Descriptor instead.
 func (*AbortFeed) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{36}
+	return file_monty_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *AbortFeed) GetException() *RaisedException {
@@ -3294,7 +4091,7 @@ type Dump struct {
 
 func (x *Dump) Reset() {
 	*x = Dump{}
-	mi := &file_monty_proto_msgTypes[37]
+	mi := &file_monty_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3306,7 +4103,7 @@ func (x *Dump) String() string {
 func (*Dump) ProtoMessage() {}
 
 func (x *Dump) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[37]
+	mi := &file_monty_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3319,7 +4116,7 @@ func (x *Dump) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dump.ProtoReflect.Descriptor instead.
 func (*Dump) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{37}
+	return file_monty_proto_rawDescGZIP(), []int{45}
 }
 
 type Load struct {
@@ -3331,7 +4128,7 @@ type Load struct {
 
 func (x *Load) Reset() {
 	*x = Load{}
-	mi := &file_monty_proto_msgTypes[38]
+	mi := &file_monty_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3343,7 +4140,7 @@ func (x *Load) String() string {
 func (*Load) ProtoMessage() {}
 
 func (x *Load) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[38]
+	mi := &file_monty_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3356,7 +4153,7 @@ func (x *Load) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Load.ProtoReflect.Descriptor instead.
 func (*Load) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{38}
+	return file_monty_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *Load) GetState() []byte {
@@ -3374,7 +4171,7 @@ type Reset struct {
 
 func (x *Reset) Reset() {
 	*x = Reset{}
-	mi := &file_monty_proto_msgTypes[39]
+	mi := &file_monty_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3386,7 +4183,7 @@ func (x *Reset) String() string {
 func (*Reset) ProtoMessage() {}
 
 func (x *Reset) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[39]
+	mi := &file_monty_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3399,7 +4196,7 @@ func (x *Reset) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reset.ProtoReflect.Descriptor instead.
 func (*Reset) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{39}
+	return file_monty_proto_rawDescGZIP(), []int{47}
 }
 
 type Shutdown struct {
@@ -3410,7 +4207,7 @@ type Shutdown struct {
 
 func (x *Shutdown) Reset() {
 	*x = Shutdown{}
-	mi := &file_monty_proto_msgTypes[40]
+	mi := &file_monty_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3422,7 +4219,7 @@ func (x *Shutdown) String() string {
 func (*Shutdown) ProtoMessage() {}
 
 func (x *Shutdown) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[40]
+	mi := &file_monty_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3435,7 +4232,7 @@ func (x *Shutdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Shutdown.ProtoReflect.Descriptor instead.
 func (*Shutdown) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{40}
+	return file_monty_proto_rawDescGZIP(), []int{48}
 }
 
 type InstallDependencies struct {
@@ -3447,7 +4244,7 @@ type InstallDependencies struct {
 
 func (x *InstallDependencies) Reset() {
 	*x = InstallDependencies{}
-	mi := &file_monty_proto_msgTypes[41]
+	mi := &file_monty_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3459,7 +4256,7 @@ func (x *InstallDependencies) String() string {
 func (*InstallDependencies) ProtoMessage() {}
 
 func (x *InstallDependencies) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[41]
+	mi := &file_monty_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3472,7 +4269,7 @@ func (x *InstallDependencies) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InstallDependencies.ProtoReflect.Descriptor instead.
 func (*InstallDependencies) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{41}
+	return file_monty_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *InstallDependencies) GetRequirements() []string {
@@ -3513,7 +4310,7 @@ type ChildEvent struct {
 
 func (x *ChildEvent) Reset() {
 	*x = ChildEvent{}
-	mi := &file_monty_proto_msgTypes[42]
+	mi := &file_monty_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3525,7 +4322,7 @@ func (x *ChildEvent) String() string {
 func (*ChildEvent) ProtoMessage() {}
 
 func (x *ChildEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[42]
+	mi := &file_monty_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3538,7 +4335,7 @@ func (x *ChildEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChildEvent.ProtoReflect.Descriptor instead.
 func (*ChildEvent) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{42}
+	return file_monty_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ChildEvent) GetKind() isChildEvent_Kind {
@@ -3797,7 +4594,7 @@ type Print struct {
 
 func (x *Print) Reset() {
 	*x = Print{}
-	mi := &file_monty_proto_msgTypes[43]
+	mi := &file_monty_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3809,7 +4606,7 @@ func (x *Print) String() string {
 func (*Print) ProtoMessage() {}
 
 func (x *Print) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[43]
+	mi := &file_monty_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3822,7 +4619,7 @@ func (x *Print) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Print.ProtoReflect.Descriptor instead.
 func (*Print) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{43}
+	return file_monty_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *Print) GetSegments() []*PrintSegment {
@@ -3842,7 +4639,7 @@ type PrintSegment struct {
 
 func (x *PrintSegment) Reset() {
 	*x = PrintSegment{}
-	mi := &file_monty_proto_msgTypes[44]
+	mi := &file_monty_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3854,7 +4651,7 @@ func (x *PrintSegment) String() string {
 func (*PrintSegment) ProtoMessage() {}
 
 func (x *PrintSegment) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[44]
+	mi := &file_monty_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3867,7 +4664,7 @@ func (x *PrintSegment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrintSegment.ProtoReflect.Descriptor instead.
 func (*PrintSegment) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{44}
+	return file_monty_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PrintSegment) GetStream() PrintStream {
@@ -3900,7 +4697,7 @@ type FunctionCall struct {
 
 func (x *FunctionCall) Reset() {
 	*x = FunctionCall{}
-	mi := &file_monty_proto_msgTypes[45]
+	mi := &file_monty_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3912,7 +4709,7 @@ func (x *FunctionCall) String() string {
 func (*FunctionCall) ProtoMessage() {}
 
 func (x *FunctionCall) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[45]
+	mi := &file_monty_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3925,7 +4722,7 @@ func (x *FunctionCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FunctionCall.ProtoReflect.Descriptor instead.
 func (*FunctionCall) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{45}
+	return file_monty_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *FunctionCall) GetFunctionName() string {
@@ -4019,6 +4816,8 @@ type OsCall struct {
 	//	*OsCall_SystemSleep
 	//	*OsCall_AsyncSystemSleep
 	//	*OsCall_Import_
+	//	*OsCall_ImportStubs_
+	//	*OsCall_Scan_
 	Call            isOsCall_Call `protobuf_oneof:"call"`
 	Values          *Arena        `protobuf:"bytes,50,opt,name=values,proto3" json:"values,omitempty"`
 	AllowEagerAwait bool          `protobuf:"varint,51,opt,name=allow_eager_await,json=allowEagerAwait,proto3" json:"allow_eager_await,omitempty"`
@@ -4029,7 +4828,7 @@ type OsCall struct {
 
 func (x *OsCall) Reset() {
 	*x = OsCall{}
-	mi := &file_monty_proto_msgTypes[46]
+	mi := &file_monty_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4041,7 +4840,7 @@ func (x *OsCall) String() string {
 func (*OsCall) ProtoMessage() {}
 
 func (x *OsCall) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[46]
+	mi := &file_monty_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4054,7 +4853,7 @@ func (x *OsCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall.ProtoReflect.Descriptor instead.
 func (*OsCall) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46}
+	return file_monty_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *OsCall) GetCallId() uint32 {
@@ -4341,6 +5140,24 @@ func (x *OsCall) GetImport() *OsCall_Import {
 	return nil
 }
 
+func (x *OsCall) GetImportStubs() *OsCall_ImportStubs {
+	if x != nil {
+		if x, ok := x.Call.(*OsCall_ImportStubs_); ok {
+			return x.ImportStubs
+		}
+	}
+	return nil
+}
+
+func (x *OsCall) GetScan() *OsCall_Scan {
+	if x != nil {
+		if x, ok := x.Call.(*OsCall_Scan_); ok {
+			return x.Scan
+		}
+	}
+	return nil
+}
+
 func (x *OsCall) GetValues() *Arena {
 	if x != nil {
 		return x.Values
@@ -4488,6 +5305,14 @@ type OsCall_Import_ struct {
 	Import *OsCall_Import `protobuf:"bytes,31,opt,name=import,proto3,oneof"`
 }
 
+type OsCall_ImportStubs_ struct {
+	ImportStubs *OsCall_ImportStubs `protobuf:"bytes,32,opt,name=import_stubs,json=importStubs,proto3,oneof"`
+}
+
+type OsCall_Scan_ struct {
+	Scan *OsCall_Scan `protobuf:"bytes,33,opt,name=scan,proto3,oneof"`
+}
+
 func (*OsCall_Exists) isOsCall_Call() {}
 
 func (*OsCall_IsFile) isOsCall_Call() {}
@@ -4548,6 +5373,10 @@ func (*OsCall_AsyncSystemSleep) isOsCall_Call() {}
 
 func (*OsCall_Import_) isOsCall_Call() {}
 
+func (*OsCall_ImportStubs_) isOsCall_Call() {}
+
+func (*OsCall_Scan_) isOsCall_Call() {}
+
 type NameLookup struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -4559,7 +5388,7 @@ type NameLookup struct {
 
 func (x *NameLookup) Reset() {
 	*x = NameLookup{}
-	mi := &file_monty_proto_msgTypes[47]
+	mi := &file_monty_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4571,7 +5400,7 @@ func (x *NameLookup) String() string {
 func (*NameLookup) ProtoMessage() {}
 
 func (x *NameLookup) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[47]
+	mi := &file_monty_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4584,7 +5413,7 @@ func (x *NameLookup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NameLookup.ProtoReflect.Descriptor instead.
 func (*NameLookup) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{47}
+	return file_monty_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *NameLookup) GetName() string {
@@ -4618,7 +5447,7 @@ type ResolveFutures struct {
 
 func (x *ResolveFutures) Reset() {
 	*x = ResolveFutures{}
-	mi := &file_monty_proto_msgTypes[48]
+	mi := &file_monty_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4630,7 +5459,7 @@ func (x *ResolveFutures) String() string {
 func (*ResolveFutures) ProtoMessage() {}
 
 func (x *ResolveFutures) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[48]
+	mi := &file_monty_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4643,7 +5472,7 @@ func (x *ResolveFutures) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveFutures.ProtoReflect.Descriptor instead.
 func (*ResolveFutures) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{48}
+	return file_monty_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ResolveFutures) GetPendingCallIds() []uint32 {
@@ -4670,7 +5499,7 @@ type Complete struct {
 
 func (x *Complete) Reset() {
 	*x = Complete{}
-	mi := &file_monty_proto_msgTypes[49]
+	mi := &file_monty_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4682,7 +5511,7 @@ func (x *Complete) String() string {
 func (*Complete) ProtoMessage() {}
 
 func (x *Complete) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[49]
+	mi := &file_monty_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4695,7 +5524,7 @@ func (x *Complete) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Complete.ProtoReflect.Descriptor instead.
 func (*Complete) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{49}
+	return file_monty_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *Complete) GetValue() uint32 {
@@ -4721,7 +5550,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_monty_proto_msgTypes[50]
+	mi := &file_monty_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4733,7 +5562,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[50]
+	mi := &file_monty_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4746,7 +5575,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{50}
+	return file_monty_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *Error) GetException() *RaisedException {
@@ -4765,7 +5594,7 @@ type TypingError struct {
 
 func (x *TypingError) Reset() {
 	*x = TypingError{}
-	mi := &file_monty_proto_msgTypes[51]
+	mi := &file_monty_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4777,7 +5606,7 @@ func (x *TypingError) String() string {
 func (*TypingError) ProtoMessage() {}
 
 func (x *TypingError) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[51]
+	mi := &file_monty_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4790,7 +5619,7 @@ func (x *TypingError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypingError.ProtoReflect.Descriptor instead.
 func (*TypingError) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{51}
+	return file_monty_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *TypingError) GetDiagnostics() string {
@@ -4809,7 +5638,7 @@ type DumpResult struct {
 
 func (x *DumpResult) Reset() {
 	*x = DumpResult{}
-	mi := &file_monty_proto_msgTypes[52]
+	mi := &file_monty_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4821,7 +5650,7 @@ func (x *DumpResult) String() string {
 func (*DumpResult) ProtoMessage() {}
 
 func (x *DumpResult) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[52]
+	mi := &file_monty_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4834,7 +5663,7 @@ func (x *DumpResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DumpResult.ProtoReflect.Descriptor instead.
 func (*DumpResult) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{52}
+	return file_monty_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *DumpResult) GetState() []byte {
@@ -4852,7 +5681,7 @@ type Ok struct {
 
 func (x *Ok) Reset() {
 	*x = Ok{}
-	mi := &file_monty_proto_msgTypes[53]
+	mi := &file_monty_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4864,7 +5693,7 @@ func (x *Ok) String() string {
 func (*Ok) ProtoMessage() {}
 
 func (x *Ok) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[53]
+	mi := &file_monty_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4877,7 +5706,7 @@ func (x *Ok) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ok.ProtoReflect.Descriptor instead.
 func (*Ok) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{53}
+	return file_monty_proto_rawDescGZIP(), []int{61}
 }
 
 type FatalError struct {
@@ -4889,7 +5718,7 @@ type FatalError struct {
 
 func (x *FatalError) Reset() {
 	*x = FatalError{}
-	mi := &file_monty_proto_msgTypes[54]
+	mi := &file_monty_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4901,7 +5730,7 @@ func (x *FatalError) String() string {
 func (*FatalError) ProtoMessage() {}
 
 func (x *FatalError) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[54]
+	mi := &file_monty_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4914,7 +5743,7 @@ func (x *FatalError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FatalError.ProtoReflect.Descriptor instead.
 func (*FatalError) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{54}
+	return file_monty_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *FatalError) GetMessage() string {
@@ -4933,7 +5762,7 @@ type ShutdownDump struct {
 
 func (x *ShutdownDump) Reset() {
 	*x = ShutdownDump{}
-	mi := &file_monty_proto_msgTypes[55]
+	mi := &file_monty_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4945,7 +5774,7 @@ func (x *ShutdownDump) String() string {
 func (*ShutdownDump) ProtoMessage() {}
 
 func (x *ShutdownDump) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[55]
+	mi := &file_monty_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4958,7 +5787,7 @@ func (x *ShutdownDump) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownDump.ProtoReflect.Descriptor instead.
 func (*ShutdownDump) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{55}
+	return file_monty_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ShutdownDump) GetDump() []byte {
@@ -4978,7 +5807,7 @@ type OsCall_TextWrite struct {
 
 func (x *OsCall_TextWrite) Reset() {
 	*x = OsCall_TextWrite{}
-	mi := &file_monty_proto_msgTypes[56]
+	mi := &file_monty_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4990,7 +5819,7 @@ func (x *OsCall_TextWrite) String() string {
 func (*OsCall_TextWrite) ProtoMessage() {}
 
 func (x *OsCall_TextWrite) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[56]
+	mi := &file_monty_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5003,7 +5832,7 @@ func (x *OsCall_TextWrite) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_TextWrite.ProtoReflect.Descriptor instead.
 func (*OsCall_TextWrite) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 0}
+	return file_monty_proto_rawDescGZIP(), []int{54, 0}
 }
 
 func (x *OsCall_TextWrite) GetPath() string {
@@ -5030,7 +5859,7 @@ type OsCall_BytesWrite struct {
 
 func (x *OsCall_BytesWrite) Reset() {
 	*x = OsCall_BytesWrite{}
-	mi := &file_monty_proto_msgTypes[57]
+	mi := &file_monty_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5042,7 +5871,7 @@ func (x *OsCall_BytesWrite) String() string {
 func (*OsCall_BytesWrite) ProtoMessage() {}
 
 func (x *OsCall_BytesWrite) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[57]
+	mi := &file_monty_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5055,7 +5884,7 @@ func (x *OsCall_BytesWrite) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_BytesWrite.ProtoReflect.Descriptor instead.
 func (*OsCall_BytesWrite) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 1}
+	return file_monty_proto_rawDescGZIP(), []int{54, 1}
 }
 
 func (x *OsCall_BytesWrite) GetPath() string {
@@ -5082,7 +5911,7 @@ type OsCall_Open struct {
 
 func (x *OsCall_Open) Reset() {
 	*x = OsCall_Open{}
-	mi := &file_monty_proto_msgTypes[58]
+	mi := &file_monty_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5094,7 +5923,7 @@ func (x *OsCall_Open) String() string {
 func (*OsCall_Open) ProtoMessage() {}
 
 func (x *OsCall_Open) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[58]
+	mi := &file_monty_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5107,7 +5936,7 @@ func (x *OsCall_Open) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_Open.ProtoReflect.Descriptor instead.
 func (*OsCall_Open) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 2}
+	return file_monty_proto_rawDescGZIP(), []int{54, 2}
 }
 
 func (x *OsCall_Open) GetPath() string {
@@ -5135,7 +5964,7 @@ type OsCall_Mkdir struct {
 
 func (x *OsCall_Mkdir) Reset() {
 	*x = OsCall_Mkdir{}
-	mi := &file_monty_proto_msgTypes[59]
+	mi := &file_monty_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5147,7 +5976,7 @@ func (x *OsCall_Mkdir) String() string {
 func (*OsCall_Mkdir) ProtoMessage() {}
 
 func (x *OsCall_Mkdir) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[59]
+	mi := &file_monty_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5160,7 +5989,7 @@ func (x *OsCall_Mkdir) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_Mkdir.ProtoReflect.Descriptor instead.
 func (*OsCall_Mkdir) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 3}
+	return file_monty_proto_rawDescGZIP(), []int{54, 3}
 }
 
 func (x *OsCall_Mkdir) GetPath() string {
@@ -5194,7 +6023,7 @@ type OsCall_Rename struct {
 
 func (x *OsCall_Rename) Reset() {
 	*x = OsCall_Rename{}
-	mi := &file_monty_proto_msgTypes[60]
+	mi := &file_monty_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5206,7 +6035,7 @@ func (x *OsCall_Rename) String() string {
 func (*OsCall_Rename) ProtoMessage() {}
 
 func (x *OsCall_Rename) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[60]
+	mi := &file_monty_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5219,7 +6048,7 @@ func (x *OsCall_Rename) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_Rename.ProtoReflect.Descriptor instead.
 func (*OsCall_Rename) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 4}
+	return file_monty_proto_rawDescGZIP(), []int{54, 4}
 }
 
 func (x *OsCall_Rename) GetSrc() string {
@@ -5246,7 +6075,7 @@ type OsCall_Getenv struct {
 
 func (x *OsCall_Getenv) Reset() {
 	*x = OsCall_Getenv{}
-	mi := &file_monty_proto_msgTypes[61]
+	mi := &file_monty_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5258,7 +6087,7 @@ func (x *OsCall_Getenv) String() string {
 func (*OsCall_Getenv) ProtoMessage() {}
 
 func (x *OsCall_Getenv) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[61]
+	mi := &file_monty_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5271,7 +6100,7 @@ func (x *OsCall_Getenv) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_Getenv.ProtoReflect.Descriptor instead.
 func (*OsCall_Getenv) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 5}
+	return file_monty_proto_rawDescGZIP(), []int{54, 5}
 }
 
 func (x *OsCall_Getenv) GetKey() string {
@@ -5297,7 +6126,7 @@ type OsCall_DateTimeNow struct {
 
 func (x *OsCall_DateTimeNow) Reset() {
 	*x = OsCall_DateTimeNow{}
-	mi := &file_monty_proto_msgTypes[62]
+	mi := &file_monty_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5309,7 +6138,7 @@ func (x *OsCall_DateTimeNow) String() string {
 func (*OsCall_DateTimeNow) ProtoMessage() {}
 
 func (x *OsCall_DateTimeNow) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[62]
+	mi := &file_monty_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5322,7 +6151,7 @@ func (x *OsCall_DateTimeNow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_DateTimeNow.ProtoReflect.Descriptor instead.
 func (*OsCall_DateTimeNow) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 6}
+	return file_monty_proto_rawDescGZIP(), []int{54, 6}
 }
 
 func (x *OsCall_DateTimeNow) GetTz() *TimeZone {
@@ -5341,7 +6170,7 @@ type OsCall_Urandom struct {
 
 func (x *OsCall_Urandom) Reset() {
 	*x = OsCall_Urandom{}
-	mi := &file_monty_proto_msgTypes[63]
+	mi := &file_monty_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5353,7 +6182,7 @@ func (x *OsCall_Urandom) String() string {
 func (*OsCall_Urandom) ProtoMessage() {}
 
 func (x *OsCall_Urandom) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[63]
+	mi := &file_monty_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5366,7 +6195,7 @@ func (x *OsCall_Urandom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_Urandom.ProtoReflect.Descriptor instead.
 func (*OsCall_Urandom) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 7}
+	return file_monty_proto_rawDescGZIP(), []int{54, 7}
 }
 
 func (x *OsCall_Urandom) GetSize() uint64 {
@@ -5385,7 +6214,7 @@ type OsCall_TimeCall struct {
 
 func (x *OsCall_TimeCall) Reset() {
 	*x = OsCall_TimeCall{}
-	mi := &file_monty_proto_msgTypes[64]
+	mi := &file_monty_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5397,7 +6226,7 @@ func (x *OsCall_TimeCall) String() string {
 func (*OsCall_TimeCall) ProtoMessage() {}
 
 func (x *OsCall_TimeCall) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[64]
+	mi := &file_monty_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5410,7 +6239,7 @@ func (x *OsCall_TimeCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_TimeCall.ProtoReflect.Descriptor instead.
 func (*OsCall_TimeCall) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 8}
+	return file_monty_proto_rawDescGZIP(), []int{54, 8}
 }
 
 func (x *OsCall_TimeCall) GetCaller() string {
@@ -5429,7 +6258,7 @@ type OsCall_Sleep struct {
 
 func (x *OsCall_Sleep) Reset() {
 	*x = OsCall_Sleep{}
-	mi := &file_monty_proto_msgTypes[65]
+	mi := &file_monty_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5441,7 +6270,7 @@ func (x *OsCall_Sleep) String() string {
 func (*OsCall_Sleep) ProtoMessage() {}
 
 func (x *OsCall_Sleep) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[65]
+	mi := &file_monty_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5454,7 +6283,7 @@ func (x *OsCall_Sleep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_Sleep.ProtoReflect.Descriptor instead.
 func (*OsCall_Sleep) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 9}
+	return file_monty_proto_rawDescGZIP(), []int{54, 9}
 }
 
 func (x *OsCall_Sleep) GetSeconds() float64 {
@@ -5473,7 +6302,7 @@ type OsCall_AsyncSleep struct {
 
 func (x *OsCall_AsyncSleep) Reset() {
 	*x = OsCall_AsyncSleep{}
-	mi := &file_monty_proto_msgTypes[66]
+	mi := &file_monty_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5485,7 +6314,7 @@ func (x *OsCall_AsyncSleep) String() string {
 func (*OsCall_AsyncSleep) ProtoMessage() {}
 
 func (x *OsCall_AsyncSleep) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[66]
+	mi := &file_monty_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5498,7 +6327,7 @@ func (x *OsCall_AsyncSleep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_AsyncSleep.ProtoReflect.Descriptor instead.
 func (*OsCall_AsyncSleep) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 10}
+	return file_monty_proto_rawDescGZIP(), []int{54, 10}
 }
 
 func (x *OsCall_AsyncSleep) GetDelay() float64 {
@@ -5517,7 +6346,7 @@ type OsCall_Import struct {
 
 func (x *OsCall_Import) Reset() {
 	*x = OsCall_Import{}
-	mi := &file_monty_proto_msgTypes[67]
+	mi := &file_monty_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5529,7 +6358,7 @@ func (x *OsCall_Import) String() string {
 func (*OsCall_Import) ProtoMessage() {}
 
 func (x *OsCall_Import) ProtoReflect() protoreflect.Message {
-	mi := &file_monty_proto_msgTypes[67]
+	mi := &file_monty_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5542,7 +6371,7 @@ func (x *OsCall_Import) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OsCall_Import.ProtoReflect.Descriptor instead.
 func (*OsCall_Import) Descriptor() ([]byte, []int) {
-	return file_monty_proto_rawDescGZIP(), []int{46, 11}
+	return file_monty_proto_rawDescGZIP(), []int{54, 11}
 }
 
 func (x *OsCall_Import) GetModule() string {
@@ -5550,6 +6379,134 @@ func (x *OsCall_Import) GetModule() string {
 		return x.Module
 	}
 	return ""
+}
+
+type OsCall_ImportStubs struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Modules       []string               `protobuf:"bytes,1,rep,name=modules,proto3" json:"modules,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OsCall_ImportStubs) Reset() {
+	*x = OsCall_ImportStubs{}
+	mi := &file_monty_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OsCall_ImportStubs) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OsCall_ImportStubs) ProtoMessage() {}
+
+func (x *OsCall_ImportStubs) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OsCall_ImportStubs.ProtoReflect.Descriptor instead.
+func (*OsCall_ImportStubs) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{54, 12}
+}
+
+func (x *OsCall_ImportStubs) GetModules() []string {
+	if x != nil {
+		return x.Modules
+	}
+	return nil
+}
+
+type OsCall_Scan struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	Path            string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	MaxDepth        *uint32                `protobuf:"varint,2,opt,name=max_depth,json=maxDepth,proto3,oneof" json:"max_depth,omitempty"`
+	FollowSymlinks  bool                   `protobuf:"varint,3,opt,name=follow_symlinks,json=followSymlinks,proto3" json:"follow_symlinks,omitempty"`
+	Pattern         []string               `protobuf:"bytes,4,rep,name=pattern,proto3" json:"pattern,omitempty"`
+	CaseSensitive   *bool                  `protobuf:"varint,5,opt,name=case_sensitive,json=caseSensitive,proto3,oneof" json:"case_sensitive,omitempty"`
+	RecurseSymlinks bool                   `protobuf:"varint,6,opt,name=recurse_symlinks,json=recurseSymlinks,proto3" json:"recurse_symlinks,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *OsCall_Scan) Reset() {
+	*x = OsCall_Scan{}
+	mi := &file_monty_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OsCall_Scan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OsCall_Scan) ProtoMessage() {}
+
+func (x *OsCall_Scan) ProtoReflect() protoreflect.Message {
+	mi := &file_monty_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OsCall_Scan.ProtoReflect.Descriptor instead.
+func (*OsCall_Scan) Descriptor() ([]byte, []int) {
+	return file_monty_proto_rawDescGZIP(), []int{54, 13}
+}
+
+func (x *OsCall_Scan) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *OsCall_Scan) GetMaxDepth() uint32 {
+	if x != nil && x.MaxDepth != nil {
+		return *x.MaxDepth
+	}
+	return 0
+}
+
+func (x *OsCall_Scan) GetFollowSymlinks() bool {
+	if x != nil {
+		return x.FollowSymlinks
+	}
+	return false
+}
+
+func (x *OsCall_Scan) GetPattern() []string {
+	if x != nil {
+		return x.Pattern
+	}
+	return nil
+}
+
+func (x *OsCall_Scan) GetCaseSensitive() bool {
+	if x != nil && x.CaseSensitive != nil {
+		return *x.CaseSensitive
+	}
+	return false
+}
+
+func (x *OsCall_Scan) GetRecurseSymlinks() bool {
+	if x != nil {
+		return x.RecurseSymlinks
+	}
+	return false
 }
 
 var File_monty_proto protoreflect.FileDescriptor
@@ -5563,7 +6520,8 @@ const file_monty_proto_rawDesc = "" +
 	"\x05Arena\x12\x1d\n" +
 	"\n" +
 	"node_count\x18\x01 \x01(\rR\tnodeCount\x12)\n" +
-	"\x05nodes\x18\x02 \x03(\v2\x13.monty.v1.MontyNodeR\x05nodes\"\xe1\t\n" +
+	"\x05nodes\x18\x02 \x03(\v2\x13.monty.v1.MontyNodeR\x05nodes\"\xdc\n" +
+	"\n" +
 	"\tMontyNode\x12,\n" +
 	"\bellipsis\x18\x01 \x01(\v2\x0e.monty.v1.UnitH\x00R\bellipsis\x12$\n" +
 	"\x04none\x18\x02 \x01(\v2\x0e.monty.v1.UnitH\x00R\x04none\x129\n" +
@@ -5598,8 +6556,21 @@ const file_monty_proto_rawDesc = "" +
 	"\vfile_handle\x18\x1c \x01(\v2\x14.monty.v1.FileHandleH\x00R\n" +
 	"fileHandle\x12\x14\n" +
 	"\x04repr\x18\x1d \x01(\tH\x00R\x04repr\x12\x16\n" +
-	"\x05cycle\x18\x1e \x01(\tH\x00R\x05cycleB\x06\n" +
-	"\x04kind\"\x1f\n" +
+	"\x05cycle\x18\x1e \x01(\tH\x00R\x05cycle\x12-\n" +
+	"\acomplex\x18\x1f \x01(\v2\x11.monty.v1.ComplexH\x00R\acomplex\x12.\n" +
+	"\x06module\x18  \x01(\v2\x14.monty.v1.ModuleNodeH\x00R\x06module\x12\x1a\n" +
+	"\adecimal\x18! \x01(\tH\x00R\adecimalB\x06\n" +
+	"\x04kind\"M\n" +
+	"\aComplex\x12\x17\n" +
+	"\x04real\x18\x01 \x01(\x01H\x00R\x04real\x88\x01\x01\x12\x17\n" +
+	"\x04imag\x18\x02 \x01(\x01H\x01R\x04imag\x88\x01\x01B\a\n" +
+	"\x05_realB\a\n" +
+	"\x05_imag\"k\n" +
+	"\n" +
+	"ModuleNode\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1e\n" +
+	"\x02id\x18\x02 \x01(\v2\x0e.monty.v1.UuidR\x02id\x12)\n" +
+	"\x05attrs\x18\x03 \x01(\v2\x13.monty.v1.NodePairsR\x05attrs\"\x1f\n" +
 	"\aIndexes\x12\x14\n" +
 	"\x05items\x18\x01 \x03(\rR\x05items\"2\n" +
 	"\bNodePair\x12\x10\n" +
@@ -5772,7 +6743,7 @@ const file_monty_proto_rawDesc = "" +
 	"abort_feed\x18\v \x01(\v2\x13.monty.v1.AbortFeedH\x00R\tabortFeed\x12&\n" +
 	"\ftrace_parent\x18\x14 \x01(\tH\x01R\vtraceParent\x88\x01\x01B\x06\n" +
 	"\x04kindB\x0f\n" +
-	"\r_trace_parent\"\xa1\x04\n" +
+	"\r_trace_parent\"\xe5\x04\n" +
 	"\tConfigure\x12\x1f\n" +
 	"\vscript_name\x18\x01 \x01(\tR\n" +
 	"scriptName\x120\n" +
@@ -5786,10 +6757,55 @@ const file_monty_proto_rawDesc = "" +
 	"\x10type_check_color\x18\b \x01(\bR\x0etypeCheckColor\x12)\n" +
 	"\x10protocol_version\x18\t \x01(\rR\x0fprotocolVersion\x12:\n" +
 	"\x17print_flush_interval_ms\x18\n" +
-	" \x01(\rH\x02R\x14printFlushIntervalMs\x88\x01\x01B\x13\n" +
+	" \x01(\rH\x02R\x14printFlushIntervalMs\x88\x01\x01\x124\n" +
+	"\tos_policy\x18\v \x01(\v2\x12.monty.v1.OsPolicyH\x03R\bosPolicy\x88\x01\x01B\x13\n" +
 	"\x11_type_check_stubsB\x1d\n" +
 	"\x1b_assert_message_annotationsB\x1a\n" +
-	"\x18_print_flush_interval_ms\"\xa9\x01\n" +
+	"\x18_print_flush_interval_msB\f\n" +
+	"\n" +
+	"_os_policy\"\xac\x04\n" +
+	"\bOsPolicy\x12-\n" +
+	"\tdt_system\x18\x01 \x01(\v2\x0e.monty.v1.UnitH\x00R\bdtSystem\x122\n" +
+	"\fdt_call_host\x18\x02 \x01(\v2\x0e.monty.v1.UnitH\x00R\n" +
+	"dtCallHost\x124\n" +
+	"\bdt_fixed\x18\x03 \x01(\v2\x17.monty.v1.FixedDateTimeH\x00R\adtFixed\x125\n" +
+	"\btimezone\x18\x04 \x01(\v2\x19.monty.v1.SandboxTimeZoneR\btimezone\x12)\n" +
+	"\x05sleep\x18\x05 \x01(\v2\x13.monty.v1.SleepModeR\x05sleep\x125\n" +
+	"\rrandom_system\x18\x06 \x01(\v2\x0e.monty.v1.UnitH\x01R\frandomSystem\x12:\n" +
+	"\x10random_call_host\x18\a \x01(\v2\x0e.monty.v1.UnitH\x01R\x0erandomCallHost\x12*\n" +
+	"\x04seed\x18\b \x01(\v2\x14.monty.v1.RandomSeedH\x01R\x04seed\x12)\n" +
+	"\apt_zero\x18\t \x01(\v2\x0e.monty.v1.UnitH\x02R\x06ptZero\x12/\n" +
+	"\n" +
+	"pt_elapsed\x18\n" +
+	" \x01(\v2\x0e.monty.v1.UnitH\x02R\tptElapsedB\n" +
+	"\n" +
+	"\bdatetimeB\x0e\n" +
+	"\frandom_startB\x0e\n" +
+	"\fprocess_time\"\x81\x01\n" +
+	"\x0fSandboxTimeZone\x12\"\n" +
+	"\x03utc\x18\x01 \x01(\v2\x0e.monty.v1.UnitH\x00R\x03utc\x12\x16\n" +
+	"\x05named\x18\x02 \x01(\tH\x00R\x05named\x12*\n" +
+	"\x05fixed\x18\x03 \x01(\v2\x12.monty.v1.TimeZoneH\x00R\x05fixedB\x06\n" +
+	"\x04zone\"\x99\x01\n" +
+	"\tSleepMode\x12/\n" +
+	"\x06system\x18\x01 \x01(\v2\x15.monty.v1.SystemSleepH\x00R\x06system\x12-\n" +
+	"\tcall_host\x18\x02 \x01(\v2\x0e.monty.v1.UnitH\x00R\bcallHost\x12$\n" +
+	"\x04zero\x18\x03 \x01(\v2\x0e.monty.v1.UnitH\x00R\x04zeroB\x06\n" +
+	"\x04mode\"@\n" +
+	"\vSystemSleep\x12\"\n" +
+	"\n" +
+	"max_micros\x18\x01 \x01(\x04H\x00R\tmaxMicros\x88\x01\x01B\r\n" +
+	"\v_max_micros\"T\n" +
+	"\rFixedDateTime\x12!\n" +
+	"\funix_seconds\x18\x01 \x01(\x03R\vunixSeconds\x12 \n" +
+	"\vmicrosecond\x18\x02 \x01(\rR\vmicrosecond\"m\n" +
+	"\n" +
+	"RandomSeed\x12\x12\n" +
+	"\x03int\x18\x01 \x01(\fH\x00R\x03int\x12\x16\n" +
+	"\x05float\x18\x02 \x01(\x01H\x00R\x05float\x12\x12\n" +
+	"\x03str\x18\x03 \x01(\tH\x00R\x03str\x12\x16\n" +
+	"\x05bytes\x18\x04 \x01(\fH\x00R\x05bytesB\a\n" +
+	"\x05value\"\xa9\x01\n" +
 	"\x04Feed\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12*\n" +
 	"\x06inputs\x18\x02 \x03(\v2\x12.monty.v1.NamedRefR\x06inputs\x12'\n" +
@@ -5867,7 +6883,7 @@ const file_monty_proto_rawDesc = "" +
 	"\tobject_id\x18\x05 \x01(\v2\x0e.monty.v1.UuidR\bobjectId\x12*\n" +
 	"\x11allow_eager_await\x18\x06 \x01(\bR\x0fallowEagerAwait\x12'\n" +
 	"\x06values\x18\a \x01(\v2\x0f.monty.v1.ArenaR\x06values\x121\n" +
-	"\bposition\x18\b \x01(\v2\x15.monty.v1.SourceRangeR\bposition\"\xb7\x10\n" +
+	"\bposition\x18\b \x01(\v2\x15.monty.v1.SourceRangeR\bposition\"\xca\x13\n" +
 	"\x06OsCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\rR\x06callId\x12\x18\n" +
 	"\x06exists\x18\x02 \x01(\tH\x00R\x06exists\x12\x19\n" +
@@ -5908,7 +6924,9 @@ const file_monty_proto_rawDesc = "" +
 	"asyncSleep\x12;\n" +
 	"\fsystem_sleep\x18\x1d \x01(\v2\x16.monty.v1.OsCall.SleepH\x00R\vsystemSleep\x12K\n" +
 	"\x12async_system_sleep\x18\x1e \x01(\v2\x1b.monty.v1.OsCall.AsyncSleepH\x00R\x10asyncSystemSleep\x121\n" +
-	"\x06import\x18\x1f \x01(\v2\x17.monty.v1.OsCall.ImportH\x00R\x06import\x12'\n" +
+	"\x06import\x18\x1f \x01(\v2\x17.monty.v1.OsCall.ImportH\x00R\x06import\x12A\n" +
+	"\fimport_stubs\x18  \x01(\v2\x1c.monty.v1.OsCall.ImportStubsH\x00R\vimportStubs\x12+\n" +
+	"\x04scan\x18! \x01(\v2\x15.monty.v1.OsCall.ScanH\x00R\x04scan\x12'\n" +
 	"\x06values\x182 \x01(\v2\x0f.monty.v1.ArenaR\x06values\x12*\n" +
 	"\x11allow_eager_await\x183 \x01(\bR\x0fallowEagerAwait\x121\n" +
 	"\bposition\x184 \x01(\v2\x15.monty.v1.SourceRangeR\bposition\x1a3\n" +
@@ -5945,7 +6963,19 @@ const file_monty_proto_rawDesc = "" +
 	"AsyncSleep\x12\x14\n" +
 	"\x05delay\x18\x01 \x01(\x01R\x05delay\x1a \n" +
 	"\x06Import\x12\x16\n" +
-	"\x06module\x18\x01 \x01(\tR\x06moduleB\x06\n" +
+	"\x06module\x18\x01 \x01(\tR\x06module\x1a'\n" +
+	"\vImportStubs\x12\x18\n" +
+	"\amodules\x18\x01 \x03(\tR\amodules\x1a\xf7\x01\n" +
+	"\x04Scan\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12 \n" +
+	"\tmax_depth\x18\x02 \x01(\rH\x00R\bmaxDepth\x88\x01\x01\x12'\n" +
+	"\x0ffollow_symlinks\x18\x03 \x01(\bR\x0efollowSymlinks\x12\x18\n" +
+	"\apattern\x18\x04 \x03(\tR\apattern\x12*\n" +
+	"\x0ecase_sensitive\x18\x05 \x01(\bH\x01R\rcaseSensitive\x88\x01\x01\x12)\n" +
+	"\x10recurse_symlinks\x18\x06 \x01(\bR\x0frecurseSymlinksB\f\n" +
+	"\n" +
+	"_max_depthB\x11\n" +
+	"\x0f_case_sensitiveB\x06\n" +
 	"\x04call\"\x80\x01\n" +
 	"\n" +
 	"NameLookup\x12\x12\n" +
@@ -5996,7 +7026,7 @@ func file_monty_proto_rawDescGZIP() []byte {
 }
 
 var file_monty_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_monty_proto_msgTypes = make([]protoimpl.MessageInfo, 68)
+var file_monty_proto_msgTypes = make([]protoimpl.MessageInfo, 78)
 var file_monty_proto_goTypes = []any{
 	(TypeOrigin)(0),             // 0: monty.v1.TypeOrigin
 	(PrintStream)(0),            // 1: monty.v1.PrintStream
@@ -6004,180 +7034,212 @@ var file_monty_proto_goTypes = []any{
 	(*Uuid)(nil),                // 3: monty.v1.Uuid
 	(*Arena)(nil),               // 4: monty.v1.Arena
 	(*MontyNode)(nil),           // 5: monty.v1.MontyNode
-	(*Indexes)(nil),             // 6: monty.v1.Indexes
-	(*NodePair)(nil),            // 7: monty.v1.NodePair
-	(*NodePairs)(nil),           // 8: monty.v1.NodePairs
-	(*BigInt)(nil),              // 9: monty.v1.BigInt
-	(*NamedTupleNode)(nil),      // 10: monty.v1.NamedTupleNode
-	(*Date)(nil),                // 11: monty.v1.Date
-	(*Time)(nil),                // 12: monty.v1.Time
-	(*DateTime)(nil),            // 13: monty.v1.DateTime
-	(*TimeDelta)(nil),           // 14: monty.v1.TimeDelta
-	(*TimeZone)(nil),            // 15: monty.v1.TimeZone
-	(*Exception)(nil),           // 16: monty.v1.Exception
-	(*FileHandle)(nil),          // 17: monty.v1.FileHandle
-	(*Type)(nil),                // 18: monty.v1.Type
-	(*ClassInstanceNode)(nil),   // 19: monty.v1.ClassInstanceNode
-	(*Function)(nil),            // 20: monty.v1.Function
-	(*RaisedException)(nil),     // 21: monty.v1.RaisedException
-	(*ExcData)(nil),             // 22: monty.v1.ExcData
-	(*UnicodeErrorData)(nil),    // 23: monty.v1.UnicodeErrorData
-	(*JsonErrorData)(nil),       // 24: monty.v1.JsonErrorData
-	(*CodeLoc)(nil),             // 25: monty.v1.CodeLoc
-	(*StackFrame)(nil),          // 26: monty.v1.StackFrame
-	(*SourceRange)(nil),         // 27: monty.v1.SourceRange
-	(*ResourceLimits)(nil),      // 28: monty.v1.ResourceLimits
-	(*ExtFunctionResult)(nil),   // 29: monty.v1.ExtFunctionResult
-	(*FutureResult)(nil),        // 30: monty.v1.FutureResult
-	(*NamedRef)(nil),            // 31: monty.v1.NamedRef
-	(*ParentRequest)(nil),       // 32: monty.v1.ParentRequest
-	(*Configure)(nil),           // 33: monty.v1.Configure
-	(*Feed)(nil),                // 34: monty.v1.Feed
-	(*ResumeCall)(nil),          // 35: monty.v1.ResumeCall
-	(*ResumeNameLookup)(nil),    // 36: monty.v1.ResumeNameLookup
-	(*ResumeFutures)(nil),       // 37: monty.v1.ResumeFutures
-	(*AbortFeed)(nil),           // 38: monty.v1.AbortFeed
-	(*Dump)(nil),                // 39: monty.v1.Dump
-	(*Load)(nil),                // 40: monty.v1.Load
-	(*Reset)(nil),               // 41: monty.v1.Reset
-	(*Shutdown)(nil),            // 42: monty.v1.Shutdown
-	(*InstallDependencies)(nil), // 43: monty.v1.InstallDependencies
-	(*ChildEvent)(nil),          // 44: monty.v1.ChildEvent
-	(*Print)(nil),               // 45: monty.v1.Print
-	(*PrintSegment)(nil),        // 46: monty.v1.PrintSegment
-	(*FunctionCall)(nil),        // 47: monty.v1.FunctionCall
-	(*OsCall)(nil),              // 48: monty.v1.OsCall
-	(*NameLookup)(nil),          // 49: monty.v1.NameLookup
-	(*ResolveFutures)(nil),      // 50: monty.v1.ResolveFutures
-	(*Complete)(nil),            // 51: monty.v1.Complete
-	(*Error)(nil),               // 52: monty.v1.Error
-	(*TypingError)(nil),         // 53: monty.v1.TypingError
-	(*DumpResult)(nil),          // 54: monty.v1.DumpResult
-	(*Ok)(nil),                  // 55: monty.v1.Ok
-	(*FatalError)(nil),          // 56: monty.v1.FatalError
-	(*ShutdownDump)(nil),        // 57: monty.v1.ShutdownDump
-	(*OsCall_TextWrite)(nil),    // 58: monty.v1.OsCall.TextWrite
-	(*OsCall_BytesWrite)(nil),   // 59: monty.v1.OsCall.BytesWrite
-	(*OsCall_Open)(nil),         // 60: monty.v1.OsCall.Open
-	(*OsCall_Mkdir)(nil),        // 61: monty.v1.OsCall.Mkdir
-	(*OsCall_Rename)(nil),       // 62: monty.v1.OsCall.Rename
-	(*OsCall_Getenv)(nil),       // 63: monty.v1.OsCall.Getenv
-	(*OsCall_DateTimeNow)(nil),  // 64: monty.v1.OsCall.DateTimeNow
-	(*OsCall_Urandom)(nil),      // 65: monty.v1.OsCall.Urandom
-	(*OsCall_TimeCall)(nil),     // 66: monty.v1.OsCall.TimeCall
-	(*OsCall_Sleep)(nil),        // 67: monty.v1.OsCall.Sleep
-	(*OsCall_AsyncSleep)(nil),   // 68: monty.v1.OsCall.AsyncSleep
-	(*OsCall_Import)(nil),       // 69: monty.v1.OsCall.Import
+	(*Complex)(nil),             // 6: monty.v1.Complex
+	(*ModuleNode)(nil),          // 7: monty.v1.ModuleNode
+	(*Indexes)(nil),             // 8: monty.v1.Indexes
+	(*NodePair)(nil),            // 9: monty.v1.NodePair
+	(*NodePairs)(nil),           // 10: monty.v1.NodePairs
+	(*BigInt)(nil),              // 11: monty.v1.BigInt
+	(*NamedTupleNode)(nil),      // 12: monty.v1.NamedTupleNode
+	(*Date)(nil),                // 13: monty.v1.Date
+	(*Time)(nil),                // 14: monty.v1.Time
+	(*DateTime)(nil),            // 15: monty.v1.DateTime
+	(*TimeDelta)(nil),           // 16: monty.v1.TimeDelta
+	(*TimeZone)(nil),            // 17: monty.v1.TimeZone
+	(*Exception)(nil),           // 18: monty.v1.Exception
+	(*FileHandle)(nil),          // 19: monty.v1.FileHandle
+	(*Type)(nil),                // 20: monty.v1.Type
+	(*ClassInstanceNode)(nil),   // 21: monty.v1.ClassInstanceNode
+	(*Function)(nil),            // 22: monty.v1.Function
+	(*RaisedException)(nil),     // 23: monty.v1.RaisedException
+	(*ExcData)(nil),             // 24: monty.v1.ExcData
+	(*UnicodeErrorData)(nil),    // 25: monty.v1.UnicodeErrorData
+	(*JsonErrorData)(nil),       // 26: monty.v1.JsonErrorData
+	(*CodeLoc)(nil),             // 27: monty.v1.CodeLoc
+	(*StackFrame)(nil),          // 28: monty.v1.StackFrame
+	(*SourceRange)(nil),         // 29: monty.v1.SourceRange
+	(*ResourceLimits)(nil),      // 30: monty.v1.ResourceLimits
+	(*ExtFunctionResult)(nil),   // 31: monty.v1.ExtFunctionResult
+	(*FutureResult)(nil),        // 32: monty.v1.FutureResult
+	(*NamedRef)(nil),            // 33: monty.v1.NamedRef
+	(*ParentRequest)(nil),       // 34: monty.v1.ParentRequest
+	(*Configure)(nil),           // 35: monty.v1.Configure
+	(*OsPolicy)(nil),            // 36: monty.v1.OsPolicy
+	(*SandboxTimeZone)(nil),     // 37: monty.v1.SandboxTimeZone
+	(*SleepMode)(nil),           // 38: monty.v1.SleepMode
+	(*SystemSleep)(nil),         // 39: monty.v1.SystemSleep
+	(*FixedDateTime)(nil),       // 40: monty.v1.FixedDateTime
+	(*RandomSeed)(nil),          // 41: monty.v1.RandomSeed
+	(*Feed)(nil),                // 42: monty.v1.Feed
+	(*ResumeCall)(nil),          // 43: monty.v1.ResumeCall
+	(*ResumeNameLookup)(nil),    // 44: monty.v1.ResumeNameLookup
+	(*ResumeFutures)(nil),       // 45: monty.v1.ResumeFutures
+	(*AbortFeed)(nil),           // 46: monty.v1.AbortFeed
+	(*Dump)(nil),                // 47: monty.v1.Dump
+	(*Load)(nil),                // 48: monty.v1.Load
+	(*Reset)(nil),               // 49: monty.v1.Reset
+	(*Shutdown)(nil),            // 50: monty.v1.Shutdown
+	(*InstallDependencies)(nil), // 51: monty.v1.InstallDependencies
+	(*ChildEvent)(nil),          // 52: monty.v1.ChildEvent
+	(*Print)(nil),               // 53: monty.v1.Print
+	(*PrintSegment)(nil),        // 54: monty.v1.PrintSegment
+	(*FunctionCall)(nil),        // 55: monty.v1.FunctionCall
+	(*OsCall)(nil),              // 56: monty.v1.OsCall
+	(*NameLookup)(nil),          // 57: monty.v1.NameLookup
+	(*ResolveFutures)(nil),      // 58: monty.v1.ResolveFutures
+	(*Complete)(nil),            // 59: monty.v1.Complete
+	(*Error)(nil),               // 60: monty.v1.Error
+	(*TypingError)(nil),         // 61: monty.v1.TypingError
+	(*DumpResult)(nil),          // 62: monty.v1.DumpResult
+	(*Ok)(nil),                  // 63: monty.v1.Ok
+	(*FatalError)(nil),          // 64: monty.v1.FatalError
+	(*ShutdownDump)(nil),        // 65: monty.v1.ShutdownDump
+	(*OsCall_TextWrite)(nil),    // 66: monty.v1.OsCall.TextWrite
+	(*OsCall_BytesWrite)(nil),   // 67: monty.v1.OsCall.BytesWrite
+	(*OsCall_Open)(nil),         // 68: monty.v1.OsCall.Open
+	(*OsCall_Mkdir)(nil),        // 69: monty.v1.OsCall.Mkdir
+	(*OsCall_Rename)(nil),       // 70: monty.v1.OsCall.Rename
+	(*OsCall_Getenv)(nil),       // 71: monty.v1.OsCall.Getenv
+	(*OsCall_DateTimeNow)(nil),  // 72: monty.v1.OsCall.DateTimeNow
+	(*OsCall_Urandom)(nil),      // 73: monty.v1.OsCall.Urandom
+	(*OsCall_TimeCall)(nil),     // 74: monty.v1.OsCall.TimeCall
+	(*OsCall_Sleep)(nil),        // 75: monty.v1.OsCall.Sleep
+	(*OsCall_AsyncSleep)(nil),   // 76: monty.v1.OsCall.AsyncSleep
+	(*OsCall_Import)(nil),       // 77: monty.v1.OsCall.Import
+	(*OsCall_ImportStubs)(nil),  // 78: monty.v1.OsCall.ImportStubs
+	(*OsCall_Scan)(nil),         // 79: monty.v1.OsCall.Scan
 }
 var file_monty_proto_depIdxs = []int32{
 	5,   // 0: monty.v1.Arena.nodes:type_name -> monty.v1.MontyNode
 	2,   // 1: monty.v1.MontyNode.ellipsis:type_name -> monty.v1.Unit
 	2,   // 2: monty.v1.MontyNode.none:type_name -> monty.v1.Unit
 	2,   // 3: monty.v1.MontyNode.not_implemented:type_name -> monty.v1.Unit
-	9,   // 4: monty.v1.MontyNode.bigint:type_name -> monty.v1.BigInt
+	11,  // 4: monty.v1.MontyNode.bigint:type_name -> monty.v1.BigInt
 	3,   // 5: monty.v1.MontyNode.uuid:type_name -> monty.v1.Uuid
-	6,   // 6: monty.v1.MontyNode.list:type_name -> monty.v1.Indexes
-	6,   // 7: monty.v1.MontyNode.tuple:type_name -> monty.v1.Indexes
-	10,  // 8: monty.v1.MontyNode.named_tuple:type_name -> monty.v1.NamedTupleNode
-	8,   // 9: monty.v1.MontyNode.dict:type_name -> monty.v1.NodePairs
-	6,   // 10: monty.v1.MontyNode.set:type_name -> monty.v1.Indexes
-	6,   // 11: monty.v1.MontyNode.frozen_set:type_name -> monty.v1.Indexes
-	11,  // 12: monty.v1.MontyNode.date:type_name -> monty.v1.Date
-	12,  // 13: monty.v1.MontyNode.time:type_name -> monty.v1.Time
-	13,  // 14: monty.v1.MontyNode.datetime:type_name -> monty.v1.DateTime
-	14,  // 15: monty.v1.MontyNode.timedelta:type_name -> monty.v1.TimeDelta
-	15,  // 16: monty.v1.MontyNode.timezone:type_name -> monty.v1.TimeZone
-	16,  // 17: monty.v1.MontyNode.exception:type_name -> monty.v1.Exception
-	18,  // 18: monty.v1.MontyNode.type:type_name -> monty.v1.Type
-	19,  // 19: monty.v1.MontyNode.class_instance:type_name -> monty.v1.ClassInstanceNode
-	20,  // 20: monty.v1.MontyNode.function:type_name -> monty.v1.Function
-	17,  // 21: monty.v1.MontyNode.file_handle:type_name -> monty.v1.FileHandle
-	7,   // 22: monty.v1.NodePairs.pairs:type_name -> monty.v1.NodePair
-	3,   // 23: monty.v1.Type.id:type_name -> monty.v1.Uuid
-	0,   // 24: monty.v1.Type.origin:type_name -> monty.v1.TypeOrigin
-	8,   // 25: monty.v1.Type.attrs:type_name -> monty.v1.NodePairs
-	3,   // 26: monty.v1.ClassInstanceNode.instance_id:type_name -> monty.v1.Uuid
-	8,   // 27: monty.v1.ClassInstanceNode.attrs:type_name -> monty.v1.NodePairs
-	26,  // 28: monty.v1.RaisedException.traceback:type_name -> monty.v1.StackFrame
-	22,  // 29: monty.v1.RaisedException.data:type_name -> monty.v1.ExcData
-	23,  // 30: monty.v1.ExcData.unicode:type_name -> monty.v1.UnicodeErrorData
-	24,  // 31: monty.v1.ExcData.json:type_name -> monty.v1.JsonErrorData
-	25,  // 32: monty.v1.StackFrame.start:type_name -> monty.v1.CodeLoc
-	25,  // 33: monty.v1.StackFrame.end:type_name -> monty.v1.CodeLoc
-	21,  // 34: monty.v1.ExtFunctionResult.error:type_name -> monty.v1.RaisedException
-	2,   // 35: monty.v1.ExtFunctionResult.not_handled:type_name -> monty.v1.Unit
-	29,  // 36: monty.v1.FutureResult.result:type_name -> monty.v1.ExtFunctionResult
-	33,  // 37: monty.v1.ParentRequest.configure:type_name -> monty.v1.Configure
-	43,  // 38: monty.v1.ParentRequest.install_dependencies:type_name -> monty.v1.InstallDependencies
-	34,  // 39: monty.v1.ParentRequest.feed:type_name -> monty.v1.Feed
-	35,  // 40: monty.v1.ParentRequest.resume_call:type_name -> monty.v1.ResumeCall
-	36,  // 41: monty.v1.ParentRequest.resume_name_lookup:type_name -> monty.v1.ResumeNameLookup
-	37,  // 42: monty.v1.ParentRequest.resume_futures:type_name -> monty.v1.ResumeFutures
-	39,  // 43: monty.v1.ParentRequest.dump:type_name -> monty.v1.Dump
-	40,  // 44: monty.v1.ParentRequest.load:type_name -> monty.v1.Load
-	41,  // 45: monty.v1.ParentRequest.reset:type_name -> monty.v1.Reset
-	42,  // 46: monty.v1.ParentRequest.shutdown:type_name -> monty.v1.Shutdown
-	38,  // 47: monty.v1.ParentRequest.abort_feed:type_name -> monty.v1.AbortFeed
-	28,  // 48: monty.v1.Configure.limits:type_name -> monty.v1.ResourceLimits
-	31,  // 49: monty.v1.Feed.inputs:type_name -> monty.v1.NamedRef
-	4,   // 50: monty.v1.Feed.values:type_name -> monty.v1.Arena
-	29,  // 51: monty.v1.ResumeCall.result:type_name -> monty.v1.ExtFunctionResult
-	4,   // 52: monty.v1.ResumeCall.values:type_name -> monty.v1.Arena
-	4,   // 53: monty.v1.ResumeNameLookup.values:type_name -> monty.v1.Arena
-	2,   // 54: monty.v1.ResumeNameLookup.undefined:type_name -> monty.v1.Unit
-	21,  // 55: monty.v1.ResumeNameLookup.error:type_name -> monty.v1.RaisedException
-	30,  // 56: monty.v1.ResumeFutures.results:type_name -> monty.v1.FutureResult
-	4,   // 57: monty.v1.ResumeFutures.values:type_name -> monty.v1.Arena
-	21,  // 58: monty.v1.AbortFeed.exception:type_name -> monty.v1.RaisedException
-	45,  // 59: monty.v1.ChildEvent.print:type_name -> monty.v1.Print
-	47,  // 60: monty.v1.ChildEvent.function_call:type_name -> monty.v1.FunctionCall
-	48,  // 61: monty.v1.ChildEvent.os_call:type_name -> monty.v1.OsCall
-	49,  // 62: monty.v1.ChildEvent.name_lookup:type_name -> monty.v1.NameLookup
-	50,  // 63: monty.v1.ChildEvent.resolve_futures:type_name -> monty.v1.ResolveFutures
-	51,  // 64: monty.v1.ChildEvent.complete:type_name -> monty.v1.Complete
-	52,  // 65: monty.v1.ChildEvent.error:type_name -> monty.v1.Error
-	53,  // 66: monty.v1.ChildEvent.typing_error:type_name -> monty.v1.TypingError
-	54,  // 67: monty.v1.ChildEvent.dump_result:type_name -> monty.v1.DumpResult
-	55,  // 68: monty.v1.ChildEvent.ok:type_name -> monty.v1.Ok
-	56,  // 69: monty.v1.ChildEvent.fatal_error:type_name -> monty.v1.FatalError
-	57,  // 70: monty.v1.ChildEvent.shutdown:type_name -> monty.v1.ShutdownDump
-	46,  // 71: monty.v1.Print.segments:type_name -> monty.v1.PrintSegment
-	1,   // 72: monty.v1.PrintSegment.stream:type_name -> monty.v1.PrintStream
-	7,   // 73: monty.v1.FunctionCall.kwargs:type_name -> monty.v1.NodePair
-	3,   // 74: monty.v1.FunctionCall.object_id:type_name -> monty.v1.Uuid
-	4,   // 75: monty.v1.FunctionCall.values:type_name -> monty.v1.Arena
-	27,  // 76: monty.v1.FunctionCall.position:type_name -> monty.v1.SourceRange
-	58,  // 77: monty.v1.OsCall.write_text:type_name -> monty.v1.OsCall.TextWrite
-	58,  // 78: monty.v1.OsCall.append_text:type_name -> monty.v1.OsCall.TextWrite
-	59,  // 79: monty.v1.OsCall.write_bytes:type_name -> monty.v1.OsCall.BytesWrite
-	59,  // 80: monty.v1.OsCall.append_bytes:type_name -> monty.v1.OsCall.BytesWrite
-	60,  // 81: monty.v1.OsCall.open:type_name -> monty.v1.OsCall.Open
-	61,  // 82: monty.v1.OsCall.mkdir:type_name -> monty.v1.OsCall.Mkdir
-	62,  // 83: monty.v1.OsCall.rename:type_name -> monty.v1.OsCall.Rename
-	63,  // 84: monty.v1.OsCall.getenv:type_name -> monty.v1.OsCall.Getenv
-	2,   // 85: monty.v1.OsCall.get_environ:type_name -> monty.v1.Unit
-	2,   // 86: monty.v1.OsCall.date_today:type_name -> monty.v1.Unit
-	64,  // 87: monty.v1.OsCall.date_time_now:type_name -> monty.v1.OsCall.DateTimeNow
-	65,  // 88: monty.v1.OsCall.urandom:type_name -> monty.v1.OsCall.Urandom
-	66,  // 89: monty.v1.OsCall.time:type_name -> monty.v1.OsCall.TimeCall
-	67,  // 90: monty.v1.OsCall.sleep:type_name -> monty.v1.OsCall.Sleep
-	68,  // 91: monty.v1.OsCall.async_sleep:type_name -> monty.v1.OsCall.AsyncSleep
-	67,  // 92: monty.v1.OsCall.system_sleep:type_name -> monty.v1.OsCall.Sleep
-	68,  // 93: monty.v1.OsCall.async_system_sleep:type_name -> monty.v1.OsCall.AsyncSleep
-	69,  // 94: monty.v1.OsCall.import:type_name -> monty.v1.OsCall.Import
-	4,   // 95: monty.v1.OsCall.values:type_name -> monty.v1.Arena
-	27,  // 96: monty.v1.OsCall.position:type_name -> monty.v1.SourceRange
-	3,   // 97: monty.v1.NameLookup.object_id:type_name -> monty.v1.Uuid
-	27,  // 98: monty.v1.NameLookup.position:type_name -> monty.v1.SourceRange
-	27,  // 99: monty.v1.ResolveFutures.position:type_name -> monty.v1.SourceRange
-	4,   // 100: monty.v1.Complete.values:type_name -> monty.v1.Arena
-	21,  // 101: monty.v1.Error.exception:type_name -> monty.v1.RaisedException
-	15,  // 102: monty.v1.OsCall.DateTimeNow.tz:type_name -> monty.v1.TimeZone
-	103, // [103:103] is the sub-list for method output_type
-	103, // [103:103] is the sub-list for method input_type
-	103, // [103:103] is the sub-list for extension type_name
-	103, // [103:103] is the sub-list for extension extendee
-	0,   // [0:103] is the sub-list for field type_name
+	8,   // 6: monty.v1.MontyNode.list:type_name -> monty.v1.Indexes
+	8,   // 7: monty.v1.MontyNode.tuple:type_name -> monty.v1.Indexes
+	12,  // 8: monty.v1.MontyNode.named_tuple:type_name -> monty.v1.NamedTupleNode
+	10,  // 9: monty.v1.MontyNode.dict:type_name -> monty.v1.NodePairs
+	8,   // 10: monty.v1.MontyNode.set:type_name -> monty.v1.Indexes
+	8,   // 11: monty.v1.MontyNode.frozen_set:type_name -> monty.v1.Indexes
+	13,  // 12: monty.v1.MontyNode.date:type_name -> monty.v1.Date
+	14,  // 13: monty.v1.MontyNode.time:type_name -> monty.v1.Time
+	15,  // 14: monty.v1.MontyNode.datetime:type_name -> monty.v1.DateTime
+	16,  // 15: monty.v1.MontyNode.timedelta:type_name -> monty.v1.TimeDelta
+	17,  // 16: monty.v1.MontyNode.timezone:type_name -> monty.v1.TimeZone
+	18,  // 17: monty.v1.MontyNode.exception:type_name -> monty.v1.Exception
+	20,  // 18: monty.v1.MontyNode.type:type_name -> monty.v1.Type
+	21,  // 19: monty.v1.MontyNode.class_instance:type_name -> monty.v1.ClassInstanceNode
+	22,  // 20: monty.v1.MontyNode.function:type_name -> monty.v1.Function
+	19,  // 21: monty.v1.MontyNode.file_handle:type_name -> monty.v1.FileHandle
+	6,   // 22: monty.v1.MontyNode.complex:type_name -> monty.v1.Complex
+	7,   // 23: monty.v1.MontyNode.module:type_name -> monty.v1.ModuleNode
+	3,   // 24: monty.v1.ModuleNode.id:type_name -> monty.v1.Uuid
+	10,  // 25: monty.v1.ModuleNode.attrs:type_name -> monty.v1.NodePairs
+	9,   // 26: monty.v1.NodePairs.pairs:type_name -> monty.v1.NodePair
+	3,   // 27: monty.v1.Type.id:type_name -> monty.v1.Uuid
+	0,   // 28: monty.v1.Type.origin:type_name -> monty.v1.TypeOrigin
+	10,  // 29: monty.v1.Type.attrs:type_name -> monty.v1.NodePairs
+	3,   // 30: monty.v1.ClassInstanceNode.instance_id:type_name -> monty.v1.Uuid
+	10,  // 31: monty.v1.ClassInstanceNode.attrs:type_name -> monty.v1.NodePairs
+	28,  // 32: monty.v1.RaisedException.traceback:type_name -> monty.v1.StackFrame
+	24,  // 33: monty.v1.RaisedException.data:type_name -> monty.v1.ExcData
+	25,  // 34: monty.v1.ExcData.unicode:type_name -> monty.v1.UnicodeErrorData
+	26,  // 35: monty.v1.ExcData.json:type_name -> monty.v1.JsonErrorData
+	27,  // 36: monty.v1.StackFrame.start:type_name -> monty.v1.CodeLoc
+	27,  // 37: monty.v1.StackFrame.end:type_name -> monty.v1.CodeLoc
+	23,  // 38: monty.v1.ExtFunctionResult.error:type_name -> monty.v1.RaisedException
+	2,   // 39: monty.v1.ExtFunctionResult.not_handled:type_name -> monty.v1.Unit
+	31,  // 40: monty.v1.FutureResult.result:type_name -> monty.v1.ExtFunctionResult
+	35,  // 41: monty.v1.ParentRequest.configure:type_name -> monty.v1.Configure
+	51,  // 42: monty.v1.ParentRequest.install_dependencies:type_name -> monty.v1.InstallDependencies
+	42,  // 43: monty.v1.ParentRequest.feed:type_name -> monty.v1.Feed
+	43,  // 44: monty.v1.ParentRequest.resume_call:type_name -> monty.v1.ResumeCall
+	44,  // 45: monty.v1.ParentRequest.resume_name_lookup:type_name -> monty.v1.ResumeNameLookup
+	45,  // 46: monty.v1.ParentRequest.resume_futures:type_name -> monty.v1.ResumeFutures
+	47,  // 47: monty.v1.ParentRequest.dump:type_name -> monty.v1.Dump
+	48,  // 48: monty.v1.ParentRequest.load:type_name -> monty.v1.Load
+	49,  // 49: monty.v1.ParentRequest.reset:type_name -> monty.v1.Reset
+	50,  // 50: monty.v1.ParentRequest.shutdown:type_name -> monty.v1.Shutdown
+	46,  // 51: monty.v1.ParentRequest.abort_feed:type_name -> monty.v1.AbortFeed
+	30,  // 52: monty.v1.Configure.limits:type_name -> monty.v1.ResourceLimits
+	36,  // 53: monty.v1.Configure.os_policy:type_name -> monty.v1.OsPolicy
+	2,   // 54: monty.v1.OsPolicy.dt_system:type_name -> monty.v1.Unit
+	2,   // 55: monty.v1.OsPolicy.dt_call_host:type_name -> monty.v1.Unit
+	40,  // 56: monty.v1.OsPolicy.dt_fixed:type_name -> monty.v1.FixedDateTime
+	37,  // 57: monty.v1.OsPolicy.timezone:type_name -> monty.v1.SandboxTimeZone
+	38,  // 58: monty.v1.OsPolicy.sleep:type_name -> monty.v1.SleepMode
+	2,   // 59: monty.v1.OsPolicy.random_system:type_name -> monty.v1.Unit
+	2,   // 60: monty.v1.OsPolicy.random_call_host:type_name -> monty.v1.Unit
+	41,  // 61: monty.v1.OsPolicy.seed:type_name -> monty.v1.RandomSeed
+	2,   // 62: monty.v1.OsPolicy.pt_zero:type_name -> monty.v1.Unit
+	2,   // 63: monty.v1.OsPolicy.pt_elapsed:type_name -> monty.v1.Unit
+	2,   // 64: monty.v1.SandboxTimeZone.utc:type_name -> monty.v1.Unit
+	17,  // 65: monty.v1.SandboxTimeZone.fixed:type_name -> monty.v1.TimeZone
+	39,  // 66: monty.v1.SleepMode.system:type_name -> monty.v1.SystemSleep
+	2,   // 67: monty.v1.SleepMode.call_host:type_name -> monty.v1.Unit
+	2,   // 68: monty.v1.SleepMode.zero:type_name -> monty.v1.Unit
+	33,  // 69: monty.v1.Feed.inputs:type_name -> monty.v1.NamedRef
+	4,   // 70: monty.v1.Feed.values:type_name -> monty.v1.Arena
+	31,  // 71: monty.v1.ResumeCall.result:type_name -> monty.v1.ExtFunctionResult
+	4,   // 72: monty.v1.ResumeCall.values:type_name -> monty.v1.Arena
+	4,   // 73: monty.v1.ResumeNameLookup.values:type_name -> monty.v1.Arena
+	2,   // 74: monty.v1.ResumeNameLookup.undefined:type_name -> monty.v1.Unit
+	23,  // 75: monty.v1.ResumeNameLookup.error:type_name -> monty.v1.RaisedException
+	32,  // 76: monty.v1.ResumeFutures.results:type_name -> monty.v1.FutureResult
+	4,   // 77: monty.v1.ResumeFutures.values:type_name -> monty.v1.Arena
+	23,  // 78: monty.v1.AbortFeed.exception:type_name -> monty.v1.RaisedException
+	53,  // 79: monty.v1.ChildEvent.print:type_name -> monty.v1.Print
+	55,  // 80: monty.v1.ChildEvent.function_call:type_name -> monty.v1.FunctionCall
+	56,  // 81: monty.v1.ChildEvent.os_call:type_name -> monty.v1.OsCall
+	57,  // 82: monty.v1.ChildEvent.name_lookup:type_name -> monty.v1.NameLookup
+	58,  // 83: monty.v1.ChildEvent.resolve_futures:type_name -> monty.v1.ResolveFutures
+	59,  // 84: monty.v1.ChildEvent.complete:type_name -> monty.v1.Complete
+	60,  // 85: monty.v1.ChildEvent.error:type_name -> monty.v1.Error
+	61,  // 86: monty.v1.ChildEvent.typing_error:type_name -> monty.v1.TypingError
+	62,  // 87: monty.v1.ChildEvent.dump_result:type_name -> monty.v1.DumpResult
+	63,  // 88: monty.v1.ChildEvent.ok:type_name -> monty.v1.Ok
+	64,  // 89: monty.v1.ChildEvent.fatal_error:type_name -> monty.v1.FatalError
+	65,  // 90: monty.v1.ChildEvent.shutdown:type_name -> monty.v1.ShutdownDump
+	54,  // 91: monty.v1.Print.segments:type_name -> monty.v1.PrintSegment
+	1,   // 92: monty.v1.PrintSegment.stream:type_name -> monty.v1.PrintStream
+	9,   // 93: monty.v1.FunctionCall.kwargs:type_name -> monty.v1.NodePair
+	3,   // 94: monty.v1.FunctionCall.object_id:type_name -> monty.v1.Uuid
+	4,   // 95: monty.v1.FunctionCall.values:type_name -> monty.v1.Arena
+	29,  // 96: monty.v1.FunctionCall.position:type_name -> monty.v1.SourceRange
+	66,  // 97: monty.v1.OsCall.write_text:type_name -> monty.v1.OsCall.TextWrite
+	66,  // 98: monty.v1.OsCall.append_text:type_name -> monty.v1.OsCall.TextWrite
+	67,  // 99: monty.v1.OsCall.write_bytes:type_name -> monty.v1.OsCall.BytesWrite
+	67,  // 100: monty.v1.OsCall.append_bytes:type_name -> monty.v1.OsCall.BytesWrite
+	68,  // 101: monty.v1.OsCall.open:type_name -> monty.v1.OsCall.Open
+	69,  // 102: monty.v1.OsCall.mkdir:type_name -> monty.v1.OsCall.Mkdir
+	70,  // 103: monty.v1.OsCall.rename:type_name -> monty.v1.OsCall.Rename
+	71,  // 104: monty.v1.OsCall.getenv:type_name -> monty.v1.OsCall.Getenv
+	2,   // 105: monty.v1.OsCall.get_environ:type_name -> monty.v1.Unit
+	2,   // 106: monty.v1.OsCall.date_today:type_name -> monty.v1.Unit
+	72,  // 107: monty.v1.OsCall.date_time_now:type_name -> monty.v1.OsCall.DateTimeNow
+	73,  // 108: monty.v1.OsCall.urandom:type_name -> monty.v1.OsCall.Urandom
+	74,  // 109: monty.v1.OsCall.time:type_name -> monty.v1.OsCall.TimeCall
+	75,  // 110: monty.v1.OsCall.sleep:type_name -> monty.v1.OsCall.Sleep
+	76,  // 111: monty.v1.OsCall.async_sleep:type_name -> monty.v1.OsCall.AsyncSleep
+	75,  // 112: monty.v1.OsCall.system_sleep:type_name -> monty.v1.OsCall.Sleep
+	76,  // 113: monty.v1.OsCall.async_system_sleep:type_name -> monty.v1.OsCall.AsyncSleep
+	77,  // 114: monty.v1.OsCall.import:type_name -> monty.v1.OsCall.Import
+	78,  // 115: monty.v1.OsCall.import_stubs:type_name -> monty.v1.OsCall.ImportStubs
+	79,  // 116: monty.v1.OsCall.scan:type_name -> monty.v1.OsCall.Scan
+	4,   // 117: monty.v1.OsCall.values:type_name -> monty.v1.Arena
+	29,  // 118: monty.v1.OsCall.position:type_name -> monty.v1.SourceRange
+	3,   // 119: monty.v1.NameLookup.object_id:type_name -> monty.v1.Uuid
+	29,  // 120: monty.v1.NameLookup.position:type_name -> monty.v1.SourceRange
+	29,  // 121: monty.v1.ResolveFutures.position:type_name -> monty.v1.SourceRange
+	4,   // 122: monty.v1.Complete.values:type_name -> monty.v1.Arena
+	23,  // 123: monty.v1.Error.exception:type_name -> monty.v1.RaisedException
+	17,  // 124: monty.v1.OsCall.DateTimeNow.tz:type_name -> monty.v1.TimeZone
+	125, // [125:125] is the sub-list for method output_type
+	125, // [125:125] is the sub-list for method input_type
+	125, // [125:125] is the sub-list for extension type_name
+	125, // [125:125] is the sub-list for extension extendee
+	0,   // [0:125] is the sub-list for field type_name
 }
 
 func init() { file_monty_proto_init() }
@@ -6216,32 +7278,36 @@ func file_monty_proto_init() {
 		(*MontyNode_FileHandle)(nil),
 		(*MontyNode_Repr)(nil),
 		(*MontyNode_Cycle)(nil),
+		(*MontyNode_Complex)(nil),
+		(*MontyNode_Module)(nil),
+		(*MontyNode_Decimal)(nil),
 	}
-	file_monty_proto_msgTypes[10].OneofWrappers = []any{}
-	file_monty_proto_msgTypes[11].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[4].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[12].OneofWrappers = []any{}
 	file_monty_proto_msgTypes[13].OneofWrappers = []any{}
-	file_monty_proto_msgTypes[14].OneofWrappers = []any{}
-	file_monty_proto_msgTypes[18].OneofWrappers = []any{}
-	file_monty_proto_msgTypes[19].OneofWrappers = []any{}
-	file_monty_proto_msgTypes[20].OneofWrappers = []any{
+	file_monty_proto_msgTypes[15].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[16].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[20].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[21].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[22].OneofWrappers = []any{
 		(*ExcData_Unicode)(nil),
 		(*ExcData_Json)(nil),
 	}
-	file_monty_proto_msgTypes[21].OneofWrappers = []any{
+	file_monty_proto_msgTypes[23].OneofWrappers = []any{
 		(*UnicodeErrorData_ObjectBytes)(nil),
 		(*UnicodeErrorData_ObjectStr)(nil),
 	}
-	file_monty_proto_msgTypes[22].OneofWrappers = []any{}
 	file_monty_proto_msgTypes[24].OneofWrappers = []any{}
 	file_monty_proto_msgTypes[26].OneofWrappers = []any{}
-	file_monty_proto_msgTypes[27].OneofWrappers = []any{
+	file_monty_proto_msgTypes[28].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[29].OneofWrappers = []any{
 		(*ExtFunctionResult_ReturnValue)(nil),
 		(*ExtFunctionResult_Error)(nil),
 		(*ExtFunctionResult_Future)(nil),
 		(*ExtFunctionResult_NotFound)(nil),
 		(*ExtFunctionResult_NotHandled)(nil),
 	}
-	file_monty_proto_msgTypes[30].OneofWrappers = []any{
+	file_monty_proto_msgTypes[32].OneofWrappers = []any{
 		(*ParentRequest_Configure)(nil),
 		(*ParentRequest_InstallDependencies)(nil),
 		(*ParentRequest_Feed)(nil),
@@ -6254,13 +7320,40 @@ func file_monty_proto_init() {
 		(*ParentRequest_Shutdown)(nil),
 		(*ParentRequest_AbortFeed)(nil),
 	}
-	file_monty_proto_msgTypes[31].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[33].OneofWrappers = []any{}
 	file_monty_proto_msgTypes[34].OneofWrappers = []any{
+		(*OsPolicy_DtSystem)(nil),
+		(*OsPolicy_DtCallHost)(nil),
+		(*OsPolicy_DtFixed)(nil),
+		(*OsPolicy_RandomSystem)(nil),
+		(*OsPolicy_RandomCallHost)(nil),
+		(*OsPolicy_Seed)(nil),
+		(*OsPolicy_PtZero)(nil),
+		(*OsPolicy_PtElapsed)(nil),
+	}
+	file_monty_proto_msgTypes[35].OneofWrappers = []any{
+		(*SandboxTimeZone_Utc)(nil),
+		(*SandboxTimeZone_Named)(nil),
+		(*SandboxTimeZone_Fixed)(nil),
+	}
+	file_monty_proto_msgTypes[36].OneofWrappers = []any{
+		(*SleepMode_System)(nil),
+		(*SleepMode_CallHost)(nil),
+		(*SleepMode_Zero)(nil),
+	}
+	file_monty_proto_msgTypes[37].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[39].OneofWrappers = []any{
+		(*RandomSeed_Int)(nil),
+		(*RandomSeed_Float)(nil),
+		(*RandomSeed_Str)(nil),
+		(*RandomSeed_Bytes)(nil),
+	}
+	file_monty_proto_msgTypes[42].OneofWrappers = []any{
 		(*ResumeNameLookup_Value)(nil),
 		(*ResumeNameLookup_Undefined)(nil),
 		(*ResumeNameLookup_Error)(nil),
 	}
-	file_monty_proto_msgTypes[42].OneofWrappers = []any{
+	file_monty_proto_msgTypes[50].OneofWrappers = []any{
 		(*ChildEvent_Print)(nil),
 		(*ChildEvent_FunctionCall)(nil),
 		(*ChildEvent_OsCall)(nil),
@@ -6274,7 +7367,7 @@ func file_monty_proto_init() {
 		(*ChildEvent_FatalError)(nil),
 		(*ChildEvent_Shutdown)(nil),
 	}
-	file_monty_proto_msgTypes[46].OneofWrappers = []any{
+	file_monty_proto_msgTypes[54].OneofWrappers = []any{
 		(*OsCall_Exists)(nil),
 		(*OsCall_IsFile)(nil),
 		(*OsCall_IsDir)(nil),
@@ -6305,16 +7398,19 @@ func file_monty_proto_init() {
 		(*OsCall_SystemSleep)(nil),
 		(*OsCall_AsyncSystemSleep)(nil),
 		(*OsCall_Import_)(nil),
+		(*OsCall_ImportStubs_)(nil),
+		(*OsCall_Scan_)(nil),
 	}
-	file_monty_proto_msgTypes[55].OneofWrappers = []any{}
-	file_monty_proto_msgTypes[62].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[63].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[70].OneofWrappers = []any{}
+	file_monty_proto_msgTypes[77].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_monty_proto_rawDesc), len(file_monty_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   68,
+			NumMessages:   78,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -86,12 +86,46 @@ local function exited()
   end
 end
 
+-- input_wait bounds how long a question waits for its answer, in ms; the
+-- server's time limit of the cell ends the cell much sooner.
+local input_wait = 24 * 3600 * 1000
+
+--- Answers backyard/input: a cell called input(). The person answers with
+--- vim.ui.input (inputsecret for getpass); a dismissed question is null
+--- (the cell gets KeyboardInterrupt). The handler must return the answer,
+--- so an asynchronous vim.ui.input is waited for, with the UI live.
+local function input(_, params)
+  params = type(params) == "table" and params or {}
+  local prompt = type(params.prompt) == "string" and params.prompt or ""
+  if params.password == true then
+    local ok, line = pcall(vim.fn.inputsecret, prompt)
+    return { value = ok and line or vim.NIL }
+  end
+  local answer, done = nil, false
+  local ok = pcall(vim.ui.input, { prompt = prompt }, function(line)
+    answer, done = line, true
+  end)
+  if ok and not done then
+    vim.wait(input_wait, function()
+      return done
+    end, 20)
+  end
+  if answer == nil then
+    return { value = vim.NIL }
+  end
+  return { value = answer }
+end
+
 local function client_config(cmd)
   local o = config.options
   local settings = config.server_settings(o)
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  -- What this client does beyond LSP (contract ClientCapabilities).
+  caps.experimental = vim.tbl_deep_extend("force", caps.experimental or {}, { backyard = { input = true } })
   return {
     name = M.name,
     cmd = cmd,
+    capabilities = caps,
     root_dir = o.root_dir or (vim.uv or vim.loop).cwd(),
     init_options = settings,
     settings = settings,
@@ -104,6 +138,7 @@ local function client_config(cmd)
       [contract.notifications.output] = dispatch,
       [contract.notifications.executionState] = dispatch,
       [contract.notifications.kernelState] = dispatch,
+      [contract.requests.input] = input,
     },
     -- Requests sent before initialize ends would reach the server before
     -- the buffer's didOpen; run them after it (scheduled: Neovim sends

@@ -229,6 +229,10 @@ function M.info()
       "state       " .. tostring(info.state),
       "executions  " .. tostring(info.executionCount or 0),
     }
+    if info.write and info.write ~= vim.NIL then
+      lines[#lines + 1] = "files       "
+        .. (info.write == "workspace" and "cells write the workspace's files" or "kept in the kernel (:BackyardFiles, :BackyardSaveFiles)")
+    end
     local versions = info.versions ~= vim.NIL and info.versions or {}
     local names = vim.tbl_keys(versions)
     table.sort(names)
@@ -270,6 +274,98 @@ function M.variables()
       lines[#lines + 1] = fmt:format(v.name, v.type, repr)
     end
     show(lines, "backyard variables")
+  end)
+end
+
+-- overlay lists the files this buffer's kernel wrote that differ from the
+-- workspace, then calls done(res) with backyard.files' answer.
+local function overlay(bufnr, done)
+  client.execute(bufnr, contract.commands.files, {}, function(err, res)
+    if err then
+      notify(err_text(err), vim.log.levels.ERROR)
+    else
+      done(res)
+    end
+  end)
+end
+
+local function file_line(f, dir)
+  local size = f.state == "deleted" and "deleted" or (tostring(f.size) .. " B")
+  return ("%s %s  (%s)"):format(output.file_mark(f.state), output.relative(dir, f.path), size)
+end
+
+--- Shows in a float the files the kernel wrote that differ from the
+--- workspace (kept in the kernel until saved).
+function M.files()
+  local bufnr = buffer()
+  if not bufnr then
+    return
+  end
+  local dir = vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ":p:h")
+  overlay(bufnr, function(res)
+    if res.write == "workspace" then
+      show({ "(cells write the workspace's files directly: files.write is \"workspace\")" }, "backyard files")
+      return
+    end
+    local list = res.files ~= vim.NIL and res.files or {}
+    if #list == 0 then
+      show({ "(no files differ from the workspace)" }, "backyard files")
+      return
+    end
+    local lines = {}
+    for _, f in ipairs(list) do
+      lines[#lines + 1] = file_line(f, dir)
+    end
+    lines[#lines + 1] = { ":BackyardSaveFiles [file …] writes them to the workspace", "Comment" }
+    show(lines, "backyard files")
+  end)
+end
+
+--- Writes files the kernel kept apart to the workspace: the given paths
+--- (relative to Neovim's directory or absolute), or all of them after a
+--- confirmation.
+---@param paths? string[]
+function M.save_files(paths)
+  local bufnr = buffer()
+  if not bufnr then
+    return
+  end
+  local function save(list)
+    client.execute(bufnr, contract.commands.saveFiles, { paths = list }, function(err, res)
+      if err then
+        notify(err_text(err), vim.log.levels.ERROR)
+        return
+      end
+      local n = #(res.saved ~= vim.NIL and res.saved or {})
+      notify(("saved %d file%s to the workspace"):format(n, n == 1 and "" or "s"))
+    end)
+  end
+  if paths and #paths > 0 then
+    local abs = {}
+    for _, p in ipairs(paths) do
+      abs[#abs + 1] = vim.fn.fnamemodify(p, ":p")
+    end
+    save(abs)
+    return
+  end
+  local dir = vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ":p:h")
+  overlay(bufnr, function(res)
+    local list = res.files ~= vim.NIL and res.files or {}
+    if res.write == "workspace" or #list == 0 then
+      notify("no files to save: " .. (res.write == "workspace" and "the kernel writes the workspace directly" or "none differ from the workspace"))
+      return
+    end
+    local names, all = {}, {}
+    for _, f in ipairs(list) do
+      names[#names + 1] = file_line(f, dir)
+      all[#all + 1] = f.path
+    end
+    local choices = { ("Save all %d: %s"):format(#all, table.concat(names, ", ")), "Cancel" }
+    vim.ui.select(choices, { prompt = "backyard: write the kernel's files to the workspace?" }, function(_, idx)
+      if idx == 1 then
+        save(all)
+      end
+    end)
   end)
 end
 

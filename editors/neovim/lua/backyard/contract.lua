@@ -15,17 +15,27 @@ return {
     setBackend = "backyard.setBackend", -- {"uri": string, "backend": "auto" | "monty" | "container"}
     kernelInfo = "backyard.kernelInfo", -- {"uri": string}
     variables = "backyard.variables", -- {"uri": string}
+    files = "backyard.files", -- {"uri": string}
+    saveFiles = "backyard.saveFiles", -- {"uri": string, "paths": string[]}
   },
   notifications = {
     output = "backyard/output",
     executionState = "backyard/executionState",
     kernelState = "backyard/kernelState",
   },
+  -- requests from the server, answered by a client that advertises them
+  -- under capabilities.experimental.backyard
+  requests = {
+    input = "backyard/input",
+  },
   status = { "ok", "error", "interrupted", "timeout", "crashed" },
   backend = { "auto", "monty", "container" },
   kernelState = { "starting", "idle", "busy", "dead" },
   executionPhase = { "queued", "running", "done" },
   stream = { "stdout", "stderr" },
+  fileState = { "created", "changed", "deleted" },
+  check = { "confirmed", "message", "differs", "unconfirmed" },
+  filesWrite = { "sandbox", "workspace" },
   -- backyard.* settings the server reads, with their defaults.
   settings = {
     ["backend"] = "auto",
@@ -43,5 +53,7 @@ return {
     ["container.network"] = "none",
     ["container.mountWorkspace"] = true,
     ["container.warmPool"] = 1,
+    ["files.hide"] = { ".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc" },
+    ["files.write"] = "sandbox",
   },
 }

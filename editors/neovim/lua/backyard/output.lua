@@ -39,6 +39,7 @@ function M.highlights()
     BackyardStale = "NonText",
     BackyardMore = "Comment",
     BackyardPrefix = "NonText",
+    BackyardFiles = "DiagnosticHint",
   }) do
     vim.cmd(("highlight default link %s %s"):format(group, link))
   end
@@ -212,9 +213,32 @@ function M.header(x)
   return text
 end
 
+local marks = { created = "+", changed = "~", deleted = "-" }
+
+--- The sign of a file change: + created, ~ changed, - deleted.
+---@param state string
+---@return string
+function M.file_mark(state)
+  return marks[state] or "~"
+end
+
+--- path relative to folder dir when it lies below it, else as given.
+---@param dir? string
+---@param path string
+---@return string
+function M.relative(dir, path)
+  if dir and dir ~= "" then
+    local base = dir:sub(-1) == "/" and dir or dir .. "/"
+    if path:sub(1, #base) == base then
+      return path:sub(#base + 1)
+    end
+  end
+  return path
+end
+
 -- body lists {text, hl} of an execution: stdout, stderr, the value, the
--- error and its frames.
-local function body(x, out)
+-- error and its frames, then the files it changed (paths relative to dir).
+local function body(x, out, dir)
   for _, l in ipairs(split(x.stdout)) do
     out[#out + 1] = { l, "BackyardStdout" }
   end
@@ -245,17 +269,29 @@ local function body(x, out)
     end
     if opts().traceback then
       for _, f in ipairs(nilify(err.traceback) or {}) do
-        local where = (tonumber(f.line) or -1) >= 0 and ("line " .. (f.line + 1) .. ", ") or ""
+        local where = ""
+        if (tonumber(f.line) or -1) >= 0 then
+          where = "line " .. (f.line + 1) .. ", "
+        elseif type(f.file) == "string" and f.file ~= "" then
+          where = f.file .. ":" .. (tonumber(f.fileLine) or 0) .. ", " -- library code
+        end
         local text = f.text and f.text ~= "" and (": " .. vim.trim(f.text)) or ""
         out[#out + 1] = { "  " .. where .. "in " .. (f.name or "?") .. text, "BackyardTraceback" }
       end
     end
   end
+  for _, n in ipairs(nilify(x.notes) or {}) do
+    out[#out + 1] = { "note: " .. n, "BackyardMore" }
+  end
+  for _, f in ipairs(nilify(x.files) or {}) do
+    out[#out + 1] = { M.file_mark(f.state) .. " " .. M.relative(dir, f.path), "BackyardFiles" }
+  end
   return out
 end
 
--- lines is the full output of o as {text, hl}: the header first.
-local function lines(o)
+-- lines is the full output of o as {text, hl}: the header first; file
+-- paths relative to dir.
+local function lines(o, dir)
   local out = {}
   local live = o.live
   if live and live.state == "running" then
@@ -272,7 +308,7 @@ local function lines(o)
   if live then -- queued: keep the previous output, dimmed, under the new state
     out[1] = { "[ ] queued", "BackyardRunning" }
     if x then
-      for _, l in ipairs(body(x, {})) do
+      for _, l in ipairs(body(x, {}, dir)) do
         out[#out + 1] = { l[1], "BackyardStale" }
       end
     end
@@ -282,7 +318,7 @@ local function lines(o)
     return out
   end
   out[1] = { M.header(x), x.status == "ok" and "BackyardHeader" or "BackyardHeaderError" }
-  return body(x, out)
+  return body(x, out, dir)
 end
 
 -- render draws o's lines (folded) under its region.
@@ -291,7 +327,7 @@ local function render(bufnr, o)
     return
   end
   local op = opts()
-  local all = lines(o)
+  local all = lines(o, vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ":p:h"))
   local _, last = rows(bufnr, o)
   if not last then
     return

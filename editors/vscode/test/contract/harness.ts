@@ -70,8 +70,10 @@ const patience = 20_000;
 
 export class Session {
   readonly messages: Message[] = [];
-  /** Server-to-client requests, answered as VS Code does (null). */
+  /** Server-to-client requests, answered as VS Code does (null) unless answers has the method. */
   readonly requests: Message[] = [];
+  /** How to answer server requests, by method (what the extension's handler would return). */
+  readonly answers = new Map<string, (params: any) => unknown>(); // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Notifications and requests in the order they arrived. */
   readonly all: Message[] = [];
   init!: InitializeResult;
@@ -88,7 +90,8 @@ export class Session {
     conn.onNotification((method: string, params: unknown) => this.record(this.messages, { method, params }));
     conn.onRequest((method: string, params: unknown) => {
       this.record(this.requests, { method, params, request: true });
-      return refuse.includes(method) ? new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${method}`) : null;
+      if (refuse.includes(method)) return new ResponseError(ErrorCodes.MethodNotFound, `method not found: ${method}`);
+      return this.answers.get(method)?.(params) ?? null;
     });
     proc.stderr.on('data', (b: Buffer) => (this.stderr += b.toString()));
     conn.listen();

@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EditorCmd } from '../../src/commands';
 import { specsByLook } from '../../src/decorations';
-import { Cmd, lineArg, rangeArg, type Execution, type ExecutionStateParams, type InterruptResult, type KernelInfo, type QueuedResult, type RunResult, type VariablesResult } from '../../src/protocol';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fileItems } from '../../src/files';
+import { Cmd, lineArg, rangeArg, Request, type Execution, type ExecutionStateParams, type FilesResult, type InterruptResult, type KernelInfo, type QueuedResult, type RunResult, type SaveFilesResult, type VariablesResult } from '../../src/protocol';
 import { DocumentResults } from '../../src/results';
 import { extensionInitialize, Session } from './harness';
 import { mock } from '../mock/vscode';
@@ -171,6 +176,8 @@ describe('running cells', () => {
     assert.equal(r.interrupted, true);
     const x = (await running).executions![0]!;
     assert.equal(x.status, 'interrupted');
+    // Monty cannot keep a stopped cell's effects: the record says so.
+    assert.match(x.notes?.[0] ?? '', /the namespace was restored to its state before this cell/);
     const after = await s.execute<RunResult>(Cmd.runRange, rangeArg(uri, { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }));
     assert.deepEqual([after.executions![0]!.status, after.executions![0]!.result?.text], ['ok', '5']);
     const shown = inlineOf(uri, 6);
@@ -178,6 +185,30 @@ describe('running cells', () => {
     assert.equal(shown.interrupted![0]![0], 4);
     assert.match(String(shown.interrupted![0]![1]), /■ interrupted$/);
     assert.deepEqual(shown.ok, [[1, `[${after.executions![0]!.executionCount}] ✓ 5`]]);
+  });
+
+  it('answers input() from the input box: the extension advertises it, the server asks', async () => {
+    s = await Session.start();
+    const asked: unknown[] = [];
+    s.answers.set(Request.input, (p) => (asked.push(p), { value: 'Ada' }));
+    const uri = newUri('input');
+    await s.open(uri, '# %%\nname = input("name? ")\nprint("hello", name)\nname\n');
+    const x = (await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 1))).executions![0]!;
+    assert.deepEqual([x.status, x.stdout, x.result?.text], ['ok', 'name? Ada\nhello Ada\n', "'Ada'"]);
+    assert.deepEqual(asked, [{ uri, executionId: x.id, prompt: 'name? ' }]);
+    // Dismissed (what the input box gives for Escape): KeyboardInterrupt.
+    s.answers.set(Request.input, () => ({ value: null }));
+    const y = (await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 1))).executions![0]!;
+    assert.deepEqual([y.status, y.error?.ename], ['interrupted', 'KeyboardInterrupt']);
+  });
+
+  it('names the file and line of a library frame', async () => {
+    s = await Session.start({ backend: 'monty' });
+    const uri = newUri('evalframe');
+    await s.open(uri, '# %%\neval("1/0")\n');
+    const x = (await s.execute<RunResult>(Cmd.runCell, lineArg(uri, 1))).executions![0]!;
+    const outside = x.error!.traceback.find((f) => f.line < 0)!;
+    assert.deepEqual([outside.file, outside.fileLine], ['<string>', 1]);
   });
 
   it('restarts to an empty namespace with the execution count back to 0', async () => {
@@ -216,6 +247,28 @@ describe('kernel commands', () => {
     const byName = Object.fromEntries(vars.variables.map((v) => [v.name, [v.type, v.repr]]));
     assert.deepEqual(byName.total, ['int', '42']);
     assert.deepEqual(byName.name, ['str', "'backyard'"]);
+  });
+
+  it('list and save the files a cell wrote, shown under the cell', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'backyard-files-'));
+    writeFileSync(join(dir, 'in.csv'), 'n\n3\n');
+    s = await Session.start({ backend: 'monty' });
+    const uri = pathToFileURL(join(dir, 'nb.py')).toString();
+    const text = "rows = open('in.csv').read().split()\nopen('out.txt', 'w').write(rows[1])\n";
+    await s.open(uri, text);
+    const run = await s.execute<RunResult>(Cmd.runAll, { uri });
+    const x = run.executions![0]!;
+    assert.deepEqual(x.files, [{ path: join(dir, 'out.txt'), state: 'created' }]);
+    const r = new DocumentResults();
+    for (const p of s.notifications('backyard/executionState')) if (p.uri === uri) r.onExecutionState(p);
+    assert.equal(specsByLook(r.all(), 3, dir).get('ok')![0]!.text, '[1] ✓ 1 · + out.txt');
+    const list = await s.execute<FilesResult>(Cmd.files, { uri });
+    assert.deepEqual(list, { files: [{ path: join(dir, 'out.txt'), size: 1, state: 'created' }], write: 'sandbox' });
+    assert.ok(!existsSync(join(dir, 'out.txt')));
+    const saved = await s.execute<SaveFilesResult>(Cmd.saveFiles, { uri, paths: fileItems(list.files, dir).map((i) => i.path) });
+    assert.deepEqual(saved.saved, [join(dir, 'out.txt')]);
+    assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), '3');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('answer a bad argument with an error naming the expected shape', async () => {

@@ -426,6 +426,9 @@ const state = {
   controllers: [] as MockController[],
   diagnostics: new Map<string, Diagnostic[]>(),
   quickPickAnswer: undefined as ((items: any[]) => any) | undefined,
+  /** What an input box answers (undefined: dismissed). */
+  inputAnswer: undefined as ((options: unknown) => string | undefined) | undefined,
+  inputBoxes: [] as unknown[],
   /** The button a shown message answers with. */
   messageAnswer: undefined as string | undefined,
   quickPicks: [] as any[][],
@@ -454,6 +457,8 @@ export const mock = {
     state.controllers = [];
     state.diagnostics.clear();
     state.quickPickAnswer = undefined;
+    state.inputAnswer = undefined;
+    state.inputBoxes = [];
     state.messageAnswer = undefined;
     state.quickPicks = [];
     state.logs = [];
@@ -514,6 +519,10 @@ export const window = {
   async withProgress(opts: { title?: string }, task: (p: { report(v: { message?: string }): void }, token: unknown) => Promise<unknown>) {
     state.logs.push({ level: 'progress', text: opts.title ?? '' });
     return task({ report: (v) => state.logs.push({ level: 'progress', text: v.message ?? '' }) }, new CancellationTokenSource().token);
+  },
+  async showInputBox(options: unknown, _token?: unknown) {
+    state.inputBoxes.push(options);
+    return state.inputAnswer ? state.inputAnswer(options) : undefined;
   },
   async showQuickPick(items: any[]) {
     state.quickPicks.push(items);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
 import { createClient } from '../../src/client';
-import { mock, Uri } from '../mock/vscode';
+import { askInput } from '../../src/input';
+import { CancellationTokenSource, mock, Uri } from '../mock/vscode';
 
 interface Internals {
   clientOptions: LanguageClientOptions & { initializationOptions: () => unknown };
@@ -47,6 +48,21 @@ describe('language client options', () => {
     mw.handleDiagnostics!(Uri.parse('file:///w/a.py') as never, [], next as never);
     mw.handleDiagnostics!(Uri.parse('file:///w/n.ipynb#backyard-kernel') as never, [], next as never);
     assert.deepEqual(passed, ['file:///w/a.py']);
+  });
+
+  it('advertise that they answer backyard/input', () => {
+    const caps = (createClient('/bin/backyard-ls', { isVirtual: () => false }) as unknown as { computeClientCapabilities(): { experimental?: { backyard?: { input?: boolean } } } }).computeClientCapabilities();
+    assert.equal(caps.experimental?.backyard?.input, true);
+  });
+
+  it('ask input() in an input box: the prompt, hidden for a password, Escape is null', async () => {
+    const asked: unknown[] = [];
+    mock.state.inputAnswer = (o) => (asked.push(o), (o as { password: boolean }).password ? undefined : 'Ada');
+    const token = new CancellationTokenSource().token;
+    assert.deepEqual(await askInput({ uri: 'file:///w/my%20nb.py', executionId: 'e1', prompt: 'name? ' }, token), { value: 'Ada' });
+    assert.deepEqual(await askInput({ uri: 'file:///w/a.py', executionId: 'e2', prompt: 'Password: ', password: true }, token), { value: null });
+    assert.deepEqual(asked[0], { title: 'backyard: input() in my nb.py', prompt: 'name?', password: false, ignoreFocusOut: true });
+    assert.equal((asked[1] as { password: boolean }).password, true);
   });
 
   it('show the server inlay hints only when inlineResults is inlayHints', async () => {

@@ -156,6 +156,40 @@ describe('editor commands', () => {
     assert.deepEqual(mock.state.quickPicks[0], [{ label: 'total', description: 'int', detail: '42' }]);
   });
 
+  it('save the files the kernel chose in a quick pick', async () => {
+    const files = [
+      { path: '/home/ada/out/summary.csv', size: 2048, state: 'created' },
+      { path: '/home/ada/old.txt', size: 0, state: 'deleted' },
+    ];
+    const t = setup('x', new Position(0, 0), { [Cmd.files]: { files, write: 'sandbox' }, [Cmd.saveFiles]: { saved: ['/home/ada/out/summary.csv'] } });
+    mock.state.quickPickAnswer = (items) => items.filter((i: { path: string }) => i.path.endsWith('.csv'));
+    await t.run(EditorCmd.saveFiles);
+    assert.deepEqual(
+      mock.state.quickPicks[0]!.map((i: { label: string; description: string; picked: boolean }) => [i.label, i.description, i.picked]),
+      [
+        ['+ out/summary.csv', 'created · 2.0 KiB', true],
+        ['- old.txt', 'deleted: saving removes it', true],
+      ],
+    );
+    assert.deepEqual(t.calls.map((c) => [c.command, c.arg]), [
+      [Cmd.files, { uri: t.uri }],
+      [Cmd.saveFiles, { uri: t.uri, paths: ['/home/ada/out/summary.csv'] }],
+    ]);
+    assert.match(mock.state.messages.at(-1)!.text, /saved 1 file to the workspace/);
+  });
+
+  it('say there is nothing to save when the kernel writes the workspace, or wrote nothing', async () => {
+    let t = setup('x', new Position(0, 0), { [Cmd.files]: { files: [], write: 'workspace' } });
+    await t.run(EditorCmd.saveFiles);
+    assert.match(mock.state.messages.at(-1)!.text, /writes the workspace's files directly/);
+    mock.reset();
+    t = setup('x', new Position(0, 0), { [Cmd.files]: { files: [], write: 'sandbox' } });
+    await t.run(EditorCmd.saveFiles);
+    assert.match(mock.state.messages.at(-1)!.text, /no files that differ/);
+    assert.equal(mock.state.quickPicks.length, 0);
+    assert.deepEqual(t.calls.map((c) => c.command), [Cmd.files]);
+  });
+
   it('report a failed request with the server message', async () => {
     const t = setup('x', new Position(0, 0));
     mock.state.commands.clear();

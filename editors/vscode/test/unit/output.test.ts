@@ -34,6 +34,11 @@ describe('OutputLog', () => {
       "E b.py:1 │ NameError: name 'y' is not defined",
     ]);
   });
+  it('logs the notes of a run', () => {
+    const { lines, out } = recorder();
+    out.onDone(execution({ status: 'interrupted', notes: ['the namespace was restored'] }), 'c.py:2');
+    assert.equal(lines.at(-1), 'W c.py:2 │ note: the namespace was restored');
+  });
   it('names a run by file and 1-based line', () => {
     assert.equal(whereLabel('file:///home/ada/my%20notes.py', 11), 'my notes.py:12');
   });

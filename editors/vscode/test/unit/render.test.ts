@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fenced, formatTraceback, hoverMarkdown, inline } from '../../src/render';
+import { fenced, fileChanges, fileCounts, formatTraceback, hoverMarkdown, inline, relativePath, summaryLine } from '../../src/render';
 import { DocumentResults } from '../../src/results';
 import type { Execution } from '../../src/protocol';
 import { execution, state } from './fixtures';
@@ -67,5 +67,39 @@ describe('hover markdown', () => {
   });
   it('formats frames outside the code that ran', () => {
     assert.match(formatTraceback({ ename: 'E', evalue: '', traceback: [{ line: -1, name: 'g', text: '' }] }), /outside this code, in g\nE$/);
+  });
+  it('names the file and line of a library frame', () => {
+    const tb = formatTraceback({ ename: 'FileNotFoundError', evalue: 'x', traceback: [{ line: 2, name: '<module>', text: 'p.read_text()' }, { line: -1, name: 'read_text', text: 'with self.open() as f:', file: '/usr/lib/python3.11/pathlib.py', fileLine: 1058 }] });
+    assert.match(tb, /line 3, in <module>\n {4}p\.read_text\(\)\n {2}File "\/usr\/lib\/python3\.11\/pathlib\.py", line 1058, in read_text\n {4}with self\.open\(\) as f:\n/);
+  });
+  it('shows the notes of a run, one line each', () => {
+    const md = hoverMarkdown(entry(execution({ status: 'interrupted', notes: ['the namespace was restored to its state before this cell: Monty cannot keep what a stopped cell did'] })));
+    assert.match(md, /\*note: the namespace was restored to its state before this cell: Monty cannot keep what a stopped cell did\*$/);
+  });
+});
+
+describe('files a run changed', () => {
+  const files: Execution['files'] = [
+    { path: '/home/ada/out/summary.csv', state: 'created' },
+    { path: '/home/ada/sales.csv', state: 'changed' },
+    { path: '/home/shared/old.txt', state: 'deleted' },
+  ];
+  it('are marked + ~ - relative to the document folder', () => {
+    assert.equal(fileChanges(files, '/home/ada'), '+ out/summary.csv ~ sales.csv - ../shared/old.txt');
+    assert.equal(relativePath('C:\\work', 'C:\\work\\a.csv'), 'a.csv');
+    assert.equal(relativePath('/a/b', '/c/d.txt'), '/c/d.txt');
+    assert.equal(fileCounts(files), '+1 ~1 -1');
+    assert.equal(fileCounts([]), '');
+  });
+  it('show under the cell: in the after-text (never cut off by a long value), the hover and the log line', () => {
+    const x = execution({ result: { text: 'x'.repeat(300) }, files });
+    const t = inline(entry(x), '/home/ada').text;
+    assert.ok(t.endsWith(' · + out/summary.csv ~ sales.csv - ../shared/old.txt'), t);
+    assert.ok(t.length <= 120);
+    const md = hoverMarkdown(entry(x), '/home/ada');
+    assert.match(md, /files \(kept in the kernel until you save them/);
+    assert.match(md, /\+ out\/summary\.csv\n~ sales\.csv\n- \.\.\/shared\/old\.txt/);
+    assert.match(summaryLine(x, 'demo.py:2'), / · files \+ \/home\/ada\/out\/summary\.csv/);
+    assert.doesNotMatch(hoverMarkdown(entry(execution())), /files/);
   });
 });

@@ -26,8 +26,10 @@ describe('settings → initializationOptions', () => {
         findLinks: '',
         prewarm: true,
         container: { image: 'python:3.13-slim', runtime: '', network: 'none', mountWorkspace: true, warmPool: 1 },
+        files: { hide: defaults['files.hide'], write: 'sandbox' },
       },
     });
+    assert.ok((defaults['files.hide'] as readonly string[]).includes('.env'));
   });
   it('sends autoInstall as the server reads it: off|ask|on, anything else off', () => {
     assert.deepEqual(['off', 'ask', 'on', 'always'].map(autoInstallPolicy), ['off', 'ask', 'on', 'off']);
@@ -46,6 +48,8 @@ describe('settings → initializationOptions', () => {
         'container.runtime': 'runsc',
         'container.network': 'bridge',
         'container.mountWorkspace': false,
+        'files.hide': ['.env', 'secrets'],
+        'files.write': 'workspace',
         serverPath: '/x/backyard-ls',
         inlineResults: 'off',
       }),
@@ -63,6 +67,7 @@ describe('settings → initializationOptions', () => {
         findLinks: '',
         prewarm: true,
         container: { image: 'python:3.12-slim', runtime: 'runsc', network: 'bridge', mountWorkspace: false, warmPool: 1 },
+        files: { hide: ['.env', 'secrets'], write: 'workspace' },
       },
     });
   });
@@ -70,7 +75,7 @@ describe('settings → initializationOptions', () => {
     for (const [k, v] of Object.entries(defaults)) assert.deepEqual(props[`backyard.${k}`]?.default, v, k);
   });
   it('documents every setting the brief lists', () => {
-    for (const k of ['backend', 'timeout', 'memory', 'recursionLimit', 'maxOutputBytes', 'montyPath', 'serverPath', 'container.image', 'container.runtime', 'container.network', 'container.mountWorkspace', 'autoInstall', 'indexUrl', 'findLinks', 'prewarm']) {
+    for (const k of ['backend', 'timeout', 'memory', 'recursionLimit', 'maxOutputBytes', 'montyPath', 'serverPath', 'container.image', 'container.runtime', 'container.network', 'container.mountWorkspace', 'autoInstall', 'indexUrl', 'findLinks', 'prewarm', 'files.hide', 'files.write']) {
       assert.ok(props[`backyard.${k}`], k);
     }
     assert.deepEqual(props['backyard.autoInstall']!.enum, ['off', 'ask', 'on']);

@@ -27,4 +27,11 @@ describe('status bar', () => {
     s.setActive(undefined);
     assert.equal(item.visible, false);
   });
+  it('says where the cells write files', () => {
+    assert.equal(statusText({ backend: 'monty', runtime: '', state: 'idle', write: 'workspace' }, 'a.py').text, '$(circle-outline) monty · idle · writes files');
+    assert.match(statusText({ backend: 'monty', runtime: '', state: 'idle', write: 'workspace' }, 'a.py').tooltip, /real files/);
+    const sandbox = statusText({ backend: 'monty', runtime: '', state: 'idle', write: 'sandbox' }, 'a.py');
+    assert.equal(sandbox.text, '$(circle-outline) monty · idle');
+    assert.match(sandbox.tooltip, /stays in the kernel/);
+  });
 });

@@ -1,0 +1,3 @@
+# %% ask
+name = input("name? ")
+name

@@ -1,0 +1,212 @@
+package auto
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/pysrc"
+)
+
+// A rule is why the auto kernel does not simply show Monty's result of a
+// cell. Its id is contract.Routing.Rule.
+type rule struct {
+	id     string
+	reason string
+}
+
+// plan is what the router decides for a cell before it runs.
+type plan struct {
+	// route is set when the cell must run in the container: it imports a
+	// module Monty lacks, or uses a construct Monty rejects or runs
+	// differently where comparing the cell's run would not show it.
+	route *rule
+	// checks are constructs Monty runs differently from CPython in some
+	// cases: the cell runs on Monty and then in the container, and the
+	// results are compared.
+	checks []rule
+	// code is what Monty runs: the cell with its shims applied.
+	code string
+}
+
+// checkable are the constructs whose difference shows in the cell's own
+// output or in the values of the names it uses, so that comparing the
+// cell's run with CPython's catches it. A divergent construct not listed
+// moves the document before the cell runs: its difference may show only in
+// a later cell (a special method is called where the class is used), Monty
+// rejects the construct before running anything, or running it on Monty
+// first costs too much (Monty runs concurrent sleeps one after the other).
+var checkable = map[string]bool{
+	"set": true, "generator-expression": true, "round-ndigits": true,
+	"except-as": true, "type-as-value": true, "dict-bool-key": true, "re-ascii": true, "re-template": true,
+	"hasattr": true, "stdio-write": true, "percent-format": true, "complex-literal": true,
+	"global": true, "nonlocal": true, "match": true, "object-repr": true,
+}
+
+// constructs are the probe names of the constructs in code.
+func constructs(a pysrc.Analysis, code string) []string {
+	out := slices.Concat(a.Features, a.Uses, shimConstructs(code))
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// planCell decides how the cell code runs, by what the worker was found to
+// support (caps).
+func planCell(code string, caps *Capabilities) plan {
+	a := pysrc.Analyze(code)
+	p := plan{code: code}
+	for _, imp := range a.Imports {
+		if imp.Top == "" || imp.Top == "__future__" {
+			continue
+		}
+		if !caps.SupportsModule(imp.Module) {
+			p.route = &rule{"module:" + imp.Module, fmt.Sprintf("imports %s, which Monty does not provide", imp.Module)}
+			return p
+		}
+	}
+	var use []shim
+	for _, c := range constructs(a, code) {
+		if _, diverges := caps.Divergent[c]; !diverges {
+			continue
+		}
+		switch {
+		case caps.Shimmed[c]:
+			i := slices.IndexFunc(shims, func(s shim) bool { return s.construct == c })
+			use = append(use, shims[i])
+		case checkable[c]:
+			p.checks = append(p.checks, rule{"check:" + c, fmt.Sprintf("uses %s, which Monty runs differently from CPython in some cases", describe(c))})
+		default:
+			p.route = &rule{"construct:" + c, fmt.Sprintf("uses %s, which Monty does not run as CPython does", describe(c))}
+			return p
+		}
+	}
+	p.code, _ = applyShims(code, use)
+	return p
+}
+
+// mayNeedContainer reports whether a cell is likely to need the container:
+// it is routed or checked, or it raises on purpose (its error is
+// confirmed).
+func mayNeedContainer(code string, caps *Capabilities) bool {
+	p := planCell(code, caps)
+	if p.route != nil || len(p.checks) > 0 {
+		return true
+	}
+	toks, _ := pysrc.Tokenize(code)
+	for _, t := range toks {
+		if t.Kind == pysrc.Name && (t.Text == "raise" || t.Text == "assert") {
+			return true
+		}
+	}
+	return false
+}
+
+func describe(construct string) string {
+	if name, ok := strings.CutPrefix(construct, "dunder:"); ok {
+		return "the special method " + name
+	}
+	return strings.ReplaceAll(construct, "-", " ")
+}
+
+var undefinedName = regexp.MustCompile(`^name '([A-Za-z_][A-Za-z0-9_]*)' is not defined$`)
+
+// judge lists why Monty's result r of a cell planned as p must be compared
+// with CPython's: the plan's checks, an exception Monty raised that is not
+// proven to be CPython's, a limit of Monty's, a value Monty may show
+// differently. seen holds the names of the cells run before.
+func judge(p plan, r kernel.Result, seen map[string]bool) []rule {
+	var out []rule
+	switch r.Status {
+	case kernel.StatusError:
+		if !provenError(r.Error, seen) {
+			out = append(out, errorRule(r.Error))
+		}
+	case kernel.StatusTimeout:
+		out = append(out, rule{"limit:time", "Monty's time limit stopped the cell"})
+	case kernel.StatusCrashed:
+		out = append(out, rule{"limit:crash", "the Monty worker died running the cell"})
+	case kernel.StatusOK:
+		if deepNesting(r) {
+			out = append(out, rule{"value:deep-nesting", "the cell shows a deeply nested value, which CPython's repr may refuse (RecursionError)"})
+		}
+	}
+	if r.Status == kernel.StatusOK || r.Status == kernel.StatusError {
+		if showsMontyRepr(r) {
+			out = append(out, rule{"value:object-repr", "the cell shows an object's default repr, which Monty spells differently"})
+		}
+	}
+	return append(out, p.checks...)
+}
+
+func errorRule(e *contract.ExecutionError) rule {
+	switch {
+	case e.EName == "MemoryError":
+		return rule{"limit:memory", "Monty's memory limit stopped the cell: " + e.EValue}
+	case e.EName == "RecursionError":
+		return rule{"limit:recursion", "Monty's recursion limit stopped the cell: " + e.EValue}
+	}
+	return rule{"error:" + e.EName, fmt.Sprintf("Monty raised %s: %s", e.EName, firstLine(e.EValue))}
+}
+
+// provenError reports an exception that CPython certainly raises too, with
+// the same message: a NameError for a name that no cell run before
+// mentions and that is no built-in of CPython's. Every other exception is
+// confirmed on the container before it is shown.
+func provenError(e *contract.ExecutionError, seen map[string]bool) bool {
+	if e == nil || e.EName != "NameError" {
+		return false
+	}
+	m := undefinedName.FindStringSubmatch(e.EValue)
+	// A module's dunder globals (__builtins__, __name__…) exist in CPython.
+	return m != nil && !seen[m[1]] && !pysrc.IsBuiltin(m[1]) && !strings.HasPrefix(m[1], "__")
+}
+
+// montyRepr matches Monty's spelling of default reprs: an instance or a
+// function with its address, a class without its module.
+var montyRepr = regexp.MustCompile(`<[A-Za-z_][A-Za-z0-9_.]* object at 0x[0-9a-f]+>|<function '[^']*' at 0x|<class '([A-Za-z_][A-Za-z0-9_]*)'>`)
+
+// showsMontyRepr reports output holding a default repr that CPython would
+// spell otherwise (a built-in class's, <class 'int'>, is the same in both).
+func showsMontyRepr(r kernel.Result) bool {
+	texts := []string{r.Stdout, r.Stderr, valueText(r)}
+	if r.Error != nil {
+		texts = append(texts, r.Error.EValue)
+	}
+	for _, s := range texts {
+		for _, m := range montyRepr.FindAllStringSubmatch(s, -1) {
+			if m[1] == "" || !pysrc.IsBuiltin(m[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxNesting is the bracket depth from which a value Monty shows is
+// checked: CPython's repr of a deeper container may raise RecursionError
+// (its limit counts nesting), Monty's does not.
+const maxNesting = 200
+
+func deepNesting(r kernel.Result) bool {
+	texts := []string{r.Stdout}
+	if r.Value != nil {
+		texts = append(texts, r.Value.Text)
+	}
+	for _, s := range texts {
+		depth := 0
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '[', '(', '{':
+				if depth++; depth >= maxNesting {
+					return true
+				}
+			case ']', ')', '}':
+				depth = max(depth-1, 0)
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,92 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+)
+
+// What the text content keeps of long output: a model reads the start and
+// the end; the structured result has all of it (up to the output limit).
+const (
+	textHead = 3000
+	textTail = 1500
+)
+
+// runText renders a run the way a notebook shows it, short: the output,
+// "Out[n]: value" or the traceback, and a status line.
+func runText(r *contract.RunPythonResult) string {
+	var b strings.Builder
+	if r.Stdout != "" {
+		b.WriteString(clip(r.Stdout))
+		if !strings.HasSuffix(r.Stdout, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if r.Stderr != "" {
+		b.WriteString("[stderr]\n")
+		b.WriteString(clip(r.Stderr))
+		if !strings.HasSuffix(r.Stderr, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if r.Result != "" {
+		fmt.Fprintf(&b, "Out[%d]: %s\n", r.ExecutionCount, clip(r.Result))
+	}
+	if e := r.Error; e != nil {
+		if len(e.Traceback) > 0 {
+			b.WriteString("Traceback (most recent call last):\n")
+			for _, f := range e.Traceback {
+				switch {
+				case f.Line > 0:
+					fmt.Fprintf(&b, "  line %d, in %s\n    %s\n", f.Line, f.Name, f.Text)
+				case f.Text != "":
+					fmt.Fprintf(&b, "  in %s: %s\n", f.Name, f.Text)
+				}
+			}
+		}
+		b.WriteString(e.EName)
+		if e.EValue != "" {
+			b.WriteString(": " + clip(e.EValue))
+		}
+		b.WriteByte('\n')
+	}
+	if len(r.FilesChanged) > 0 {
+		b.WriteString("[files:")
+		for i, f := range r.FilesChanged {
+			if i == 20 {
+				fmt.Fprintf(&b, " … %d more", len(r.FilesChanged)-i)
+				break
+			}
+			fmt.Fprintf(&b, " %s %s", f.State, f.Path)
+			if i < len(r.FilesChanged)-1 {
+				b.WriteByte(',')
+			}
+		}
+		b.WriteString("]\n")
+	}
+	where := r.Backend
+	if r.Runtime != "" && r.Runtime != r.Backend {
+		where += "/" + r.Runtime
+	}
+	fmt.Fprintf(&b, "[%s · %s · %.1f ms]", r.Status, where, r.DurationMs)
+	return b.String()
+}
+
+// clip cuts s to its head and tail, marking what was left out.
+func clip(s string) string {
+	if len(s) <= textHead+textTail+200 {
+		return s
+	}
+	head, tail := s[:textHead], s[len(s)-textTail:]
+	for len(head) > 0 && !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for len(tail) > 0 && !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	cut := len(s) - len(head) - len(tail)
+	return fmt.Sprintf("%s\n[… %d bytes cut; the structured result has them …]\n%s", head, cut, tail)
+}
