@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install test-race bench bench-mcp lint generate proto clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-race bench bench-batch bench-mcp lint generate proto clean dist wheels
 
 all: build
 
@@ -104,6 +104,11 @@ proto:
 
 bench: setup build
 	scripts/bench.sh
+
+# Batches (Monty, fork-server containers on runc and runsc) against their
+# peers, and the editors' first move with and without the warm pool.
+bench-batch: setup test-image
+	scripts/bench-batch.sh
 
 # run_python through the Python MCP client against pydantic-monty's own
 # bindings and a Jupyter kernel, in one run.

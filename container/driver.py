@@ -709,8 +709,10 @@ def _end_cell_processes():
         except OSError:
             pass
     # Reap them: ours, and those reparented to the driver as their parent
-    # died; a zombie of another parent (outside a container) is gone enough.
+    # died; a zombie of another parent (outside a container) is gone enough,
+    # unless that parent is a victim too: it is then about to be ours.
     left, deadline = set(victims), time.monotonic() + 2
+    killed = set(victims)
     while left and time.monotonic() < deadline:
         for pid in list(left):
             try:
@@ -722,7 +724,7 @@ def _end_cell_processes():
             try:
                 with open("/proc/%d/stat" % pid, "rb") as f:
                     fields = f.read().rsplit(b")", 1)[1].split()
-                if fields[0] == b"Z" and int(fields[1]) != me:
+                if fields[0] == b"Z" and int(fields[1]) != me and int(fields[1]) not in killed:
                     left.discard(pid)
             except (OSError, IndexError, ValueError):
                 left.discard(pid)

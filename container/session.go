@@ -57,7 +57,22 @@ var containerSeq atomic.Uint64
 // is ready. It pulls the image first when it is missing (see Config.Pull).
 // Errors: *UnreachableError when the engine does not answer,
 // *ImageMissingError, or a message saying why the container did not start.
-func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) {
+func (e *Engine) Start(ctx context.Context, cfg Config) (*Session, error) {
+	return e.start(ctx, cfg, program{command: driverCommand, protocol: ProtocolVersion, files: true})
+}
+
+// program is what a container runs: its command for the interpreter, the
+// environment it adds and the protocol its ready frame must name.
+type program struct {
+	command  func(python string) []string
+	env      []string
+	protocol int
+	// files: it serves the workspace (the plan's copies and base); a
+	// fork server gets its snippets' files with each snippet instead.
+	files bool
+}
+
+func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Session, err error) {
 	cfg = cfg.WithDefaults()
 	info, err := e.Info(ctx)
 	if err != nil {
@@ -81,11 +96,16 @@ func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) 
 			return nil, err
 		}
 	}
+	if !prog.files {
+		cfg.Rules, cfg.MountWorkspace, cfg.Workspace = nil, false, ""
+	}
 	plan, err := planFiles(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("read the workspace: %w", err)
 	}
 	sp := buildSpec(cfg, rt.engine, ownerLabels(), plan)
+	sp.config.Cmd = prog.command(cfg.Python)
+	sp.config.Env = append(sp.config.Env, prog.env...)
 	name := fmt.Sprintf("backyard-%s-%d", InstanceID()[:8], containerSeq.Add(1))
 	created, err := e.cli.ContainerCreate(ctx, sp.config, sp.host, nil, nil, name)
 	if err != nil {
@@ -126,16 +146,18 @@ func (e *Engine) Start(ctx context.Context, cfg Config) (s *Session, err error) 
 		if m.T != msgReady {
 			return nil, fmt.Errorf("the kernel driver sent %q before it was ready", m.T)
 		}
-		if m.Protocol != ProtocolVersion {
-			return nil, fmt.Errorf("the kernel driver speaks protocol %d, want %d", m.Protocol, ProtocolVersion)
+		if m.Protocol != prog.protocol {
+			return nil, fmt.Errorf("the kernel driver speaks protocol %d, want %d", m.Protocol, prog.protocol)
 		}
 		s.python = m.Python
 	case <-ctx.Done():
 		return nil, fmt.Errorf("the kernel container did not start within %s: %w", cfg.StartTimeout, context.Cause(ctx))
 	}
 	tReady := time.Now()
-	if err := s.loadFiles(ctx, plan); err != nil {
-		return nil, fmt.Errorf("copy the workspace into the kernel container: %w", err)
+	if prog.files {
+		if err := s.loadFiles(ctx, plan); err != nil {
+			return nil, fmt.Errorf("copy the workspace into the kernel container: %w", err)
+		}
 	}
 	s.log.Debug("kernel container ready", zap.String("python", s.python),
 		zap.Duration("create+attach", tAttached.Sub(t0)), zap.Duration("start", tStarted.Sub(tAttached)),

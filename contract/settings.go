@@ -64,6 +64,8 @@ type ContainerSettings struct {
 	Network Network `json:"network" default:"none"`
 	// Show the workspace to container kernels (at its own paths, under files.hide and files.write).
 	MountWorkspace bool `json:"mountWorkspace" default:"true"`
+	// Containers kept started and empty for each image and runtime, so that the first cell of a document that needs the container does not wait for one to start; `0` keeps none.
+	WarmPool int `json:"warmPool" default:"1" min:"0" max:"8"`
 }
 
 // EditorSettings are read by the editors only; the server ignores them.

@@ -415,6 +415,8 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Container.Network }},
 	{key: "container.mountWorkspace", alias: "", doc: "Show the workspace to container kernels (at its own paths, under files.hide and files.write).", def: "true", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.MountWorkspace }},
+	{key: "container.warmPool", alias: "", doc: "Containers kept started and empty for each image and runtime, so that the first cell of a document that needs the container does not wait for one to start; `0` keeps none.", def: "1", min: "0", max: "8", check: "", flag: "", enum: []string(nil),
+		ptr: func(s *Settings) any { return &s.Container.WarmPool }},
 	{key: "files.hide", alias: "", doc: "Names kept out of kernels, as glob patterns matched against each part of a path: such a file or folder behaves as if it did not exist.", def: ".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Files.Hide }},
 	{key: "files.write", alias: "", doc: "Where the files a cell writes go: `sandbox` keeps them in the kernel (the workspace stays untouched; `backyard.saveFiles` writes chosen ones), `workspace` writes the real files.", def: "sandbox", min: "", max: "", check: "", flag: "files-write", enum: []string{"sandbox", "workspace"},

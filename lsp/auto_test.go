@@ -103,7 +103,8 @@ func TestContainersReapedAfterKilledServer(t *testing.T) {
 		t.Skip("needs a container engine")
 	}
 	ctx := testCtx(t)
-	settings := map[string]any{"backyard": map[string]any{"backend": "container", "container": map[string]any{"image": containertest.Image()}}}
+	// No warm pool: the server's only container is the document's.
+	settings := map[string]any{"backyard": map[string]any{"backend": "container", "container": map[string]any{"image": containertest.Image(), "warmPool": 0}}}
 	c, cmd := startBinary(t)
 	if _, err := c.Initialize(ctx, lsptest.VSCode, settings); err != nil {
 		t.Fatal(err)

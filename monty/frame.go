@@ -52,8 +52,13 @@ func readFrame(r *bufio.Reader, scratch []byte) (ev *pb.ChildEvent, _ []byte, un
 		}
 		return nil, scratch, false, err
 	}
+	// Undeclared fields are dropped here and noticed by size: the event
+	// re-encodes to fewer bytes than it came in (Go's encoding is the
+	// shortest, so equal sizes mean nothing was dropped). Only then is it
+	// decoded again, to say whether fields were dropped; that keeps the
+	// common case cheap.
 	ev = &pb.ChildEvent{}
-	if err := proto.Unmarshal(b, ev); err != nil {
+	if err := (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, ev); err != nil {
 		return nil, scratch, false, &ProtocolError{Msg: "undecodable event: " + err.Error()}
 	}
 	if ev.Kind == nil {
@@ -61,30 +66,47 @@ func readFrame(r *bufio.Reader, scratch []byte) (ev *pb.ChildEvent, _ []byte, un
 		// it awaits an answer, so the session cannot go on.
 		return nil, scratch, true, &ProtocolError{Msg: "event of a kind protocol " + fmt.Sprint(ProtocolVersion) + " does not define"}
 	}
-	return ev, scratch, unknownField(ev.ProtoReflect(), "ChildEvent") != "", nil
+	if proto.Size(ev) != len(b) {
+		full := &pb.ChildEvent{}
+		if proto.Unmarshal(b, full) == nil && unknownField(full.ProtoReflect(), "ChildEvent") != "" {
+			return ev, scratch, true, nil
+		}
+	}
+	return ev, scratch, false, nil
 }
 
 // unknownField returns the path of the first message holding fields the
-// schema does not declare.
+// schema does not declare: the sign of a worker speaking a newer schema.
 func unknownField(m protoreflect.Message, path string) string {
-	if len(m.GetUnknown()) > 0 {
-		return path
+	if sub, ok := unknownIn(m); ok {
+		return path + sub
 	}
-	found := ""
+	return ""
+}
+
+// unknownIn reports whether m holds undeclared fields, and where below m.
+func unknownIn(m protoreflect.Message) (string, bool) {
+	if len(m.GetUnknown()) > 0 {
+		return "", true
+	}
+	var at string
+	var found bool
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		if fd.Message() == nil {
 			return true
 		}
-		name := path + "." + string(fd.Name())
 		if fd.IsList() {
 			l := v.List()
-			for i := 0; i < l.Len() && found == ""; i++ {
-				found = unknownField(l.Get(i).Message(), name)
+			for i := 0; i < l.Len() && !found; i++ {
+				at, found = unknownIn(l.Get(i).Message())
 			}
 		} else {
-			found = unknownField(v.Message(), name)
+			at, found = unknownIn(v.Message())
 		}
-		return found == ""
+		if found {
+			at = "." + string(fd.Name()) + at
+		}
+		return !found
 	})
-	return found
+	return at, found
 }

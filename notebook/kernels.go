@@ -6,3 +6,7 @@ import (
 )
 
 func newKernel(cfg kernel.Config) (kernel.Kernel, error) { return kernels.New(cfg) }
+
+func warmKernels(cfg kernel.Config) { kernels.Warm(cfg) }
+
+func closeWarm() { kernels.CloseWarm() }

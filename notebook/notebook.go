@@ -85,8 +85,12 @@ type Options struct {
 	Settle func()
 	// NewKernel creates a kernel (default kernels.New).
 	NewKernel func(kernel.Config) (kernel.Kernel, error)
-	Events    Events
-	Logger    *zap.Logger
+	// Warm has containers started ahead for kernels of a configuration
+	// (the warm pool; default kernels.Warm with the default NewKernel,
+	// none otherwise); called when a document opens.
+	Warm   func(kernel.Config)
+	Events Events
+	Logger *zap.Logger
 }
 
 // Notebook is a set of open documents, each with its kernel.
@@ -95,6 +99,7 @@ type Notebook struct {
 	log     *zap.Logger
 	ev      Events
 	execSeq atomic.Int64
+	warmed  atomic.Bool // a document asked the warm pool for containers
 	// life ends with CloseAll: runs and kernel control steps derive from it.
 	life context.Context
 	end  context.CancelFunc
@@ -114,6 +119,9 @@ func New(opts Options) *Notebook {
 	}
 	if opts.NewKernel == nil {
 		opts.NewKernel = newKernel
+		if opts.Warm == nil {
+			opts.Warm = warmKernels
+		}
 	}
 	nb := &Notebook{opts: opts, log: opts.Logger, ev: opts.Events, docs: map[string]*Document{}}
 	nb.life, nb.end = context.WithCancel(context.Background())
@@ -136,7 +144,26 @@ func (nb *Notebook) Open(uri string, version int32, text string) *Document {
 	d.version, d.text, d.snap = version, text, nil
 	d.mu.Unlock()
 	d.sess.schedulePrewarm()
+	nb.warm(d.sess)
 	return d
+}
+
+// warm has the warm pool hold a container for the document's kernels, so
+// that its first move to the container takes a ready one. It waits for
+// the settings off the caller's goroutine.
+func (nb *Notebook) warm(s *session) {
+	if nb.opts.Warm == nil {
+		return
+	}
+	nb.warmed.Store(true)
+	go func() {
+		if nb.opts.Settle != nil {
+			nb.opts.Settle()
+		}
+		if nb.life.Err() == nil {
+			nb.opts.Warm(s.config())
+		}
+	}()
 }
 
 // Change applies edits to an open document in order. When an edit alters
@@ -217,6 +244,9 @@ func (nb *Notebook) CloseAll() {
 	wg.Wait()
 	nb.closing.Wait()
 	nb.end()
+	if nb.warmed.Load() {
+		closeWarm()
+	}
 }
 
 func (nb *Notebook) nextExecutionID() string {

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
@@ -57,4 +58,38 @@ func ExampleSandbox_RunBatch() {
 	// 0 ok 1
 	// 1 ok 0
 	// 2 timeout 0
+}
+
+// Batch streams each result as its snippet ends; the index says which
+// snippet it is. Snippets can carry their own stdin lines and time limit
+// (files need a container backend).
+func ExampleSandbox_Batch() {
+	sb, err := sandbox.New(sandbox.Options{Limits: kernel.Limits{Timeout: 5 * time.Second}})
+	if err != nil {
+		panic(err)
+	}
+	defer sb.Close()
+	snippets := slices.Values([]kernel.Snippet{
+		{Code: "sum(x * x for x in range(10))"},
+		{Code: "while True:\n    pass", Timeout: 100 * time.Millisecond},
+		{Code: "int('4' + '2')"},
+	})
+	results := make([]kernel.Result, 3)
+	err = sb.Batch(context.Background(), snippets, sandbox.BatchOptions{
+		Parallelism: 2,
+		OnResult:    func(i int, r kernel.Result) { results[i] = r },
+	})
+	for i, r := range results {
+		if r.Value != nil {
+			fmt.Println(i, r.Status, r.Value.Text)
+		} else {
+			fmt.Println(i, r.Status)
+		}
+	}
+	fmt.Println(err)
+	// Output:
+	// 0 ok 285
+	// 1 timeout
+	// 2 ok 42
+	// <nil>
 }

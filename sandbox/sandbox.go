@@ -1,31 +1,29 @@
 // Package sandbox is backyard-ls's API for programs (an agent's code tool,
 // an RL reward loop): a stateful Sandbox whose Run keeps names between calls
-// like a notebook, and RunBatch for independent snippets in parallel. The
-// sandboxed code reaches nothing of the host but what the program grants:
-// host functions it may call (Options.Functions), named inputs (RunWith),
-// an environment (Options.Env) and packages (Install).
+// like a notebook, and Batch (RunBatch) for independent snippets in
+// parallel, each result as it ends. The sandboxed code reaches nothing of
+// the host but what the program grants: host functions it may call
+// (Options.Functions), named inputs (RunWith), an environment (Options.Env)
+// and packages (Install).
 package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kernels"
-	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // Options configure a Sandbox.
 type Options struct {
-	// Backend of Run: "monty" (the default: no container engine needed),
-	// "auto" or "container". RunBatch always runs on Monty workers.
+	// Backend of Run and Batch: "monty" (the default: no container engine
+	// needed), "auto" or "container".
 	Backend contract.Backend
 	// Limits of every execution; zero fields take kernel.DefaultLimits.
 	Limits kernel.Limits
@@ -76,12 +74,12 @@ type Sandbox struct {
 }
 
 // New creates a sandbox. The kernel starts on the first Run. It fails when
-// no Monty worker can be found or the backend is unknown.
+// the backend is unknown, or needs Monty and no Monty worker can be found.
 func New(opts Options) (*Sandbox, error) {
 	if opts.Backend == "" {
 		opts.Backend = contract.BackendMonty
 	}
-	if opts.MontyBinary == "" {
+	if opts.MontyBinary == "" && opts.Backend != contract.BackendContainer {
 		p, err := monty.Find("")
 		if err != nil {
 			return nil, err
@@ -134,6 +132,9 @@ func (o Options) settings() contract.Settings {
 		s.Container.Network = o.Container.Network
 	}
 	s.Container.MountWorkspace = o.Workspace != ""
+	// No warm pool: a program's sandbox would leave its containers
+	// waiting until the process exits.
+	s.Container.WarmPool = 0
 	if o.Install != (contract.InstallSettings{}) {
 		s.Install = o.Install
 	}
@@ -172,72 +173,23 @@ func (s *Sandbox) Kernel() kernel.Kernel { return s.kernel }
 // Close stops the sandbox's kernel.
 func (s *Sandbox) Close() error { return s.kernel.Close() }
 
-// RunBatch runs independent snippets on a pool of parallelism workers (0
-// means 2) and returns their results in input order. Each snippet starts
+// RunBatch runs independent snippets with Batch, parallelism at a time (0
+// means 2), and returns their results in input order. Each snippet starts
 // from an empty namespace; one that crashes its worker affects no other.
 // Cancelling ctx stops the batch: snippets not yet run get
 // StatusInterrupted.
 func (s *Sandbox) RunBatch(ctx context.Context, codes []string, parallelism int) ([]kernel.Result, error) {
-	if parallelism <= 0 {
-		parallelism = 2
-	}
-	parallelism = min(parallelism, len(codes))
 	results := make([]kernel.Result, len(codes))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var firstErr error
-	var errOnce sync.Once
-	cfg := montykernel.WorkerConfig(s.opts.MontyBinary, s.opts.Limits)
-	interrupted := kernel.Result{Status: kernel.StatusInterrupted, Backend: contract.BackendMonty, Runtime: "monty"}
-	for range parallelism {
-		wg.Go(func() {
-			var w *monty.Worker
-			defer func() {
-				if w != nil {
-					w.Close()
-				}
-			}()
-			used := false
-			for i := range next {
-				if ctx.Err() != nil {
-					results[i] = interrupted
-					continue
-				}
-				if w == nil || !w.Alive() {
-					var err error
-					if w, err = monty.Start(ctx, cfg); err != nil {
-						errOnce.Do(func() { firstErr = err })
-						results[i] = kernel.Result{Status: kernel.StatusCrashed, Backend: contract.BackendMonty, Runtime: "monty",
-							Error: &contract.ExecutionError{EName: "KernelCrashed", EValue: err.Error()}}
-						w = nil
-						continue
-					}
-					used = false
-				}
-				r, lost := montykernel.RunSnippet(ctx, w, codes[i], s.opts.Limits, used)
-				results[i] = r
-				used = true
-				if lost {
-					w = nil // dead or killed; the next snippet gets a new worker
-				}
-			}
-		})
+	for i := range results {
+		results[i] = interrupted(s.opts.Backend == contract.BackendContainer)
 	}
-feed:
-	for i := range codes {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			for j := i; j < len(codes); j++ {
-				results[j] = interrupted
+	snippets := func(yield func(kernel.Snippet) bool) {
+		for _, c := range codes {
+			if !yield(kernel.Snippet{Code: c}) {
+				return
 			}
-			break feed
 		}
 	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil && errors.Is(firstErr, monty.ErrNotFound) {
-		return results, firstErr
-	}
-	return results, nil
+	err := s.Batch(ctx, snippets, BatchOptions{Parallelism: parallelism, OnResult: func(i int, r kernel.Result) { results[i] = r }})
+	return results, err
 }

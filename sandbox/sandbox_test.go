@@ -4,32 +4,76 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
+	"github.com/backyard-ls/backyard-ls/monty"
 )
 
-// BenchmarkRunBatch: independent trivial snippets on 2 workers.
+// BenchmarkRunBatch: independent trivial snippets on 2 workers, through
+// RunBatch (pipelined lanes) and, as the peer, the way RunBatch ran them
+// before: each worker waits for a snippet's result before it gets the next.
 func BenchmarkRunBatch(b *testing.B) {
-	sb, err := New(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sb.Close()
 	codes := make([]string, 2000)
 	for i := range codes {
 		codes[i] = fmt.Sprintf("%d * 2", i)
 	}
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; i < b.N; i++ {
-		res, err := sb.RunBatch(context.Background(), codes, 2)
-		if err != nil || res[len(res)-1].Value.Text != fmt.Sprint((len(codes)-1)*2) {
+	last := fmt.Sprint((len(codes) - 1) * 2)
+	b.Run("pipelined", func(b *testing.B) {
+		sb, err := New(Options{})
+		if err != nil {
 			b.Fatal(err)
 		}
-	}
-	b.ReportMetric(float64(b.N*len(codes))/time.Since(start).Seconds(), "snippets/s")
+		defer sb.Close()
+		start := time.Now()
+		for b.Loop() {
+			res, err := sb.RunBatch(context.Background(), codes, 2)
+			if err != nil || res[len(res)-1].Value.Text != last {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N*len(codes))/time.Since(start).Seconds(), "snippets/s")
+	})
+	b.Run("sequential", func(b *testing.B) {
+		bin, err := monty.Find("")
+		if err != nil {
+			b.Fatal(err)
+		}
+		limits := kernel.DefaultLimits
+		start := time.Now()
+		for b.Loop() {
+			res := make([]kernel.Result, len(codes))
+			next := make(chan int)
+			var wg sync.WaitGroup
+			for range 2 {
+				wg.Go(func() {
+					w, err := monty.Start(context.Background(), montykernel.WorkerConfig(bin, limits))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					defer w.Close()
+					used := false
+					for i := range next {
+						res[i], _ = montykernel.RunSnippet(context.Background(), w, codes[i], limits, used)
+						used = true
+					}
+				})
+			}
+			for i := range codes {
+				next <- i
+			}
+			close(next)
+			wg.Wait()
+			if res[len(res)-1].Value == nil || res[len(res)-1].Value.Text != last {
+				b.Fatal("wrong result")
+			}
+		}
+		b.ReportMetric(float64(b.N*len(codes))/time.Since(start).Seconds(), "snippets/s")
+	})
 }
 
 func TestRunBatch(t *testing.T) {

@@ -6,6 +6,7 @@
 //
 //	backyard-ls [serve] [--stdio] [flags]   run the language server on stdio (default)
 //	backyard-ls run [flags] FILE.py         run every code cell of a file, notebook style
+//	backyard-ls batch [flags] < in.jsonl    run independent snippets, one result line each
 //	backyard-ls mcp [--http ADDR] [flags]   the MCP server for AI agents (stdio by default)
 //	backyard-ls doctor                      report the Monty worker and the container engine
 //	backyard-ls version                     print versions
@@ -33,6 +34,8 @@ func main() {
 		code = runServe(args)
 	case "run":
 		code = runRun(args)
+	case "batch":
+		code = runBatch(args)
 	case "mcp":
 		code = runMCP(args)
 	case "doctor":
@@ -53,6 +56,7 @@ func usage() {
 	fmt.Fprint(os.Stderr, `usage:
   backyard-ls [serve] [--stdio] [flags]   language server on stdio (the default)
   backyard-ls run [flags] FILE.py         run every code cell, print each cell's output
+  backyard-ls batch [flags] < in.jsonl    run independent snippets (JSON Lines), one record each
   backyard-ls mcp [--http ADDR] [flags]   MCP tools for AI agents, on stdio or streamable HTTP
   backyard-ls doctor                      what was found: Monty worker, container engine, runtimes
   backyard-ls version                     versions of backyard-ls and its worker

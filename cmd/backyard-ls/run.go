@@ -72,6 +72,9 @@ func runRun(args []string) int {
 		return 2
 	}
 	cfg := kernel.Config{Settings: flags.Apply(contract.DefaultSettings()), Roots: []string{root}, Dir: filepath.Dir(abs), Logger: log}
+	// One document: its own pre-warm covers it, a warm pool would only
+	// start a container it never uses.
+	cfg.Settings.Container.WarmPool = 0
 	ev := &runEvents{out: os.Stdout, quiet: *asJSON}
 	nb := notebook.New(notebook.Options{Config: func(string) kernel.Config { return cfg }, Events: ev, Logger: log})
 	defer removeOwnContainers(log)

@@ -7,8 +7,14 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/container/containertest"
+	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
 )
 
 // TestMain fails the tests when goroutines outlive them; the shared engine
 // clients are closed first (they keep idle connections by design).
-func TestMain(m *testing.M) { goleak.VerifyTestMain(containertest.RunThen(m, container.CloseShared)) }
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(containertest.RunThen(m, func() {
+		containerkernel.CloseWarm() // the pool a kernel start refills
+		container.CloseShared()
+	}))
+}

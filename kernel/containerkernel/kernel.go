@@ -150,7 +150,9 @@ func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 	cfg := k.config()
 	e, err := container.Shared(ctx, cfg.DockerHost, k.log)
 	if err == nil {
-		k.s, err = e.Start(ctx, cfg)
+		if k.s = k.fromPool(cfg); k.s == nil {
+			k.s, err = e.Start(ctx, cfg)
+		}
 	}
 	if err != nil {
 		k.SetState(kernel.StateDead)

@@ -11,4 +11,9 @@ import (
 
 // TestMain fails the tests when goroutines outlive them; the shared engine
 // clients are closed first (they keep idle connections by design).
-func TestMain(m *testing.M) { goleak.VerifyTestMain(containertest.RunThen(m, container.CloseShared)) }
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(containertest.RunThen(m, func() {
+		CloseWarm() // the pool a kernel start refills
+		container.CloseShared()
+	}))
+}

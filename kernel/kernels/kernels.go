@@ -26,3 +26,16 @@ func New(cfg kernel.Config) (kernel.Kernel, error) {
 	}
 	return nil, fmt.Errorf("unknown backend %q (want monty, container or auto)", cfg.Settings.Backend)
 }
+
+// Warm has started containers wait for kernels configured by cfg (the
+// container.warmPool setting says how many), when its backend uses the
+// container or can move to it. It returns at once.
+func Warm(cfg kernel.Config) {
+	switch cfg.Settings.Backend {
+	case contract.BackendAuto, "", contract.BackendContainer:
+		containerkernel.Warm(containerkernel.OptionsOf(cfg))
+	}
+}
+
+// CloseWarm removes the containers waiting in the warm pool.
+func CloseWarm() { containerkernel.CloseWarm() }

@@ -61,6 +61,8 @@ type montyCell struct {
 	grace  time.Duration
 	inputs map[string]any
 	funcs  map[string]monty.Func
+	// dismissed: the person dismissed an input() question.
+	dismissed bool
 }
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
@@ -75,12 +77,11 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 			c.out.Write(kernel.Stdout, text)
 		}
 	}, Inputs: c.inputs, Functions: c.funcs}
-	dismissed := false // the person dismissed an input() question
 	if c.input != nil {
 		opt.Input = func(ctx context.Context, prompt string) (*string, bool) {
 			line, err := c.input(ctx, prompt, false)
 			if err != nil {
-				dismissed = dismissed || errors.Is(err, kernel.ErrInputDismissed)
+				c.dismissed = c.dismissed || errors.Is(err, kernel.ErrInputDismissed)
 				return nil, errors.Is(err, kernel.ErrInputDismissed)
 			}
 			return &line, false
@@ -95,9 +96,15 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		o, err = w.Feed(ctx, code, opt)
 		wrapped = false
 	}
-	c.outcome, c.fed = o, code
+	c.finish(ctx, o, err, code, wrapped, time.Since(start))
+}
+
+// finish turns a feed's outcome (o, or err when the worker failed) into
+// the cell's result; ctx is the feed's, fed what was fed.
+func (c *montyCell) finish(ctx context.Context, o monty.Outcome, err error, fed string, wrapped bool, took time.Duration) {
+	c.outcome, c.fed = o, fed
 	r := &c.result
-	r.Duration = time.Since(start)
+	r.Duration = took
 	r.Backend = contract.BackendMonty
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	switch {
@@ -132,7 +139,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 			// Stopped in-band (in a sleep) by the time limit.
 			r.Status = kernel.StatusTimeout
 			r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout), Traceback: r.Error.Traceback}
-		case e.Type == "KeyboardInterrupt" && (ctx.Err() != nil || o.Interrupted || dismissed):
+		case e.Type == "KeyboardInterrupt" && (ctx.Err() != nil || o.Interrupted || c.dismissed):
 			// The person stopped it; a cell's own raise is an error, as
 			// in Jupyter.
 			r.Status = kernel.StatusInterrupted

@@ -250,6 +250,17 @@ func (m *model) contractDoc() []byte {
 		}
 		p("\n")
 	}
+	if st := m.structs["BatchSnippet"]; st != nil {
+		p("## Batch lines\n\n%s\n\n| field | type | meaning |\n| --- | --- | --- |\n", strings.ReplaceAll(st.doc, "\n", " "))
+		for _, f := range st.fields {
+			name := "`" + f.jsonName + "`"
+			if f.omit {
+				name += " (optional)"
+			}
+			p("| %s | `%s` | %s |\n", name, m.tsType(exprString(f.typ)), mdCell(f.doc))
+		}
+		p("\n")
+	}
 	m.toolsDoc(p)
 	p("## Settings\n\nUnder `backyard`, in `initializationOptions`, `workspace/didChangeConfiguration`\n")
 	p("or answers to `workspace/configuration` (the server asks when the client\n")

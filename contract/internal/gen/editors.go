@@ -23,6 +23,8 @@ func (m *model) tsType(t string) string {
 		return m.tsType(t[2:]) + "[]"
 	case t == "map[string]string":
 		return "Record<string, string>"
+	case t == "jsontext.Value":
+		return "unknown" // any JSON value
 	}
 	return t
 }

@@ -25,7 +25,7 @@ describe('settings → initializationOptions', () => {
         indexUrl: '',
         findLinks: '',
         prewarm: true,
-        container: { image: 'python:3.13-slim', runtime: '', network: 'none', mountWorkspace: true },
+        container: { image: 'python:3.13-slim', runtime: '', network: 'none', mountWorkspace: true, warmPool: 1 },
         files: { hide: defaults['files.hide'], write: 'sandbox' },
       },
     });
@@ -66,7 +66,7 @@ describe('settings → initializationOptions', () => {
         indexUrl: '',
         findLinks: '',
         prewarm: true,
-        container: { image: 'python:3.12-slim', runtime: 'runsc', network: 'bridge', mountWorkspace: false },
+        container: { image: 'python:3.12-slim', runtime: 'runsc', network: 'bridge', mountWorkspace: false, warmPool: 1 },
         files: { hide: ['.env', 'secrets'], write: 'workspace' },
       },
     });

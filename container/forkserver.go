@@ -1,0 +1,215 @@
+package container
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// forkServerSource is the batch fork server: stdlib-only Python >= 3.8,
+// started like the driver, as the -c argument.
+//
+//go:embed forkserver.py
+var forkServerSource string
+
+const forkServerProtocol = 1
+
+// ForkServerHeadroom is the memory a fork-server container has on top of
+// the snippets' limit: the server itself and the modules it preloaded.
+const ForkServerHeadroom = 256 << 20
+
+// forkServerEnv keeps numerical libraries single-threaded: a fork copies
+// only the thread that forks, and thread pools started before it hang
+// the child.
+var forkServerEnv = []string{"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1", "NUMEXPR_NUM_THREADS=1"}
+
+// forkServerGrace is how long past a snippet's time limit the host waits
+// for the fork server's answer before it gives the container up.
+const forkServerGrace = 5 * time.Second
+
+// ForkServer is a long-lived hardened container (the same hardening as a
+// kernel container) whose fork server runs independent snippets: the
+// interpreter and the preloaded modules start once, and every snippet runs
+// in a fresh forked child with its own limits, after which every other
+// process of the container is killed and its writable directories are
+// emptied. Run must not be called concurrently; Close may be called from
+// any goroutine.
+type ForkServer struct {
+	s *Session
+}
+
+var moduleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
+// StartForkServer starts a fork-server container on e that imports the
+// modules preload (e.g. "numpy") once. cfg.MemoryBytes is the limit of
+// each snippet; the container itself gets ForkServerHeadroom more. A
+// preload the image cannot import makes the start fail with the error.
+func (e *Engine) StartForkServer(ctx context.Context, cfg Config, preload []string) (*ForkServer, error) {
+	for _, m := range preload {
+		if !moduleName.MatchString(m) {
+			return nil, fmt.Errorf("preload %q is not a module name", m)
+		}
+	}
+	cfg = cfg.WithDefaults()
+	cfg.MemoryBytes += ForkServerHeadroom
+	cfg.MountWorkspace = false // a batch has no workspace; a snippet's files come with it
+	s, err := e.start(ctx, cfg, program{
+		command: func(python string) []string {
+			return append([]string{python, "-c", forkServerSource}, preload...)
+		},
+		env:      forkServerEnv,
+		protocol: forkServerProtocol,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ForkServer{s: s}, nil
+}
+
+// Snippet is one independent run on a fork server.
+type Snippet struct {
+	Code string
+	// Inputs are the lines the snippet's stdin holds (what input() reads).
+	Inputs []string
+	// Files are written into the snippet's working directory before it
+	// runs: relative slash-separated path → UTF-8 text.
+	Files map[string]string
+	// Timeout, MemoryBytes, MaxOutput and RecursionLimit bound the
+	// snippet (defaults 30 s, 256 MiB, 1 MiB per stream, 1000).
+	Timeout        time.Duration
+	MemoryBytes    int64
+	MaxOutput      int
+	RecursionLimit int
+}
+
+// SnippetResult is how a snippet ended.
+type SnippetResult struct {
+	// Status is "ok", "error" (an exception; Error says which), "timeout"
+	// or "crashed" (the child died without a result; Error says how).
+	Status         string
+	Stdout, Stderr string // each cut a little past MaxOutput
+	Value          *Value // the trailing expression's repr, nil if none
+	Error          *PyError
+	Duration       time.Duration
+}
+
+// runRequest is the fork server's request frame.
+type runRequest struct {
+	T              string            `json:"t"`
+	ID             uint64            `json:"id"`
+	Code           string            `json:"code"`
+	Inputs         []string          `json:"inputs,omitempty"`
+	Files          map[string]string `json:"files,omitempty"`
+	Timeout        float64           `json:"timeout"`
+	Memory         int64             `json:"memory"`
+	MaxOutput      int               `json:"max_output"`
+	RecursionLimit int               `json:"recursion_limit"`
+	Processes      int               `json:"processes,omitempty"`
+}
+
+// gvisorProcesses caps the processes (and threads) of a snippet under
+// gVisor, whose own host processes share the container's pids limit: a
+// fork bomb that reaches that limit stops the whole sandbox. Under runc the
+// pids limit stops the bomb alone, and the rlimit (counted per user
+// across the host) is left alone.
+const gvisorProcesses = 64
+
+// CheckFiles reports the first file name a snippet may not have: it must
+// be a relative, clean, slash-separated path inside the working directory.
+func CheckFiles(files map[string]string) error {
+	for name := range files {
+		if name == "" || strings.ContainsRune(name, 0) || strings.HasPrefix(name, "/") || path.Clean(name) != name ||
+			name == "." || name == ".." || strings.HasPrefix(name, "../") || strings.Contains(name, `\`) {
+			return fmt.Errorf("file name %q must be a relative path inside the working directory, like data/in.csv", name)
+		}
+	}
+	return nil
+}
+
+// Run runs one snippet and waits for its end. The error is for a fork
+// server that cannot go on (its container stopped: ErrEnded; a bad file
+// name; ctx ended, after which the server must be closed); a snippet that
+// fails, crashes or runs out of time is a result.
+func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error) {
+	if err := CheckFiles(sn.Files); err != nil {
+		return SnippetResult{}, err
+	}
+	if sn.Timeout <= 0 {
+		sn.Timeout = 30 * time.Second
+	}
+	if sn.MemoryBytes <= 0 {
+		sn.MemoryBytes = DefaultMemoryBytes
+	}
+	if sn.MaxOutput <= 0 {
+		sn.MaxOutput = 1 << 20
+	}
+	if sn.RecursionLimit <= 0 {
+		sn.RecursionLimit = DefaultRecursionLimit
+	}
+	s := f.s
+	id := s.nextID.Add(1)
+	req := runRequest{
+		T: "run", ID: id, Code: sn.Code, Inputs: sn.Inputs, Files: sn.Files, Timeout: sn.Timeout.Seconds(),
+		Memory: sn.MemoryBytes, MaxOutput: sn.MaxOutput, RecursionLimit: sn.RecursionLimit,
+	}
+	if f.Runtime().Name == RuntimeRunsc {
+		req.Processes = gvisorProcesses
+	}
+	buf, err := appendFrame(nil, req)
+	if err != nil {
+		return SnippetResult{}, err
+	}
+	start := time.Now()
+	s.wmu.Lock()
+	_, err = s.conn.Conn.Write(buf)
+	s.wmu.Unlock()
+	if err != nil {
+		s.conn.Close() // let the reader end
+	}
+	stuck := time.NewTimer(sn.Timeout + forkServerGrace)
+	defer stuck.Stop()
+	var r SnippetResult
+	for {
+		select {
+		case m, ok := <-s.events:
+			if !ok {
+				return SnippetResult{}, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
+			}
+			switch {
+			case m.T == msgOut && m.S == "stderr":
+				r.Stderr += m.D
+			case m.T == msgOut:
+				r.Stdout += m.D
+			case m.T == msgDone && m.ID == id:
+				r.Status, r.Value, r.Error, r.Duration = m.Status, m.Value, m.Error, time.Since(start)
+				return r, nil
+			case m.T == msgError:
+				return SnippetResult{}, fmt.Errorf("fork server: %s", m.Message)
+			}
+		case <-stuck.C:
+			s.Kill()
+			return SnippetResult{}, fmt.Errorf("%w: the fork server did not answer within %s of the time limit", ErrEnded, forkServerGrace)
+		case <-ctx.Done():
+			return SnippetResult{}, context.Cause(ctx)
+		}
+	}
+}
+
+// ID is the container's ID.
+func (f *ForkServer) ID() string { return f.s.ID() }
+
+// Runtime is the runtime the container runs on.
+func (f *ForkServer) Runtime() Runtime { return f.s.Runtime() }
+
+// Python is the container's python3 version.
+func (f *ForkServer) Python() string { return f.s.Python() }
+
+// Alive reports whether the fork server still runs.
+func (f *ForkServer) Alive() bool { return f.s.Alive() }
+
+// Close removes the container (a running snippet stops at once).
+func (f *ForkServer) Close() error { return f.s.Close() }

@@ -1,0 +1,554 @@
+# backyard-ls fork server: runs the independent snippets of a batch.
+#
+# Stdlib only, Python >= 3.8; the host starts it as
+# `python3 -c <this source> MODULE...` in a hardened container. It imports
+# the MODULEs once, then for every "run" request forks a child that runs
+# the snippet in an empty namespace under its own limits and exits. After
+# each child the server kills every other process of the container and
+# empties the writable directories, so no snippet sees what another left.
+# Frames as the kernel driver's: a 4-byte big-endian length and UTF-8 JSON,
+# requests on stdin, events on stdout.
+import os
+import sys
+
+if sys.version_info < (3, 8):
+    sys.stderr.write("backyard-ls needs python3 >= 3.8 in the image, found %s\n" % sys.version.split()[0])
+    sys.exit(3)
+
+import builtins
+import errno
+import json
+import resource
+import select
+import shutil
+import signal
+import time
+
+PROTOCOL = 1
+WORKDIR = "/tmp"  # the snippet's working directory and HOME: a tmpfs
+SCRATCH = ("/tmp", "/dev/shm", "/dev/mqueue")  # emptied after every snippet
+MAX_FRAMES = 30
+RESULT_FD = 3  # where the child writes its outcome
+
+
+def _frame(msg):
+    body = json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    return len(body).to_bytes(4, "big") + body
+
+
+_libc = None  # the C library (ctypes), set up by main
+
+# What the child reports with, taken before any snippet can replace it.
+_dumps, _write, _exit, _closerange = json.dumps, os.write, os._exit, os.closerange
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[_write(fd, view) :]
+
+
+def _requests(fd):
+    stream = open(fd, "rb", buffering=1 << 16, closefd=False)
+    while True:
+        head = stream.read(4)
+        if len(head) < 4:
+            return
+        yield json.loads(stream.read(int.from_bytes(head, "big")).decode("utf-8"))
+
+
+# ---- in the child -----------------------------------------------------------
+
+
+def _value_split(code, name):
+    """Compiles code as IPython does with its default interactivity: a
+    trailing expression statement is evaluated for its value unless a
+    semicolon ends it. Returns (body, expr or None)."""
+    import ast
+
+    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+    tree = compile(code, name, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr) and not _hidden(code, tree.body[-1]):
+        last = tree.body.pop()
+    body = compile(tree, name, "exec", flags, dont_inherit=True)
+    expr = compile(ast.Expression(last.value), name, "eval", flags, dont_inherit=True) if last else None
+    return body, expr
+
+
+def _hidden(code, node):
+    """True when the tokens after the expression include a ';'."""
+    import io
+    import tokenize
+
+    if ";" not in code:
+        return False
+
+    toks = tokenize.generate_tokens(io.StringIO(code).readline)
+    try:
+        for tok in toks:
+            if tok.start < (node.end_lineno, node.end_col_offset):
+                continue
+            if tok.type == tokenize.OP and tok.string == ";":
+                return True
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return False
+
+
+def _evaluate(code_obj, ns):
+    if code_obj.co_flags & 0x80:  # CO_COROUTINE: top-level await
+        import asyncio
+
+        return asyncio.new_event_loop().run_until_complete(eval(code_obj, ns))
+    return eval(code_obj, ns)
+
+
+def _traceback(tb, name):
+    import traceback
+
+    entries = [f for f in traceback.extract_tb(tb) if f.filename != _SERVER_FILE]
+    for i, f in enumerate(entries):
+        if f.filename == name:
+            entries = entries[i:]  # the snippet's module level comes first
+            break
+    frames = []
+    half = MAX_FRAMES // 2
+    for i, f in enumerate(entries):
+        if len(entries) > MAX_FRAMES:
+            if i == half:
+                frames.append({"line": 0, "name": "...", "text": "[%d frames omitted]" % (len(entries) - MAX_FRAMES)})
+            if half <= i < len(entries) - half:
+                continue
+        text = (f.line or "").strip()
+        if f.filename == name:
+            frames.append({"line": f.lineno, "name": f.name, "text": text})
+        else:
+            frames.append({"line": 0, "name": f.name, "text": "%s:%s: %s" % (f.filename, f.lineno, text)})
+    return frames
+
+
+_SERVER_FILE = sys._getframe().f_code.co_filename  # "<string>" under -c
+
+
+def _exception(e, name):
+    report = {"ename": type(e).__name__, "evalue": str(e), "traceback": _traceback(e.__traceback__, name)}
+    if isinstance(e, KeyboardInterrupt):
+        report["evalue"] = ""
+    elif isinstance(e, SyntaxError) and e.filename == name:
+        # Where the parser stopped, as IPython shows it.
+        report["evalue"] = e.msg or report["evalue"]
+        report["traceback"].append({"line": e.lineno or 0, "name": "<module>", "text": (e.text or "").strip()})
+    return report
+
+
+def _cut(text, cap):
+    if len(text) <= cap:
+        return text
+    return text[:cap] + "\n[backyard: value truncated at %d characters]" % cap
+
+
+def _setup_child(req, mapped):
+    """Limits, working directory, files and streams of the child; mapped
+    is the size of the address space it was forked with."""
+    import io
+
+    for sig in (signal.SIGCHLD, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.set_wakeup_fd(-1)
+    _libc.prctl(4, 1, 0, 0, 0)  # dumpable again, as any process: its /proc files are its own
+    # Memory: the address space may grow by the limit past what the
+    # server had mapped (shared with the server until written).
+    memory = int(req.get("memory", 256 << 20))
+    resource.setrlimit(resource.RLIMIT_AS, (mapped + memory, mapped + memory))
+    cpu = int(float(req.get("timeout", 30))) + 2  # a backstop; the server keeps the wall clock
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    procs = int(req.get("processes", 0))
+    if procs:
+        resource.setrlimit(resource.RLIMIT_NPROC, (procs, procs))
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")  # the child, not the server, is what the OOM killer takes
+    except OSError:
+        pass
+    os.chdir(WORKDIR)
+    for rel, text in (req.get("files") or {}).items():
+        parent = os.path.dirname(rel)
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        with open(rel, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    out = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=True)
+    err = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True)
+    sys.stdout, sys.stderr = out, err
+    sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    sys.argv = [""]
+    limit = int(req.get("recursion_limit", 1000))
+    sys.setrecursionlimit(limit + 20)  # room for the frames above the snippet
+
+
+class _SetupFailed(Exception):
+    pass
+
+
+def _child(req, mapped):
+    """Runs the snippet and writes its outcome to RESULT_FD; never returns."""
+    import types
+
+    name = "<snippet>"
+    done = {"status": "ok"}
+    try:
+        try:
+            _setup_child(req, mapped)
+        except Exception as e:
+            done = {"status": "error", "error": {"ename": type(e).__name__, "evalue": "the snippet's files or limits could not be set up: %s" % e, "traceback": []}}
+            raise _SetupFailed
+        code = req.get("code", "")
+        import linecache
+
+        linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+        main = types.ModuleType("__main__")
+        main.__dict__["__builtins__"] = builtins
+        sys.modules["__main__"] = main  # pickle finds the snippet's classes
+        try:
+            body, expr = _value_split(code, name)
+            _evaluate(body, main.__dict__)
+            value = _evaluate(expr, main.__dict__) if expr is not None else None
+            if value is not None:
+                done["value"] = {"text": _cut(repr(value), int(req.get("max_output", 1 << 20)))}
+        except SystemExit as e:
+            done = {"status": "error", "error": {"ename": "SystemExit", "evalue": str(e.code if e.code is not None else ""),
+                                                 "traceback": _traceback(e.__traceback__, name)}}
+        except BaseException as e:
+            done = {"status": "error", "error": _exception(e, name)}
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except BaseException:
+                pass
+        body = _dumps(done, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except BaseException as e:
+        if not isinstance(e, _SetupFailed):
+            done = {"status": "error", "error": {"ename": type(e).__name__, "evalue": "the snippet's result could not be reported: %s" % e, "traceback": []}}
+        try:
+            body = _dumps(done).encode()
+        except BaseException:
+            body = b""  # the server reports a child that ended without a result
+    try:
+        _write_all(RESULT_FD, body)
+        # Closed before the exit, which first unmaps the address space:
+        # the server can answer while that happens.
+        _closerange(0, RESULT_FD + 1)
+    finally:
+        _exit(0)
+
+
+# ---- in the server ------------------------------------------------------------
+
+
+class Server:
+    def __init__(self, proto_in, proto_out):
+        self.proto_in = proto_in
+        self.proto_out = proto_out
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_r, False)
+        os.set_blocking(self.wake_w, False)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.siginterrupt(signal.SIGCHLD, False)
+        self.ipc = _IPC()
+
+    def run(self, req):
+        timeout = float(req.get("timeout", 30))
+        cap = int(req.get("max_output", 1 << 20))
+        start = time.monotonic()
+        stdin = os.memfd_create("stdin") if hasattr(os, "memfd_create") else os.open(WORKDIR, os.O_TMPFILE | os.O_RDWR)
+        lines = req.get("inputs") or []
+        if lines:
+            _write_all(stdin, ("\n".join(lines) + "\n").encode("utf-8"))
+            os.lseek(stdin, 0, os.SEEK_SET)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        res_r, res_w = os.pipe()
+        _reseed()
+        with open("/proc/self/statm") as f:
+            mapped = int(f.read().split()[0]) * resource.getpagesize()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for src, dst in ((stdin, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD)):
+                    os.dup2(src, dst)
+                for fd in (stdin, out_w, err_w, res_w, out_r, err_r, res_r, self.wake_r, self.wake_w, self.proto_in, self.proto_out):
+                    if fd > RESULT_FD:
+                        os.close(fd)
+            finally:
+                _child(req, mapped)
+        for fd in (stdin, out_w, err_w, res_w):
+            os.close(fd)
+        streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
+        # The result holds a value cut to cap and a short traceback; more
+        # is a child writing junk there, which makes it a crash.
+        keep = {out_r: cap + 4, err_r: cap + 4, res_r: 4 * cap + (1 << 20)}
+        status, timed_out, done = None, False, None
+        watch = [out_r, err_r, res_r, self.wake_r]
+        # Until the child has written everything (its pipes end, with a
+        # result), exits or runs out of time.
+        while status is None:
+            if len(watch) == 1:
+                done = self._result(streams[res_r])
+                if done is not None:
+                    break
+            left = start + timeout - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            for fd in select.select(watch, [], [], left)[0]:
+                if fd == self.wake_r:
+                    self._drain_wake()
+                    got, st = os.waitpid(pid, os.WNOHANG)
+                    if got:
+                        status = st
+                elif not self._read(fd, streams[fd], keep[fd]):
+                    watch.remove(fd)
+        cleaned = done is None
+        if cleaned:
+            # No result: whatever is left is killed first, which ends the
+            # pipes and tells how the child ended.
+            status = self._clean(pid, status)
+            self._drain(streams, keep)
+            done = self._outcome(req, streams[res_r], status, timed_out)
+        self._reply(req, done, streams, out_r, err_r)
+        if not cleaned:
+            self._clean()
+        for fd in (out_r, err_r, res_r):
+            os.close(fd)
+
+    def _reply(self, req, done, streams, out_r, err_r):
+        done.update(t="done", id=req.get("id", 0))
+        msgs = [{"t": "out", "s": s, "d": streams[fd].decode("utf-8", "replace")} for s, fd in (("stdout", out_r), ("stderr", err_r)) if streams[fd]]
+        _write_all(self.proto_out, b"".join(_frame(m) for m in msgs + [done]))
+
+    def _drain(self, streams, keep):
+        # Every writer is gone: the pipes end.
+        for fd, buf in streams.items():
+            while self._read(fd, buf, keep[fd]):
+                pass
+
+    @staticmethod
+    def _result(data):
+        try:
+            return json.loads(data.decode("utf-8", "surrogatepass")) if data else None
+        except ValueError:
+            return None
+
+    def _drain_wake(self):
+        try:
+            while os.read(self.wake_r, 512):
+                pass
+        except BlockingIOError:
+            pass
+
+    @staticmethod
+    def _read(fd, buf, keep):
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return True
+        if not data:
+            return False
+        room = keep - len(buf)
+        if room > 0:
+            buf += data[:room]
+        return True
+
+    @classmethod
+    def _outcome(cls, req, result, status, timed_out):
+        if timed_out:
+            return {"status": "timeout"}  # the host words it, with the limit
+        done = cls._result(result)
+        if done is not None:
+            return done
+        if status is not None and os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            if sig == signal.SIGXCPU:
+                return {"status": "timeout"}
+            why = "was killed by signal %d (%s)" % (sig, signal.Signals(sig).name)
+            if sig == signal.SIGKILL:
+                why += ", most likely for running out of memory (limit %d MiB)" % (int(req.get("memory", 0)) >> 20)
+        elif status is not None:
+            why = "exited with code %d before it finished" % os.WEXITSTATUS(status)
+        else:
+            why = "ended without a result"
+        return {"status": "crashed", "error": {"ename": "KernelCrashed", "evalue": "the snippet's process " + why, "traceback": []}}
+
+    def _clean(self, child=0, status=None):
+        """Kills every process but this one and empties the scratch
+        directories: the next snippet starts from nothing. It returns the
+        wait status of child, when it is reaped here."""
+        while True:
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                break
+            try:
+                pid, st = os.waitpid(-1, 0)
+                if pid == child and status is None:
+                    status = st
+            except ChildProcessError:
+                time.sleep(0.001)  # a process that is not our child yet
+        for d in SCRATCH:
+            try:
+                names = os.listdir(d)
+            except OSError:
+                continue
+            for n in names:
+                _remove(os.path.join(d, n))
+        self.ipc.clean()
+        self._drain_wake()
+        return status
+
+
+def _reseed():
+    """A fresh interpreter seeds its generators from the OS; a fork copies
+    the server's state, so it is renewed for every child (random does it
+    itself after a fork)."""
+    nr = sys.modules.get("numpy.random")
+    if nr is not None:
+        # 128 bits from the OS, as four words: seeding from an array is
+        # fast, numpy's own entropy gathering (seed()) is not.
+        b = os.urandom(16)
+        nr.seed([int.from_bytes(b[i : i + 4], "little") for i in range(0, 16, 4)])
+
+
+def _remove(path):
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, onerror=_writable_and_retry)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
+def _writable_and_retry(func, path, _exc):
+    # A snippet can chmod its directories; they are still ours to empty.
+    try:
+        os.chmod(os.path.dirname(path) or path, 0o700)
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
+    try:
+        func(path)
+    except OSError:
+        pass
+
+
+class _IPC:
+    """Removes the System V IPC objects a snippet created: they outlive
+    its processes. Linux lists them in /proc/sysvipc; gVisor has no such
+    files, but counts its shared memory segments (SHM_INFO) and numbers
+    them in order, so they are found from the last one removed. (gVisor
+    counts neither message queues nor semaphore sets: those it keeps.)"""
+
+    IPC_RMID, IPC_STAT, SHM_INFO = 0, 2, 14
+    KINDS = (("shm", "shmctl"), ("msg", "msgctl"), ("sem", "semctl"))
+
+    def __init__(self):
+        self.listed = os.path.isdir("/proc/sysvipc")
+        self.next_shm = 0
+        try:
+            import ctypes
+
+            self.libc = ctypes.CDLL(None, use_errno=True)
+            self.buf = ctypes.create_string_buffer(512)
+        except (ImportError, OSError):
+            self.libc = None
+
+    def clean(self):
+        if self.libc is None:
+            return
+        if self.listed:
+            for kind, fn in self.KINDS:
+                with open("/proc/sysvipc/" + kind) as f:
+                    rows = f.read().splitlines()[1:]
+                for row in rows:
+                    ident = int(row.split()[1])
+                    if kind == "sem":
+                        self.libc.semctl(ident, 0, self.IPC_RMID, 0)
+                    else:
+                        getattr(self.libc, fn)(ident, self.IPC_RMID, None)
+            return
+        if self.libc.shmctl(0, self.SHM_INFO, self.buf) < 0:
+            return
+        used = int.from_bytes(self.buf.raw[:4], sys.byteorder)
+        ident = self.next_shm
+        while used > 0 and ident < self.next_shm + (1 << 16):
+            if self.libc.shmctl(ident, self.IPC_STAT, self.buf) == 0:
+                self.libc.shmctl(ident, self.IPC_RMID, None)
+                used -= 1
+                self.next_shm = ident + 1
+            ident += 1
+
+
+def _preload(modules):
+    import importlib
+
+    for m in modules:
+        try:
+            importlib.import_module(m)
+        except BaseException as e:
+            sys.stderr.write("backyard-ls fork server: --preload %s failed: %s: %s\n" % (m, type(e).__name__, e))
+            sys.stderr.flush()
+            os._exit(3)
+
+
+def main():
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    _preload(sys.argv[1:])
+    # What every child needs, loaded once here.
+    import ast, io, linecache, tokenize, traceback, types  # noqa: F401
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+    except (ImportError, OSError) as e:
+        sys.stderr.write("backyard-ls fork server: the image's python3 has no working ctypes (%s)\n" % e)
+        os._exit(3)
+    # Not dumpable: a child (same user) can neither ptrace the server nor
+    # read its memory, so it cannot leave anything in it for the next one.
+    if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE
+        sys.stderr.write("backyard-ls fork server: prctl(PR_SET_DUMPABLE) failed: errno %d\n" % ctypes.get_errno())
+        os._exit(3)
+    if os.getpid() != 1:
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come to us
+    global _libc
+    _libc = libc
+    _value_split("x = 1\nx;\n(x)", "<warm-up>")  # tokenize and compile cache their regexes on first use
+    import gc
+
+    gc.collect()
+    gc.freeze()  # a child's collections never touch (and so copy) the server's objects
+    server = Server(proto_in, proto_out)
+    server._clean()
+    _write_all(proto_out, _frame({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()}))
+    for req in _requests(proto_in):
+        if req.get("t") == "run":
+            server.run(req)
+        else:
+            _write_all(proto_out, _frame({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (req.get("t"),)}))
+
+
+try:
+    main()
+except BaseException:
+    import traceback
+
+    sys.stderr.write("backyard-ls fork server failed:\n" + traceback.format_exc())
+    sys.stderr.flush()
+    os._exit(70)

@@ -1,0 +1,135 @@
+package monty
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Snippets sent ahead come back in order, each from an empty session; one
+// that asks the host (a name lookup, a sleep) is reported suspended and
+// dropped without disturbing the ones behind it, and runs with Feed after.
+func TestPipelineOrderAndSuspensions(t *testing.T) {
+	w := start(t, Limits{})
+	p := w.Pipeline()
+	codes := []string{"x = 40\nx + 2", "x", "print('out')\n7", "import time\ntime.sleep(0.01)\n'slept'", "1/0", "sum(range(5))"}
+	for _, c := range codes {
+		if err := p.Send(c, Limits{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.Pending() != len(codes) {
+		t.Fatalf("pending %d", p.Pending())
+	}
+	var got []string
+	for range codes {
+		var out strings.Builder
+		o, suspended, err := p.Receive(context.Background(), func(_ Stream, s string) { out.WriteString(s) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case suspended:
+			got = append(got, "suspended")
+		case o.Exception != nil:
+			got = append(got, o.Exception.Type)
+		default:
+			got = append(got, out.String()+o.Value.Repr())
+		}
+	}
+	want := []string{"42", "suspended", "out\n7", "suspended", "ZeroDivisionError", "10"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	// The worker is still good: a suspended snippet runs alone with Feed.
+	o, err := w.Feed(context.Background(), "import time\ntime.sleep(0.01)\n'slept'", FeedOptions{Fresh: true})
+	if err != nil || o.Value.Repr() != "'slept'" {
+		t.Fatalf("%+v %v", o, err)
+	}
+}
+
+// A suspension with nothing sent behind it leaves the worker waiting; the
+// next Feed's Reset takes it out of the suspension.
+func TestPipelineLastSuspended(t *testing.T) {
+	w := start(t, Limits{})
+	p := w.Pipeline()
+	p.Send("undefined_name", Limits{})
+	if _, suspended, err := p.Receive(context.Background(), nil); err != nil || !suspended {
+		t.Fatalf("%v %v", suspended, err)
+	}
+	o, err := w.Feed(context.Background(), "undefined_name", FeedOptions{Fresh: true})
+	if err != nil || o.Exception == nil || o.Exception.Type != "NameError" {
+		t.Fatalf("%+v %v", o, err)
+	}
+}
+
+// Per-snippet limits apply to that snippet only; cancelling a receive
+// kills the worker and loses what was pending.
+func TestPipelineLimitsAndCancel(t *testing.T) {
+	w := start(t, Limits{})
+	p := w.Pipeline()
+	p.Send("x = 0\nwhile True:\n    x += 1", Limits{CellTime: 50 * time.Millisecond})
+	p.Send("'after'", Limits{})
+	o, _, err := p.Receive(context.Background(), nil)
+	if err != nil || o.Exception == nil || o.Exception.Type != "TimeoutError" {
+		t.Fatalf("%+v %v", o, err)
+	}
+	if o, _, err := p.Receive(context.Background(), nil); err != nil || o.Value.Repr() != "'after'" {
+		t.Fatalf("%+v %v", o, err)
+	}
+	p.Send("while True:\n    pass", Limits{CellTime: time.Hour})
+	p.Send("'lost'", Limits{})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, _, err := p.Receive(ctx, nil); err == nil {
+		t.Fatal("a cancelled receive must fail")
+	}
+	if p.Pending() != 0 || w.Alive() {
+		t.Fatalf("pending %d, alive %v", p.Pending(), w.Alive())
+	}
+}
+
+// The check every event passes: fields the schema does not declare are
+// found however deep, with their path.
+func TestUnknownFieldPath(t *testing.T) {
+	node := &pb.MontyNode{}
+	ev := &pb.ChildEvent{Kind: &pb.ChildEvent_Complete{Complete: &pb.Complete{Values: &pb.Arena{Nodes: []*pb.MontyNode{{}, node}}}}}
+	if p := unknownField(ev.ProtoReflect(), "ChildEvent"); p != "" {
+		t.Fatalf("clean event reported at %q", p)
+	}
+	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01}) // field 31, varint 1
+	if p := unknownField(ev.ProtoReflect(), "ChildEvent"); p != "ChildEvent.complete.values.nodes" {
+		t.Fatalf("got %q", p)
+	}
+}
+
+// readFrame reads an event with fields the schema does not declare
+// without them, and says that it held some.
+func TestReadFrameNoticesUnknownFields(t *testing.T) {
+	node := &pb.MontyNode{Kind: &pb.MontyNode_Str{Str: "x"}}
+	ev := &pb.ChildEvent{Kind: &pb.ChildEvent_Complete{Complete: &pb.Complete{Values: &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{node}}}}}
+	frame := func() []byte {
+		body, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(binary.LittleEndian.AppendUint32(nil, uint32(len(body))), body...)
+	}
+	got, _, unknown, err := readFrame(bufio.NewReader(bytes.NewReader(frame())), nil)
+	if err != nil || unknown || got.GetComplete().GetValues().GetNodes()[0].GetStr() != "x" {
+		t.Fatalf("%v %v %v", got, unknown, err)
+	}
+	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01})
+	got, _, unknown, err = readFrame(bufio.NewReader(bytes.NewReader(frame())), nil)
+	if err != nil || !unknown || got.GetComplete().GetValues().GetNodes()[0].GetStr() != "x" {
+		t.Fatalf("%v %v %v", got, unknown, err)
+	}
+}

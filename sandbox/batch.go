@@ -1,0 +1,297 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"sync"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/auto"
+	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
+	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
+	"github.com/backyard-ls/backyard-ls/monty"
+)
+
+// BatchOptions tune Batch.
+type BatchOptions struct {
+	// Parallelism is how many snippets run at once: Monty workers, and
+	// fork-server containers for the snippets that run in one (0 means 2).
+	Parallelism int
+	// Preload are modules the containers import once, before any snippet
+	// (e.g. "numpy"): a snippet importing them pays nothing.
+	Preload []string
+	// OnResult gets each snippet's result as soon as it ends (not in input
+	// order) with the snippet's index in the sequence. Calls never overlap.
+	OnResult func(i int, r kernel.Result)
+	// OnWarning gets warnings for the user (gVisor missing), each once.
+	OnWarning func(string)
+}
+
+// Batch runs independent snippets on the sandbox's backend, Parallelism at
+// a time: each starts from an empty namespace and nothing it does reaches
+// another. On Monty, workers are fed snippet after snippet without a round
+// trip between them. In a container, each snippet is a fresh fork of a
+// long-lived fork server (BatchOptions.Preload already imported) under its
+// own limits. Auto sends each snippet where the editors' auto kernel would
+// run it, and to the container when Monty turns out to lack something.
+// Files and inputs need a container.
+//
+// Every snippet taken from snippets gets exactly one result; a snippet
+// that fails, crashes or runs out of time is a result, not an error. When
+// ctx ends, no more snippets are taken and those still running come back
+// interrupted. The error is for a batch that cannot run at all: no Monty
+// worker, or (backend "container") no container that starts.
+func (s *Sandbox) Batch(ctx context.Context, snippets iter.Seq[kernel.Snippet], opts BatchOptions) error {
+	b := &batch{sb: s, opts: opts, backend: s.opts.Backend, limits: s.opts.Limits}
+	if b.opts.Parallelism <= 0 {
+		b.opts.Parallelism = 2
+	}
+	return b.run(ctx, snippets)
+}
+
+type job struct {
+	i  int
+	sn kernel.Snippet
+	// why the container runs it: the router's rule (auto), or what Monty
+	// lacks
+	why *contract.Routing
+	// plan is the router's (auto); montyResult is Monty's result of a
+	// snippet the container runs again, for the verdict.
+	plan        auto.Plan
+	montyResult *kernel.Result
+}
+
+type batch struct {
+	sb      *Sandbox
+	opts    BatchOptions
+	backend contract.Backend
+	limits  kernel.Limits
+	router  *auto.Router
+	pool    *containerkernel.ForkPool
+
+	emitMu  sync.Mutex
+	errMu   sync.Mutex
+	montyEr error // the first Monty worker that would not start
+}
+
+func (b *batch) emit(i int, r kernel.Result) {
+	b.emitMu.Lock()
+	defer b.emitMu.Unlock()
+	if b.opts.OnResult != nil {
+		b.opts.OnResult(i, r)
+	}
+}
+
+func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := b.opts.Parallelism
+	useMonty := b.backend != contract.BackendContainer
+	useContainer := b.backend != contract.BackendMonty
+	if b.backend == contract.BackendAuto {
+		r, err := auto.NewRouter(ctx, b.sb.opts.MontyBinary)
+		if err != nil {
+			return fmt.Errorf("probe the Monty worker: %w", err)
+		}
+		b.router = r
+	}
+	var lanes []*containerkernel.ForkLane
+	if useContainer {
+		b.pool = containerkernel.NewForkPool(containerkernel.BatchOptions{
+			Container: b.sb.opts.settings().Container, Limits: b.limits, Preload: b.opts.Preload, OnWarning: b.opts.OnWarning,
+		})
+		for range n {
+			lanes = append(lanes, b.pool.Lane())
+		}
+		defer func() {
+			var wg sync.WaitGroup
+			for _, l := range lanes {
+				wg.Go(l.Close)
+			}
+			wg.Wait()
+		}()
+		if !useMonty {
+			// A container batch that cannot start stops here, before it
+			// has taken anything.
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i, l := range lanes {
+				wg.Go(func() { errs[i] = l.Start(ctx) })
+			}
+			wg.Wait()
+			for _, err := range errs { // they fail alike: one says why
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	montyQ := make(chan job, n*montykernel.LaneDepth)
+	ctrQ := make(chan job, n)
+	var montyWG, ctrWG sync.WaitGroup
+	if useMonty {
+		for range n {
+			montyWG.Go(func() { b.montyLane(ctx, montyQ, ctrQ) })
+		}
+	}
+	for _, l := range lanes {
+		ctrWG.Go(func() { b.containerLane(ctx, l, ctrQ) })
+	}
+	i := 0
+	for sn := range snippets {
+		j := job{i: i, sn: sn}
+		i++
+		if ctx.Err() != nil {
+			b.emit(j.i, interrupted(false))
+			break
+		}
+		q := montyQ
+		switch {
+		case !useMonty:
+			q = ctrQ
+		case len(sn.Files) > 0 || len(sn.Inputs) > 0:
+			if !useContainer {
+				b.emit(j.i, needsContainer("it has files or inputs, which Monty does not provide", errors.New("the backend is monty")))
+				continue
+			}
+			j.why, q = &contract.Routing{Rule: "input:files", Reason: "it has files or inputs, which Monty does not provide"}, ctrQ
+		case b.router != nil:
+			j.plan = b.router.Plan(sn.Code)
+			if j.plan.Route != nil {
+				j.why, q = j.plan.Route, ctrQ
+			}
+		}
+		select {
+		case q <- j:
+		case <-ctx.Done():
+			b.emit(j.i, interrupted(q == ctrQ))
+		}
+	}
+	close(montyQ)
+	montyWG.Wait()
+	close(ctrQ)
+	ctrWG.Wait()
+	b.errMu.Lock()
+	defer b.errMu.Unlock()
+	if b.montyEr != nil && errors.Is(b.montyEr, monty.ErrNotFound) {
+		return b.montyEr
+	}
+	return nil
+}
+
+// montyLane feeds the snippets of q to one pipelined worker; in auto mode,
+// one that needs the container after all goes on to ctr.
+func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
+	lane := montykernel.NewLane(b.sb.opts.MontyBinary, b.limits)
+	defer lane.Close()
+	held := map[int]job{}
+	open := true
+	for {
+		fill := lane.Hungry()
+	take:
+		for fill && open && !lane.Full() {
+			var j job
+			var ok bool
+			if lane.Empty() {
+				j, ok = <-q
+			} else {
+				select {
+				case j, ok = <-q:
+				default:
+					break take
+				}
+			}
+			if !ok {
+				open = false
+				break
+			}
+			if ctx.Err() != nil {
+				b.emit(j.i, interrupted(false))
+				continue
+			}
+			sn := j.sn
+			if b.router != nil {
+				sn.Code = j.plan.Code // with its shims
+			}
+			if err := lane.Send(ctx, j.i, sn); err != nil {
+				b.errMu.Lock()
+				if b.montyEr == nil {
+					b.montyEr = err
+				}
+				b.errMu.Unlock()
+				b.emit(j.i, kernel.Result{Status: kernel.StatusCrashed, Backend: contract.BackendMonty, Runtime: "monty",
+					Error: &contract.ExecutionError{EName: "KernelCrashed", EValue: err.Error()}})
+				continue
+			}
+			held[j.i] = j
+		}
+		if lane.Empty() {
+			if !open {
+				return
+			}
+			continue
+		}
+		i, r := lane.Receive(ctx)
+		j := held[i]
+		delete(held, i)
+		if b.router != nil && ctx.Err() == nil {
+			if why := b.router.Check(j.plan, r); why != nil {
+				j.why, j.montyResult = why, &r
+				select {
+				case ctr <- j:
+					continue
+				case <-ctx.Done():
+					r = interrupted(true)
+				}
+			}
+		}
+		b.emit(i, r)
+	}
+}
+
+// containerLane runs the snippets of q one after the other on one fork
+// server.
+func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, q <-chan job) {
+	for j := range q {
+		if ctx.Err() != nil {
+			b.emit(j.i, interrupted(true))
+			continue
+		}
+		r := l.Run(ctx, j.sn)
+		switch {
+		case r.Error != nil && r.Error.EName == "BackendUnavailable" && j.why != nil:
+			if j.montyResult != nil {
+				// Monty's result, unconfirmed, as the editors show it.
+				mr := *j.montyResult
+				mr.Routing = &contract.Routing{Rule: j.why.Rule, Reason: j.why.Reason, Check: contract.CheckUnconfirmed, Note: "Monty's result could not be compared with CPython's: " + r.Error.EValue}
+				r = mr
+				break
+			}
+			r = needsContainer(j.why.Reason, errors.New(r.Error.EValue))
+			r.Routing = j.why
+		case j.montyResult != nil && (r.Status == kernel.StatusOK || r.Status == kernel.StatusError):
+			r = auto.Verdict(*j.why, *j.montyResult, r)
+		case j.why != nil:
+			r.Routing = j.why
+		}
+		b.emit(j.i, r)
+	}
+}
+
+func needsContainer(why string, err error) kernel.Result {
+	return kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{
+		EName:  "BackendUnavailable",
+		EValue: fmt.Sprintf("this snippet needs the container backend (%s), which is not available: %v", why, err),
+	}}
+}
+
+func interrupted(inContainer bool) kernel.Result {
+	r := montykernel.Interrupted()
+	if inContainer {
+		r.Backend, r.Runtime = contract.BackendContainer, ""
+	}
+	return r
+}
