@@ -21,6 +21,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/notebook"
 )
 
 // Options configure a Server.
@@ -137,6 +138,7 @@ func (s *Server) Close() {
 	}
 	wg.Wait()
 	s.closing.Wait()
+	notebook.CloseWarm()
 }
 
 // session returns the session name, creating it when it does not exist.

@@ -34,8 +34,10 @@ func newSession(s *Server, name string) *session {
 	x.nb = notebook.New(notebook.Options{
 		Config:    func(string) kernel.Config { return cfg },
 		NewKernel: s.opts.NewKernel,
-		Events:    x.ev,
-		Logger:    cfg.Logger,
+		// Sessions come and go; the pool is the server's (Close).
+		SharedWarm: true,
+		Events:     x.ev,
+		Logger:     cfg.Logger,
 	})
 	x.doc = x.nb.Open("session:"+name, 1, "")
 	return x

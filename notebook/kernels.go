@@ -9,4 +9,5 @@ func newKernel(cfg kernel.Config) (kernel.Kernel, error) { return kernels.New(cf
 
 func warmKernels(cfg kernel.Config) { kernels.Warm(cfg) }
 
-func closeWarm() { kernels.CloseWarm() }
+// CloseWarm removes the warm pool's containers (see Options.SharedWarm).
+func CloseWarm() { kernels.CloseWarm() }

@@ -88,9 +88,12 @@ type Options struct {
 	// Warm has containers started ahead for kernels of a configuration
 	// (the warm pool; default kernels.Warm with the default NewKernel,
 	// none otherwise); called when a document opens.
-	Warm   func(kernel.Config)
-	Events Events
-	Logger *zap.Logger
+	Warm func(kernel.Config)
+	// SharedWarm: other notebooks of the process use the warm pool too, so
+	// Close leaves it; the owner calls CloseWarm when they are all gone.
+	SharedWarm bool
+	Events     Events
+	Logger     *zap.Logger
 }
 
 // Notebook is a set of open documents, each with its kernel.
@@ -244,8 +247,8 @@ func (nb *Notebook) CloseAll() {
 	wg.Wait()
 	nb.closing.Wait()
 	nb.end()
-	if nb.warmed.Load() {
-		closeWarm()
+	if nb.warmed.Load() && !nb.opts.SharedWarm {
+		CloseWarm()
 	}
 }
 

@@ -43,6 +43,10 @@ type warmPool struct {
 	order    []string // configuration keys, least recently used first
 	gen      int      // bumped by CloseWarm: fills asked for before it do nothing
 	starting sync.WaitGroup
+	// life ends the starts of the current generation (CloseWarm cancels
+	// it), so closing never waits for a start or a pull to finish.
+	life context.Context
+	end  context.CancelFunc
 }
 
 type warmSlot struct {
@@ -52,6 +56,7 @@ type warmSlot struct {
 	starting int
 	failedAt time.Time
 	gone     bool // evicted or closed: what it starts is removed
+	life     context.Context
 }
 
 // warmKey identifies what a container is: every field of the
@@ -143,7 +148,10 @@ func (p *warmPool) fill(cfg container.Config, want int, delay time.Duration, gen
 	}
 	sl := p.slots[key]
 	if sl == nil {
-		sl = &warmSlot{cfg: cfg}
+		if p.life == nil {
+			p.life, p.end = context.WithCancel(context.Background())
+		}
+		sl = &warmSlot{cfg: cfg, life: p.life}
 		p.slots[key] = sl
 		p.evict()
 	}
@@ -166,7 +174,7 @@ func (p *warmPool) start(sl *warmSlot) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), container.DefaultStartTimeout)
+	ctx, cancel := context.WithTimeout(sl.life, container.DefaultStartTimeout)
 	defer cancel()
 	e, err := container.Shared(ctx, sl.cfg.DockerHost, log)
 	var s *container.Session
@@ -226,13 +234,17 @@ func (p *warmPool) drop(sl *warmSlot) {
 	sl.ready = nil
 }
 
-// CloseWarm removes every waiting container, and those still starting
-// once they are up; nothing of the pool is left when it returns.
+// CloseWarm removes every waiting container and cancels those still
+// starting; nothing of the pool is left when it returns.
 func CloseWarm() {
 	warm.mu.Lock()
 	slots := warm.slots
 	warm.slots, warm.order = map[string]*warmSlot{}, nil
 	warm.gen++
+	if warm.end != nil {
+		warm.end() // starts under way give up
+		warm.life, warm.end = nil, nil
+	}
 	var all []*container.Session
 	for _, sl := range slots {
 		sl.gone = true
