@@ -26,7 +26,7 @@ import (
 func runMCP(args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (host:port; a bare :port listens on 127.0.0.1) instead of stdio")
-	workspace := fs.String("workspace", "", "the project folder container kernels mount read-only (default: the current directory)")
+	workspace := fs.String("workspace", "", "the project folder the kernels see, read-only: writes stay in the kernel (default: the current directory)")
 	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "the most sessions (kernels) kept at once")
 	idle := fs.Duration("idle-timeout", mcp.DefaultIdleTimeout, "close a session that ran nothing for this long")
 	settings := contract.BindFlags(fs, runFlags...)
