@@ -79,6 +79,7 @@ type server struct {
 	cancel context.CancelFunc
 
 	calls    inflight // calls being handled, for $/cancelRequest
+	watchdog watchdog // releases the read loop from a call kept on it too long
 	refresh  *refresher
 	progress progressTokens
 	running  sync.Map // execution id → *time.Timer of its "running…" lens
@@ -120,7 +121,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer s.cancel()
 
 	s.stream = newStream(in, out, closeBoth(in, out), log)
-	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = handOffConn{jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{})), s}
 	s.client = newClient(s.conn, s.stream.coalescer, log)
 	s.refresh = newRefresher(s)
 	s.nb = notebook.New(notebook.Options{Config: s.kernelConfig, Settle: s.settle, NewKernel: opts.NewKernel, Events: events{s}, Logger: log})
@@ -151,6 +152,7 @@ func (s *server) stop(exited bool) {
 	s.nb.CloseAll()
 	s.cancel() // pending server-to-client calls return
 	s.refresh.stop()
+	s.watchdog.stop()
 	done := make(chan struct{})
 	go func() {
 		_ = s.conn.Close()
@@ -174,6 +176,18 @@ func (s *server) stop(exited bool) {
 // finish makes Serve return err (once).
 func (s *server) finish(err error) {
 	s.exitOnce.Do(func() { s.exit <- err })
+}
+
+// handOffConn is the connection: a call to the client first releases the
+// read loop from a call kept on it, which could not read the answer.
+type handOffConn struct {
+	jsonrpc2.Conn
+	s *server
+}
+
+func (c handOffConn) Call(ctx context.Context, method string, params, result any) (jsonrpc2.ID, error) {
+	c.s.handOff()
+	return c.Conn.Call(ctx, method, params, result)
 }
 
 func closeBoth(in io.Reader, out io.Writer) func() error {
