@@ -75,7 +75,8 @@ func unknownField(m protoreflect.Message, path string) string {
 		if fd.Message() == nil {
 			return true
 		}
-		name := path + "." + string(fd.Name())
+		// The path is built only for a find: this runs on every event.
+		name := string(fd.Name())
 		if fd.IsList() {
 			l := v.List()
 			for i := 0; i < l.Len() && found == ""; i++ {
@@ -83,6 +84,9 @@ func unknownField(m protoreflect.Message, path string) string {
 			}
 		} else {
 			found = unknownField(v.Message(), name)
+		}
+		if found != "" {
+			found = path + "." + found
 		}
 		return found == ""
 	})
