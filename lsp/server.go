@@ -1,23 +1,3 @@
-// Package lsp is the backyard-ls language server: the LSP surface of the
-// notebook model (package notebook). Editors run a document's "# %%" cells,
-// a selection or the whole file with workspace/executeCommand (from a code
-// lens or a key); results come back as the command's response, as the
-// backyard/* notifications, as code lenses, diagnostics and inlay hints.
-// The commands, records, notifications and settings are declared once in
-// package contract (docs/contract.md); testdata/contract holds the contract
-// as data-driven cases that the editor plugins replay.
-//
-// The server implements protocol.Server and runs behind one explicit
-// middleware (middleware.go: panics, the lifecycle gate, cancellation and the
-// ordered-then-async policy per method); it talks to the client through a
-// typed facade (client.go) over a write coalescer (coalesce.go) and reads
-// with a framer that survives a misbehaving client (framer.go). One file per
-// LSP feature, as gopls does: lifecycle.go, text_synchronization.go,
-// code_lens.go, commands.go (workspace/executeCommand), diagnostics.go,
-// inlay_hint.go, progress.go, configuration.go, refresh.go.
-//
-// Lock order: server.mu is taken alone (never while calling the notebook or
-// the client); the notebook's locks are its own (package notebook).
 package lsp
 
 import (
