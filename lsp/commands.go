@@ -17,10 +17,10 @@ var _ contract.Commands = (*server)(nil)
 // checks its argument). Its ordered part runs on the read loop, so a run
 // takes the document text current when it was asked for; then the loop is
 // released and the reply finishes. A run that drains an idle document's
-// queue keeps the loop instead, for at most handOffDelay (callContext.keep):
-// a trivial cell is answered without a hand-off. Bad arguments are
-// InvalidParams errors with a message for a person; a Python exception is a
-// result.
+// queue keeps the loop instead until it ends, the watchdog releases it or the
+// server calls the client (callContext.keep): a trivial cell is answered
+// without a hand-off. Bad arguments are InvalidParams errors with a message
+// for a person; a Python exception is a result.
 func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	if p.Command == "" {
 		// A status lens is a label with an empty command; a client that
