@@ -7,11 +7,14 @@ on its read goroutine (the floor of any server in Go over these pipes), and
 (2) `backyard-ls serve`, and runs the same cell on (3) a Jupyter kernel
 (ipykernel via jupyter_client, execute request to idle). With --load it
 first starts one busy process per CPU, so the figures also show a loaded
-machine. Prints one JSON object: medians and 90th percentiles in ms.
+machine. Prints one JSON object: medians and 90th percentiles in ms, and
+for the LSP peers the messages the client reads per call (the server's
+notifications of the run, then its response).
 
 Usage: /usr/bin/python3 bench/roundtrip.py --server bin/backyard-ls --floor FLOOR [-n 2000] [--load]
 """
 import argparse
+import io
 import json
 import multiprocessing
 import os
@@ -23,7 +26,12 @@ import time
 class LSP:
     def __init__(self, argv):
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+        # Read as LSP clients do, in chunks: an unbuffered pipe's readline
+        # reads one byte per system call, which charges each message the
+        # server sends (a run's notifications) some twenty system calls.
+        self.out = io.BufferedReader(self.p.stdout, 1 << 16)
         self.next = 0
+        self.messages = 0  # messages read, for messages per call
 
     def send(self, msg):
         body = json.dumps(msg).encode()
@@ -32,7 +40,7 @@ class LSP:
     def read(self):
         n = 0
         while True:
-            line = self.p.stdout.readline()
+            line = self.out.readline()
             if not line:
                 raise EOFError("server closed its output")
             line = line.strip()
@@ -40,9 +48,10 @@ class LSP:
                 break
             if line.lower().startswith(b"content-length:"):
                 n = int(line.split(b":")[1])
-        data = b""
-        while len(data) < n:
-            data += self.p.stdout.read(n - len(data))
+        data = self.out.read(n)
+        if len(data) < n:
+            raise EOFError("server closed its output inside a message")
+        self.messages += 1
         return json.loads(data)
 
     def call(self, method, params):
@@ -80,13 +89,15 @@ def lsp_times(argv, n):
     for _ in range(50):  # warm up: kernel start, caches
         c.call("workspace/executeCommand", params)
     times = []
+    read = c.messages
     for _ in range(n):
         t0 = time.perf_counter_ns()
         r = c.call("workspace/executeCommand", params)
         times.append((time.perf_counter_ns() - t0) / 1e6)
         assert r["executions"][0]["status"] == "ok", r
+    messages = (c.messages - read) / n
     c.close()
-    return times
+    return times, messages
 
 
 def jupyter_times(n):
@@ -142,10 +153,12 @@ def main():
         for p in load:
             p.start()
     try:
+        floor, floor_msgs = lsp_times([a.floor], a.n)
+        server, server_msgs = lsp_times([a.server, "serve", "--backend", "monty"], a.n)
         out = {
             "load": a.load,
-            "floor": summary(lsp_times([a.floor], a.n)),
-            "server": summary(lsp_times([a.server, "serve", "--backend", "monty"], a.n)),
+            "floor": dict(summary(floor), messages_per_call=floor_msgs),
+            "server": dict(summary(server), messages_per_call=server_msgs),
             "jupyter": summary(jupyter_times(a.jupyter_n)),
         }
     finally:

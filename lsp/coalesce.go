@@ -2,8 +2,8 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -13,9 +13,11 @@ import (
 
 // Writes. Responses and server-to-client calls go out at once, together
 // with the notifications queued before them; notifications alone wait up
-// to notifyDelay (or until notifyBatchBytes are queued). A trivial cell's
-// queued/running/busy/idle/done notifications and its response thus leave
-// in one write, and the client wakes once instead of six times.
+// to notifyDelay (or until notifyBatchBytes are queued), or, while a call
+// kept on the read loop holds them (callContext.keep), for its response or
+// its hand-off, with no timer. A trivial cell's queued/running/busy/idle/done
+// notifications and its response thus leave in one write, and the client
+// wakes once instead of six times.
 const (
 	notifyDelay      = time.Millisecond
 	notifyBatchBytes = 64 << 10
@@ -32,6 +34,28 @@ type coalescer struct {
 	pending  []byte     // framed messages not yet written
 	timer    *time.Timer
 	timerSet bool
+	holds    int // calls whose response is due soon carry the notifications: no timer
+}
+
+// hold makes notifications wait for the next response or call, with no
+// timer, until unhold: a call on the read loop answers, or releases the
+// loop, within handOffDelay.
+func (s *coalescer) hold() {
+	s.wmu.Lock()
+	s.holds++
+	s.wmu.Unlock()
+}
+
+// unhold ends a hold. Without a response to follow (the call was released
+// to finish later), what is queued waits notifyDelay as usual; with one,
+// the response, written next, takes it along.
+func (s *coalescer) unhold(noResponse bool) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.holds--
+	if noResponse && s.holds == 0 && len(s.pending) > 0 {
+		s.armLocked()
+	}
 }
 
 // Write implements jsonrpc2.Stream (responses and calls).
@@ -67,7 +91,9 @@ func (s *coalescer) writeBody(appendBody func([]byte) []byte, now bool) (int64, 
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.body = appendBody(s.body[:0])
-	s.pending = fmt.Appendf(s.pending, "Content-Length: %d\r\n\r\n", len(s.body))
+	s.pending = append(s.pending, "Content-Length: "...)
+	s.pending = strconv.AppendInt(s.pending, int64(len(s.body)), 10)
+	s.pending = append(s.pending, "\r\n\r\n"...)
 	s.pending = append(s.pending, s.body...)
 	n := int64(len(s.body))
 	if cap(s.body) > 1<<20 {
@@ -76,13 +102,20 @@ func (s *coalescer) writeBody(appendBody func([]byte) []byte, now bool) (int64, 
 	if now || len(s.pending) >= notifyBatchBytes {
 		return n, s.flushLocked()
 	}
+	if s.holds == 0 {
+		s.armLocked()
+	}
+	return n, nil
+}
+
+// armLocked makes what is queued leave within notifyDelay.
+func (s *coalescer) armLocked() {
 	if s.timer == nil {
 		s.timer = time.AfterFunc(notifyDelay, s.flush)
 	} else if !s.timerSet {
 		s.timer.Reset(notifyDelay)
 	}
 	s.timerSet = true
-	return n, nil
 }
 
 func (s *coalescer) flush() {

@@ -355,3 +355,33 @@ func TestSettingsApplyToNewKernels(t *testing.T) {
 		t.Errorf("status %q", s)
 	}
 }
+
+// A waiting run on an idle document runs on the read loop; a cell that
+// keeps running must not hold the loop: a request sent while it runs is
+// answered, and an interrupt sent after it stops it.
+func TestLongRunLeavesTheReadLoop(t *testing.T) {
+	c := start(t, lsptest.Neovim07, nil)
+	ctx := testCtx(t)
+	uri := open(t, c, "long.py", "x = 1\n# %%\nwhile True:\n    pass\n")
+	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0)) // the kernel is up and idle
+	mark := c.Mark()
+	res := make(chan []*contract.Execution, 1)
+	go func() {
+		r, err := c.Run(ctx, contract.CmdRunCell, lsptest.LineArg(uri, 2))
+		if err != nil {
+			t.Error(err)
+			r = &contract.RunResult{}
+		}
+		res <- r.Executions
+	}()
+	await(t, c, lsptest.After(mark, lsptest.ExecutionPhase("", contract.PhaseRunning)))
+	if _, err := c.CodeLens(ctx, uri); err != nil {
+		t.Fatalf("codeLens while a cell runs: %v", err)
+	}
+	if !interrupt(t, c, uri) {
+		t.Fatal("interrupt: not interrupted")
+	}
+	if ex := <-res; len(ex) != 1 || ex[0].Status != contract.StatusInterrupted {
+		t.Fatalf("the interrupted run answered %s", mustJSON(ex))
+	}
+}

@@ -16,8 +16,11 @@ var _ contract.Commands = (*server)(nil)
 // ExecuteCommand runs a contract command (contract.Dispatch decodes and
 // checks its argument). Its ordered part runs on the read loop, so a run
 // takes the document text current when it was asked for; then the loop is
-// released and the reply finishes. Bad arguments are InvalidParams errors
-// with a message for a person; a Python exception is a result.
+// released and the reply finishes. A run that drains an idle document's
+// queue keeps the loop instead until it ends, the watchdog releases it or the
+// server calls the client (callContext.keep): a trivial cell is answered
+// without a hand-off. Bad arguments are InvalidParams errors with a message
+// for a person; a Python exception is a result.
 func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	if p.Command == "" {
 		// A status lens is a label with an empty command; a client that
@@ -28,9 +31,13 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		ctx = context.WithValue(ctx, tokenKey{}, p.WorkDoneToken)
 	}
 	fin, err := contract.Dispatch(ctx, s, p.Command, p.Arguments)
-	release(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if c, ok := ctx.Value(callKey{}).(*callContext); ok && c.drains {
+		c.keep()
+	} else {
+		release(ctx)
 	}
 	v, err := fin(ctx)
 	if err != nil {
@@ -110,6 +117,9 @@ func (s *server) run(ctx context.Context, cmd, uri string, req notebook.RunReque
 	if !waits {
 		r.Detach()
 		return contract.Done(&contract.RunResult{Queued: r.IDs()}), nil
+	}
+	if c, ok := ctx.Value(callKey{}).(*callContext); ok && r.Drains() {
+		c.drains = true // its executions run on this goroutine, at once
 	}
 	return func(ctx context.Context) (*contract.RunResult, error) {
 		return &contract.RunResult{Executions: r.Wait(ctx)}, nil

@@ -43,8 +43,15 @@ const settleTimeout = 5 * time.Second
 // that a kernel created right after the change gets them (the change's
 // notification itself carries none).
 func (s *server) settle() {
+	idle := s.pulls.idle()
 	select {
-	case <-s.pulls.idle():
+	case <-idle:
+		return
+	default:
+		s.handOff() // the answer comes through the read loop
+	}
+	select {
+	case <-idle:
 	case <-time.After(settleTimeout):
 		s.log.Warn("settings from workspace/configuration did not arrive in time")
 	case <-s.ctx.Done():

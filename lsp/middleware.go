@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"go.lsp.dev/jsonrpc2"
@@ -97,16 +97,23 @@ func (s *server) middleware(next jsonrpc2.Handler) jsonrpc2.Handler {
 		id := req.ID()
 		cctx, cancel := context.WithCancel(s.ctx)
 		s.calls.add(id, cancel)
+		c := &callContext{Context: cctx, req: ctx, s: s}
 		defer func() {
+			c.finish()
 			s.calls.remove(id)
 			cancel()
 		}()
-		c := &callContext{Context: cctx, req: ctx}
 		switch policies[method] {
 		case async:
 			c.release()
 		case ordered:
-			c.released.Store(true) // never released: it runs inline
+			c.released = true // never released: it runs inline
+			fallthrough
+		default:
+			// On the read loop its notifications wait for its response
+			// (or its release), with no write timer.
+			c.holding = true
+			s.stream.hold()
 		}
 		return next(c, req)
 	}
@@ -116,8 +123,19 @@ func (s *server) middleware(next jsonrpc2.Handler) jsonrpc2.Handler {
 // context, values (jsonrpc2's release token) from the request's.
 type callContext struct {
 	context.Context
-	req      context.Context
-	released atomic.Bool
+	req context.Context
+	s   *server
+
+	// mu orders releases, which may come from other goroutines (the
+	// watchdog, a server-to-client call), before the handler's return:
+	// jsonrpc2 reads what its release wrote once the handler returns, and
+	// recycles req.
+	mu       sync.Mutex
+	released bool // the read loop was released, or never held
+	finished bool // the handler returned: nothing more to release
+	holding  bool // on the read loop: notifications wait for its response
+	kept     bool // kept on the read loop past its ordered part (keep)
+	drains   bool // a run that drains its document's idle queue (set by the handler, before keep)
 }
 
 // callKey finds a call's callContext under values added to it.
@@ -133,16 +151,142 @@ func (c *callContext) Value(key any) any {
 	return c.req.Value(key)
 }
 
+// release frees the read loop (jsonrpc2.Async) unless that was done or the
+// handler returned.
 func (c *callContext) release() {
-	if c.released.CompareAndSwap(false, true) {
-		jsonrpc2.Async(c.req)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.released || c.finished {
+		return
 	}
+	c.released = true
+	c.unholdLocked(true)
+	jsonrpc2.Async(c.req)
+}
+
+// finish runs when the handler returns: a hand-off can no longer happen,
+// and notifications it held leave with its response, which jsonrpc2 writes
+// next (or with the stream's last flush when the connection closes first).
+func (c *callContext) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.finished = true
+	c.unholdLocked(false)
+}
+
+// keep makes the rest of an orderedThenAsync call run on the read loop:
+// it ends at once (a trivial cell on an idle kernel), or the watchdog
+// releases the loop after a tick or two, or a call to the client does
+// (handOff), whichever comes first. Its notifications stay held meanwhile
+// and leave in one write with its response.
+func (c *callContext) keep() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.released || c.finished {
+		return
+	}
+	c.kept = true
+	c.s.watchdog.watch(c)
+}
+
+func (c *callContext) unholdLocked(noResponse bool) {
+	if c.kept {
+		c.kept = false
+		c.s.watchdog.forget(c)
+	}
+	if c.holding {
+		c.holding = false
+		c.s.stream.unhold(noResponse)
+	}
+}
+
+// handOffTick is the watchdog's period: a call kept on the read loop for
+// one to two ticks is released, so cancellations, interrupts, edits and
+// answers to the server's requests are read while it runs.
+const handOffTick = time.Millisecond
+
+// watchdog releases the call kept on the read loop once it has been kept
+// at two ticks in a row. It has one timer, armed only while a call is kept:
+// back-to-back short calls cost a timer expiry per tick, not a timer per
+// call (a new earliest timer wakes another thread).
+type watchdog struct {
+	mu    sync.Mutex
+	timer *time.Timer
+	armed bool
+	cur   *callContext // the call kept on the read loop
+	seen  *callContext // cur at the last tick
+}
+
+func (w *watchdog) watch(c *callContext) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.cur = c
+	if w.armed {
+		return
+	}
+	w.armed = true
+	if w.timer == nil {
+		w.timer = time.AfterFunc(handOffTick, w.tick)
+	} else {
+		w.timer.Reset(handOffTick)
+	}
+}
+
+func (w *watchdog) forget(c *callContext) {
+	w.mu.Lock()
+	if w.cur == c {
+		w.cur = nil
+	}
+	w.mu.Unlock()
+}
+
+// kept is the call kept on the read loop, or nil.
+func (w *watchdog) kept() *callContext {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cur
+}
+
+func (w *watchdog) tick() {
+	w.mu.Lock()
+	var late *callContext
+	if w.cur != nil && w.cur == w.seen {
+		late, w.cur = w.cur, nil
+	}
+	w.seen = w.cur
+	if w.cur != nil {
+		w.timer.Reset(handOffTick)
+	} else {
+		w.armed = false
+	}
+	w.mu.Unlock()
+	if late != nil {
+		late.release()
+	}
+}
+
+// stop ends the timer (the connection is closing).
+func (w *watchdog) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.cur, w.seen, w.armed = nil, nil, false
 }
 
 // release ends the ordered part of an orderedThenAsync call; later calls
 // do nothing.
 func release(ctx context.Context) {
 	if c, ok := ctx.Value(callKey{}).(*callContext); ok {
+		c.release()
+	}
+}
+
+// handOff releases the read loop from the call that kept it, if any: the
+// server is about to wait on the client.
+func (s *server) handOff() {
+	if c := s.watchdog.kept(); c != nil {
 		c.release()
 	}
 }

@@ -1,23 +1,3 @@
-// Package lsp is the backyard-ls language server: the LSP surface of the
-// notebook model (package notebook). Editors run a document's "# %%" cells,
-// a selection or the whole file with workspace/executeCommand (from a code
-// lens or a key); results come back as the command's response, as the
-// backyard/* notifications, as code lenses, diagnostics and inlay hints.
-// The commands, records, notifications and settings are declared once in
-// package contract (docs/contract.md); testdata/contract holds the contract
-// as data-driven cases that the editor plugins replay.
-//
-// The server implements protocol.Server and runs behind one explicit
-// middleware (middleware.go: panics, the lifecycle gate, cancellation and the
-// ordered-then-async policy per method); it talks to the client through a
-// typed facade (client.go) over a write coalescer (coalesce.go) and reads
-// with a framer that survives a misbehaving client (framer.go). One file per
-// LSP feature, as gopls does: lifecycle.go, text_synchronization.go,
-// code_lens.go, commands.go (workspace/executeCommand), diagnostics.go,
-// inlay_hint.go, progress.go, configuration.go, refresh.go.
-//
-// Lock order: server.mu is taken alone (never while calling the notebook or
-// the client); the notebook's locks are its own (package notebook).
 package lsp
 
 import (
@@ -79,6 +59,7 @@ type server struct {
 	cancel context.CancelFunc
 
 	calls    inflight // calls being handled, for $/cancelRequest
+	watchdog watchdog // releases the read loop from a call kept on it too long
 	refresh  *refresher
 	progress progressTokens
 	running  sync.Map // execution id → *time.Timer of its "running…" lens
@@ -120,7 +101,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer s.cancel()
 
 	s.stream = newStream(in, out, closeBoth(in, out), log)
-	s.conn = jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = handOffConn{jsonrpc2.NewConn(s.stream, jsonrpc2.WithCodec(codec{})), s}
 	s.client = newClient(s.conn, s.stream.coalescer, log)
 	s.refresh = newRefresher(s)
 	s.nb = notebook.New(notebook.Options{Config: s.kernelConfig, Settle: s.settle, NewKernel: opts.NewKernel, Events: events{s}, Logger: log})
@@ -151,6 +132,7 @@ func (s *server) stop(exited bool) {
 	s.nb.CloseAll()
 	s.cancel() // pending server-to-client calls return
 	s.refresh.stop()
+	s.watchdog.stop()
 	done := make(chan struct{})
 	go func() {
 		_ = s.conn.Close()
@@ -174,6 +156,18 @@ func (s *server) stop(exited bool) {
 // finish makes Serve return err (once).
 func (s *server) finish(err error) {
 	s.exitOnce.Do(func() { s.exit <- err })
+}
+
+// handOffConn is the connection: a call to the client first releases the
+// read loop from a call kept on it, which could not read the answer.
+type handOffConn struct {
+	jsonrpc2.Conn
+	s *server
+}
+
+func (c handOffConn) Call(ctx context.Context, method string, params, result any) (jsonrpc2.ID, error) {
+	c.s.handOff()
+	return c.Conn.Call(ctx, method, params, result)
 }
 
 func closeBoth(in io.Reader, out io.Writer) func() error {

@@ -104,6 +104,10 @@ func (r *Run) Detach() {
 	}
 }
 
+// Drains reports whether Wait runs the executions on the calling goroutine:
+// the document's queue was idle, nothing runs before them.
+func (r *Run) Drains() bool { return r.drain }
+
 // Cancel interrupts the run: its running execution stops, its queued ones
 // are dropped.
 func (r *Run) Cancel() { r.d.sess.cancelExecutions(r.execs) }

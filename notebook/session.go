@@ -145,6 +145,10 @@ func (s *session) config() kernel.Config {
 // kernel returns the document's kernel, creating it on first use.
 func (s *session) kernel() (kernel.Kernel, int, error) {
 	s.mu.Lock()
+	if k, gen := s.k, s.gen; k != nil && !s.closed {
+		s.mu.Unlock()
+		return k, gen, nil // no configuration to build for a kernel that exists
+	}
 	have := s.k != nil
 	s.mu.Unlock()
 	if !have && s.nb.opts.Settle != nil {
