@@ -76,10 +76,15 @@ func Connect(ctx context.Context, host string, log *zap.Logger) (*Engine, error)
 	e := &Engine{cli: cli, host: cli.DaemonHost(), log: log, images: map[string]string{}}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := cli.Ping(pctx); err != nil {
+	ping, err := cli.Ping(pctx)
+	if err != nil {
 		cli.Close()
 		return nil, &UnreachableError{Host: e.host, Err: err}
 	}
+	// Negotiated here, before the client is shared: the library's lazy
+	// negotiation on the first requests writes the version that concurrent
+	// requests read.
+	cli.NegotiateAPIVersionPing(ping)
 	return e, nil
 }
 

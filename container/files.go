@@ -52,6 +52,27 @@ type filePlan struct {
 	note   string        // why the workspace is read-only or missing
 }
 
+// FilesCurrent reports whether the workspace is still what the session
+// got when it started (for a container started ahead of its first cell):
+// the same files, folders and links, modes and modification times. A
+// read-only or read-write mount is always current.
+func (s *Session) FilesCurrent() bool {
+	if s.plan == nil || !s.plan.copied {
+		return true
+	}
+	now, err := planFiles(s.cfg)
+	if err != nil || !now.copied || len(now.puts) != len(s.plan.puts) {
+		return false
+	}
+	for i, m := range now.puts {
+		was := s.plan.puts[i]
+		if m.Path != was.Path || m.Kind != was.Kind || m.Mode != was.Mode || m.Target != was.Target || (m.MTime == nil) != (was.MTime == nil) || (m.MTime != nil && *m.MTime != *was.MTime) {
+			return false
+		}
+	}
+	return true
+}
+
 // planFiles decides, from the host's tree, how the container gets it.
 func planFiles(cfg Config) (*filePlan, error) {
 	p := &filePlan{rules: cfg.Rules, write: cfg.Write, dir: cfg.Dir}

@@ -11,6 +11,7 @@ package files
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -27,6 +28,15 @@ import (
 type Rules struct {
 	roots []root
 	hide  []string
+}
+
+// Key identifies what the rules let a kernel see (two Rules with equal
+// keys show the same files), for caches keyed by configuration.
+func (r *Rules) Key() string {
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf("%q %q", r.Roots(), r.hide)
 }
 
 type root struct {

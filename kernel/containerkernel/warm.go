@@ -64,7 +64,9 @@ type warmSlot struct {
 func warmKey(cfg container.Config) string {
 	cfg = cfg.WithDefaults()
 	cfg.OnProgress, cfg.Logger, cfg.StartTimeout, cfg.Pull, cfg.WarmPool = nil, nil, 0, "", 0
-	return fmt.Sprintf("%#v", cfg)
+	rules := cfg.Rules.Key() // by what they show, not by pointer
+	cfg.Rules = nil
+	return fmt.Sprintf("%#v %s", cfg, rules)
 }
 
 // fromPool takes a waiting container for cfg, when the pool has one, and
@@ -75,6 +77,12 @@ func (k *Kernel) fromPool(cfg container.Config) *container.Session {
 		return nil
 	}
 	s := warm.take(cfg)
+	if s != nil && !s.FilesCurrent() {
+		// The workspace changed since its files were copied in: the kernel
+		// must see them as they are now.
+		go s.Close()
+		s = nil
+	}
 	if s == nil && warm.has(cfg) {
 		// Only a configuration someone warmed (the editors' documents,
 		// Warm) is refilled: a program's kernel leaves nothing waiting.
@@ -117,7 +125,7 @@ func (p *warmPool) take(cfg container.Config) *container.Session {
 		s := sl.ready[0]
 		sl.ready = sl.ready[1:]
 		if s.Alive() {
-			go p.fill(cfg, sl.want, warmRefillDelay, p.gen)
+			p.goFill(cfg, sl.want, warmRefillDelay)
 			return s
 		}
 		go s.Close() // it stopped while it waited
@@ -128,16 +136,30 @@ func (p *warmPool) take(cfg container.Config) *container.Session {
 // fillLater fills cfg's slot after delay, unless CloseWarm comes first.
 func (p *warmPool) fillLater(cfg container.Config, want int, delay time.Duration) {
 	p.mu.Lock()
-	gen := p.gen
-	p.mu.Unlock()
-	go p.fill(cfg, want, delay, gen)
+	defer p.mu.Unlock()
+	p.goFill(cfg, want, delay)
+}
+
+// goFill runs fill in the background, ended by CloseWarm; p.mu is held.
+func (p *warmPool) goFill(cfg container.Config, want int, delay time.Duration) {
+	if p.life == nil {
+		p.life, p.end = context.WithCancel(context.Background())
+	}
+	life, gen := p.life, p.gen
+	p.starting.Go(func() { p.fill(life, cfg, want, delay, gen) })
 }
 
 // fill starts, after delay, as many containers as cfg's slot lacks,
 // unless the pool was closed since generation gen.
-func (p *warmPool) fill(cfg container.Config, want int, delay time.Duration, gen int) {
+func (p *warmPool) fill(life context.Context, cfg container.Config, want int, delay time.Duration, gen int) {
 	if delay > 0 {
-		time.Sleep(delay)
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-life.Done():
+			return
+		}
 	}
 	cfg.Pull = container.PullNever
 	key := warmKey(cfg)
@@ -148,10 +170,7 @@ func (p *warmPool) fill(cfg container.Config, want int, delay time.Duration, gen
 	}
 	sl := p.slots[key]
 	if sl == nil {
-		if p.life == nil {
-			p.life, p.end = context.WithCancel(context.Background())
-		}
-		sl = &warmSlot{cfg: cfg, life: p.life}
+		sl = &warmSlot{cfg: cfg, life: life}
 		p.slots[key] = sl
 		p.evict()
 	}

@@ -2,13 +2,16 @@ package containerkernel
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/files"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
@@ -164,5 +167,38 @@ func TestWarmPoolOnlyForWarmedConfigurations(t *testing.T) {
 	warm.mu.Unlock()
 	if n != 0 {
 		t.Fatalf("%d configurations warmed by a plain kernel start", n)
+	}
+}
+
+// A document's workspace is part of what the pool keys on; a waiting
+// container whose copied files no longer match the workspace is not
+// handed out, so the kernel reads the files as they are now.
+func TestWarmPoolWorkspaceIsCurrent(t *testing.T) {
+	requireEngine(t)
+	t.Cleanup(CloseWarm)
+	ws := t.TempDir()
+	data := filepath.Join(ws, "data.txt")
+	if err := os.WriteFile(data, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := warmOptions("runc", 124<<20)
+	opts.Container.MountWorkspace, opts.Files, opts.Dir = true, files.NewRules([]string{ws}, nil), ws
+	Warm(opts)
+	waiting := waitWarm(t, opts)
+	a, _ := New(opts)
+	defer a.Close()
+	if r := kerneltestRun(t, a, "open('data.txt').read()"); r.Value.Text != "'one'" || a.ContainerID() != waiting {
+		t.Fatalf("%+v in %s, want the waiting %s", r.Value, a.ContainerID(), waiting)
+	}
+	next := waitWarm(t, opts)
+	later := time.Now().Add(2 * time.Second)
+	if err := os.WriteFile(data, []byte("two"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(data, later, later) // a new mtime even on a coarse clock
+	b, _ := New(opts)
+	defer b.Close()
+	if r := kerneltestRun(t, b, "open('data.txt').read()"); r.Value.Text != "'two'" || b.ContainerID() == next {
+		t.Fatalf("%+v in %s: the stale waiting container %s was used", r.Value, b.ContainerID(), next)
 	}
 }
