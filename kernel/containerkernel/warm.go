@@ -43,8 +43,7 @@ type warmPool struct {
 	order    []string // configuration keys, least recently used first
 	gen      int      // bumped by CloseWarm: fills asked for before it do nothing
 	starting sync.WaitGroup
-	// life ends the starts of the current generation (CloseWarm cancels
-	// it), so closing never waits for a start or a pull to finish.
+	// life ends the refills waiting to start (CloseWarm cancels it).
 	life context.Context
 	end  context.CancelFunc
 }
@@ -56,7 +55,6 @@ type warmSlot struct {
 	starting int
 	failedAt time.Time
 	gone     bool // evicted or closed: what it starts is removed
-	life     context.Context
 }
 
 // warmKey identifies what a container is: every field of the
@@ -170,7 +168,7 @@ func (p *warmPool) fill(life context.Context, cfg container.Config, want int, de
 	}
 	sl := p.slots[key]
 	if sl == nil {
-		sl = &warmSlot{cfg: cfg, life: life}
+		sl = &warmSlot{cfg: cfg}
 		p.slots[key] = sl
 		p.evict()
 	}
@@ -193,7 +191,10 @@ func (p *warmPool) start(sl *warmSlot) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	ctx, cancel := context.WithTimeout(sl.life, container.DefaultStartTimeout)
+	// Not ended by CloseWarm, which waits instead: a start cancelled in
+	// the middle may leave a container the engine creates after the
+	// process's exit clean-up looked for it.
+	ctx, cancel := context.WithTimeout(context.Background(), container.DefaultStartTimeout)
 	defer cancel()
 	e, err := container.Shared(ctx, sl.cfg.DockerHost, log)
 	var s *container.Session
@@ -253,15 +254,16 @@ func (p *warmPool) drop(sl *warmSlot) {
 	sl.ready = nil
 }
 
-// CloseWarm removes every waiting container and cancels those still
-// starting; nothing of the pool is left when it returns.
+// CloseWarm removes every waiting container, drops the refills not yet
+// begun and removes those still starting once they are up; nothing of the
+// pool is left when it returns.
 func CloseWarm() {
 	warm.mu.Lock()
 	slots := warm.slots
 	warm.slots, warm.order = map[string]*warmSlot{}, nil
 	warm.gen++
 	if warm.end != nil {
-		warm.end() // starts under way give up
+		warm.end() // refills still waiting give up
 		warm.life, warm.end = nil, nil
 	}
 	var all []*container.Session
