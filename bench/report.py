@@ -64,7 +64,8 @@ def main():
     row("1000 printed lines", "BenchmarkPrint1000", "print1000_ms")
     row("interrupt a running loop + next result", "BenchmarkInterruptRecovery")
     print("-- language server over stdio (peer: Jupyter execute round trip)")
-    row("runCell round trip, trivial cell", "BenchmarkRunCellStdio", "cell_ms")
+    for sub in sorted(k for k in bench if k.startswith("BenchmarkRunCellStdio/")):
+        row("runCell round trip, trivial cell, " + sub.split("/", 1)[1], sub, "cell_ms")
     row("1000 printed lines end to end", "BenchmarkPrint1000LinesStdio", "print1000_ms")
     print("-- container kernel (peer: bare `docker run … python3 -c pass`)")
     for rt in ("runc", "runsc"):
@@ -75,8 +76,9 @@ def main():
     row("same cell on a running container (no move)", "BenchmarkAutoMove/baseline")
     row("move, cold (peer: no move)", "BenchmarkAutoMove/cold", base="BenchmarkAutoMove/baseline")
     row("move, pre-warmed (peer: no move)", "BenchmarkAutoMove/prewarmed", base="BenchmarkAutoMove/baseline")
-    if "BenchmarkRunBatch" in bench:
-        print(f"{'RunBatch throughput, 2 workers (snippets/s)':<52} {bench['BenchmarkRunBatch'].get('snippets/s', 0):12.0f}")
+    for sub in sorted(k for k in bench if k == "BenchmarkRunBatch" or k.startswith("BenchmarkRunBatch/")):
+        label = "RunBatch throughput, 2 workers" + (", " + sub.split("/", 1)[1] if "/" in sub else "")
+        print(f"{label + ' (snippets/s)':<52} {bench[sub].get('snippets/s', 0):12.0f}")
     if "BenchmarkKernelRSS" in bench:
         print(f"{'Monty worker peak RSS (MiB; peer: Jupyter kernel RSS)':<52} {bench['BenchmarkKernelRSS'].get('worker-peak-rss-MiB', 0):12.1f} {jup.get('kernel_rss_mib', 0):10.1f}")
     for name, b in sorted(bench.items()):
