@@ -29,7 +29,7 @@ setup:
 
 demo: setup build
 	@for f in examples/*.py; do \
-	  echo "════ $$f"; $(BIN) run "$$f"; echo "exit status $$?"; echo; \
+	  echo "════ $$f"; $(BIN) run --backend monty "$$f"; echo "exit status $$?"; echo; \
 	done
 
 # Everything the tests use: the worker, a Docker engine with gVisor and a

@@ -48,7 +48,7 @@ type FilesSettings struct {
 type InstallSettings struct {
 	// Install packages a container cell imports but the image lacks.
 	AutoInstall InstallPolicy `json:"autoInstall" default:"off" alias:"container.autoInstall" flag:"auto-install"`
-	// Package index URL for installs (default: PyPI), e.g. a company mirror.
+	// Package index URL for installs (default: PyPI), such as a company mirror.
 	IndexURL string `json:"indexUrl" check:"url" alias:"container.indexUrl" flag:"index-url"`
 	// A directory of wheels to install from (pip --find-links); with no index URL, installs use only this directory and no network.
 	FindLinks string `json:"findLinks" check:"dir" alias:"container.findLinks" flag:"find-links"`

@@ -401,7 +401,7 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.MontyPath }},
 	{key: "autoInstall", alias: "container.autoInstall", doc: "Install packages a container cell imports but the image lacks.", def: "off", min: "", max: "", check: "", flag: "auto-install", enum: []string{"off", "ask", "on"},
 		ptr: func(s *Settings) any { return &s.Install.AutoInstall }},
-	{key: "indexUrl", alias: "container.indexUrl", doc: "Package index URL for installs (default: PyPI), e.g.", def: "", min: "", max: "", check: "url", flag: "index-url", enum: []string(nil),
+	{key: "indexUrl", alias: "container.indexUrl", doc: "Package index URL for installs (default: PyPI), such as a company mirror.", def: "", min: "", max: "", check: "url", flag: "index-url", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Install.IndexURL }},
 	{key: "findLinks", alias: "container.findLinks", doc: "A directory of wheels to install from (pip --find-links); with no index URL, installs use only this directory and no network.", def: "", min: "", max: "", check: "dir", flag: "find-links", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Install.FindLinks }},

@@ -157,7 +157,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 				b.emit(j.i, needsContainer("it has files or inputs, which Monty does not provide", errors.New("the backend is monty")))
 				continue
 			}
-			j.why, q = &contract.Routing{Rule: "input:files", Reason: "it has files or inputs, which Monty does not provide"}, ctrQ
+			j.why, q = filesOrInputs(sn), ctrQ
 		case b.router != nil:
 			j.plan = b.router.Plan(sn.Code)
 			if j.plan.Route != nil {
@@ -279,6 +279,15 @@ func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, 
 		}
 		b.emit(j.i, r)
 	}
+}
+
+// filesOrInputs is why a snippet with files or stdin lines runs in the
+// container.
+func filesOrInputs(sn kernel.Snippet) *contract.Routing {
+	if len(sn.Files) > 0 {
+		return &contract.Routing{Rule: "snippet:files", Reason: "it has files, which Monty does not provide"}
+	}
+	return &contract.Routing{Rule: "snippet:inputs", Reason: "it has stdin lines (inputs), which Monty does not read"}
 }
 
 func needsContainer(why string, err error) kernel.Result {

@@ -21,7 +21,8 @@ import (
 func runServe(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: backyard-ls [serve] [--stdio] [flags]\n\nRuns the language server on stdin/stdout.")
+		usage() // the other commands too: this is what a bare -h shows
+		fmt.Fprintln(fs.Output(), "\nThe language server (serve) runs on stdin/stdout; its flags:")
 		fs.PrintDefaults()
 	}
 	fs.Bool("stdio", true, "talk LSP over stdin/stdout (the only transport)")

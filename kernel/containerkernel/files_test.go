@@ -172,6 +172,10 @@ func TestContainerWorkspaceTooLargeIsReadOnly(t *testing.T) {
 		if r.Status != kernel.StatusError || r.Error.EName != "OSError" && r.Error.EName != "PermissionError" {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}
+		// The refused write says why, in the result itself.
+		if !strings.Contains(strings.Join(r.Notes, " "), "read-only in this kernel") {
+			t.Fatalf("the failed write has no note: %+v", r.Notes)
+		}
 		if info := k.Info(); len(info.Notes) == 0 || !strings.Contains(strings.Join(info.Notes, " "), "read-only") {
 			t.Fatalf("no note: %+v", info)
 		}

@@ -299,6 +299,11 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	r := c.result
 	r.Backend, r.Runtime = contract.BackendContainer, s.Runtime().Name
+	if note := s.FilesNote(); note != "" && r.Error != nil && (r.Error.EName == "PermissionError" || r.Error.EName == "OSError") {
+		// A write the read-only workspace refused: say why with the error,
+		// not only in kernelInfo.
+		r.Notes = append(r.Notes, note)
+	}
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
