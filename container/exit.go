@@ -80,13 +80,15 @@ func (s *Session) Exit(ctx context.Context) ExitInfo {
 		}
 		if !x.EngineLost {
 			// The engine learns of an OOM kill from an event that can come
-			// after the exit: a SIGKILL is asked about again, briefly.
-			for wait := 50 * time.Millisecond; ; wait *= 2 {
+			// after the exit (well over a second later under gVisor on a
+			// busy host): a SIGKILL is asked about again, for a while.
+			start := time.Now()
+			for wait := 50 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
 				if ins, err := s.e.cli.ContainerInspect(ctx, s.id); err == nil && ins.State != nil {
 					x.OOMKilled = ins.State.OOMKilled
 					x.Code = ins.State.ExitCode
 				}
-				if x.OOMKilled || x.Code != 137 || x.Killed || wait > 400*time.Millisecond {
+				if x.OOMKilled || x.Code != 137 || x.Killed || time.Since(start) > 3*time.Second {
 					break
 				}
 				time.Sleep(wait)
