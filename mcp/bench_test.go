@@ -16,7 +16,7 @@ import (
 // without a process boundary or the Python client (scripts/bench-mcp.sh
 // has those).
 func BenchmarkRunPythonInProcess(b *testing.B) {
-	_, cs := connectB(b)
+	_, cs := connect(b, mcp.Options{})
 	ctx := context.Background()
 	call := func(code string) {
 		if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_python", Arguments: map[string]any{"code": code}}); err != nil {
@@ -35,27 +35,4 @@ func BenchmarkRunPythonInProcess(b *testing.B) {
 		s = append(s, time.Since(t0))
 	}
 	s.Report(b)
-}
-
-func connectB(b *testing.B) (*mcp.Server, *sdk.ClientSession) {
-	b.Helper()
-	srv := mcp.New(mcp.Options{Settings: montySettings()})
-	ct, st := sdk.NewInMemoryTransports()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		srv.Serve(ctx, st)
-	}()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		cs.Close()
-		cancel()
-		<-done
-		srv.Close()
-	})
-	return srv, cs
 }

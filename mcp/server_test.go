@@ -14,7 +14,7 @@ import (
 )
 
 // connect serves a Monty-backed server to an in-process SDK client.
-func connect(t *testing.T, opts mcp.Options) (*mcp.Server, *sdk.ClientSession) {
+func connect(t testing.TB, opts mcp.Options) (*mcp.Server, *sdk.ClientSession) {
 	t.Helper()
 	opts.Settings = montySettings()
 	srv := mcp.New(opts)
