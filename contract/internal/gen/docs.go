@@ -150,10 +150,13 @@ func (m *model) readme(root string) ([]byte, error) {
 
 func mdCell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
 
-func (m *model) commandTable() string {
+func (m *model) commandTable() string { return m.methodTable("| command | argument |", m.commands) }
+
+// methodTable lists commands or tools: ID, argument shape, result, doc.
+func (m *model) methodTable(head string, list []*command) string {
 	var b strings.Builder
-	b.WriteString("| command | argument | result | does |\n| --- | --- | --- | --- |\n")
-	for _, c := range m.commands {
+	b.WriteString(head + " result | does |\n| --- | --- | --- | --- |\n")
+	for _, c := range list {
 		doc := c.doc
 		if i := strings.Index(doc, " "); i > 0 {
 			doc = doc[i+1:] // drop the method name

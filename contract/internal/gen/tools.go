@@ -94,18 +94,7 @@ func (m *model) toolsGo(p func(string, ...any)) {
 	p("}\n\n")
 }
 
-func (m *model) toolTable() string {
-	var b strings.Builder
-	b.WriteString("| tool | arguments | result | does |\n| --- | --- | --- | --- |\n")
-	for _, c := range m.tools {
-		doc := c.doc
-		if i := strings.Index(doc, " "); i > 0 {
-			doc = doc[i+1:] // drop the method name
-		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | `%s` | %s |\n", c.id, mdCell(m.usage(c.arg)), c.result, mdCell(doc))
-	}
-	return b.String()
-}
+func (m *model) toolTable() string { return m.methodTable("| tool | arguments |", m.tools) }
 
 // toolsDoc is the MCP section of docs/contract.md.
 func (m *model) toolsDoc(p func(string, ...any)) {
