@@ -35,10 +35,7 @@ end)
 
 T.test(":BackyardFiles lists the overlay in a float", function()
   vim.cmd("BackyardFiles")
-  T.wait(function()
-    return vim.bo.filetype == "backyard"
-  end, "the files float")
-  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  local text = T.float_text("the files float")
   T.matches("%+ out%.txt  %(4 B%)", text, "the file and its size")
   vim.cmd("close")
 end)
@@ -60,10 +57,7 @@ end)
 
 T.test(":BackyardInfo says where files go", function()
   vim.cmd("BackyardInfo")
-  T.wait(function()
-    return vim.bo.filetype == "backyard"
-  end, "the info float")
-  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  local text = T.float_text("the info float")
   T.matches("files%s+kept in the kernel", text, "files line")
   vim.cmd("close")
 end)

@@ -53,10 +53,7 @@ end)
 
 T.test("variables float lists the namespace", function()
   vim.cmd("BackyardVariables")
-  T.wait(function()
-    return vim.bo.filetype == "backyard"
-  end, "the variables float")
-  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  local text = T.float_text("the variables float")
   T.matches("\nx%s+int%s+41", text, "x in the variables")
   T.ok(vim.api.nvim_win_get_config(0).relative ~= "", "a float")
   vim.cmd("close")
@@ -64,10 +61,7 @@ end)
 
 T.test("info float shows the backend and state", function()
   vim.cmd("BackyardInfo")
-  T.wait(function()
-    return vim.bo.filetype == "backyard"
-  end, "the info float")
-  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  local text = T.float_text("the info float")
   T.matches("backend%s+monty", text, "backend")
   T.matches("state%s+idle", text, "state")
   vim.cmd("close")

@@ -150,10 +150,7 @@ end)
 
 T.test("variables shows the namespace", function()
   feed("<Plug>(backyard-variables)")
-  T.wait(function()
-    return vim.bo.filetype == "backyard"
-  end, "the variables float")
-  T.matches("\ny%s+int%s+82", table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n"), "y")
+  T.matches("\ny%s+int%s+82", T.float_text("the variables float"), "y")
   vim.cmd("close")
 end)
 

@@ -72,6 +72,15 @@ function T.wait(cond, what, timeout)
   end
 end
 
+-- float_text waits for the plugin's float (filetype backyard), which the
+-- caller just asked for, and returns its text.
+function T.float_text(what)
+  T.wait(function()
+    return vim.bo.filetype == "backyard"
+  end, what)
+  return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+end
+
 -- notified runs fn and returns the messages vim.notify was given meanwhile.
 function T.notified(fn)
   local messages, notify = {}, vim.notify
