@@ -154,7 +154,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 			q = ctrQ
 		case len(sn.Files) > 0 || len(sn.Inputs) > 0:
 			if !useContainer {
-				b.emit(j.i, needsContainer("it has files or inputs, which Monty does not provide", errors.New("the backend is monty")))
+				b.emit(j.i, needsContainer(filesOrInputs(sn).Reason, errors.New("the backend is monty")))
 				continue
 			}
 			j.why, q = filesOrInputs(sn), ctrQ

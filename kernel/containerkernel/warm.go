@@ -70,8 +70,7 @@ func warmKey(cfg container.Config) string {
 // fromPool takes a waiting container for cfg, when the pool has one, and
 // has the pool filled (after a while, to leave the CPUs to this start).
 func (k *Kernel) fromPool(cfg container.Config) *container.Session {
-	want := k.opts.Container.WarmPool
-	if want <= 0 {
+	if k.opts.Container.WarmPool <= 0 {
 		return nil
 	}
 	s := warm.take(cfg)
@@ -80,11 +79,6 @@ func (k *Kernel) fromPool(cfg container.Config) *container.Session {
 		// must see them as they are now.
 		go s.Close()
 		s = nil
-	}
-	if s == nil && warm.has(cfg) {
-		// Only a configuration someone warmed (the editors' documents,
-		// Warm) is refilled: a program's kernel leaves nothing waiting.
-		warm.fillLater(cfg, want, warmRefillDelay)
 	}
 	return s
 }
@@ -101,15 +95,10 @@ func Warm(opts Options) {
 	warm.fillLater(k.config(), opts.Container.WarmPool, 0)
 }
 
-// has reports whether the pool keeps containers for cfg.
-func (p *warmPool) has(cfg container.Config) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.slots[warmKey(cfg)] != nil
-}
-
 // take returns a waiting container for cfg, or nil, and has the pool
-// refilled behind it.
+// refilled behind it. Only a configuration someone warmed (Warm: the
+// editors' documents) has a slot: a program's kernel leaves nothing
+// waiting.
 func (p *warmPool) take(cfg container.Config) *container.Session {
 	key := warmKey(cfg)
 	p.mu.Lock()
@@ -119,11 +108,11 @@ func (p *warmPool) take(cfg container.Config) *container.Session {
 		return nil
 	}
 	p.touch(key)
+	p.goFill(cfg, sl.want, warmRefillDelay)
 	for len(sl.ready) > 0 {
 		s := sl.ready[0]
 		sl.ready = sl.ready[1:]
 		if s.Alive() {
-			p.goFill(cfg, sl.want, warmRefillDelay)
 			return s
 		}
 		go s.Close() // it stopped while it waited
