@@ -102,7 +102,8 @@ type Notebook struct {
 	log     *zap.Logger
 	ev      Events
 	execSeq atomic.Int64
-	warmed  atomic.Bool // a document asked the warm pool for containers
+	warmed  atomic.Bool    // a document asked the warm pool for containers
+	warming sync.WaitGroup // warm's goroutines; Close waits for them before closing the pool
 	// life ends with CloseAll: runs and kernel control steps derive from it.
 	life context.Context
 	end  context.CancelFunc
@@ -159,14 +160,14 @@ func (nb *Notebook) warm(s *session) {
 		return
 	}
 	nb.warmed.Store(true)
-	go func() {
+	nb.warming.Go(func() {
 		if nb.opts.Settle != nil {
 			nb.opts.Settle()
 		}
 		if nb.life.Err() == nil {
 			nb.opts.Warm(s.config())
 		}
-	}()
+	})
 }
 
 // Change applies edits to an open document in order. When an edit alters
@@ -247,6 +248,7 @@ func (nb *Notebook) CloseAll() {
 	wg.Wait()
 	nb.closing.Wait()
 	nb.end()
+	nb.warming.Wait() // a late warm must not refill the pool closed below
 	if nb.warmed.Load() && !nb.opts.SharedWarm {
 		CloseWarm()
 	}
