@@ -49,11 +49,10 @@ func TrailingExpr(code string) (start, end int, ok bool) {
 	if err != nil {
 		return 0, 0, false
 	}
-	lines := logicalLines(toks)
-	if len(lines) == 0 {
+	line := lastLogicalLine(toks)
+	if len(line) == 0 {
 		return 0, 0, false
 	}
-	line := lines[len(lines)-1]
 	first := line[0]
 	// An indented last line belongs to a block.
 	if indentOf(code, first.Start) != "" {
@@ -145,6 +144,37 @@ func logicalLines(toks []Token) [][]Token {
 		lines = append(lines, cur)
 	}
 	return lines
+}
+
+// lastLogicalLine is logicalLines(toks)'s last line (nil when there is
+// none), found from the end: it copies tokens only when comments sit
+// between them.
+func lastLogicalLine(toks []Token) []Token {
+	end := len(toks)
+	for end > 0 {
+		start := end
+		comments := 0
+		for start > 0 && toks[start-1].Kind != Newline {
+			start--
+			if toks[start].Kind == Comment {
+				comments++
+			}
+		}
+		if n := end - start - comments; n > 0 {
+			if comments == 0 {
+				return toks[start:end:end]
+			}
+			line := make([]Token, 0, n)
+			for _, t := range toks[start:end] {
+				if t.Kind != Comment {
+					line = append(line, t)
+				}
+			}
+			return line
+		}
+		end = start - 1 // before the Newline
+	}
+	return nil
 }
 
 // indentOf returns the text between the start of off's physical line and

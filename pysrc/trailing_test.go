@@ -205,3 +205,27 @@ func FuzzTrailingExpr(f *testing.F) {
 		}
 	})
 }
+
+// lastLogicalLine finds from the end what logicalLines finds from the
+// start, comments between tokens included.
+func FuzzLastLogicalLine(f *testing.F) {
+	for _, s := range append(fuzzSeeds, "x = 1  # a\ny  # b\n# c\n", "f(1,  # a\n  2)\n\n", "# only\n") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		toks, _ := TokenizeLenient(code)
+		var want []Token
+		if lines := logicalLines(toks); len(lines) > 0 {
+			want = lines[len(lines)-1]
+		}
+		got := lastLogicalLine(toks)
+		if len(got) != len(want) {
+			t.Fatalf("%q: got %d tokens, want %d", code, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%q: token %d is %+v, want %+v", code, i, got[i], want[i])
+			}
+		}
+	})
+}
