@@ -95,11 +95,12 @@ generate:
 	$(GO) generate ./contract/...
 
 # The Monty wire types from monty/internal/pb/monty.proto (needs protoc:
-# Debian's protobuf-compiler; protoc-gen-go is installed at the version
-# go.mod pins).
+# Debian's protobuf-compiler; protoc-gen-go and protoc-gen-go-vtproto are
+# installed at the versions go.mod pins).
 proto:
 	command -v protoc >/dev/null || { apt-get update -qq && apt-get install -y -qq protobuf-compiler >/dev/null; }
 	GOBIN=$(CURDIR)/.tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$$($(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
+	GOBIN=$(CURDIR)/.tools $(GO) install github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto@$$($(GO) list -m -f '{{.Version}}' github.com/planetscale/vtprotobuf)
 	PATH=$(CURDIR)/.tools:$$PATH $(GO) generate ./monty/...
 
 bench: setup build

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -16,19 +17,28 @@ const MaxFrame = 256 << 20
 
 // appendFrame appends one length-prefixed request to buf.
 func appendFrame(buf []byte, req *pb.ParentRequest) ([]byte, error) {
+	n := req.SizeVT()
+	if n > MaxFrame {
+		return buf, fmt.Errorf("request frame of %d bytes exceeds the %d-byte limit", n, MaxFrame)
+	}
 	start := len(buf)
-	buf = append(buf, 0, 0, 0, 0)
-	buf, err := proto.MarshalOptions{}.MarshalAppend(buf, req)
-	if err != nil {
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
+	buf = append(buf, make([]byte, n)...)
+	if _, err := req.MarshalToSizedBufferVT(buf[start+4:]); err != nil {
 		return buf[:start], err
 	}
-	n := len(buf) - start - 4
-	if n > MaxFrame {
-		return buf[:start], fmt.Errorf("request frame of %d bytes exceeds the %d-byte limit", n, MaxFrame)
-	}
-	binary.LittleEndian.PutUint32(buf[start:], uint32(n))
 	return buf, nil
 }
+
+// okEvent is the encoding of an Ok event with no fields, the worker's
+// answer to Reset and Configure; okReply is that event, decoded once
+// (events are read-only).
+const okEvent = "\x52\x00"
+
+var okReply = &pb.ChildEvent{Kind: &pb.ChildEvent_Ok{Ok: &pb.Ok{}}}
+
+// childEvent is the schema of the events, for undeclared.
+var childEvent = schemaOf((&pb.ChildEvent{}).ProtoReflect().Descriptor(), map[protoreflect.FullName]*schema{})
 
 // readFrame reads one event. scratch is reused when large enough. unknown
 // reports fields the schema does not declare: they are tolerated (an OS
@@ -52,61 +62,115 @@ func readFrame(r *bufio.Reader, scratch []byte) (ev *pb.ChildEvent, _ []byte, un
 		}
 		return nil, scratch, false, err
 	}
-	// Undeclared fields are dropped here and noticed by size: the event
-	// re-encodes to fewer bytes than it came in (Go's encoding is the
-	// shortest, so equal sizes mean nothing was dropped). Only then is it
-	// decoded again, to say whether fields were dropped; that keeps the
-	// common case cheap.
+	if string(b) == okEvent {
+		return okReply, scratch, false, nil
+	}
 	ev = &pb.ChildEvent{}
-	if err := (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, ev); err != nil {
-		return nil, scratch, false, &ProtocolError{Msg: "undecodable event: " + err.Error()}
+	if err := ev.UnmarshalVT(b); err != nil {
+		// A declared field of another wire type (a schema that changed a
+		// field's type) fails the generated decoder; the library's takes it
+		// as an undeclared field, as it does any other.
+		ev = &pb.ChildEvent{}
+		if (proto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(b, ev) != nil {
+			return nil, scratch, false, &ProtocolError{Msg: "undecodable event: " + err.Error()}
+		}
 	}
 	if ev.Kind == nil {
 		// A kind of event this schema does not know: nothing says whether
 		// it awaits an answer, so the session cannot go on.
 		return nil, scratch, true, &ProtocolError{Msg: "event of a kind protocol " + fmt.Sprint(ProtocolVersion) + " does not define"}
 	}
-	if proto.Size(ev) != len(b) {
-		full := &pb.ChildEvent{}
-		if proto.Unmarshal(b, full) == nil && unknownField(full.ProtoReflect(), "ChildEvent") != "" {
-			return ev, scratch, true, nil
-		}
-	}
-	return ev, scratch, false, nil
+	_, unknown = undeclared(b, childEvent)
+	return ev, scratch, unknown, nil
 }
 
-// unknownField returns the path of the first message holding fields the
-// schema does not declare: the sign of a worker speaking a newer schema.
-func unknownField(m protoreflect.Message, path string) string {
-	if sub, ok := unknownIn(m); ok {
-		return path + sub
-	}
-	return ""
+// schema is a message type's fields by number, for undeclared: the
+// descriptors' own lookups cost more than the scan.
+type schema struct {
+	fields []*field // by number; nil where none is declared
 }
 
-// unknownIn reports whether m holds undeclared fields, and where below m.
-func unknownIn(m protoreflect.Message) (string, bool) {
-	if len(m.GetUnknown()) > 0 {
-		return "", true
+type field struct {
+	name string
+	fd   protoreflect.FieldDescriptor
+	sub  *schema // a message field's type
+}
+
+func schemaOf(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]*schema) *schema {
+	if s := seen[md.FullName()]; s != nil {
+		return s
 	}
-	var at string
-	var found bool
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Message() == nil {
-			return true
+	s := &schema{}
+	seen[md.FullName()] = s
+	fds := md.Fields()
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		n := int(fd.Number())
+		if n >= len(s.fields) {
+			s.fields = append(s.fields, make([]*field, n+1-len(s.fields))...)
 		}
-		if fd.IsList() {
-			l := v.List()
-			for i := 0; i < l.Len() && !found; i++ {
-				at, found = unknownIn(l.Get(i).Message())
+		f := &field{name: string(fd.Name()), fd: fd}
+		if fd.Message() != nil {
+			f.sub = schemaOf(fd.Message(), seen)
+		}
+		s.fields[n] = f
+	}
+	return s
+}
+
+// undeclared reports whether the encoded message b, of type s, holds
+// fields the schema does not declare, however deep, and the path below s
+// of the message that holds the first one: the sign of a worker speaking
+// a newer schema. It reads the bytes, so it costs no decoding; bytes that
+// do not parse report nothing (decoding reports them).
+func undeclared(b []byte, s *schema) (string, bool) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return "", false
+		}
+		b = b[n:]
+		var f *field
+		if int(num) < len(s.fields) {
+			f = s.fields[num]
+		}
+		if f == nil || !wireTypeOf(f.fd, typ) {
+			return "", true
+		}
+		if f.sub != nil && typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(b)
+			if m < 0 {
+				return "", false
 			}
-		} else {
-			at, found = unknownIn(v.Message())
+			if at, ok := undeclared(v, f.sub); ok {
+				return "." + f.name + at, true
+			}
+			b = b[m:]
+			continue
 		}
-		if found {
-			at = "." + string(fd.Name()) + at
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return "", false
 		}
-		return !found
-	})
-	return at, found
+		b = b[m:]
+	}
+	return "", false
+}
+
+// wireTypeOf reports whether typ is a wire type fd's values are sent in.
+func wireTypeOf(fd protoreflect.FieldDescriptor, typ protowire.Type) bool {
+	if typ == protowire.BytesType && (fd.IsList() || fd.Message() != nil) {
+		return true // a message, or a packed list
+	}
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return typ == protowire.BytesType
+	case protoreflect.GroupKind:
+		return typ == protowire.StartGroupType
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return typ == protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return typ == protowire.Fixed64Type
+	}
+	return typ == protowire.VarintType
 }

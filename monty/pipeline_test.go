@@ -101,14 +101,25 @@ func TestPipelineLimitsAndCancel(t *testing.T) {
 // found however deep, with their path.
 func TestUnknownFieldPath(t *testing.T) {
 	node := &pb.MontyNode{}
-	ev := &pb.ChildEvent{Kind: &pb.ChildEvent_Complete{Complete: &pb.Complete{Values: &pb.Arena{Nodes: []*pb.MontyNode{{}, node}}}}}
-	if p := unknownField(ev.ProtoReflect(), "ChildEvent"); p != "" {
-		t.Fatalf("clean event reported at %q", p)
+	ev := &pb.ChildEvent{Kind: &pb.ChildEvent_Complete{Complete: &pb.Complete{Values: &pb.Arena{Nodes: []*pb.MontyNode{{}, node}}}}, FeedExecutionMicros: 7}
+	check := func(wantPath string, wantFound bool) {
+		t.Helper()
+		b, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, found := undeclared(b, childEvent); p != wantPath || found != wantFound {
+			t.Fatalf("got %q %v, want %q %v", p, found, wantPath, wantFound)
+		}
 	}
-	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01}) // field 31, varint 1
-	if p := unknownField(ev.ProtoReflect(), "ChildEvent"); p != "ChildEvent.complete.values.nodes" {
-		t.Fatalf("got %q", p)
-	}
+	check("", false)
+	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01}) // field 31 (a str), as a varint
+	check(".complete.values.nodes", true)
+	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xc0, 0x3e, 0x01}) // field 1000, varint 1
+	check(".complete.values.nodes", true)
+	node.ProtoReflect().SetUnknown(nil)
+	ev.ProtoReflect().SetUnknown(protoreflect.RawFields{0xa2, 0x06, 0x01, 0x00}) // field 100, one byte
+	check("", true)
 }
 
 // readFrame reads an event with fields the schema does not declare
@@ -127,9 +138,11 @@ func TestReadFrameNoticesUnknownFields(t *testing.T) {
 	if err != nil || unknown || got.GetComplete().GetValues().GetNodes()[0].GetStr() != "x" {
 		t.Fatalf("%v %v %v", got, unknown, err)
 	}
-	node.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x01, 0x01})
-	got, _, unknown, err = readFrame(bufio.NewReader(bytes.NewReader(frame())), nil)
-	if err != nil || !unknown || got.GetComplete().GetValues().GetNodes()[0].GetStr() != "x" {
-		t.Fatalf("%v %v %v", got, unknown, err)
+	for _, raw := range []protoreflect.RawFields{{0xc0, 0x3e, 0x01}, {0xf8, 0x01, 0x01}} { // field 1000; a declared field in another wire type
+		node.ProtoReflect().SetUnknown(raw)
+		got, _, unknown, err = readFrame(bufio.NewReader(bytes.NewReader(frame())), nil)
+		if err != nil || !unknown || got.GetComplete().GetValues().GetNodes()[0].GetStr() != "x" {
+			t.Fatalf("%x: %v %v %v", raw, got, unknown, err)
+		}
 	}
 }
