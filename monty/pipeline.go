@@ -1,8 +1,6 @@
 package monty
 
 import (
-	"context"
-
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 )
 
@@ -89,40 +87,33 @@ func (p *Pipeline) Flush() error {
 }
 
 // Receive waits for the outcome of the oldest pending snippet. suspended
-// reports that it stopped to ask the host (see Pipeline). Cancelling ctx
-// kills the worker; an error means the worker is unusable and every
-// pending snippet is lost.
-func (p *Pipeline) Receive(ctx context.Context, onPrint func(Stream, string)) (out Outcome, suspended bool, err error) {
+// reports that it stopped to ask the host (see Pipeline). To stop a
+// Receive, Kill the worker (from any goroutine): an error means the worker
+// is unusable and every pending snippet is lost. A Receive costs no timer
+// and no context: a batch's lane watches all its snippets with one.
+func (p *Pipeline) Receive(onPrint func(Stream, string)) (out Outcome, suspended bool, err error) {
 	w := p.w
 	if err := p.Flush(); err != nil {
 		p.pending = 0
 		return out, false, err
 	}
 	p.pending--
-	gen := w.setPhase(phaseRunning, true)
-	defer w.setPhase(phaseIdle, false)
-	stop := context.AfterFunc(ctx, func() { w.killIfRunning(gen) })
-	defer stop()
-	fail := func(err error) (Outcome, bool, error) {
-		p.pending = 0
-		if ctx.Err() != nil {
-			return out, false, context.Cause(ctx)
-		}
-		return out, false, err
-	}
 	for range 2 { // the Reset's and the Configure's
 		ev, err := w.next()
 		if err != nil {
-			return fail(err)
+			p.pending = 0
+			return out, false, err
 		}
 		if ev.GetOk() == nil {
-			return fail(unexpected("Reset/Configure", ev))
+			p.pending = 0
+			return out, false, w.fail(unexpected("Reset/Configure", ev))
 		}
 	}
 	for {
 		ev, err := w.next()
 		if err != nil {
-			return fail(err)
+			p.pending = 0
+			return out, false, err
 		}
 		switch k := ev.Kind.(type) {
 		case *pb.ChildEvent_Print:
@@ -145,7 +136,8 @@ func (p *Pipeline) Receive(ctx context.Context, onPrint func(Stream, string)) (o
 		case *pb.ChildEvent_NameLookup, *pb.ChildEvent_FunctionCall, *pb.ChildEvent_OsCall, *pb.ChildEvent_ResolveFutures:
 			return out, true, nil
 		default:
-			return fail(unexpected("Feed", ev))
+			p.pending = 0
+			return out, false, w.fail(unexpected("Feed", ev))
 		}
 	}
 }

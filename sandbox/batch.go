@@ -185,7 +185,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 // montyLane feeds the snippets of q to one pipelined worker; in auto mode,
 // one that needs the container after all goes on to ctr.
 func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
-	lane := montykernel.NewLane(b.sb.opts.MontyBinary, b.limits)
+	lane := montykernel.NewLane(ctx, b.sb.opts.MontyBinary, b.limits)
 	defer lane.Close()
 	held := map[int]job{}
 	open := true
@@ -216,7 +216,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 			if b.router != nil {
 				sn.Code = j.plan.Code // with its shims
 			}
-			if err := lane.Send(ctx, j.i, sn); err != nil {
+			if err := lane.Send(j.i, sn); err != nil {
 				b.errMu.Lock()
 				if b.montyEr == nil {
 					b.montyEr = err
@@ -234,7 +234,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 			}
 			continue
 		}
-		i, r := lane.Receive(ctx)
+		i, r := lane.Receive()
 		j := held[i]
 		delete(held, i)
 		if b.router != nil && ctx.Err() == nil {

@@ -2,6 +2,7 @@ package montykernel
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -16,18 +17,25 @@ const LaneDepth = 8
 // Lane runs the independent snippets of a batch on one Monty worker, each
 // from an empty namespace, pipelined (see monty.Pipeline): the worker
 // never waits for the host between snippets. A snippet that suspends on
-// the host (a sleep, an undefined name) or whose value rewrite does not
-// parse runs again alone, with RunSnippet, once the pipeline is empty; one
+// the host (a sleep, an undefined name), whose value rewrite does not
+// parse or whose value is longer than the output limit (its record says
+// by how much) runs again alone, with RunSnippet, once the pipeline is
+// empty; one
 // that kills the worker costs the snippets sent behind it nothing: they
-// go to a new worker. A Lane is not safe for concurrent use.
+// go to a new worker. A Lane lives in the context it was made in: when
+// that ends, its worker is killed and every snippet it holds comes back
+// interrupted. A Lane is not safe for concurrent use.
 type Lane struct {
-	binary string
-	limits kernel.Limits
-	w      *monty.Worker
-	p      *monty.Pipeline
-	sent   []*laneSnippet // in the pipeline, oldest first
-	alone  []*laneSnippet // to run on their own
-	ready  []laneResult   // results known without running (a worker that would not start)
+	ctx     context.Context
+	binary  string
+	limits  kernel.Limits
+	w       *monty.Worker
+	p       *monty.Pipeline
+	sent    []*laneSnippet // in the pipeline, oldest first
+	alone   []*laneSnippet // to run on their own
+	ready   []laneResult   // results known without running (a worker that would not start)
+	guard   *laneGuard
+	unwatch func() bool
 }
 
 type laneSnippet struct {
@@ -42,11 +50,13 @@ type laneResult struct {
 	r   kernel.Result
 }
 
-// NewLane returns a lane that starts the worker binary on the first Send;
-// limits (with defaults) bound every snippet, a snippet's Timeout replacing
-// the time limit.
-func NewLane(binary string, limits kernel.Limits) *Lane {
-	return &Lane{binary: binary, limits: limits.WithDefaults()}
+// NewLane returns a lane in ctx that starts the worker binary on the first
+// Send; limits (with defaults) bound every snippet, a snippet's Timeout
+// replacing the time limit. Close it.
+func NewLane(ctx context.Context, binary string, limits kernel.Limits) *Lane {
+	l := &Lane{ctx: ctx, binary: binary, limits: limits.WithDefaults(), guard: &laneGuard{}}
+	l.unwatch = context.AfterFunc(ctx, l.guard.cancel)
+	return l
 }
 
 // Full reports whether the lane takes no more snippets until Receive.
@@ -61,24 +71,25 @@ func (l *Lane) Empty() bool { return len(l.sent) == 0 && len(l.alone) == 0 && le
 
 // Send queues a snippet under tag. It fails when no worker can be started
 // (monty.ErrNotFound, say); the snippet is then not queued.
-func (l *Lane) Send(ctx context.Context, tag int, sn kernel.Snippet) error {
-	if err := l.worker(ctx); err != nil {
+func (l *Lane) Send(tag int, sn kernel.Snippet) error {
+	if err := l.worker(); err != nil {
 		return err
 	}
 	s := &laneSnippet{tag: tag, sn: sn}
-	s.fed, s.wrapped = displayCode(sn.Code, l.limits.MaxOutputBytes)
+	s.fed, s.wrapped = cutDisplayCode(sn.Code, s.sn.Of(l.limits).MaxOutputBytes)
 	return l.send(s)
 }
 
-func (l *Lane) worker(ctx context.Context) error {
+func (l *Lane) worker() error {
 	if l.w != nil && l.w.Alive() {
 		return nil
 	}
-	w, err := monty.Start(ctx, WorkerConfig(l.binary, l.limits))
+	w, err := monty.Start(l.ctx, WorkerConfig(l.binary, l.limits))
 	if err != nil {
 		return err
 	}
 	l.w, l.p = w, w.Pipeline()
+	l.guard.use(w)
 	return nil
 }
 
@@ -92,43 +103,50 @@ func (l *Lane) send(s *laneSnippet) error {
 }
 
 // Receive waits for the next result and returns it with its snippet's
-// tag; the lane must not be Empty. When ctx ends, the worker is killed and
-// every snippet still held comes back interrupted.
-func (l *Lane) Receive(ctx context.Context) (int, kernel.Result) {
+// tag; the lane must not be Empty.
+func (l *Lane) Receive() (int, kernel.Result) {
 	for {
 		if len(l.ready) > 0 {
 			x := l.ready[0]
 			l.ready = l.ready[1:]
 			return x.tag, x.r
 		}
-		if ctx.Err() != nil {
+		if l.ctx.Err() != nil {
 			l.stop()
 			continue
 		}
 		if len(l.sent) == 0 {
 			s := l.alone[0]
 			l.alone = l.alone[1:]
-			return s.tag, l.runAlone(ctx, s)
+			return s.tag, l.runAlone(s)
 		}
 		s := l.sent[0]
 		l.sent = l.sent[1:]
 		lim := s.sn.Of(l.limits)
-		c := &montyCell{code: s.sn.Code, limits: lim, out: kcore.NewOutput(lim.MaxOutputBytes, kernel.Request{}), fresh: true}
-		fctx, cancel := context.WithTimeoutCause(ctx, lim.Timeout+timeoutGrace, kcore.ErrTimedOut)
+		c := &montyCell{code: s.sn.Code, limits: lim, out: kcore.NewOutput(lim.MaxOutputBytes, kernel.Request{}), fresh: true, cut: true}
 		start := time.Now()
-		o, suspended, err := l.p.Receive(fctx, c.print)
-		if err == nil && (suspended || s.wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError") {
-			cancel()
+		l.guard.begin(start.Add(lim.Timeout + timeoutGrace))
+		o, suspended, err := l.p.Receive(c.print)
+		late := l.guard.end()
+		if err == nil && (suspended || s.wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" ||
+			s.wrapped && o.Exception == nil && o.Value != nil && cutShort(o.Value, lim.MaxOutputBytes)) {
 			l.alone = append(l.alone, s)
 			continue
+		}
+		var stopped error
+		switch {
+		case err == nil:
+		case l.ctx.Err() != nil:
+			stopped = context.Cause(l.ctx)
+		case late:
+			stopped = kcore.ErrTimedOut
 		}
 		// Sent ahead, the snippet may have started before it became the
 		// oldest: the worker's own count is then the better measure.
 		took := max(time.Since(start), time.Duration(o.Micros)*time.Microsecond)
-		c.finish(fctx, o, err, s.fed, s.wrapped, took)
-		cancel()
-		if err != nil && ctx.Err() == nil {
-			l.replace(ctx)
+		c.finish(stopped, o, err, s.fed, s.wrapped, took)
+		if err != nil && l.ctx.Err() == nil {
+			l.replace()
 		}
 		c.result.Runtime = "monty"
 		return s.tag, c.result
@@ -145,11 +163,11 @@ func (c *montyCell) print(s monty.Stream, text string) {
 
 // runAlone runs a snippet the pipeline could not finish; the pipeline is
 // empty, so the worker is free for a feed of its own.
-func (l *Lane) runAlone(ctx context.Context, s *laneSnippet) kernel.Result {
-	if err := l.worker(ctx); err != nil {
+func (l *Lane) runAlone(s *laneSnippet) kernel.Result {
+	if err := l.worker(); err != nil {
 		return crashed(err)
 	}
-	r, lost := RunSnippet(ctx, l.w, s.sn.Code, s.sn.Of(l.limits), true)
+	r, lost := RunSnippet(l.ctx, l.w, s.sn.Code, s.sn.Of(l.limits), true)
 	if lost {
 		l.w.Close()
 		l.w = nil
@@ -159,13 +177,13 @@ func (l *Lane) runAlone(ctx context.Context, s *laneSnippet) kernel.Result {
 
 // replace starts a new worker after the old one died and sends it what
 // the old one had not run.
-func (l *Lane) replace(ctx context.Context) {
+func (l *Lane) replace() {
 	l.w.Close()
 	l.w = nil
 	again := l.sent
 	l.sent = nil
 	for _, s := range again {
-		err := l.worker(ctx)
+		err := l.worker()
 		if err == nil {
 			err = l.send(s)
 		}
@@ -189,9 +207,104 @@ func (l *Lane) stop() {
 
 // Close stops the worker.
 func (l *Lane) Close() {
+	l.unwatch()
+	l.guard.close()
 	if l.w != nil {
 		l.w.Close()
 		l.w = nil
+	}
+}
+
+// laneGuardTick is how often a lane's guard looks at the snippet it waits
+// for: the time-limit backstop is late by at most this much.
+const laneGuardTick = 100 * time.Millisecond
+
+// laneGuard stops a lane's worker when the lane's context ends, or when a
+// snippet outlives its time limit plus grace (the worker's own budget
+// counts only bytecode time: a worker stuck elsewhere is stopped here).
+// One timer per lane, running only while the lane waits, looks at the
+// snippet waited for: no timer or context per snippet.
+type laneGuard struct {
+	mu        sync.Mutex
+	w         *monty.Worker
+	due       time.Time // the backstop of the snippet waited for; zero when not waiting
+	late      bool      // the guard stopped the worker for the snippet waited for
+	cancelled bool
+	closed    bool
+	timer     *time.Timer
+	armed     bool
+}
+
+// use makes w the worker the guard stops.
+func (g *laneGuard) use(w *monty.Worker) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.w = w
+	if g.cancelled {
+		w.Kill()
+	}
+}
+
+func (g *laneGuard) cancel() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.cancelled = true
+	if g.w != nil {
+		g.w.Kill()
+	}
+}
+
+// begin starts waiting for a snippet whose backstop is due.
+func (g *laneGuard) begin(due time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.due, g.late = due, false
+	if g.armed || g.closed {
+		return
+	}
+	g.armed = true
+	if g.timer == nil {
+		g.timer = time.AfterFunc(laneGuardTick, g.tick)
+	} else {
+		g.timer.Reset(laneGuardTick)
+	}
+}
+
+// end stops waiting; late reports that the guard stopped the worker
+// because the snippet outlived its backstop.
+func (g *laneGuard) end() (late bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.due = time.Time{}
+	return g.late
+}
+
+func (g *laneGuard) tick() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.closed:
+		g.armed = false
+		return
+	case g.due.IsZero():
+		// Not waiting: the timer stops until the next wait.
+		g.armed = false
+		return
+	case !g.late && time.Now().After(g.due):
+		g.late = true
+		if g.w != nil {
+			g.w.Kill()
+		}
+	}
+	g.timer.Reset(laneGuardTick)
+}
+
+func (g *laneGuard) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	if g.timer != nil {
+		g.timer.Stop()
 	}
 }
 
