@@ -12,7 +12,10 @@ import (
 )
 
 // LaneDepth is how many snippets a Lane sends ahead of the one running.
-const LaneDepth = 8
+// Deep enough that the worker reads and the host writes a few times per
+// hundred snippets: trivial snippets on 2 workers and 2 CPUs ran at about
+// 36,000/s with 8, 42,000/s with 32 and 45,000/s with 64 (no gain past it).
+const LaneDepth = 64
 
 // Lane runs the independent snippets of a batch on one Monty worker, each
 // from an empty namespace, pipelined (see monty.Pipeline): the worker
