@@ -37,6 +37,7 @@ def _frame(msg):
 
 
 _libc = None  # the C library (ctypes), set up by main
+_stdio = None  # the child's sys.stdin, stdout, stderr, made once by main
 
 # What the child reports with, taken before any snippet can replace it.
 _dumps, _write, _exit, _closerange = json.dumps, os.write, os._exit, os.closerange
@@ -149,13 +150,16 @@ def _cut(text, cap):
 
 
 def _setup_child(req, mapped):
-    """Limits, working directory, files and streams of the child; mapped
-    is the size of the address space it was forked with."""
-    import io
-
-    for sig in (signal.SIGCHLD, signal.SIGTERM):
-        signal.signal(sig, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    """Limits, files and streams of the child; mapped is the size of the
+    address space it was forked with."""
+    # Under gVisor every system call costs a trip to the sandbox's kernel:
+    # what every child would do alike (RLIMIT_CORE, the working directory,
+    # the stdio objects) the server did once, and a handler is set only
+    # when the server's differs.
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for sig, want in ((signal.SIGTERM, signal.SIG_DFL), (signal.SIGINT, signal.default_int_handler)):
+        if signal.getsignal(sig) != want:
+            signal.signal(sig, want)
     signal.set_wakeup_fd(-1)
     _libc.prctl(4, 1, 0, 0, 0)  # dumpable again, as any process: its /proc files are its own
     # Memory: the address space may grow by the limit past what the
@@ -164,26 +168,24 @@ def _setup_child(req, mapped):
     resource.setrlimit(resource.RLIMIT_AS, (mapped + memory, mapped + memory))
     cpu = int(float(req.get("timeout", 30))) + 2  # a backstop; the server keeps the wall clock
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     procs = int(req.get("processes", 0))
     if procs:
         resource.setrlimit(resource.RLIMIT_NPROC, (procs, procs))
     try:
-        with open("/proc/self/oom_score_adj", "w") as f:
-            f.write("1000")  # the child, not the server, is what the OOM killer takes
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+        try:
+            os.write(fd, b"1000")  # the child, not the server, is what the OOM killer takes
+        finally:
+            os.close(fd)
     except OSError:
         pass
-    os.chdir(WORKDIR)
     for rel, text in (req.get("files") or {}).items():
         parent = os.path.dirname(rel)
         if parent:
             os.makedirs(parent, exist_ok=True)
         with open(rel, "w", encoding="utf-8", newline="") as f:
             f.write(text)
-    out = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=True)
-    err = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True)
-    sys.stdout, sys.stderr = out, err
-    sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    sys.stdin, sys.stdout, sys.stderr = _stdio
     sys.argv = [""]
     limit = int(req.get("recursion_limit", 1000))
     sys.setrecursionlimit(limit + 20)  # room for the frames above the snippet
@@ -259,33 +261,34 @@ class Server:
         signal.set_wakeup_fd(self.wake_w)
         signal.siginterrupt(signal.SIGCHLD, False)
         self.ipc = _IPC()
+        self.statm = os.open("/proc/self/statm", os.O_RDONLY)  # read again with pread
+        self.null = os.open(os.devnull, os.O_RDONLY)  # stdin without inputs
+        self.max_fd = os.sysconf("SC_OPEN_MAX")
 
     def run(self, req):
         timeout = float(req.get("timeout", 30))
         cap = int(req.get("max_output", 1 << 20))
         start = time.monotonic()
-        stdin = os.memfd_create("stdin") if hasattr(os, "memfd_create") else os.open(WORKDIR, os.O_TMPFILE | os.O_RDWR)
+        stdin = self.null
         lines = req.get("inputs") or []
         if lines:
+            stdin = os.memfd_create("stdin") if hasattr(os, "memfd_create") else os.open(WORKDIR, os.O_TMPFILE | os.O_RDWR)
             _write_all(stdin, ("\n".join(lines) + "\n").encode("utf-8"))
             os.lseek(stdin, 0, os.SEEK_SET)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
         _reseed()
-        with open("/proc/self/statm") as f:
-            mapped = int(f.read().split()[0]) * resource.getpagesize()
+        mapped = int(os.pread(self.statm, 128, 0).split()[0]) * resource.getpagesize()
         pid = os.fork()
         if pid == 0:
             try:
                 for src, dst in ((stdin, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD)):
                     os.dup2(src, dst)
-                for fd in (stdin, out_w, err_w, res_w, out_r, err_r, res_r, self.wake_r, self.wake_w, self.proto_in, self.proto_out):
-                    if fd > RESULT_FD:
-                        os.close(fd)
+                os.closerange(RESULT_FD + 1, self.max_fd)  # every other descriptor of the server
             finally:
                 _child(req, mapped)
-        for fd in (stdin, out_w, err_w, res_w):
+        for fd in (out_w, err_w, res_w) if stdin == self.null else (stdin, out_w, err_w, res_w):
             os.close(fd)
         streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
         # The result holds a value cut to cap and a short traceback; more
@@ -504,12 +507,40 @@ def _preload(modules):
             os._exit(3)
 
 
+def _make_stdio():
+    """The child's stdio objects on descriptors 0, 1 and 2, made while
+    those are pipes, as the child's are (so what they learn of them, such
+    as that they cannot seek, holds in the child). The server never uses
+    them: every child gets them unused."""
+    import io
+
+    saved = [os.dup(fd) for fd in (0, 1, 2)]
+    r, w = os.pipe()
+    for fd, end in ((0, r), (1, w), (2, w)):
+        os.dup2(end, fd)
+    os.close(r)
+    os.close(w)
+    stdio = (
+        io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8"),
+        io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=True),
+        io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True),
+    )
+    for fd, old in zip((0, 1, 2), saved):
+        os.dup2(old, fd)
+        os.close(old)
+    return stdio
+
+
 def main():
+    global _stdio
+    _stdio = _make_stdio()
     proto_in, proto_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
+    os.chdir(WORKDIR)  # every child's working directory, and HOME
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # children inherit it
     _preload(sys.argv[1:])
     # What every child needs, loaded once here.
     import ast, io, linecache, tokenize, traceback, types  # noqa: F401
