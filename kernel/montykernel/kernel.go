@@ -111,10 +111,15 @@ func New(opts Options) (*Kernel, error) {
 // keeps the stricter).
 const budgetCeiling = 24 * time.Hour
 
+// answerSpin is how long the kernel's reads of its worker spin before they
+// park: a trivial cell's answer comes in 20-50 µs.
+const answerSpin = 100 * time.Microsecond
+
 func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
 	c.Limits.CellTime = budgetCeiling
 	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv(k.opts.Env)
+	c.Spin = answerSpin
 	return c
 }
 
