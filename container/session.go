@@ -256,6 +256,8 @@ type ExecRequest struct {
 	Inputs    map[string]any
 	Functions []string
 	OnCall    HostFunc
+	// OnSent, when set, is called once the cell is sent to the driver.
+	OnSent func()
 }
 
 // Reply is how a cell ended in the driver.
@@ -299,6 +301,8 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	}
 	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil, Inputs: inputs, Functions: req.Functions}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
+	} else if req.OnSent != nil {
+		req.OnSent()
 	}
 	var answers chan message
 	stopAsking := func() {}

@@ -95,6 +95,12 @@ type Request struct {
 	// OnOutput, when set, receives output as it arrives, in order. It is
 	// called on the executing goroutine and must not block for long.
 	OnOutput func(stream Stream, text string)
+	// OnSent, when set, is called once the code is on its way to the
+	// interpreter, which runs it while the kernel waits: what the caller
+	// reported of the execution so far can be sent then, alongside the run
+	// (the LSP server writes a run's first notifications there). It is
+	// called on the executing goroutine, at most once per run of the code.
+	OnSent func()
 	// OnInput, when set, answers the cell's input(): it asks the person for
 	// a line (prompt is what the cell passed) and returns it; ctx ends when
 	// the cell stops waiting (an interrupt). ErrInputDismissed gives the

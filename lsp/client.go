@@ -104,6 +104,11 @@ const runningLensDelay = 200 * time.Millisecond
 
 func (e events) KernelState(p *contract.KernelStateParams) { e.s.client.KernelState(p) }
 
+// Flush writes the notifications a call kept on the read loop holds for
+// its response (coalescer.hold): the client reads a run's first ones
+// while the kernel runs it. Those that follow wait for the response.
+func (e events) Flush() { e.s.stream.flush() }
+
 func (e events) Diagnostics(d *notebook.Document) { e.s.publishDiagnostics(d) }
 
 func (e events) Refresh(hints bool) {

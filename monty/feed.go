@@ -24,6 +24,9 @@ type FeedOptions struct {
 	// OnPrint receives output as the worker flushes it. Segments split
 	// lines arbitrarily; concatenate them.
 	OnPrint func(stream Stream, text string)
+	// OnSent, when set, is called once the feed's request is written,
+	// before the worker's answer is read.
+	OnSent func()
 	// Input, when set, answers input(): the line, else nil and whether the
 	// cell gets KeyboardInterrupt (the question was dismissed) rather than
 	// EOFError. ctx ends when the feed is stopped. Without Input, input()
@@ -123,6 +126,9 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 	}
 	if err := w.send(reqs...); err != nil {
 		return fail(err)
+	}
+	if opt.OnSent != nil {
+		opt.OnSent()
 	}
 	// Replies to the pipelined Reset and Configure come first.
 	for range reqs[:len(reqs)-1] {

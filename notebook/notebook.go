@@ -58,6 +58,14 @@ type InputEvents interface {
 	Input(ctx context.Context, p *contract.InputParams) (string, error)
 }
 
+// FlushEvents are Events that hold what they are told for a while, to
+// send it together: Flush sends what they hold now. An execution flushes
+// once its code is on its way to the kernel, so that its queued and
+// running states travel while it runs.
+type FlushEvents interface {
+	Flush()
+}
+
 // Progress is one work-done progress; a nil Progress does nothing.
 type Progress interface {
 	Report(message string, percent int)

@@ -285,6 +285,9 @@ func (e *execution) run(s *session) {
 	})
 	s.setOutput(out)
 	req := kernel.Request{Code: e.code, OnOutput: out.write, Requirements: e.reqs, Limits: e.limits}
+	if f, ok := nb.ev.(FlushEvents); ok {
+		req.OnSent = f.Flush
+	}
 	if in, ok := nb.ev.(InputEvents); ok {
 		req.OnInput = func(ctx context.Context, prompt string, password bool) (string, error) {
 			out.flush() // the prompt shows before the question

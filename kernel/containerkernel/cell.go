@@ -35,6 +35,7 @@ type containerCell struct {
 	out     *kcore.Output
 	log     *zap.Logger
 	onInput func(ctx context.Context, prompt string, password bool) (string, error)
+	onSent  func()
 	// again carries interrupt requests after the first (which cancels the
 	// cell's context): each sends one more SIGINT.
 	again chan struct{}
@@ -116,7 +117,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
-		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs),
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched

@@ -3,6 +3,7 @@ package containerkernel
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -203,6 +204,17 @@ func TestContainerNotebook(t *testing.T) {
 			}
 			if _, ok := got["json"]; ok {
 				t.Fatal("modules are not variables")
+			}
+		})
+
+		t.Run("sent before it ends", func(t *testing.T) {
+			// OnSent comes once the cell is in the driver's hands: the
+			// cell's input(), answered after it, sees that it came.
+			sent := 0
+			r, err := k.Execute(context.Background(), kernel.Request{Code: "input()", OnSent: func() { sent++ },
+				OnInput: func(context.Context, string, bool) (string, error) { return fmt.Sprint("sent ", sent), nil }})
+			if err != nil || value(r) != "'sent 1'" || sent != 1 {
+				t.Fatalf("%+v %v, sent %d", r, err, sent)
 			}
 		})
 

@@ -327,6 +327,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
 	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1), inputs: req.Inputs, funcs: req.Functions}
+	if !req.Silent {
+		c.onSent = req.OnSent
+	}
 	k.Mu.Lock()
 	k.cell = c
 	k.Mu.Unlock()

@@ -68,6 +68,7 @@ type montyCell struct {
 	limits kernel.Limits
 	out    *kcore.Output
 	input  func(ctx context.Context, prompt string, password bool) (string, error)
+	onSent func()
 	fresh  bool // empty namespace before running
 	// cut: the value comes from cutDisplayCode (a whole repr), not
 	// displayCode (a count and a cut repr)
@@ -101,7 +102,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		} else {
 			c.out.Write(kernel.Stdout, text)
 		}
-	}, Inputs: c.inputs, Functions: c.funcs}
+	}, Inputs: c.inputs, Functions: c.funcs, OnSent: c.onSent}
 	if c.input != nil {
 		opt.Input = func(ctx context.Context, prompt string) (*string, bool) {
 			line, err := c.input(ctx, prompt, false)

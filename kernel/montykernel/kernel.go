@@ -228,7 +228,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	funcs, rec := kcore.Recording(req)
 	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
 	if !req.Silent {
-		c.input = req.OnInput
+		c.input, c.onSent = req.OnInput, req.OnSent
 	}
 	c.run(ctx, w)
 	rec.Code = c.fed

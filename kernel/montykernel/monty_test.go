@@ -2,6 +2,7 @@ package montykernel
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -545,5 +546,23 @@ func TestPreludeInEverySession(t *testing.T) {
 	k.SetPrelude("raise ValueError('broken')")
 	if _, err := k.Execute(context.Background(), kernel.Request{Code: "1"}); err == nil || !strings.Contains(err.Error(), "broken") {
 		t.Fatalf("a failing prelude: %v", err)
+	}
+}
+
+// OnSent comes once the cell is in the worker's hands, before its end:
+// the cell's input(), answered after it, sees that it came; a silent run
+// (a replay) does not report it.
+func TestOnSentBeforeTheCellEnds(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	sent := 0
+	req := kernel.Request{Code: "input()", OnSent: func() { sent++ },
+		OnInput: func(context.Context, string, bool) (string, error) { return fmt.Sprint("sent ", sent), nil }}
+	r, err := k.Execute(context.Background(), req)
+	if err != nil || r.Value == nil || r.Value.Text != "'sent 1'" || sent != 1 {
+		t.Fatalf("%+v %v, sent %d", r, err, sent)
+	}
+	req.Silent = true
+	if _, err := k.Execute(context.Background(), req); err != nil || sent != 1 {
+		t.Fatalf("%v, sent %d", err, sent)
 	}
 }
