@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -23,7 +24,7 @@ func appendFrame(buf []byte, req *pb.ParentRequest) ([]byte, error) {
 	}
 	start := len(buf)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
-	buf = append(buf, make([]byte, n)...)
+	buf = slices.Grow(buf, n)[:start+4+n]
 	if _, err := req.MarshalToSizedBufferVT(buf[start+4:]); err != nil {
 		return buf[:start], err
 	}

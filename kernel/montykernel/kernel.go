@@ -337,7 +337,8 @@ func (k *Kernel) scheduleIdleSnapshot() {
 		return
 	}
 	if k.cp.idle != nil {
-		k.cp.idle.Stop()
+		k.cp.idle.Reset(idleSnapshot) // one timer per kernel, not one per cell
+		return
 	}
 	k.cp.idle = time.AfterFunc(idleSnapshot, func() {
 		select {
