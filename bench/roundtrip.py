@@ -1,17 +1,20 @@
 #!/usr/bin/python3
-"""Round trip of a trivial cell, one client for three peers, in one run.
+"""Round trip of a trivial cell, one client for every peer, in one run.
 
 The same Python client sends `workspace/executeCommand backyard.runCell` for
 `x = 1` over stdio to (1) bench/floor, a minimal Go responder that answers
-on its read goroutine (the floor of any server in Go over these pipes), and
-(2) `backyard-ls serve`, and runs the same cell on (3) a Jupyter kernel
+on its read goroutine (the floor of any server in Go over these pipes),
+(2) bench/floor with the run's five notifications (-notify), (3) with one
+real round trip to a Monty worker per run (-monty), (4) with both: what
+the contract and a kernel in another process cost before any server code,
+(5) `backyard-ls serve`, and runs the same cell on (6) a Jupyter kernel
 (ipykernel via jupyter_client, execute request to idle). With --load it
 first starts one busy process per CPU, so the figures also show a loaded
 machine. Prints one JSON object: medians and 90th percentiles in ms, and
 for the LSP peers the messages the client reads per call (the server's
 notifications of the run, then its response).
 
-Usage: /usr/bin/python3 bench/roundtrip.py --server bin/backyard-ls --floor FLOOR [-n 2000] [--load]
+Usage: /usr/bin/python3 bench/roundtrip.py --server bin/backyard-ls --floor FLOOR --monty WORKER [-n 2000] [--load]
 """
 import argparse
 import io
@@ -143,6 +146,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--server", required=True)
     ap.add_argument("--floor", required=True)
+    ap.add_argument("--monty", required=True, help="the Monty worker the floor with a worker round trip uses")
     ap.add_argument("-n", type=int, default=2000)
     ap.add_argument("--jupyter-n", type=int, default=500)
     ap.add_argument("--load", action="store_true")
@@ -153,18 +157,29 @@ def main():
         for p in load:
             p.start()
     try:
-        floor, floor_msgs = lsp_times([a.floor], a.n)
-        server, server_msgs = lsp_times([a.server, "serve", "--backend", "monty"], a.n)
-        out = {
-            "load": a.load,
-            "floor": dict(summary(floor), messages_per_call=floor_msgs),
-            "server": dict(summary(server), messages_per_call=server_msgs),
-            "jupyter": summary(jupyter_times(a.jupyter_n)),
-        }
+        peers = [
+            ("floor", [a.floor]),
+            ("floor_notify", [a.floor, "-notify"]),
+            ("floor_worker", [a.floor, "-monty", a.monty]),
+            ("floor_notify_worker", [a.floor, "-notify", "-monty", a.monty]),
+            ("server", [a.server, "serve", "--backend", "monty"]),
+        ]
+        out = {"load": a.load}
+        for name, argv in peers:
+            times, msgs = lsp_times(argv, a.n)
+            out[name] = dict(summary(times), messages_per_call=msgs)
+        out["jupyter"] = summary(jupyter_times(a.jupyter_n))
     finally:
         for p in load:
             p.terminate()
-    out["server_minus_floor_ms"] = out["server"]["median_ms"] - out["floor"]["median_ms"]
+    floor = out["floor"]["median_ms"]
+    out["server_minus_floor_ms"] = out["server"]["median_ms"] - floor
+    # What the notifications and the worker cost by themselves, and what
+    # is left to the server's own code.
+    out["notify_minus_floor_ms"] = out["floor_notify"]["median_ms"] - floor
+    out["worker_minus_floor_ms"] = out["floor_worker"]["median_ms"] - floor
+    out["notify_worker_minus_floor_ms"] = out["floor_notify_worker"]["median_ms"] - floor
+    out["server_minus_notify_worker_ms"] = out["server"]["median_ms"] - out["floor_notify_worker"]["median_ms"]
     out["jupyter_over_server"] = out["jupyter"]["median_ms"] / out["server"]["median_ms"]
     print(json.dumps(out, indent=1))
 
