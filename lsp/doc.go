@@ -23,54 +23,41 @@
 // # Where a trivial run's time goes
 //
 // A runCell of "x = 1" on an idle document (Monty backend), request to
-// response over stdio: the server's CPU profile and a runtime/trace of it
-// while it served bench/roundtrip.py's client (BenchmarkRunCellInProcess
-// -cpuprofile shows the same path in one process), on the 2-vCPU VM while
-// other builds kept it loaded (load average 8 to 20). Server CPU per run in
-// µs, two profiles of 20,000 runs each (scripts/bench-roundtrip.sh measures
-// the round trips against bench/floor and Jupyter):
+// response over stdio, driven by bench/roundtrip.py's Python client on the
+// 2-vCPU VM; medians of a few thousand runs, timed inside the server at
+// each step (scripts/bench-roundtrip.sh measures the whole round trip
+// against bench/floor and Jupyter):
 //
-//	                                               before   after
-//	read and frame the request                      11-16       7
-//	decode the params and the argument              16-19     9-10
-//	queue the run (notebook)                          6-9       5
-//	release the read loop (jsonrpc2.Async)           3-12       0
-//	grow the new reader's stack (copystack)            25       1
-//	build the kernel configuration (every run)      12-18       0
-//	the kernel, Go side (worker I/O 30-35 of it)    60-67   52-54
-//	notifications                                   10-14     5-8
-//	the response                                     6-13     7-9
-//	timers                                            4-5     0-2
-//	GC                                              12-18       9
-//	scheduler                                       27-29   18-21
-//	all                                               205     130
+//	                                                     µs
+//	the request's frame to the middleware                 2
+//	the middleware, ExecuteCommandParams decoded        8-10
+//	the argument decoded, the run queued (notebook)     9-11
+//	the execution started, the kernel entered            4-5
+//	the kernel: limits, state busy                       6-7
+//	the cell's value rewrite, the feed built, written   9-12
+//	the first notifications written, the answer read   47-64
+//	the result, state idle, the checkpoint journal       7-8
+//	done, the response encoded                            11
+//	idle, done and the response written                  2-4
 //
-// Before, the read loop decoded the call and queued the run, then released
-// itself (jsonrpc2.Async): a fresh reader goroutine per request, whose stack
-// grew from its first size by copying once it handled the next run, while
-// the old reader ran the cell. Each run rebuilt the kernel's configuration
-// (the document's folder from its uri, the settings under the overrides)
-// though the kernel existed, and its first notification armed the write
-// coalescer's 1 ms timer (a new earliest timer wakes another thread). In the
-// trace, from the request's arrival: 83-119 µs to the write to the worker,
-// 59-72 µs in the worker and its two wake-ups, 30-45 µs from its answer to
-// the response's write.
-//
-// Now a run whose executions drain an idle document's queue stays on the
+// A run whose executions drain an idle document's queue stays on the
 // read loop (callContext.keep): the cell runs on the goroutine that read
-// the request, and the run's notifications are held without a timer and
-// leave in the response's write. A watchdog releases a call kept for one to
-// two milliseconds (one timer per connection, armed only while a call is
-// kept), and every call to the client, and the wait for pulled settings,
-// releases it first: the reader is never held by a cell that waits on the
-// client, and $/cancelRequest, interrupts and edits are read while a long
-// cell runs. The kernel configuration is built only for a new kernel. In
-// the trace: 53-58 µs to the worker, 65-70 µs in it, 40-45 µs after it.
+// the request. A watchdog releases a call kept for one to two milliseconds
+// (one timer per connection, armed only while a call is kept), and every
+// call to the client, and the wait for pulled settings, releases it first:
+// the reader is never held by a cell that waits on the client, and
+// $/cancelRequest, interrupts and edits are read while a long cell runs.
+// The kernel configuration is built only for a new kernel.
 //
-// What is left is mostly the kernel's: the worker's pipe (a write that
-// wakes it, a read that parks on the poller), its protobuf, the contexts
-// and state changes of an execution, and the two process wake-ups that a
-// kernel in another process costs and bench/floor does not. A run also
-// sends five notifications before its response (queued, running, busy,
-// idle, done: the contract), which the client parses.
+// The worker is another process. Its answer is read by spinning for up to
+// 100 µs before the reader parks (proc.SpinReader): parking and being
+// woken took 75 µs of the hop, spinning 47. The run's first three
+// notifications (queued, running, busy) are written once the cell is on
+// its way (kernel.Request.OnSent), so the client reads them while the
+// worker runs it; idle, done and the response leave in one write.
+//
+// What the server cannot do without has its own floor: bench/floor with
+// the run's five notifications and one real round trip to a worker
+// answers 0.08-0.11 ms after the bare floor, before any of the server's
+// code; the server's own code adds about 0.10 ms more (the steps above).
 package lsp
