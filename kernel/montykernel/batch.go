@@ -57,7 +57,7 @@ type laneResult struct {
 // Send; limits (with defaults) bound every snippet, a snippet's Timeout
 // replacing the time limit. Close it.
 func NewLane(ctx context.Context, binary string, limits kernel.Limits) *Lane {
-	l := &Lane{ctx: ctx, binary: binary, limits: limits.WithDefaults(), guard: &laneGuard{}}
+	l := &Lane{ctx: ctx, binary: binary, limits: limits.WithDefaults(), guard: newLaneGuard()}
 	l.unwatch = context.AfterFunc(ctx, l.guard.cancel)
 	return l
 }
@@ -225,17 +225,47 @@ const laneGuardTick = 100 * time.Millisecond
 // laneGuard stops a lane's worker when the lane's context ends, or when a
 // snippet outlives its time limit plus grace (the worker's own budget
 // counts only bytecode time: a worker stuck elsewhere is stopped here).
-// One timer per lane, running only while the lane waits, looks at the
-// snippet waited for: no timer or context per snippet.
+// One goroutine per lane looks at the snippet waited for every tick: no
+// timer or context per snippet.
 type laneGuard struct {
 	mu        sync.Mutex
 	w         *monty.Worker
 	due       time.Time // the backstop of the snippet waited for; zero when not waiting
 	late      bool      // the guard stopped the worker for the snippet waited for
 	cancelled bool
-	closed    bool
-	timer     *time.Timer
-	armed     bool
+	stop      chan struct{}
+	done      chan struct{}
+}
+
+func newLaneGuard() *laneGuard {
+	g := &laneGuard{stop: make(chan struct{}), done: make(chan struct{})}
+	go g.watch()
+	return g
+}
+
+func (g *laneGuard) watch() {
+	defer close(g.done)
+	t := time.NewTicker(laneGuardTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-g.stop:
+			return
+		case now := <-t.C:
+			g.mu.Lock()
+			if !g.due.IsZero() && !g.late && now.After(g.due) {
+				g.late = true
+				g.killLocked()
+			}
+			g.mu.Unlock()
+		}
+	}
+}
+
+func (g *laneGuard) killLocked() {
+	if g.w != nil {
+		g.w.Kill()
+	}
 }
 
 // use makes w the worker the guard stops.
@@ -244,7 +274,7 @@ func (g *laneGuard) use(w *monty.Worker) {
 	defer g.mu.Unlock()
 	g.w = w
 	if g.cancelled {
-		w.Kill()
+		g.killLocked()
 	}
 }
 
@@ -252,25 +282,14 @@ func (g *laneGuard) cancel() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.cancelled = true
-	if g.w != nil {
-		g.w.Kill()
-	}
+	g.killLocked()
 }
 
 // begin starts waiting for a snippet whose backstop is due.
 func (g *laneGuard) begin(due time.Time) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.due, g.late = due, false
-	if g.armed || g.closed {
-		return
-	}
-	g.armed = true
-	if g.timer == nil {
-		g.timer = time.AfterFunc(laneGuardTick, g.tick)
-	} else {
-		g.timer.Reset(laneGuardTick)
-	}
+	g.mu.Unlock()
 }
 
 // end stops waiting; late reports that the guard stopped the worker
@@ -282,33 +301,10 @@ func (g *laneGuard) end() (late bool) {
 	return g.late
 }
 
-func (g *laneGuard) tick() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	switch {
-	case g.closed:
-		g.armed = false
-		return
-	case g.due.IsZero():
-		// Not waiting: the timer stops until the next wait.
-		g.armed = false
-		return
-	case !g.late && time.Now().After(g.due):
-		g.late = true
-		if g.w != nil {
-			g.w.Kill()
-		}
-	}
-	g.timer.Reset(laneGuardTick)
-}
-
+// close ends the guard's goroutine.
 func (g *laneGuard) close() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.closed = true
-	if g.timer != nil {
-		g.timer.Stop()
-	}
+	close(g.stop)
+	<-g.done
 }
 
 // Interrupted is the result of a snippet a batch stopped before its end.
