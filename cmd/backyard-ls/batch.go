@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unicode/utf16"
 
@@ -99,7 +98,7 @@ interrupted and nothing is left running.
 	var interrupted atomic.Bool
 	// A reader that goes away (| head) makes writes fail instead of
 	// killing the process, so the batch still stops cleanly.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	keepOnBrokenPipe()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)

@@ -71,6 +71,7 @@ func runMCP(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	keepOnBrokenPipe()
 	go reapOrphans(log)
 	defer removeOwnContainers(log)
 	srv := mcp.New(mcp.Options{

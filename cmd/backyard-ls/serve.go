@@ -52,6 +52,7 @@ func runServe(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	keepOnBrokenPipe()
 	go reapOrphans(log)
 	defer removeOwnContainers(log)
 	err = lsp.Serve(ctx, os.Stdin, os.Stdout, lsp.Options{
@@ -67,6 +68,13 @@ func runServe(args []string) int {
 	log.Info("server stopped")
 	return 0
 }
+
+// keepOnBrokenPipe makes a write to a client that closed its end of the
+// pipes fail with EPIPE instead of killing the process with SIGPIPE: the
+// server still stops its kernels and removes its containers. (A handled
+// signal, unlike an ignored one, is not inherited by the kernels' worker
+// processes.)
+func keepOnBrokenPipe() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) }
 
 // reapOrphans removes kernel containers left by backyard-ls processes that
 // died without cleaning up. Without a container engine it does nothing.
