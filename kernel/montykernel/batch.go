@@ -44,7 +44,8 @@ type Lane struct {
 type laneSnippet struct {
 	tag     int
 	sn      kernel.Snippet
-	fed     string // the code as fed, rewritten to show its value
+	limits  kernel.Limits // the lane's, with the snippet's time limit
+	fed     string        // the code as fed, rewritten to show its value
 	wrapped bool
 }
 
@@ -78,8 +79,8 @@ func (l *Lane) Send(tag int, sn kernel.Snippet) error {
 	if err := l.worker(); err != nil {
 		return err
 	}
-	s := &laneSnippet{tag: tag, sn: sn}
-	s.fed, s.wrapped = cutDisplayCode(sn.Code, s.sn.Of(l.limits).MaxOutputBytes)
+	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits)}
+	s.fed, s.wrapped = cutDisplayCode(sn.Code, s.limits.MaxOutputBytes)
 	return l.send(s)
 }
 
@@ -97,8 +98,7 @@ func (l *Lane) worker() error {
 }
 
 func (l *Lane) send(s *laneSnippet) error {
-	lim := s.sn.Of(l.limits)
-	if err := l.p.Send(s.fed, WorkerConfig("", lim).Limits); err != nil {
+	if err := l.p.Send(s.fed, WorkerConfig("", s.limits).Limits); err != nil {
 		return err
 	}
 	l.sent = append(l.sent, s)
@@ -125,14 +125,13 @@ func (l *Lane) Receive() (int, kernel.Result) {
 		}
 		s := l.sent[0]
 		l.sent = l.sent[1:]
-		lim := s.sn.Of(l.limits)
+		lim := s.limits
 		c := &montyCell{code: s.sn.Code, limits: lim, out: kcore.NewOutput(lim.MaxOutputBytes, kernel.Request{}), fresh: true, cut: true}
 		start := time.Now()
 		l.guard.begin(start.Add(lim.Timeout + timeoutGrace))
 		o, suspended, err := l.p.Receive(c.print)
 		late := l.guard.end()
-		if err == nil && (suspended || s.wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" ||
-			s.wrapped && o.Exception == nil && o.Value != nil && cutShort(o.Value, lim.MaxOutputBytes)) {
+		if err == nil && (suspended || s.againAlone(o)) {
 			l.alone = append(l.alone, s)
 			continue
 		}
@@ -156,6 +155,19 @@ func (l *Lane) Receive() (int, kernel.Result) {
 	}
 }
 
+// againAlone reports whether the snippet's outcome in the pipeline is not
+// its record: its value rewrite did not parse, or its value is longer than
+// the output limit (alone, the marker says by how much).
+func (s *laneSnippet) againAlone(o monty.Outcome) bool {
+	if !s.wrapped {
+		return false
+	}
+	if o.Exception != nil {
+		return o.Exception.Type == "SyntaxError"
+	}
+	return o.Value != nil && cutShort(o.Value, s.limits.MaxOutputBytes)
+}
+
 func (c *montyCell) print(s monty.Stream, text string) {
 	if s == monty.Stderr {
 		c.out.Write(kernel.Stderr, text)
@@ -170,7 +182,7 @@ func (l *Lane) runAlone(s *laneSnippet) kernel.Result {
 	if err := l.worker(); err != nil {
 		return crashed(err)
 	}
-	r, lost := RunSnippet(l.ctx, l.w, s.sn.Code, s.sn.Of(l.limits), true)
+	r, lost := RunSnippet(l.ctx, l.w, s.sn.Code, s.limits, true)
 	if lost {
 		l.w.Close()
 		l.w = nil

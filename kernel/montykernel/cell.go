@@ -28,11 +28,7 @@ const timeoutGrace = time.Second
 // length: a huge value never crosses the wire. Lines keep their numbers.
 // ok is false when the cell does not end in an expression.
 func displayCode(code string, max int) (string, bool) {
-	start, end, ok := pysrc.TrailingExpr(code)
-	if !ok {
-		return code, false
-	}
-	return code[:start] + "(lambda r: (len(r), r[:" + strconv.Itoa(max) + "]))(repr((" + code[start:end] + ")))" + code[end:], true
+	return rewriteTrailing(code, "(lambda r: (len(r), r[:"+strconv.Itoa(max)+"]))(repr((", ")))")
 }
 
 // cutDisplayCode is displayCode for a batch's pipeline: the value comes
@@ -43,11 +39,18 @@ func displayCode(code string, max int) (string, bool) {
 // a snippet is run again alone with displayCode, for the exact count its
 // marker gives (see cutShort).
 func cutDisplayCode(code string, max int) (string, bool) {
+	return rewriteTrailing(code, "repr((", "))[:"+strconv.Itoa(max+1)+"]")
+}
+
+// rewriteTrailing puts code's trailing expression between before and
+// after, in place (lines keep their numbers); ok is false when code does
+// not end in an expression.
+func rewriteTrailing(code, before, after string) (string, bool) {
 	start, end, ok := pysrc.TrailingExpr(code)
 	if !ok {
 		return code, false
 	}
-	return code[:start] + "repr((" + code[start:end] + "))[:" + strconv.Itoa(max+1) + "]" + code[end:], true
+	return code[:start] + before + code[start:end] + after + code[end:], true
 }
 
 // cutShort reports whether a value from cutDisplayCode is a repr longer
