@@ -92,27 +92,28 @@ func (p *Pipeline) Flush() error {
 // is unusable and every pending snippet is lost. A Receive costs no timer
 // and no context: a batch's lane watches all its snippets with one.
 func (p *Pipeline) Receive(onPrint func(Stream, string)) (out Outcome, suspended bool, err error) {
+	defer func() {
+		if err != nil {
+			p.pending = 0
+		}
+	}()
 	w := p.w
 	if err := p.Flush(); err != nil {
-		p.pending = 0
 		return out, false, err
 	}
 	p.pending--
 	for range 2 { // the Reset's and the Configure's
 		ev, err := w.next()
 		if err != nil {
-			p.pending = 0
 			return out, false, err
 		}
 		if ev.GetOk() == nil {
-			p.pending = 0
 			return out, false, w.fail(unexpected("Reset/Configure", ev))
 		}
 	}
 	for {
 		ev, err := w.next()
 		if err != nil {
-			p.pending = 0
 			return out, false, err
 		}
 		switch k := ev.Kind.(type) {
@@ -136,7 +137,6 @@ func (p *Pipeline) Receive(onPrint func(Stream, string)) (out Outcome, suspended
 		case *pb.ChildEvent_NameLookup, *pb.ChildEvent_FunctionCall, *pb.ChildEvent_OsCall, *pb.ChildEvent_ResolveFutures:
 			return out, true, nil
 		default:
-			p.pending = 0
 			return out, false, w.fail(unexpected("Feed", ev))
 		}
 	}
