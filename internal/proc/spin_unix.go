@@ -19,11 +19,10 @@ func SpinReader(f *os.File, spin time.Duration) io.Reader {
 	if err != nil || spin <= 0 {
 		return f
 	}
-	return &spinReader{f: f, rc: rc, spin: spin}
+	return &spinReader{rc: rc, spin: spin}
 }
 
 type spinReader struct {
-	f    *os.File
 	rc   syscall.RawConn
 	spin time.Duration
 }
