@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +146,40 @@ func TestReadFrameNoticesUnknownFields(t *testing.T) {
 		if err != nil || !unknown || got.GetComplete().GetValues().GetNodes()[0].GetStr() != "x" {
 			t.Fatalf("%x: %v %v %v", raw, got, unknown, err)
 		}
+	}
+}
+
+// A worker's fatal error in the middle of a pipeline breaks the worker
+// with its message: here a stand-in that accepts its configuration, then
+// answers with a FatalError.
+func TestPipelineFatalError(t *testing.T) {
+	frames := filepath.Join(t.TempDir(), "frames")
+	var b []byte
+	for _, ev := range []*pb.ChildEvent{okReply, {Kind: &pb.ChildEvent_FatalError{FatalError: &pb.FatalError{Message: "the heap is gone"}}}} {
+		body, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(binary.LittleEndian.AppendUint32(b, uint32(len(body))), body...)
+	}
+	if err := os.WriteFile(frames, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "fatal-worker")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n/bin/cat "+frames+"\nexec /bin/sleep 1000\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Start(context.Background(), Config{Binary: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	p := w.Pipeline()
+	p.Send("1", Limits{})
+	if _, _, err := p.Receive(nil); err == nil || !strings.Contains(err.Error(), "worker fatal error: the heap is gone") {
+		t.Fatalf("got %v", err)
+	}
+	if w.Alive() || p.Pending() != 0 {
+		t.Fatalf("alive %v, pending %d", w.Alive(), p.Pending())
 	}
 }

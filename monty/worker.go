@@ -81,6 +81,10 @@ type Worker struct {
 	phase int
 	gen   uint64
 
+	// configured: Start's Configure was answered; a FatalError after it
+	// breaks the worker (Start reads the one that refuses Configure).
+	configured bool
+
 	host    osHost
 	cwdSent bool // the session's working directory was set
 	// unknown counts events that carried fields this schema does not
@@ -173,6 +177,7 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 		w.Kill()
 		return nil, unexpected("Configure", ev)
 	}
+	w.configured = true
 	return w, nil
 }
 
@@ -317,7 +322,7 @@ func (w *Worker) next() (*pb.ChildEvent, error) {
 	if unknown {
 		w.unknown++
 	}
-	if fe := ev.GetFatalError(); fe != nil && w.gen > 0 {
+	if fe := ev.GetFatalError(); fe != nil && w.configured {
 		return nil, w.fail(&ProtocolError{Msg: "worker fatal error: " + fe.Message})
 	}
 	return ev, nil
