@@ -463,7 +463,7 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'container.network', default: 'none', server: true },
   { key: 'container.mountWorkspace', default: true, server: true },
   { key: 'container.warmPool', default: 1, server: true },
-  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc"], server: true },
+  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".config/gh", ".config/gcloud", "*_history", ".password-store"], server: true },
   { key: 'files.write', default: 'sandbox', server: true },
   { key: 'serverPath', default: '', server: false },
   { key: 'inlineResults', default: 'decorations', server: false },
