@@ -998,7 +998,10 @@ def _setup():
     builtins.input = _input
     limit = os.environ.pop("BACKYARD_RECURSION_LIMIT", "")
     if limit.isdigit():
-        sys.setrecursionlimit(int(limit) + 20)  # room for the driver's frames
+        # CPython's own: sys.getrecursionlimit() reads it, and a cell's
+        # recursion stops a few frames (the driver's) short of it, as in
+        # Jupyter.
+        sys.setrecursionlimit(int(limit))
     main = types.ModuleType("__main__")
     main.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = main  # so pickle finds classes defined in cells
