@@ -419,6 +419,8 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Container.WarmPool }},
 	{key: "files.hide", alias: "", doc: "Names kept out of kernels, as glob patterns matched against each part of a path (a pattern with `/`, such as `.config/gh`, against as many consecutive parts): such a file or folder behaves as if it did not exist.", def: ".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc,.git-credentials,.config/gh,.config/gcloud,*_history,.password-store", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Files.Hide }},
+	{key: "files.broadWorkspace", alias: "", doc: "Let kernels see a workspace folder that is the file system's root, the home folder or a folder above it, with a warning.", def: "false", min: "", max: "", check: "", flag: "", enum: []string(nil),
+		ptr: func(s *Settings) any { return &s.Files.BroadWorkspace }},
 	{key: "files.write", alias: "", doc: "Where the files a cell writes go: `sandbox` keeps them in the kernel (the workspace stays untouched; `backyard.saveFiles` writes chosen ones), `workspace` writes the real files.", def: "sandbox", min: "", max: "", check: "", flag: "files-write", enum: []string{"sandbox", "workspace"},
 		ptr: func(s *Settings) any { return &s.Files.Write }},
 }

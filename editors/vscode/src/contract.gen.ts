@@ -464,6 +464,7 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'container.mountWorkspace', default: true, server: true },
   { key: 'container.warmPool', default: 1, server: true },
   { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".config/gh", ".config/gcloud", "*_history", ".password-store"], server: true },
+  { key: 'files.broadWorkspace', default: false, server: true },
   { key: 'files.write', default: 'sandbox', server: true },
   { key: 'serverPath', default: '', server: false },
   { key: 'inlineResults', default: 'decorations', server: false },
@@ -491,6 +492,7 @@ export interface ServerSettings {
   };
   files: {
     hide: string[];
+    broadWorkspace: boolean;
     write: FilesWrite;
   };
 }
