@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 )
 
 // binary finds the real pinned worker; the integration tests fail without it
@@ -234,10 +236,14 @@ func TestCancelKillsRunningCode(t *testing.T) {
 }
 
 func TestCancelDuringSleepIsInBand(t *testing.T) {
-	w := start(t, Limits{})
-	feed(t, w, "import time\nkept = 1")
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	defer cancel()
+	w := startHooked(t, func(c *pb.OsCall) {
+		if isSleep(c) {
+			cancel() // once the worker waits in the sleep
+		}
+	})
+	feed(t, w, "import time\nkept = 1")
 	o, err := w.Feed(ctx, "kept = 2\ntime.sleep(30)\nkept = 3", FeedOptions{})
 	if err != nil {
 		t.Fatal(err)
