@@ -375,7 +375,7 @@ var ToolFieldDocs = map[string]map[string]string{
 	"VariablesResult":       {},
 	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File."},
 	"FileChange":            {"path": "Absolute, as both the kernel and the host name it."},
-	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut to about 200 bytes."},
+	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut after 200 bytes with \"…\" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>."},
 	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
 	"SessionArg":            {"session": "The session; omitted: the default session."},
 	"InstallPackagesArgs":   {"session": "The session whose kernel gets the packages; omitted: the default session.", "packages": "pip requirement strings, e.g. \"pandas\" or \"requests<3\"."},

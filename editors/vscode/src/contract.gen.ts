@@ -346,7 +346,7 @@ export interface Variable {
   name: string;
   /** The value's type name, e.g. "list". */
   type: string;
-  /** repr() of the value, cut to about 200 bytes. */
+  /** repr() of the value, cut after 200 bytes with "…" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>. */
   repr: string;
 }
 
