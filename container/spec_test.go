@@ -227,3 +227,36 @@ func TestOwnerGone(t *testing.T) {
 		t.Fatal("another machine's container is never reaped")
 	}
 }
+
+// A hide pattern of several parts (.config/gh) keeps its folder out of
+// the container's copy of the workspace, and masks it in a read-only
+// mount, while the rest of .config is seen.
+func TestSpecHidesNamesOfSeveralParts(t *testing.T) {
+	ws := t.TempDir()
+	for _, p := range []string{".config/gh/hosts.yml", ".config/ok.txt", "a_history"} {
+		full := filepath.Join(ws, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte("0123456789"), 0o644)
+	}
+	cfg := Config{ContainerSettings: contract.ContainerSettings{MountWorkspace: true}, Rules: files.NewRules([]string{ws}, contract.DefaultSettings().Files.Hide)}.WithDefaults()
+	plan, err := planFiles(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var put []string
+	for _, m := range plan.puts {
+		put = append(put, strings.TrimPrefix(m.Path, ws))
+	}
+	if want := "/.config /.config/ok.txt"; strings.Join(put, " ") != want {
+		t.Fatalf("put %v, want %s", put, want)
+	}
+	cfg.CopyBytes = 5
+	plan, _ = planFiles(cfg)
+	var masked []string
+	for _, m := range plan.masks {
+		masked = append(masked, strings.TrimPrefix(m.Target, ws))
+	}
+	if want := "/.config/gh /a_history"; strings.Join(masked, " ") != want {
+		t.Fatalf("masked %v, want %s", masked, want)
+	}
+}

@@ -24,10 +24,11 @@ const attackBig = "big = list(range(3_000_000))\ndeep = []\ncur = deep\nfor _ in
 // environment and in the credential files of its home, is opened on / (or
 // on the home with backyard.files.broadWorkspace). A notebook's cells read
 // /proc, /dev, /sys, the server's stdin and the credentials, and the
-// variables view meets values it must cut. The broad folder is warned
-// about (and left out unless the setting says so); the reads get CPython's
-// missing-file answer on Monty; stdin is not the protocol stream; the view
-// is cut with markers; the secret is in nothing the server sent or logged.
+// variables view meets values it must cut (Monty, auto, container). The
+// broad folder is warned about (and left out unless the setting says so);
+// the reads get CPython's missing-file answer on Monty; stdin is not the
+// protocol stream; the view is cut with markers; the secret is in nothing
+// the server sent or logged.
 func TestAttack(t *testing.T) {
 	c := canary.New(t)
 	c.Setenv(t) // the server's environment, HOME included
@@ -47,6 +48,7 @@ func TestAttack(t *testing.T) {
 		{"monty/root", "monty", "/", false, "kernels see each document's project folder instead"},
 		{"monty/home-shown", "monty", c.Home, true, "kernels see all of " + c.Home},
 		{"auto/root", "auto", "/", false, "kernels see each document's project folder instead"},
+		{"container/root", "container", "/", false, "kernels see each document's project folder instead"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			logFile := filepath.Join(t.TempDir(), "server.log")
