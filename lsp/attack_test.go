@@ -15,11 +15,6 @@ import (
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
 )
 
-// attackBig makes values a variables view must cut: a huge list, a deep
-// nesting, a dict of big strings, a self-referencing list.
-const attackBig = "big = list(range(3_000_000))\ndeep = []\ncur = deep\nfor _ in range(100_000):\n    n = []\n    cur.append(n)\n    cur = n\n" +
-	"strs = {str(i): 'x' * 100_000 for i in range(300)}\ncyc = [1, 2]\ncyc.append(cyc)\n"
-
 // TestAttack: the real server over stdio, with a canary secret in its
 // environment and in the credential files of its home, is opened on / (or
 // on the home with backyard.files.broadWorkspace). A notebook's cells read
@@ -32,7 +27,7 @@ const attackBig = "big = list(range(3_000_000))\ndeep = []\ncur = deep\nfor _ in
 func TestAttack(t *testing.T) {
 	c := canary.New(t)
 	c.Setenv(t) // the server's environment, HOME included
-	cells := []string{c.Probe(), "open('data.csv').read()\n", attackBig, "open('/dev/stdin').read()\n", "6 * 7\n"}
+	cells := []string{c.Probe(), "open('data.csv').read()\n", canary.BigValues, "open('/dev/stdin').read()\n", "6 * 7\n"}
 	text := ""
 	var lines []int
 	for _, cell := range cells {
@@ -97,14 +92,7 @@ func TestAttack(t *testing.T) {
 			for _, v := range vars.Variables {
 				got[v.Name] = v.Repr
 			}
-			for _, name := range []string{"big", "deep", "strs"} {
-				if r := got[name]; !strings.HasSuffix(r, "…") || len(r) > 210 {
-					t.Errorf("%s: %q", name, r)
-				}
-			}
-			if got["cyc"] != "[1, 2, [...]]" {
-				t.Errorf("cyc: %q", got["cyc"])
-			}
+			canary.CheckVariables(t, got)
 			if kept := run(t, cl, contract.CmdRunCell, lsptest.LineArg(doc, lines[4])); kept[0].Result == nil || kept[0].Result.Text != "42" {
 				t.Errorf("after the listing: %s", mustJSON(kept))
 			}

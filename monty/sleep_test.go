@@ -12,12 +12,7 @@ import (
 // startHooked starts a worker whose OS calls are shown to hook first.
 func startHooked(t *testing.T, hook func(*pb.OsCall)) *Worker {
 	t.Helper()
-	w, err := Start(context.Background(), Config{Binary: workerBinary(t), onOSCall: hook})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
-	return w
+	return startConfig(t, Config{Binary: workerBinary(t), onOSCall: hook})
 }
 
 // floatOf reads a float value by its repr.

@@ -25,7 +25,13 @@ func workerBinary(t testing.TB) string {
 
 func start(t testing.TB, lim Limits) *Worker {
 	t.Helper()
-	w, err := Start(context.Background(), Config{Binary: workerBinary(t), Limits: lim})
+	return startConfig(t, Config{Binary: workerBinary(t), Limits: lim})
+}
+
+// startConfig starts a worker the test closes at its end.
+func startConfig(t testing.TB, cfg Config) *Worker {
+	t.Helper()
+	w, err := Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,42 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/internal/canary"
 )
-
-// backyardAs runs the binary in dir with env and stdin; it fails the test
-// when the run takes more than a few minutes (a probe that blocked).
-func backyardAs(t *testing.T, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader(stdin)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	timer := time.AfterFunc(3*time.Minute, func() { cmd.Process.Kill() })
-	defer timer.Stop()
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
-}
 
 // probeRecord is what the attack tests read of an execution record.
 type probeRecord struct {

@@ -132,6 +132,26 @@ func (c *Canary) Probe() string {
 	return b.String()
 }
 
+// BigValues is a cell binding values a variables listing must cut: big (a
+// list of 3,000,000 ints), deep (lists nested 100,000 deep), strs (300
+// strings of 100,000 characters) and cyc (a list that holds itself).
+const BigValues = "big = list(range(3_000_000))\ndeep = []\ncur = deep\nfor _ in range(100_000):\n    n = []\n    cur.append(n)\n    cur = n\n" +
+	"strs = {str(i): 'x' * 100_000 for i in range(300)}\ncyc = [1, 2]\ncyc.append(cyc)\n"
+
+// CheckVariables checks a listing of BigValues (name → repr): each value
+// cut after about 200 bytes with the marker, cyc as CPython shows it.
+func CheckVariables(t testing.TB, reprs map[string]string) {
+	t.Helper()
+	for _, name := range []string{"big", "deep", "strs"} {
+		if r := reprs[name]; !strings.HasSuffix(r, "…") || len(r) > 210 {
+			t.Errorf("%s: %q", name, r)
+		}
+	}
+	if reprs["cyc"] != "[1, 2, [...]]" {
+		t.Errorf("cyc: %q", reprs["cyc"])
+	}
+}
+
 // CheckNoSecret fails the test when the secret is in any of texts (what
 // names where they came from).
 func (c *Canary) CheckNoSecret(t testing.TB, what string, texts ...string) {

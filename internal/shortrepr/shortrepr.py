@@ -1,10 +1,10 @@
 def __backyard_short_repr__(v, limit, safe):
     # repr(v), as CPython writes it, cut after limit characters with a
-    # marker (…): containers are walked only as far as the cut, so a huge or
-    # deep value costs about limit steps. A container met again inside itself shows as CPython shows
-    # it ([...], {...}). With safe, an object of another type shows as
-    # <T object> instead of calling its repr (which could run forever).
-    # Runs on Monty and on CPython >= 3.8 alike.
+    # marker (…): containers are walked only as far as the cut, so a huge
+    # or deep value costs about limit steps. A container met again inside
+    # itself shows as CPython shows it ([...], {...}). With safe, an object
+    # of another type shows as <T object> instead of calling its repr (which
+    # could run forever). Runs on Monty and on CPython >= 3.8 alike.
     out = []
     size = [0]
     path = []
@@ -15,7 +15,8 @@ def __backyard_short_repr__(v, limit, safe):
             out.append(s)
             size[0] += len(s)
 
-    def items(xs, depth):
+    def each(xs, show):
+        # show(x) for each x of xs, with ", " between, up to the cut
         first = True
         for x in xs:
             if size[0] > limit:
@@ -23,31 +24,16 @@ def __backyard_short_repr__(v, limit, safe):
             if not first:
                 put(", ")
             first = False
-            walk(x, depth)
-
-    def pairs(d, depth):
-        first = True
-        for k in d:
-            if size[0] > limit:
-                return
-            if not first:
-                put(", ")
-            first = False
-            walk(k, depth)
-            put(": ")
-            walk(d[k], depth)
+            show(x)
 
     def fields(x, names, depth):
         put(type(x).__name__ + "(")
-        first = True
-        for name in names:
-            if size[0] > limit:
-                return
-            if not first:
-                put(", ")
-            first = False
+
+        def field(name):
             put(name + "=")
             walk(getattr(x, name), depth)
+
+        each(names, field)
         put(")")
 
     def walk(x, depth):
@@ -72,30 +58,28 @@ def __backyard_short_repr__(v, limit, safe):
             elif dataclass_fields:
                 fs = x.__dataclass_fields__
                 fields(x, [n for n in fs if fs[n].repr], depth + 1)
-            elif t is list:
-                put("[")
-                items(x, depth + 1)
-                put("]")
-            elif t is tuple:
-                put("(")
-                items(x, depth + 1)
-                if len(x) == 1:
-                    put(",")
-                put(")")
             elif t is dict:
+
+                def pair(k):
+                    walk(k, depth + 1)
+                    put(": ")
+                    walk(x[k], depth + 1)
+
                 put("{")
-                pairs(x, depth + 1)
+                each(x, pair)
                 put("}")
-            elif len(x) == 0:
-                put(t.__name__ + "()")
+            elif t is not list and t is not tuple and len(x) == 0:
+                put(t.__name__ + "()")  # set(), frozenset()
             else:
-                if t is frozenset:
-                    put("frozenset(")
-                put("{")
-                items(x, depth + 1)
-                put("}")
-                if t is frozenset:
-                    put(")")
+
+                def item(e):
+                    walk(e, depth + 1)
+
+                ends = {list: ("[", "]"), tuple: ("(", ",)" if len(x) == 1 else ")"), set: ("{", "}")}
+                open_, close = ends.get(t, ("frozenset({", "})"))
+                put(open_)
+                each(x, item)
+                put(close)
             path.pop()
             return
         if safe and not (x is None or t is bool or t is int or t is float or t is complex):

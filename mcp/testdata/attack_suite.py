@@ -5,7 +5,10 @@ on to the server. Prints one JSON object per tool call ({"call", "seconds",
 "text", "structured"}) for the Go side to check (no secret anywhere, Monty's
 answers), then "done".
 
-Usage: attack_suite.py PROBE_FILE -- CMD ARGS...
+Usage: attack_suite.py PROBE_FILE BIG_FILE -- CMD ARGS...
+
+PROBE_FILE is the cell that reads what it must not, BIG_FILE one that binds
+values list_variables must cut.
 """
 
 import asyncio
@@ -15,18 +18,6 @@ import sys
 import time
 
 from mcp import Client, StdioServerParameters
-
-BIG = """big = list(range(3_000_000))
-deep = []
-cur = deep
-for _ in range(100_000):
-    n = []
-    cur.append(n)
-    cur = n
-strs = {str(i): 'x' * 100_000 for i in range(300)}
-cyc = [1, 2]
-cyc.append(cyc)
-"""
 
 
 async def call(c, name, tool, arguments, timeout=120):
@@ -41,6 +32,7 @@ async def call(c, name, tool, arguments, timeout=120):
 async def main():
     argv = sys.argv[1:]
     probe = open(argv[0]).read()
+    big = open(argv[1]).read()
     command = argv[argv.index("--") + 1 :]
     server = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ), cwd=os.getcwd())
     async with Client(server, read_timeout_seconds=300) as c:
@@ -50,7 +42,7 @@ async def main():
         await call(c, "stdin", "run_python", {"code": "open('/dev/stdin').read()", "session": "probe", "timeout_s": 20}, timeout=60)
         s = await call(c, "after", "run_python", {"code": "6 * 7", "session": "probe"})
         assert s["result"] == "42", s
-        s = await call(c, "big", "run_python", {"code": BIG, "session": "vars"})
+        s = await call(c, "big", "run_python", {"code": big, "session": "vars"})
         assert s["status"] == "ok", s
         await call(c, "variables", "list_variables", {"session": "vars"})
         s = await call(c, "kept", "run_python", {"code": "len(big), cyc[2] is cyc", "session": "vars"})
