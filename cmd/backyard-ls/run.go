@@ -74,7 +74,9 @@ func runRun(args []string) int {
 	}
 	if warning != "" {
 		fmt.Fprintln(os.Stderr, "backyard-ls run: warning:", warning)
-		log.Warn("workspace", zap.String("warning", warning))
+		if *logFile != "" { // else the line above is the log's
+			log.Warn("workspace", zap.String("warning", warning))
+		}
 	}
 	cfg := kernel.Config{Settings: flags.Apply(contract.DefaultSettings()), Roots: roots, Dir: filepath.Dir(abs), Logger: log}
 	// One document: its own pre-warm covers it, a warm pool would only
