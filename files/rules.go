@@ -207,7 +207,7 @@ func (r *Rules) locate(kp string) (place, *root) {
 		if kp == rt.kpath {
 			return inside, rt
 		}
-		if _, ok := strings.CutPrefix(kp, rt.kpath); ok && (strings.HasSuffix(rt.kpath, "/") || strings.HasPrefix(kp[len(rt.kpath):], "/")) {
+		if rel, ok := strings.CutPrefix(kp, rt.kpath); ok && (strings.HasSuffix(rt.kpath, "/") || strings.HasPrefix(rel, "/")) {
 			if r.hiddenAt(splitPath(kp), len(splitPath(rt.kpath))) {
 				return hiddenIn, rt
 			}
