@@ -533,22 +533,48 @@ def _execute(req, ns):
     return done
 
 
-def _variables(req, ns):
-    import reprlib
+# A listing of the variables takes at most VARS_SECONDS: past it, an
+# object's own __repr__ (which could run forever) is no longer called.
+VARS_SECONDS = 2.0
 
+
+class _SlowRepr(BaseException):
+    pass
+
+
+def _variables(req, ns):
     max_repr = int(req.get("max_repr", 200))
-    r = reprlib.Repr()
-    r.maxstring = r.maxother = r.maxlong = max_repr + 1
-    r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = r.maxdict = 50
+    armed = [True]
+
+    def on_alarm(signum, frame):
+        if armed[0]:
+            raise _SlowRepr()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    old_timer = signal.setitimer(signal.ITIMER_REAL, VARS_SECONDS)
+    safe = False
     out = []
-    for name, v in list(ns.items()):
-        if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
-            continue
-        try:
-            text = r.repr(v)
-        except Exception as e:
-            text = "<repr failed: %s>" % type(e).__name__
-        out.append({"name": name, "type": type(v).__name__, "repr": text[: max_repr + 1]})
+    try:
+        for name, v in list(ns.items()):
+            if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
+                continue
+            text = None
+            if not safe:
+                try:
+                    text = __backyard_short_repr__(v, max_repr, False)
+                except _SlowRepr:
+                    safe = True
+                except Exception as e:
+                    text = "<repr failed: %s>" % type(e).__name__
+            if text is None:
+                text = __backyard_short_repr__(v, max_repr, True)
+            out.append({"name": name, "type": type(v).__name__, "repr": text})
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if old_timer[0] > 0:
+            signal.setitimer(signal.ITIMER_REAL, *old_timer)
     return {"t": "vars", "id": req["id"], "vars": out}
 
 
@@ -998,7 +1024,10 @@ def _setup():
     builtins.input = _input
     limit = os.environ.pop("BACKYARD_RECURSION_LIMIT", "")
     if limit.isdigit():
-        sys.setrecursionlimit(int(limit) + 20)  # room for the driver's frames
+        # CPython's own: sys.getrecursionlimit() reads it, and a cell's
+        # recursion stops a few frames (the driver's) short of it, as in
+        # Jupyter.
+        sys.setrecursionlimit(int(limit))
     main = types.ModuleType("__main__")
     main.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = main  # so pickle finds classes defined in cells

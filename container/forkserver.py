@@ -188,7 +188,7 @@ def _setup_child(req, mapped):
     sys.stdin, sys.stdout, sys.stderr = _stdio
     sys.argv = [""]
     limit = int(req.get("recursion_limit", 1000))
-    sys.setrecursionlimit(limit + 20)  # room for the frames above the snippet
+    sys.setrecursionlimit(limit)  # as read by sys.getrecursionlimit(), CPython's own
 
 
 class _SetupFailed(Exception):

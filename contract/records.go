@@ -215,7 +215,7 @@ type Variable struct {
 	Name string `json:"name"`
 	// The value's type name, e.g. "list".
 	Type string `json:"type"`
-	// repr() of the value, cut to about 200 bytes.
+	// repr() of the value, cut after 200 bytes with "…" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>.
 	Repr string `json:"repr"`
 }
 

@@ -72,7 +72,8 @@ func (s *session) fileKeeper() (kernel.FileKeeper, context.Context, context.Canc
 // FileScope is what the kernel of document docURI sees, given the
 // workspace folders: it runs in the document's folder (an untitled
 // document in the first folder) and sees the folders, plus the document's
-// own folder when it lies outside them (unless that is a drive's root).
+// project (ProjectRoot) when it lies outside them, unless that is broad (a
+// drive's root, the home folder).
 func FileScope(docURI string, folders []string) (dir string, roots []string) {
 	roots = append([]string(nil), folders...)
 	u, err := url.Parse(docURI)
@@ -92,10 +93,10 @@ func FileScope(docURI string, folders []string) (dir string, roots []string) {
 			return dir, roots
 		}
 	}
-	if filepath.Dir(dir) == dir {
-		return dir, roots // a document at the root of a drive: not the whole disk
+	if root, ok := ProjectRoot(dir); ok {
+		return dir, append(roots, root)
 	}
-	return dir, append(roots, dir)
+	return dir, roots // not the whole disk or home
 }
 
 // FileMark is the sign of a file change: + created, ~ changed, - deleted.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/mcp"
+	"github.com/backyard-ls/backyard-ls/notebook"
 )
 
 // runMCP serves the MCP tools on stdio, or on streamable HTTP with --http.
@@ -26,7 +27,7 @@ import (
 func runMCP(args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (host:port; a bare :port listens on 127.0.0.1) instead of stdio")
-	workspace := fs.String("workspace", "", "the project folder the kernels see, read-only: writes stay in the kernel (default: the current directory)")
+	workspace := fs.String("workspace", "", "the project folder the kernels see, read-only: writes stay in the kernel (default: the current directory, unless it is / or the home folder, which only this flag shows: then none)")
 	maxSessions := fs.Int("max-sessions", mcp.DefaultMaxSessions, "the most sessions (kernels) kept at once")
 	idle := fs.Duration("idle-timeout", mcp.DefaultIdleTimeout, "close a session that ran nothing for this long")
 	settings := contract.BindFlags(fs, runFlags...)
@@ -68,6 +69,14 @@ func runMCP(args []string) int {
 		return 2
 	}
 	defer log.Sync()
+	switch {
+	case !notebook.Broad(ws):
+	case *workspace != "":
+		log.Warn("workspace", zap.String("warning", notebook.BroadWarning(ws)))
+	default:
+		log.Warn("workspace", zap.String("warning", fmt.Sprintf("the current directory %s is the file system's root or the home folder: kernels see no workspace (--workspace %s shows it)", ws, ws)))
+		ws = ""
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

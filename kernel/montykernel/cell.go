@@ -129,6 +129,9 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	if ctx.Err() != nil {
 		stopped = context.Cause(ctx)
 	}
+	if o.TimedOut {
+		stopped = kcore.ErrTimedOut // a sleep after a caught interrupt reached the time limit
+	}
 	c.finish(stopped, o, err, code, wrapped, time.Since(start))
 }
 

@@ -2,6 +2,7 @@ package montykernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/files"
+	"github.com/backyard-ls/backyard-ls/internal/shortrepr"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -360,8 +362,11 @@ func (k *Kernel) scheduleIdleSnapshot() {
 func (k *Kernel) Restart(ctx context.Context) error { return k.RestartWith(ctx, k.fresh) }
 
 // Variables implements Kernel. Monty has no globals(): candidate names come
-// from the cells that ran, and the worker is asked for the type and repr of
-// those that are bound.
+// from the cells that ran, and the worker is asked for the type and the
+// short repr (shortrepr) of those that are bound. A listing that takes
+// longer than variablesTime (an object's own __repr__ that does not
+// return) stops the worker; the namespace is restored and the listing made
+// again without calling any object's own __repr__.
 func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	if err := k.Acquire(ctx); err != nil {
 		return nil, err
@@ -370,20 +375,52 @@ func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	if k.w == nil || !k.w.Alive() || len(k.names) == 0 {
 		return nil, nil
 	}
+	vs, err := k.listVariables(ctx, false)
+	if !errors.Is(err, errSlowListing) {
+		return vs, err
+	}
+	if k.w.Alive() { // stopped in-band (a sleep in a repr)
+		return k.listVariables(ctx, true)
+	}
+	if err := k.recover(); err != nil {
+		k.fresh()
+		return nil, fmt.Errorf("list variables: an object's repr ran past %s, and the namespace could not be restored: %w", variablesTime, err)
+	}
+	return k.listVariables(ctx, true)
+}
+
+// variablesTime bounds one listing of the variables.
+const variablesTime = 3 * time.Second
+
+var errSlowListing = errors.New("listing the variables took too long")
+
+// listVariables lists the bound candidates; safe calls no object's own
+// __repr__.
+func (k *Kernel) listVariables(ctx context.Context, safe bool) ([]kernel.Variable, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, variablesTime, errSlowListing)
+	defer cancel()
 	var cand []string
 	for n := range k.names {
 		cand = append(cand, n)
 	}
+	mode := "False"
+	if safe {
+		mode = "True"
+	}
 	for len(cand) > 0 {
 		var b strings.Builder
-		b.WriteString("(")
+		b.WriteString(shortrepr.Source)
+		b.WriteString("\n(")
 		for _, n := range cand {
-			fmt.Fprintf(&b, "(type(%s).__name__, repr(%s)), ", n, n)
+			fmt.Fprintf(&b, "(type(%s).__name__, %s(%s, %d, %s)), ", n, shortrepr.Func, n, kernel.MaxVariableRepr, mode)
 		}
 		b.WriteString(")")
 		o, err := k.w.Feed(ctx, b.String(), monty.FeedOptions{})
 		if err != nil {
 			return nil, err
+		}
+		if o.Interrupted {
+			return nil, context.Cause(ctx)
 		}
 		if o.Exception != nil {
 			if len(o.Undefined) == 0 {

@@ -346,7 +346,7 @@ export interface Variable {
   name: string;
   /** The value's type name, e.g. "list". */
   type: string;
-  /** repr() of the value, cut to about 200 bytes. */
+  /** repr() of the value, cut after 200 bytes with "…" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>. */
   repr: string;
 }
 
@@ -463,7 +463,8 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'container.network', default: 'none', server: true },
   { key: 'container.mountWorkspace', default: true, server: true },
   { key: 'container.warmPool', default: 1, server: true },
-  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc"], server: true },
+  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".config/gh", ".config/gcloud", "*_history", ".password-store"], server: true },
+  { key: 'files.broadWorkspace', default: false, server: true },
   { key: 'files.write', default: 'sandbox', server: true },
   { key: 'serverPath', default: '', server: false },
   { key: 'inlineResults', default: 'decorations', server: false },
@@ -491,6 +492,7 @@ export interface ServerSettings {
   };
   files: {
     hide: string[];
+    broadWorkspace: boolean;
     write: FilesWrite;
   };
 }
