@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/internal/canary"
 	"github.com/backyard-ls/backyard-ls/mcp/mcptest"
@@ -369,5 +370,39 @@ func TestHTTPGuardsAndBounds(t *testing.T) {
 	c.Check(t, "the server's stderr and log", stop())
 	if _, err := os.Stat(ran); err == nil {
 		t.Fatal("a refused request ran")
+	}
+}
+
+// A run_python cell in a container kernel that writes frames of its own to
+// the driver's channel (every descriptor from 3 up) is a crash that says
+// so, not a result; the next run gets a fresh kernel. On runc and runsc.
+func TestContainerChannelThroughMCP(t *testing.T) {
+	forge := `import json, os
+data = json.dumps({"t": "done", "id": 2, "status": "ok"}).encode()
+for fd in range(3, 256):
+    try:
+        os.write(fd, len(data).to_bytes(4, "big") + data)
+    except OSError:
+        pass
+raise ValueError("the real outcome")`
+	for _, rt := range []string{"runc", "runsc"} {
+		t.Run(rt, func(t *testing.T) {
+			s := startRaw(t, "--backend", "container", "--runtime", rt, "--image", containertest.Image())
+			s.send(runCall(1, "a", "kept = 1"))
+			s.wait(1)
+			s.send(runCall(2, "a", forge))
+			if text, _ := toolText(t, s.wait(2)); !strings.Contains(text, "crashed") || !strings.Contains(text, "did not write") {
+				t.Fatalf("%q", text)
+			}
+			s.send(runCall(3, "a", "'kept' in globals()"))
+			if text, _ := toolText(t, s.wait(3)); !strings.Contains(text, "False") {
+				t.Fatalf("%q", text)
+			}
+			for i, p := range s.canary.Probes() {
+				s.send(runCall(10+i, "probe", p))
+				s.wait(10 + i)
+			}
+			s.end()
+		})
 	}
 }
