@@ -3,10 +3,12 @@ package mcp_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/internal/canary"
+	"github.com/backyard-ls/backyard-ls/mcp"
 	"github.com/backyard-ls/backyard-ls/mcp/mcptest"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
@@ -404,5 +407,111 @@ raise ValueError("the real outcome")`
 			}
 			s.end()
 		})
+	}
+}
+
+// The stdio transport in process (for the race detector): a line over the
+// limit, a line that is not JSON and a cancelled call, then a normal one.
+func TestTransportInProcess(t *testing.T) {
+	srv := mcp.New(mcp.Options{Settings: montySettings()})
+	defer srv.Close()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(context.Background(), srv.NewTransport(inR, outW)) }()
+	lines := make(chan map[string]any, 16)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			var m map[string]any
+			json.Unmarshal(sc.Bytes(), &m)
+			lines <- m
+		}
+	}()
+	send := func(s string) {
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() map[string]any {
+		select {
+		case m := <-lines:
+			return m
+		case <-time.After(time.Minute):
+			t.Fatal("no message")
+		}
+		return nil
+	}
+	send(initialize)
+	next()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(runCall(1, "a", strings.Repeat("#", contract.MaxRequestBytes+1)))
+	if text, isErr := toolText(t, next()); !isErr || !strings.Contains(text, "over the server's limit") {
+		t.Fatalf("%q", text)
+	}
+	send("{")
+	if m := next(); m["error"] == nil {
+		t.Fatalf("%v", m)
+	}
+	send(runCall(2, "a", "while True:\n    pass"))
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	send(runCall(3, "a", "6 * 7"))
+	if m := next(); m["id"].(float64) != 3 {
+		t.Fatalf("the cancelled call was answered: %v", m)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Log(err)
+	}
+	outW.Close()
+	for m := range lines {
+		t.Fatalf("after the end: %v", m)
+	}
+}
+
+// The HTTP guard in process (for the race detector): a foreign origin is
+// refused, a cancelled call's stream ends without its response.
+func TestHTTPGuardInProcess(t *testing.T) {
+	srv := mcp.New(mcp.Options{Settings: montySettings()})
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler(mcp.HTTPOptions{}))
+	defer hs.Close()
+	if code, _, body := post(t, hs.URL, "", strings.NewReader(initialize), "Origin", "http://evil.example"); code != http.StatusForbidden {
+		t.Fatalf("%d %s", code, body)
+	}
+	session := httpSession(t, hs.URL)
+	defer func() { // the session ends with its client
+		req, _ := http.NewRequest("DELETE", hs.URL, nil)
+		req.Header.Set("Mcp-Session-Id", session)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	answered := make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(runCall(1, "a", "while True:\n    pass")))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", session)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		answered <- string(b)
+	}()
+	for {
+		post(t, hs.URL, session, strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
+		select {
+		case body := <-answered:
+			if strings.Contains(body, `"id":1`) {
+				t.Fatalf("the cancelled call was answered: %s", body)
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }
