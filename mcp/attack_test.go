@@ -151,6 +151,16 @@ func toolText(t *testing.T, m map[string]any) (string, bool) {
 	return b.String(), isErr
 }
 
+// probe runs the canary's probes in a session of their own (end checks
+// what they printed).
+func (s *rawServer) probe() {
+	s.t.Helper()
+	for i, p := range s.canary.Probes() {
+		s.send(runCall(100+i, "probe", p))
+		s.wait(100 + i)
+	}
+}
+
 // end closes stdin, waits for the server to exit and checks that the
 // canary appears in nothing it wrote.
 func (s *rawServer) end() []map[string]any {
@@ -193,10 +203,7 @@ func TestStdioBoundsEveryRequest(t *testing.T) {
 	if text, isErr := toolText(t, s.wait(4)); isErr || !strings.Contains(text, "42") {
 		t.Fatalf("the session was lost: %q", text)
 	}
-	for i, p := range s.canary.Probes() {
-		s.send(runCall(10+i, "probe", p))
-		s.wait(10 + i)
-	}
+	s.probe()
 	s.end()
 }
 
@@ -401,10 +408,7 @@ raise ValueError("the real outcome")`
 			if text, _ := toolText(t, s.wait(3)); !strings.Contains(text, "False") {
 				t.Fatalf("%q", text)
 			}
-			for i, p := range s.canary.Probes() {
-				s.send(runCall(10+i, "probe", p))
-				s.wait(10 + i)
-			}
+			s.probe()
 			s.end()
 		})
 	}
