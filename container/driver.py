@@ -6,6 +6,14 @@
 # big-endian length and that many bytes of UTF-8 JSON. Everything the cell
 # (or a subprocess) writes to fd 1 and 2 is captured through pipes and sent as
 # output events, so nothing but frames ever reaches the real stdout.
+#
+# The host's first frame is the channel's key ({"t": "key"}): every frame the
+# driver writes carries it after the length, and the host ends the kernel at
+# the first frame without it. So bytes a cell writes to the channel's
+# descriptor (it can find it in /proc/self/fd) are never taken for the
+# driver's. (The key is in the driver's memory, which the cell shares: the
+# channel is guarded against writes, not against a cell that reads the
+# interpreter it runs in.)
 import os
 import sys
 
@@ -45,6 +53,7 @@ class _State:
     err_file = None  # the container's own stderr
     calls = 0  # host calls made
     exec_id = 0  # the running cell's request id
+    key = b""  # the channel's key, the host's first frame
 
 
 _st = _State()
@@ -59,7 +68,7 @@ def _write_all(fd, data):
 
 def _frame(msg):
     body = json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-    return len(body).to_bytes(4, "big") + body
+    return (len(_st.key) + len(body)).to_bytes(4, "big") + _st.key + body
 
 
 class _Out:
@@ -995,9 +1004,17 @@ class _Reader:
 
 
 def _setup():
+    """Sets up the streams and the channel (reading its key); returns the
+    output and the cells' namespace."""
     global _zombie_r, _zombie_w
     proto_in, proto_out = os.dup(0), os.dup(1)
     err_fd = os.dup(2)  # the container's stderr, for fatal errors of the driver
+    _st.reader = _Reader(proto_in)
+    hello = _st.reader.next()
+    if not hello or hello.get("t") != "key":
+        os.write(err_fd, b"backyard-ls driver: the host's first frame is not the channel's key\n")
+        os._exit(3)
+    _st.key = bytes.fromhex(hello["key"])
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -1037,11 +1054,11 @@ def _setup():
     signal.siginterrupt(signal.SIGCHLD, False)  # no EINTR for C code
     os.register_at_fork(after_in_child=_after_fork_in_child)
     threading.Thread(target=out.run, name="backyard-output", daemon=True).start()
-    return proto_in, out, main.__dict__
+    return out, main.__dict__
 
 
 def main():
-    proto_in, out, ns = _setup()
+    out, ns = _setup()
     out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
     # What every cell needs, loaded while the host has nothing to run yet.
     import ast, linecache  # noqa: F401
@@ -1052,7 +1069,6 @@ def main():
         getpass.getpass = _getpass  # a password question goes to the host too
     except ImportError:
         pass
-    _st.reader = _Reader(proto_in)
     while True:
         req = _st.reader.next()
         if req is None:

@@ -8,6 +8,7 @@ const ProtocolVersion = 1
 
 // Message kinds ("t").
 const (
+	msgKey   = "key"   // host → driver, first: the channel's key (hex)
 	msgReady = "ready" // driver → host: started
 	msgExec  = "exec"  // host → driver: run a cell; driver → host: none
 	msgOut   = "out"   // driver → host: output of the running cell
@@ -50,6 +51,9 @@ type message struct {
 	Name   string          `json:"name,omitempty"`
 	Args   json.RawMessage `json:"args,omitempty"`
 	Kwargs json.RawMessage `json:"kwargs,omitempty"`
+
+	// key
+	Key string `json:"key,omitempty"`
 
 	// ready
 	Protocol int    `json:"protocol,omitempty"`

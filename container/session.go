@@ -2,6 +2,8 @@ package container
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,8 +44,13 @@ type Session struct {
 	events    chan message
 	ended     chan struct{} // closed with events
 	streamErr error
-	stderr    tail      // the container's own stderr: the driver's fatal errors
-	stash     []message // output that arrived during a Variables call
+	// key starts every frame of a keyed program (the kernel driver);
+	// foreign is the first frame that was not its runtime's, after which
+	// the container is killed.
+	key     []byte
+	foreign *ChannelError
+	stderr  tail      // the container's own stderr: the driver's fatal errors
+	stash   []message // output that arrived during a Variables call
 
 	killed    atomic.Bool // Kill was called: an exit is ours, not a crash
 	closeOnce sync.Once
@@ -58,7 +65,7 @@ var containerSeq atomic.Uint64
 // Errors: *UnreachableError when the engine does not answer,
 // *ImageMissingError, or a message saying why the container did not start.
 func (e *Engine) Start(ctx context.Context, cfg Config) (*Session, error) {
-	return e.start(ctx, cfg, program{command: driverCommand, protocol: ProtocolVersion, files: true})
+	return e.start(ctx, cfg, program{command: driverCommand, protocol: ProtocolVersion, files: true, keyed: true})
 }
 
 // program is what a container runs: its command for the interpreter, the
@@ -70,6 +77,11 @@ type program struct {
 	// files: it serves the workspace (the plan's copies and base); a
 	// fork server gets its snippets' files with each snippet instead.
 	files bool
+	// keyed: the program runs the user's code in its own process, which
+	// can reach the channel's descriptors: the host's first frame is a key
+	// that starts every frame the program writes. (A fork server's
+	// children have no descriptor of its channel.)
+	keyed bool
 }
 
 func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Session, err error) {
@@ -120,6 +132,10 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 		events: make(chan message, 256),
 		ended:  make(chan struct{}),
 	}
+	if prog.keyed {
+		s.key = make([]byte, keyBytes)
+		rand.Read(s.key)
+	}
 	defer func(s *Session) {
 		if err != nil {
 			s.Close()
@@ -135,6 +151,11 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 	tAttached := time.Now()
 	if err := e.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
 		return nil, fmt.Errorf("start kernel container (image %s, runtime %s): %w", cfg.Image, rt.Name, e.wrap(err))
+	}
+	if prog.keyed {
+		if err := s.send(message{T: msgKey, Key: hex.EncodeToString(s.key)}); err != nil {
+			return nil, err
+		}
 	}
 	tStarted := time.Now()
 	select {
@@ -184,12 +205,14 @@ func (s *Session) Python() string { return s.python }
 func (s *Session) ImageID() string { return s.imageID }
 
 // read demultiplexes the attach stream until it ends: the driver's frames
-// into s.events, the container's own stderr into s.stderr.
+// into s.events, the container's own stderr into s.stderr. A frame its
+// runtime did not write ends the container: the stream cannot be followed
+// after it.
 func (s *Session) read() {
-	dec := &frameDecoder{emit: func(body []byte) error {
+	dec := &frameDecoder{key: s.key, emit: func(body []byte) error {
 		var m message
 		if err := json.Unmarshal(body, &m); err != nil {
-			return fmt.Errorf("corrupt driver frame: %w", err)
+			return &ChannelError{Why: "a frame that is not a message: " + err.Error()}
 		}
 		s.events <- m
 		return nil
@@ -197,6 +220,16 @@ func (s *Session) read() {
 	_, err := stdcopy.StdCopy(dec, &s.stderr, s.conn.Reader)
 	if err != nil {
 		s.log.Debug("attach stream ended", zap.Error(err))
+	}
+	var foreign *ChannelError
+	if errors.As(err, &foreign) {
+		s.foreign = foreign
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := s.e.cli.ContainerKill(ctx, s.id, "SIGKILL"); err != nil && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err) {
+			s.log.Debug("kill kernel container", zap.Error(err))
+		}
+		cancel()
+		s.conn.Close()
 	}
 	s.streamErr = err
 	close(s.events)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -135,8 +134,7 @@ func runRun(args []string) int {
 			failed = true
 		}
 		if *asJSON {
-			b, _ := json.Marshal(rec)
-			out.Write(append(b, '\n'))
+			out.Write(append(rec.AppendJSON(nil), '\n')) // one line: line separators escaped
 		} else {
 			printResult(out, path, rec)
 		}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -222,4 +223,25 @@ func (c *Canary) CheckMonty(t testing.TB, out string) {
 	if t.Failed() {
 		t.Logf("probe output:\n%s", out)
 	}
+}
+
+// Probes are single-purpose snippets (for the surfaces that report one
+// result per snippet) that try to reach the secret and print what they
+// found: the environment, a credential file of the home folder (the
+// kernel's and the server's, by its path), the environ of the process
+// and of process 1.
+func (c *Canary) Probes() []string {
+	return []string{
+		"import os\nprint(os.environ.get(" + strconv.Quote(EnvVar) + "), sorted(os.environ))",
+		"import os\nprint(open(os.path.join(os.path.expanduser('~'), " + strconv.Quote(CredentialFiles[0]) + ")).read())",
+		"print(open(" + strconv.Quote(filepath.Join(c.Home, CredentialFiles[0])) + ").read())",
+		"print(open('/proc/self/environ', 'rb').read())",
+		"print(open('/proc/1/environ', 'rb').read())",
+	}
+}
+
+// Check is CheckNoSecret for bytes.
+func (c *Canary) Check(t testing.TB, where string, data []byte) {
+	t.Helper()
+	c.CheckNoSecret(t, where, string(data))
 }
