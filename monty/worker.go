@@ -52,6 +52,9 @@ type Config struct {
 	FS *files.FS
 	// Env is os.environ.
 	Env map[string]string
+	// TimeZone is the IANA name of the session's local time zone
+	// (datetime's astimezone()); empty is UTC.
+	TimeZone string
 	// hostClock makes the worker ask the host for the time, the date,
 	// random seeds and sleeps; typeCheck type-checks every feed; onOSCall
 	// sees every OS call (tests of those calls).
@@ -200,6 +203,12 @@ func configure(cfg Config) *pb.ParentRequest {
 		c.OsPolicy = &pb.OsPolicy{Datetime: &pb.OsPolicy_DtCallHost{DtCallHost: &pb.Unit{}},
 			Sleep:       &pb.SleepMode{Mode: &pb.SleepMode_CallHost{CallHost: &pb.Unit{}}},
 			RandomStart: &pb.OsPolicy_RandomCallHost{RandomCallHost: &pb.Unit{}}}
+	}
+	if cfg.TimeZone != "" {
+		if c.OsPolicy == nil {
+			c.OsPolicy = &pb.OsPolicy{}
+		}
+		c.OsPolicy.Timezone = &pb.SandboxTimeZone{Zone: &pb.SandboxTimeZone_Named{Named: cfg.TimeZone}}
 	}
 	if cfg.PrintFlushInterval > 0 {
 		v := uint32(cfg.PrintFlushInterval.Milliseconds())

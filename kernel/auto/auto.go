@@ -118,6 +118,15 @@ func New(cfg kernel.Config) (*Kernel, error) {
 	a.newContainer = func() (ContainerKernel, error) {
 		co := containerkernel.OptionsOf(cfg)
 		co.OnState = a.forwardState(a.isMoved)
+		if f := cfg.OnIdleOutput; f != nil {
+			// A container that only checks cells prints nothing a person
+			// asked for between them.
+			co.OnIdleOutput = func(s kernel.Stream, text string) {
+				if a.isMoved() {
+					f(s, text)
+				}
+			}
+		}
 		return containerkernel.New(co)
 	}
 	return a, nil

@@ -160,7 +160,7 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 	case o.Exception != nil:
 		e := o.Exception
 		r.Status = kernel.StatusError
-		r.Error = &contract.ExecutionError{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code)}
+		r.Error = &contract.ExecutionError{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code, fed)}
 		if e.Type == "KeyError" {
 			r.Error.EValue = keyErrorValue(e.Message)
 		}
@@ -208,9 +208,11 @@ const maxFrames = 30
 
 // frames maps Monty frames to cell-relative frames. The outermost frame is
 // always the cell's own module level; frames in code from other cells (a
-// function defined earlier) or in eval'd strings keep line 0.
-func frames(fs []monty.Frame, code string) []contract.Frame {
-	lines := strings.Split(code, "\n")
+// function defined earlier) or in eval'd strings keep line 0. A frame's
+// span is kept where the line fed is the cell's line (a rewritten line's
+// columns are not the cell's).
+func frames(fs []monty.Frame, code, fed string) []contract.Frame {
+	lines, fedLines := strings.Split(code, "\n"), strings.Split(fed, "\n")
 	cell := ""
 	if len(fs) > 0 {
 		cell = fs[0].File
@@ -233,12 +235,31 @@ func frames(fs []monty.Frame, code string) []contract.Frame {
 			if f.Line >= 1 && f.Line <= len(lines) {
 				fr.Text = strings.TrimSpace(lines[f.Line-1])
 			}
+			if f.Col >= 1 && f.EndCol >= 1 && f.EndLine >= f.Line && f.EndLine <= len(lines) &&
+				sameLines(lines, fedLines, f.Line, f.EndLine) {
+				// Monty's columns are 1-based code points, as the record's
+				// are from 0.
+				fr.Col, fr.EndLine, fr.EndCol = f.Col-1, f.EndLine, f.EndCol-1
+			}
 		case !strings.HasPrefix(f.File, "<python-input-"):
 			fr.File, fr.FileLine = f.File, f.Line // not a cell: eval'd code
 		}
 		out = append(out, fr)
 	}
 	return out
+}
+
+// sameLines reports whether lines from..to (1-based) of a and b are equal.
+func sameLines(a, b []string, from, to int) bool {
+	if to > len(a) || to > len(b) {
+		return false
+	}
+	for i := from - 1; i < to; i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 var literal = regexp.MustCompile(`^(-?[0-9][0-9_.eE+-]*j?|None|True|False|[-(\[{'"].*|b['"].*)$`)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,9 @@ type Options struct {
 	// Env is added to the environment every kernel's cells see
 	// (container.CellEnv).
 	Env map[string]string
+	// ScriptName is the document's file name when it lies in Dir: Monty's
+	// __file__ is Dir joined with it (ScriptName).
+	ScriptName string
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -119,8 +123,33 @@ func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
 	c.Limits.CellTime = budgetCeiling
 	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv(k.opts.Env)
+	c.ScriptName, c.TimeZone = k.opts.ScriptName, TimeZone(c.Env["TZ"])
 	c.Spin = answerSpin
 	return c
+}
+
+// TimeZone is the IANA name a TZ value gives Monty's sessions, "" when it
+// names none the host knows (a POSIX rule such as "UTC+3": then Monty's
+// local time is UTC).
+func TimeZone(tz string) string {
+	tz = strings.TrimPrefix(tz, ":")
+	if tz == "" || tz == "Local" || strings.HasPrefix(tz, "/") {
+		return ""
+	}
+	if _, err := time.LoadLocation(tz); err != nil {
+		return ""
+	}
+	return tz
+}
+
+// ScriptName is the name Monty's __file__ ends with for cfg: the
+// document's file name when the document lies in the kernel's working
+// directory (Monty joins the two), else "".
+func ScriptName(cfg kernel.Config) string {
+	if cfg.File == "" || filepath.Dir(cfg.File) != filepath.Clean(cfg.WorkDir()) {
+		return ""
+	}
+	return filepath.Base(cfg.File)
 }
 
 // cellEnv is os.environ: what a container kernel's cells see, with extra.
@@ -142,7 +171,13 @@ func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
 	}
 	k.discard()
 	k.SetState(kernel.StateStarting)
-	w, err := monty.Start(ctx, k.workerConfig())
+	cfg := k.workerConfig()
+	w, err := monty.Start(ctx, cfg)
+	if err != nil && cfg.TimeZone != "" && ctx.Err() == nil {
+		// A zone the host knows and the worker's own database does not.
+		cfg.TimeZone = ""
+		w, err = monty.Start(ctx, cfg)
+	}
 	if err != nil {
 		k.SetState(kernel.StateDead)
 		return nil, fmt.Errorf("start Monty kernel: %w", err)
@@ -516,7 +551,7 @@ func OptionsOf(cfg kernel.Config) Options {
 	if dir != "" {
 		dir = files.KernelPath(dir)
 	}
-	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, Env: cfg.Env, OnState: cfg.OnState}
+	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, Env: cfg.Env, ScriptName: ScriptName(cfg), OnState: cfg.OnState}
 }
 
 // Binary is the worker executable.
