@@ -75,18 +75,14 @@ func (s *session) fileKeeper() (kernel.FileKeeper, context.Context, context.Canc
 // own folder when it lies outside them (unless that is a drive's root).
 func FileScope(docURI string, folders []string) (dir string, roots []string) {
 	roots = append([]string(nil), folders...)
-	u, err := url.Parse(docURI)
-	if err != nil || u.Scheme != "file" {
+	p := DocumentPath(docURI)
+	if p == "" {
 		if len(roots) > 0 {
 			dir = roots[0]
 		}
 		return dir, roots
 	}
-	p := u.Path
-	if runtime.GOOS == "windows" {
-		p = strings.TrimPrefix(p, "/") // file:///C:/x
-	}
-	dir = filepath.Dir(filepath.FromSlash(p))
+	dir = filepath.Dir(p)
 	for _, r := range roots {
 		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return dir, roots
@@ -96,6 +92,20 @@ func FileScope(docURI string, folders []string) (dir string, roots []string) {
 		return dir, roots // a document at the root of a drive: not the whole disk
 	}
 	return dir, append(roots, dir)
+}
+
+// DocumentPath is the file a document URI names, "" for a URI that is no
+// file: URI.
+func DocumentPath(docURI string) string {
+	u, err := url.Parse(docURI)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return ""
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" {
+		p = strings.TrimPrefix(p, "/") // file:///C:/x
+	}
+	return filepath.FromSlash(p)
 }
 
 // FileMark is the sign of a file change: + created, ~ changed, - deleted.

@@ -277,7 +277,7 @@ func (b *batchRun) result(i int, r kernel.Result) {
 	l := b.meta[i]
 	b.meta[i] = line{} // let its code go
 	b.metaMu.Unlock()
-	rec := notebook.Record("", snippetRange(l.sn.Code), 0, r)
+	rec := notebook.Record("", snippetRange(l.sn.Code), notebook.Placement{Code: l.sn.Code}, r)
 	rec.ExecutionCount = 1 // a fresh kernel's first cell
 	b.put(l.seq, l.id, rec)
 }
