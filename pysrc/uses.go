@@ -255,11 +255,41 @@ type Analysis struct {
 	Imports  []Import
 	Features []string // as Features reports them
 	Uses     []string // as Uses reports them
+	Names    []string // as Names reports them
+	// Regions are the parts of the code read as code: the code, then the
+	// expression of each f-string replacement field (FStringFields), each
+	// as its tokens without comments and line breaks, with offsets into
+	// the code (what a rewrite of call sites scans).
+	Regions [][]Token
 }
 
-// Analyze scans code once for its imports, features and uses.
+// Analyze scans code once for its imports, features, uses, names and
+// regions.
 func Analyze(code string) Analysis {
-	toks, _ := Tokenize(code)
-	sig := significant(toks)
-	return Analysis{Imports: importsOf(sig), Features: featuresOf(code, toks, sig), Uses: usesOf(code, sig)}
+	s := scan(code, false)
+	sig := significant(s.toks)
+	found := map[string]bool{}
+	usesIn(code, sig, found)
+	regions := [][]Token{codeTokens(sig, 0)}
+	for _, f := range s.fStringFields() {
+		field := code[f.Start:f.End]
+		ft, _ := Tokenize(field)
+		fsig := significant(ft)
+		usesIn(field, fsig, found)
+		regions = append(regions, codeTokens(fsig, f.Start))
+	}
+	return Analysis{Imports: importsOf(sig), Features: featuresOf(code, s.toks, sig), Uses: sortedSet(found), Names: namesOf(sig), Regions: regions}
+}
+
+// codeTokens are sig without line breaks, their offsets moved by off.
+func codeTokens(sig []Token, off int) []Token {
+	out := make([]Token, 0, len(sig))
+	for _, t := range sig {
+		if t.Kind != Newline {
+			t.Start += off
+			t.End += off
+			out = append(out, t)
+		}
+	}
+	return out
 }

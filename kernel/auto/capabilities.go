@@ -221,7 +221,7 @@ func probeMonty(ctx context.Context, binary, version string) (*Capabilities, err
 		if _, diverges := c.Divergent[s.construct]; !ok || !diverges {
 			continue
 		}
-		rewritten, _ := applyShims(code, []shim{s})
+		rewritten, _ := applyShims(analyze(code), []shim{s})
 		got, err := feed(s.prelude + rewritten)
 		c.Shimmed[s.construct] = err == nil && got == want[s.construct]
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/monty"
-	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 func capabilities(t *testing.T) *Capabilities {
@@ -57,7 +56,7 @@ func TestEveryProbeIsDetected(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, code := range cells {
-		found := constructs(pysrc.Analyze(code), code)
+		found := constructs(analyze(code))
 		if !slices.Contains(found, name) {
 			t.Errorf("probe %s: constructs found %v", name, found)
 		}

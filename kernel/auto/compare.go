@@ -68,9 +68,9 @@ const (
 
 // comparedNames are the names of a cell whose values a check compares: the
 // names it mentions, except CPython's built-ins and dunder names.
-func comparedNames(code string) []string {
+func comparedNames(c *cell) []string {
 	var out []string
-	for _, n := range pysrc.Names(code) {
+	for _, n := range c.Names {
 		if pysrc.IsBuiltin(n) || strings.HasPrefix(n, "__") || n == "_" {
 			continue
 		}
@@ -131,7 +131,13 @@ func setOrderFree(repr string) string {
 	if err != nil {
 		return repr
 	}
-	c := canon{sig: significant(toks)}
+	sig := toks[:0:0]
+	for _, t := range toks {
+		if t.Kind != pysrc.Comment && t.Kind != pysrc.Newline {
+			sig = append(sig, t)
+		}
+	}
+	c := canon{sig: sig}
 	var b strings.Builder
 	for c.i < len(c.sig) {
 		text, _ := c.item()

@@ -134,49 +134,22 @@ func twoArgs(sig []pysrc.Token, open int) bool {
 	return false
 }
 
-// significant drops comments and newlines.
-func significant(toks []pysrc.Token) []pysrc.Token {
-	out := toks[:0:0]
-	for _, t := range toks {
-		if t.Kind != pysrc.Comment && t.Kind != pysrc.Newline {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// regions are the parts of a cell scanned as code: the cell and the
-// expression of every f-string field, each with its own tokens (offsets
-// into the cell).
-func regions(code string) [][]pysrc.Token {
-	toks, _ := pysrc.Tokenize(code)
-	out := [][]pysrc.Token{significant(toks)}
-	for _, f := range pysrc.FStringFields(code) {
-		ft, _ := pysrc.Tokenize(code[f.Start:f.End])
-		ft = significant(ft)
-		for i := range ft {
-			ft[i].Start += f.Start
-			ft[i].End += f.Start
-		}
-		out = append(out, ft)
-	}
-	return out
-}
-
-// applyShims rewrites code with the given shims; it returns the code Monty
-// runs and the constructs that were rewritten.
-func applyShims(code string, use []shim) (string, []string) {
+// applyShims rewrites the cell with the given shims (its regions are where
+// they look); it returns the code Monty runs and the constructs that were
+// rewritten.
+func applyShims(c *cell, use []shim) (string, []string) {
 	var edits []edit
 	var used []string
 	for _, s := range use {
 		n := len(edits)
-		for _, r := range regions(code) {
+		for _, r := range c.Regions {
 			edits = append(edits, s.edits(r)...)
 		}
 		if len(edits) > n {
 			used = append(used, s.construct)
 		}
 	}
+	code := c.code
 	if len(edits) == 0 {
 		return code, nil
 	}
@@ -187,12 +160,15 @@ func applyShims(code string, use []shim) (string, []string) {
 	return code, used
 }
 
-// shimConstructs are the constructs of code that only a shim detects.
-func shimConstructs(code string) []string {
+// shimConstructs are the constructs of the cell that only a shim detects.
+func shimConstructs(c *cell) []string {
 	var out []string
 	for _, s := range shims {
-		if _, used := applyShims(code, []shim{s}); len(used) > 0 && !slices.Contains(out, s.construct) {
-			out = append(out, s.construct)
+		for _, r := range c.Regions {
+			if len(s.edits(r)) > 0 {
+				out = append(out, s.construct)
+				break
+			}
 		}
 	}
 	return out
