@@ -27,6 +27,9 @@ import (
 //	"object-repr"            a string that looks like part of an object's default repr
 //	                         ("object at 0x", "<__main__.", "<class '", "<function "):
 //	                         the cell inspects such reprs, which interpreters spell differently
+//	"is-literal"             `is` or `is not` with a number or string operand (CPython warns
+//	                         at compile time: SyntaxWarning: "is" with a literal)
+//	"annotations"            __annotations__ or get_type_hints: annotations read as values
 //
 // Replacement fields of f-strings are scanned too. The result is sorted and
 // de-duplicated; nil when there is none. Code that cannot be tokenized is
@@ -84,6 +87,10 @@ func usesIn(code string, sig []Token, found map[string]bool) {
 			subs = true
 		case t.Kind == Name && t.Text == "hasattr" && next(sig, i, "(") && !after(sig, i, "."):
 			found["hasattr"] = true
+		case t.Kind == Name && t.Text == "is" && literalIs(sig, i):
+			found["is-literal"] = true
+		case t.Kind == Name && (t.Text == "__annotations__" || t.Text == "get_type_hints"):
+			found["annotations"] = true
 		case t.Kind == Name && (t.Text == "set" || t.Text == "frozenset") && next(sig, i, "(") && !after(sig, i, "."):
 			found["set"] = true
 		case isOp(t, "(") && match[i] > i:
@@ -101,6 +108,28 @@ func usesIn(code string, sig []Token, found map[string]bool) {
 	if templates && subs {
 		found["re-template"] = true
 	}
+}
+
+// literalIs reports whether the `is` (or `is not`) at sig[i] has a literal
+// operand: a number or a string, maybe signed or in parentheses. An
+// operand that only starts or ends with one (`x is 1 + y`) counts too.
+func literalIs(sig []Token, i int) bool {
+	literal := func(t Token) bool { return t.Kind == Number || t.Kind == String }
+	j := i + 1
+	if j < len(sig) && sig[j].Kind == Name && sig[j].Text == "not" {
+		j++
+	}
+	for j < len(sig) && (isOp(sig[j], "(") || isOp(sig[j], "-") || isOp(sig[j], "+")) {
+		j++
+	}
+	if j < len(sig) && literal(sig[j]) {
+		return true
+	}
+	k := i - 1
+	for k >= 0 && isOp(sig[k], ")") {
+		k--
+	}
+	return k >= 0 && literal(sig[k])
 }
 
 // exceptBinds reports whether the except clause at sig[i] names its

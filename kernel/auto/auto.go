@@ -60,6 +60,9 @@ type Kernel struct {
 	bg     context.Context
 	bgStop context.CancelFunc
 
+	// montyFile: Monty's __file__ is the document's path, as CPython's.
+	montyFile bool
+
 	// Owned by the goroutine holding q.
 	caps *Capabilities
 	seen map[string]bool // names the journal's cells mention
@@ -105,7 +108,7 @@ type ContainerKernel interface {
 
 // New returns an auto kernel; nothing starts until the first cell.
 func New(cfg kernel.Config) (*Kernel, error) {
-	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{}}
+	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{}, montyFile: montykernel.ScriptName(cfg) != ""}
 	a.life, a.end = context.WithCancel(context.Background())
 	a.bg, a.bgStop = context.WithCancel(a.life)
 	mo := montykernel.OptionsOf(cfg)
@@ -240,7 +243,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 		return kernel.Result{}, err
 	}
 	c := analyze(req.Code)
-	p := planCell(c, caps)
+	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {
 		return a.route(ctx, req, *p.route)
 	}
@@ -251,6 +254,9 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	r, err := a.run(ctx, a.monty, mreq)
 	if err != nil {
 		return r, err
+	}
+	if p.code != req.Code {
+		unshim(r.Error, req.Code, p.code)
 	}
 
 	a.mu.Lock()
@@ -273,6 +279,29 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 		return a.unconfirmed(c, rec, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
 	}
 	return a.check(ctx, req, c, rec, r, rules, &shown)
+}
+
+// unshim makes the frames of an error Monty raised in a cell it ran with
+// shims applied (shimmed) read the cell's own lines (code); a rewritten
+// line's span is not the cell's, and is dropped.
+func unshim(e *contract.ExecutionError, code, shimmed string) {
+	if e == nil {
+		return
+	}
+	lines, got := strings.Split(code, "\n"), strings.Split(shimmed, "\n")
+	for i := range e.Traceback {
+		f := &e.Traceback[i]
+		if f.Line < 1 || f.Line > len(lines) || f.Line > len(got) {
+			continue
+		}
+		f.Text = strings.TrimSpace(lines[f.Line-1])
+		for l := f.Line; l <= max(f.EndLine, f.Line) && l <= len(lines); l++ {
+			if l > len(got) || lines[l-1] != got[l-1] {
+				f.Col, f.EndLine, f.EndCol = 0, 0, 0
+				break
+			}
+		}
+	}
 }
 
 // readsInput reports a cell that calls input().
@@ -650,7 +679,7 @@ func (a *Kernel) Prewarm(codes []string) bool {
 	}
 	why := -1
 	for i, c := range codes {
-		if mayNeedContainer(c, caps) {
+		if mayNeedContainer(c, caps, a.montyFile) {
 			why = i
 			break
 		}

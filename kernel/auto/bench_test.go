@@ -41,7 +41,7 @@ func BenchmarkAutoMove(b *testing.B) {
 	}
 	move := -1
 	for i, c := range codes {
-		if planCell(analyze(c), caps).route != nil {
+		if planCell(analyze(c), caps, false).route != nil {
 			move = i
 			break
 		}
@@ -283,7 +283,7 @@ func BenchmarkRouteCell(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		c := analyze(benchCell)
-		if p := planCell(c, caps); p.route != nil || a.orderedName(c) != "" || readsInput(c) {
+		if p := planCell(c, caps, false); p.route != nil || a.orderedName(c) != "" || readsInput(c) {
 			b.Fatal("benchCell is routed, ordered or reads input()")
 		}
 	}

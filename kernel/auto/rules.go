@@ -64,9 +64,14 @@ func constructs(c *cell) []string {
 }
 
 // planCell decides how the cell runs, by what the worker was found to
-// support (caps).
-func planCell(c *cell, caps *Capabilities) plan {
+// support (caps). montyFile says whether Monty's __file__ is CPython's (the
+// document's path, see montykernel.ScriptName).
+func planCell(c *cell, caps *Capabilities, montyFile bool) plan {
 	p := plan{code: c.code}
+	if !montyFile && slices.Contains(c.Names, "__file__") {
+		p.route = &rule{"construct:__file__", "uses __file__, which Monty defines otherwise than CPython for this code (CPython names the document, or has none without one)"}
+		return p
+	}
 	for _, imp := range c.Imports {
 		if imp.Top == "" || imp.Top == "__future__" {
 			continue
@@ -83,7 +88,7 @@ func planCell(c *cell, caps *Capabilities) plan {
 		}
 		switch {
 		case caps.Shimmed[x]:
-			i := slices.IndexFunc(shims, func(s shim) bool { return s.construct == x })
+			i := slices.IndexFunc(shims, func(s shim) bool { return s.Construct == x })
 			use = append(use, shims[i])
 		case checkable[x]:
 			p.checks = append(p.checks, rule{"check:" + x, fmt.Sprintf("uses %s, which Monty runs differently from CPython in some cases", describe(x))})
@@ -99,9 +104,9 @@ func planCell(c *cell, caps *Capabilities) plan {
 // mayNeedContainer reports whether a cell is likely to need the container:
 // it is routed or checked, or it raises on purpose (its error is
 // confirmed).
-func mayNeedContainer(code string, caps *Capabilities) bool {
+func mayNeedContainer(code string, caps *Capabilities, montyFile bool) bool {
 	c := analyze(code)
-	p := planCell(c, caps)
+	p := planCell(c, caps, montyFile)
 	if p.route != nil || len(p.checks) > 0 {
 		return true
 	}

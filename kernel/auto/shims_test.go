@@ -76,7 +76,7 @@ func TestRoundShimMatchesCPython(t *testing.T) {
 	}
 	defer w.Close()
 	shimmed, _ := applyShims(analyze(code), shims)
-	r, _ := montykernel.RunSnippet(context.Background(), w, roundPrelude+shimmed, kernel.DefaultLimits, true)
+	r, _ := montykernel.RunSnippet(context.Background(), w, prelude(shims)+shimmed, kernel.DefaultLimits, true)
 	if r.Status != kernel.StatusOK {
 		t.Fatalf("%+v", r.Error)
 	}

@@ -68,6 +68,7 @@ const restoredNote = "the namespace was restored to its state before this cell: 
 // the caller restores or replaces it.
 type montyCell struct {
 	code   string
+	src    string // the cell as written, when code has shims applied
 	limits kernel.Limits
 	out    *kcore.Output
 	input  func(ctx context.Context, prompt string, password bool) (string, error)
@@ -160,10 +161,15 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 	case o.Exception != nil:
 		e := o.Exception
 		r.Status = kernel.StatusError
-		r.Error = &contract.ExecutionError{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code, fed)}
+		src := c.src
+		if src == "" {
+			src = c.code
+		}
+		r.Error = &contract.ExecutionError{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, src, fed)}
 		if e.Type == "KeyError" {
 			r.Error.EValue = keyErrorValue(e.Message)
 		}
+		honest(r.Error)
 		switch {
 		case e.Type == "TimeoutError" && strings.Contains(e.Message, "time limit exceeded") && len(e.Frames) == 0:
 			r.Status, c.tainted = kernel.StatusTimeout, true
@@ -219,6 +225,9 @@ func frames(fs []monty.Frame, code, fed string) []contract.Frame {
 	}
 	out := make([]contract.Frame, 0, min(len(fs), maxFrames+1))
 	for i, f := range fs {
+		if strings.HasPrefix(f.Name, "__backyard_") {
+			continue // a shim's helper: the cell called what it stands for
+		}
 		if len(fs) > maxFrames && i == maxFrames/2 {
 			out = append(out, contract.Frame{Name: "...", Text: fmt.Sprintf("[%d frames omitted]", len(fs)-maxFrames)})
 		}
@@ -247,6 +256,29 @@ func frames(fs []monty.Frame, code, fed string) []contract.Frame {
 		out = append(out, fr)
 	}
 	return out
+}
+
+// internalError is how Monty names its internal errors.
+const internalError = "Internal error in monty: "
+
+// moduleSetattr is Monty's refusal of an assignment to a module attribute.
+var moduleSetattr = regexp.MustCompile(`^'module' object has no attribute '([^']*)' and no __dict__ for setting new attributes$`)
+
+// honest replaces Monty's errors that are not Python's with a
+// NotImplementedError saying what Monty does not support: an internal
+// error, and an assignment to a module's attribute, which CPython allows.
+func honest(e *contract.ExecutionError) {
+	switch {
+	case e.EName == "RuntimeError" && strings.HasPrefix(e.EValue, internalError):
+		detail := strings.TrimPrefix(e.EValue, internalError)
+		e.EName, e.EValue = "NotImplementedError", "Monty does not support this: "+detail
+		if strings.HasPrefix(detail, "exceptions can only be called with zero or one string argument") {
+			e.EValue = "Monty does not support exceptions made from other arguments than one string (" + detail + ")"
+		}
+	case e.EName == "AttributeError" && moduleSetattr.MatchString(e.EValue):
+		name := moduleSetattr.FindStringSubmatch(e.EValue)[1]
+		e.EName, e.EValue = "NotImplementedError", "Monty does not support setting a module's attributes ('"+name+"'): its modules are read-only"
+	}
 }
 
 // sameLines reports whether lines from..to (1-based) of a and b are equal.

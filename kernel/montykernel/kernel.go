@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,11 @@ type Options struct {
 	// ScriptName is the document's file name when it lies in Dir: Monty's
 	// __file__ is Dir joined with it (ScriptName).
 	ScriptName string
+	// Shims makes the kernel apply every shim (ProbedShims and AloneShims)
+	// to its cells: a Monty kernel alone gives CPython's answers where a
+	// shim can, as an auto kernel does with its own. An auto kernel's
+	// Monty kernel leaves it off.
+	Shims bool
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -105,8 +111,15 @@ func New(opts Options) (*Kernel, error) {
 		}
 		opts.Binary = p
 	}
-	return &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
+	k := &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}
+	if opts.Shims {
+		k.prelude = ShimPrelude(allShims)
+	}
+	return k, nil
 }
+
+// allShims are the shims of a Monty kernel alone.
+var allShims = slices.Concat(ProbedShims, AloneShims)
 
 // budgetCeiling is the worker's own time budget per feed: the host stops a
 // cell at its time limit (which an execution may override), so the budget
@@ -261,7 +274,12 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 	out := kcore.NewOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
-	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
+	a := pysrc.Analyze(req.Code)
+	code := req.Code
+	if k.opts.Shims {
+		code, _ = ApplyShims(code, a.Regions, allShims)
+	}
+	c := &montyCell{code: code, src: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}
@@ -296,7 +314,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.scheduleIdleSnapshot()
 	}
 	if r.Status == kernel.StatusOK || r.Status == kernel.StatusError {
-		for _, n := range pysrc.Names(req.Code) {
+		for _, n := range a.Names {
 			k.names[n] = true
 		}
 		for n := range req.Inputs {
