@@ -76,13 +76,7 @@ def _marker(line):
         if after and not _is_space(after[0]):
             return None
         t = after.strip(" \t\f\v\r")
-        for tag in ("[markdown]", "[md]"):
-            if t.startswith(tag) and (t == tag or _is_space(t[len(tag)])):
-                return "markdown", t[len(tag):].lstrip(" \t\f\v\r")
-        for tag in ("[markdown]", "[md]"):
-            if t.endswith(tag) and (t == tag or _is_space(t[-len(tag) - 1])):
-                return "markdown", t[: -len(tag)].rstrip(" \t\f\v\r")
-        return "code", t
+        return _percent_kind(t)
     if rest.startswith("In["):
         tail = rest[3:]
         end = tail.find("]")
@@ -94,6 +88,35 @@ def _marker(line):
     if rest == "<markdowncell>":
         return "markdown", ""
     return None
+
+
+def _percent_kind(t):
+    """(kind, title) of a "# %%" line's text, read as Jupytext reads it: a
+    type tag anywhere in the title (before the metadata) makes it markdown
+    or raw; a code cell inactive in notebooks (active="py") is raw."""
+    import re
+
+    curly, eq = t.find("{"), t.find("=")
+    if curly >= 0 and (eq < 0 or curly < eq):
+        title, meta = t[:curly].strip(), t[curly:]
+    else:
+        words = (t[:eq] if eq >= 0 else t).split(" ")
+        if eq >= 0:
+            while words and not words[-1]:
+                words.pop()
+            if words:
+                words.pop()  # the key
+        while words and (not words[-1].strip() or words[-1].startswith(".")):
+            words.pop()
+        title = " ".join(words)
+        meta = t[len(title):]
+    for tag, kind in (("[markdown]", "markdown"), ("[raw]", "raw"), ("[md]", "markdown")):
+        if tag in title:
+            return kind, title.replace(tag, "").strip(" \t\f\v\r")
+    m = re.search(r'(?:^|[\s,{])"?active"?\s*[=:]\s*"([^"]*)"', meta)
+    if m and "ipynb" not in re.split(r"[.,]", m.group(1)):
+        return "raw", t
+    return "code", t
 
 
 def parse_cells(text):
