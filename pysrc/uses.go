@@ -2,6 +2,7 @@ package pysrc
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -30,6 +31,8 @@ import (
 //	"is-literal"             `is` or `is not` with a number or string operand (CPython warns
 //	                         at compile time: SyntaxWarning: "is" with a literal)
 //	"annotations"            __annotations__ or get_type_hints: annotations read as values
+//	"surrogate-escape"       a string with a surrogate escape (\ud800 to \udfff): a lone
+//	                         surrogate, or a pair an interpreter may not keep apart
 //
 // Replacement fields of f-strings are scanned too. The result is sorted and
 // de-duplicated; nil when there is none. Code that cannot be tokenized is
@@ -81,6 +84,8 @@ func usesIn(code string, sig []Token, found map[string]bool) {
 			found["re-ascii"] = true
 		case t.Kind == String && looksLikeRepr(t.Text):
 			found["object-repr"] = true
+		case t.Kind == String && surrogateEscape.MatchString(t.Text):
+			found["surrogate-escape"] = true
 		case t.Kind == String && hasGroupReference(t.Text):
 			templates = true
 		case t.Kind == Name && (t.Text == "sub" || t.Text == "subn" || t.Text == "expand") && next(sig, i, "("):
@@ -159,6 +164,9 @@ func inBraces(sig []Token, match []int, i int) bool {
 	}
 	return false
 }
+
+// surrogateEscape matches a \u escape of a UTF-16 surrogate.
+var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F][0-9a-fA-F]{2}`)
 
 func looksLikeRepr(lit string) bool {
 	for _, m := range []string{"object at 0x", "<__main__.", "<class '", "<function "} {

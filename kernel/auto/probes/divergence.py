@@ -528,3 +528,7 @@ class C:
     x: int
     y: "str" = "a"
 print(C.__annotations__)
+
+# %% surrogate-escape
+s = '\ud83d\ude00'
+print(len(s), ascii(s), ascii('\ud800'))
