@@ -273,7 +273,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 		a.record(c, rec, r, false)
 		return r, nil
 	}
-	if readsInput(c) && !(r.Error != nil && r.Error.EName == "NameError" && r.Error.EValue == "name 'input' is not defined") {
+	if readsInput(c) && !(r.Error != nil && r.Error.EName == "NotImplementedError" && r.Error.EValue == "Monty does not support the built-in input") {
 		// Running it again would ask the person again (unless Monty could
 		// not ask).
 		return a.unconfirmed(c, rec, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil

@@ -266,9 +266,12 @@ var moduleSetattr = regexp.MustCompile(`^'module' object has no attribute '([^']
 
 // honest replaces Monty's errors that are not Python's with a
 // NotImplementedError saying what Monty does not support: an internal
-// error, and an assignment to a module's attribute, which CPython allows.
+// error, an assignment to a module's attribute, which CPython allows, and
+// a NameError for a built-in of CPython's that Monty lacks.
 func honest(e *contract.ExecutionError) {
 	switch {
+	case e.EName == "NameError" && undefinedBuiltin(e.EValue) != "":
+		e.EName, e.EValue = "NotImplementedError", "Monty does not support the built-in "+undefinedBuiltin(e.EValue)
 	case e.EName == "RuntimeError" && strings.HasPrefix(e.EValue, internalError):
 		detail := strings.TrimPrefix(e.EValue, internalError)
 		e.EName, e.EValue = "NotImplementedError", "Monty does not support this: "+detail
@@ -279,6 +282,17 @@ func honest(e *contract.ExecutionError) {
 		name := moduleSetattr.FindStringSubmatch(e.EValue)[1]
 		e.EName, e.EValue = "NotImplementedError", "Monty does not support setting a module's attributes ('"+name+"'): its modules are read-only"
 	}
+}
+
+// undefinedBuiltin is the name of a NameError's message when it is one of
+// CPython's built-ins, else "".
+func undefinedBuiltin(msg string) string {
+	name, ok := strings.CutPrefix(msg, "name '")
+	name, ok2 := strings.CutSuffix(name, "' is not defined")
+	if !ok || !ok2 || !pysrc.IsBuiltin(name) {
+		return ""
+	}
+	return name
 }
 
 // sameLines reports whether lines from..to (1-based) of a and b are equal.
