@@ -274,10 +274,12 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 	out := kcore.NewOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
-	a := pysrc.Analyze(req.Code)
 	code := req.Code
+	var names []string // the cell's names, for Variables
 	if k.opts.Shims {
+		a := pysrc.Analyze(req.Code)
 		code, _ = ApplyShims(code, a.Regions, allShims)
+		names = a.Names
 	}
 	c := &montyCell{code: code, src: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
 	if !req.Silent {
@@ -314,7 +316,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.scheduleIdleSnapshot()
 	}
 	if r.Status == kernel.StatusOK || r.Status == kernel.StatusError {
-		for _, n := range a.Names {
+		if names == nil {
+			names = pysrc.Names(req.Code)
+		}
+		for _, n := range names {
 			k.names[n] = true
 		}
 		for n := range req.Inputs {
