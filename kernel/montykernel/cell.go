@@ -244,11 +244,14 @@ func frames(fs []monty.Frame, code, fed string) []contract.Frame {
 			if f.Line >= 1 && f.Line <= len(lines) {
 				fr.Text = strings.TrimSpace(lines[f.Line-1])
 			}
-			if f.Col >= 1 && f.EndCol >= 1 && f.EndLine >= f.Line && f.EndLine <= len(lines) &&
-				sameLines(lines, fedLines, f.Line, f.EndLine) {
-				// Monty's columns are 1-based code points, as the record's
-				// are from 0.
-				fr.Col, fr.EndLine, fr.EndCol = f.Col-1, f.EndLine, f.EndCol-1
+			if f.Col >= 1 && f.EndCol >= 1 && f.EndLine >= f.Line && f.EndLine <= len(lines) && f.EndLine <= len(fedLines) {
+				// Monty's columns are 1-based code points of the lines fed,
+				// the record's from 0 of the cell's lines.
+				col, ok1 := fedColumn(lines[f.Line-1], fedLines[f.Line-1], f.Col-1)
+				end, ok2 := fedColumn(lines[f.EndLine-1], fedLines[f.EndLine-1], f.EndCol-1)
+				if ok1 && ok2 && sameLines(lines, fedLines, f.Line+1, f.EndLine-1) {
+					fr.Col, fr.EndLine, fr.EndCol = col, f.EndLine, end
+				}
 			}
 		case !strings.HasPrefix(f.File, "<python-input-"):
 			fr.File, fr.FileLine = f.File, f.Line // not a cell: eval'd code
@@ -295,7 +298,59 @@ func undefinedBuiltin(msg string) string {
 	return name
 }
 
-// sameLines reports whether lines from..to (1-based) of a and b are equal.
+// fedColumn maps code point column c of a line as fed back to the cell's
+// line src: the value rewrite (displayCode) puts text before and after
+// the trailing expression, so fed is src[:p] + X + src[p:q] + Y + src[q:].
+// A column in inserted text, or on a line rewritten otherwise (a shim), has
+// none (ok false); so has a line too long to align cheaply.
+func fedColumn(src, fed string, c int) (int, bool) {
+	if src == fed {
+		return c, true
+	}
+	if len(fed) > maxAlignedLine {
+		return 0, false
+	}
+	p := commonPrefix(src, fed)
+	rest, tail := src[p:], fed[p:]
+	keep, at := -1, 0 // the longest part of rest found whole after X
+	for i := 0; i <= len(tail); i++ {
+		if i < len(tail) && !utf8.RuneStart(tail[i]) {
+			continue
+		}
+		if l := commonPrefix(rest, tail[i:]); l > keep {
+			keep, at = l, i
+		}
+	}
+	if !strings.HasSuffix(tail[at+keep:], rest[keep:]) {
+		return 0, false
+	}
+	before, n, m := utf8.RuneCountInString(src[:p]), utf8.RuneCountInString(tail[:at]), utf8.RuneCountInString(rest[:keep])
+	switch {
+	case c <= before:
+		return c, true
+	case c >= before+n && c <= before+n+m:
+		return c - n, true
+	}
+	return 0, false
+}
+
+// maxAlignedLine bounds the lines fedColumn aligns (its search is
+// quadratic in the line).
+const maxAlignedLine = 4096
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	for n > 0 && n < len(a) && !utf8.RuneStart(a[n]) {
+		n--
+	}
+	return n
+}
+
+// sameLines reports whether lines from..to (1-based; none when to <
+// from) of a and b are equal.
 func sameLines(a, b []string, from, to int) bool {
 	if to > len(a) || to > len(b) {
 		return false
