@@ -15,7 +15,7 @@ func TestRecordPlacesErrorsInTheDocument(t *testing.T) {
 	code := "x = 'é😀' + f(\n    1)\ny = 1/0"
 	span := contract.Frame{Line: 1, Name: "<module>", Col: 8, EndLine: 2, EndCol: 6}
 	err := &contract.ExecutionError{EName: "TypeError", Traceback: []contract.Frame{span, {Line: 0, Name: "f", Text: "elsewhere"}},
-		Cause: &contract.ExecutionError{EName: "ZeroDivisionError", Traceback: []contract.Frame{{Line: 3, Col: 4, EndLine: 3, EndCol: 7}}},
+		Cause:      &contract.ExecutionError{EName: "ZeroDivisionError", Traceback: []contract.Frame{{Line: 3, Col: 4, EndLine: 3, EndCol: 7}}},
 		Exceptions: []contract.ExecutionError{{EName: "KeyError", Traceback: []contract.Frame{{Line: 3, Col: 0, EndLine: 3, EndCol: 1}}}}}
 	x := Record("e1", contract.Range{}, Placement{Code: code, StartLine: 10, FirstCol: 2, Margin: 4}, kernel.Result{Status: kernel.StatusError, Error: err})
 	f := x.Error.Traceback[0]
