@@ -109,3 +109,38 @@ func TestRunShowsWholeExceptions(t *testing.T) {
 		})
 	}
 }
+
+// The batch's Monty lane answers as the monty backend does: shims where
+// they give CPython's answer, what Monty lacks said, never an internal
+// error; the other snippets stay in the pipeline.
+func TestBatchMontyLaneAnswersAsCPython(t *testing.T) {
+	input := strings.Join([]string{
+		`{"id": "exit", "code": "import sys\nsys.exit(3)"}`,
+		`{"id": "number", "code": "raise ValueError(2)"}`,
+		`{"id": "write", "code": "import sys\nsys.stdout.write('hi\\n')"}`,
+		`{"id": "plain", "code": "6 * 7"}`,
+		`{"id": "module", "code": "import math\nmath.foo = 1"}`,
+	}, "\n") + "\n"
+	recs, stderr, code := batch(t, input, "--backend", "monty")
+	if code != 0 || len(recs) != 5 {
+		t.Fatalf("exit %d, %d records: %s", code, len(recs), stderr)
+	}
+	want := map[string]string{`"exit"`: "SystemExit: 3", `"number"`: "ValueError: 2", `"module"`: "NotImplementedError: Monty does not support setting a module's attributes ('foo'): its modules are read-only"}
+	for _, r := range recs {
+		id := string(r.ID)
+		switch {
+		case want[id] != "":
+			if r.Error == nil || r.Error.EName+": "+r.Error.EValue != want[id] {
+				t.Errorf("%s: %+v", id, r.Error)
+			}
+		case id == `"write"`:
+			if r.Stdout != "hi\n" || r.Result == nil || r.Result.Text != "3" {
+				t.Errorf("%s: %+v", id, r)
+			}
+		case id == `"plain"`:
+			if r.Result == nil || r.Result.Text != "42" {
+				t.Errorf("%s: %+v", id, r)
+			}
+		}
+	}
+}
