@@ -54,9 +54,23 @@ class _State:
     calls = 0  # host calls made
     exec_id = 0  # the running cell's request id
     key = b""  # the channel's key, the host's first frame
+    future = 0  # the compiler flags of the __future__ features cells imported
+    streams = ()  # the driver's sys.stdout and sys.stderr
 
 
 _st = _State()
+
+
+def _future_flags():
+    import __future__
+
+    flags = 0
+    for name in __future__.all_feature_names:
+        flags |= getattr(__future__, name).compiler_flag
+    return flags
+
+
+_FUTURE_FLAGS = _future_flags()
 
 
 def _write_all(fd, data):
@@ -67,7 +81,13 @@ def _write_all(fd, data):
 
 
 def _frame(msg):
-    body = json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    try:
+        body = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (print("\ud800")): escaped, it reaches the host
+        # as one U+FFFD (a pair as its character), as Jupyter shows it.
+        body = json.dumps(msg, separators=(",", ":")).encode("ascii")
     return (len(_st.key) + len(body)).to_bytes(4, "big") + _st.key + body
 
 
@@ -237,6 +257,7 @@ class _Stream:
     def write(self, s):
         if not isinstance(s, str):
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        self.buffer.end()  # bytes left of a character written through .buffer
         self._out.write(self._stream, s)
         return len(s)
 
@@ -264,12 +285,32 @@ class _Stream:
 
 
 class _BinaryStream:
+    """sys.stdout.buffer: bytes are decoded as one stream, as a terminal
+    reads them, so a character split across writes arrives whole, and
+    invalid bytes become U+FFFD as bytes.decode(errors="replace") makes
+    them."""
+
     def __init__(self, text):
         self._text = text
+        self._dec = None
 
     def write(self, b):
-        self._text.write(bytes(b).decode("utf-8", "replace"))
-        return len(b)
+        try:
+            data = memoryview(b).tobytes()
+        except TypeError:
+            raise TypeError("a bytes-like object is required, not '%s'" % type(b).__name__) from None
+        if self._dec is None:
+            import codecs
+
+            self._dec = codecs.getincrementaldecoder("utf-8")("replace")
+        self._text._out.write(self._text._stream, self._dec.decode(data))
+        return len(data)
+
+    def end(self):
+        """Ends the byte stream: an incomplete character left becomes
+        U+FFFD."""
+        if self._dec is not None and self._dec.getstate()[0]:
+            self._text._out.write(self._text._stream, self._dec.decode(b"", True))
 
     def flush(self):
         pass
@@ -318,10 +359,15 @@ def _frames(tb, cell_file):
     # exec()s, so they are told by their globals) are left out; the cell's
     # start at its file.
     drv = globals()
-    entries = traceback.StackSummary.extract((f, n) for f, n in traceback.walk_tb(tb) if f.f_globals is not drv)
+    tbs = []
+    while tb is not None:
+        if tb.tb_frame.f_globals is not drv:
+            tbs.append(tb)
+        tb = tb.tb_next
+    entries = traceback.StackSummary.extract((t.tb_frame, t.tb_lineno) for t in tbs)
     for i, f in enumerate(entries):
         if f.filename.startswith("<cell-"):
-            entries = entries[i:]
+            entries, tbs = entries[i:], tbs[i:]
             break
     out = []
     for i, f in enumerate(entries):
@@ -332,7 +378,9 @@ def _frames(tb, cell_file):
                 continue
         text = (f.line or "").strip()
         if f.filename == cell_file:
-            out.append({"line": f.lineno, "name": f.name, "text": text})
+            fr = {"line": f.lineno, "name": f.name, "text": text}
+            _span(fr, f, tbs[i])
+            out.append(fr)
         elif f.filename.startswith("<cell-"):
             out.append({"line": 0, "name": f.name, "text": "cell %s:%s: %s" % (f.filename[6:-1], f.lineno, text)})
         else:
@@ -340,14 +388,92 @@ def _frames(tb, cell_file):
     return out
 
 
+def _span(fr, f, tb):
+    """Adds the span CPython's traceback marks (3.11+: the instruction's
+    byte offsets) as code point columns of the cell's lines."""
+    import linecache
 
-def _error(e, cell_file):
-    ev = "" if isinstance(e, KeyboardInterrupt) else str(e)
+    positions = getattr(tb.tb_frame.f_code, "co_positions", None)
+    if positions is None or tb.tb_lasti < 0:
+        return
+    for i, pos in enumerate(positions()):
+        if i == tb.tb_lasti // 2:
+            break
+    else:
+        return
+    line, end_line, col, end_col = pos
+    if line != f.lineno or end_line is None or col is None or end_col is None:
+        return
+
+    def chars(lineno, offset):
+        raw = linecache.getline(f.filename, lineno).encode("utf-8", "surrogatepass")
+        return len(raw[:offset].decode("utf-8", "replace"))
+
+    fr["col"], fr["end_line"], fr["end_col"] = chars(f.lineno, col), end_line, chars(end_line, end_col)
+
+
+MAX_GROUP_WIDTH = 15  # members of a group CPython's traceback prints
+MAX_ERRORS = 64  # exceptions one record carries: chains and group members together
+
+
+def _safe(value, what, func=str):
+    """str() (or func) of value, as CPython's traceback prints one that
+    raises."""
+    try:
+        return func(value)
+    except BaseException:  # noqa: B036 - whatever __str__ raises
+        return "<%s %s() failed>" % (what, func.__name__)
+
+
+def _error(e, cell_file, seen=None, budget=None):
+    """The record of exception e: its type, message and frames, its notes,
+    the cause or context CPython prints before it and an exception group's
+    members, each in turn (cycles cut, at most MAX_ERRORS in all)."""
+    if seen is None:
+        seen, budget = set(), [MAX_ERRORS]
+    seen.add(id(e))
+    budget[0] -= 1
+    ev = "" if isinstance(e, KeyboardInterrupt) else _safe(e, "exception")
     frames = _frames(e.__traceback__, cell_file)
     if isinstance(e, SyntaxError) and e.filename == cell_file:
-        ev = e.msg or ev
-        frames.append({"line": e.lineno or 0, "name": "<module>", "text": (e.text or "").strip()})
-    return {"ename": type(e).__name__, "evalue": ev, "traceback": frames}
+        ev = _safe(e.msg, "exception") if e.msg else ev
+        fr = {"line": e.lineno or 0, "name": "<module>", "text": (e.text or "").strip()}
+        if e.lineno and isinstance(e.offset, int) and e.offset > 0:
+            # offset and end_offset are 1-based code point columns; the
+            # span is at least one character, as CPython's caret.
+            end = e.end_offset if isinstance(e.end_offset, int) and e.end_offset > e.offset and (e.end_lineno or e.lineno) == e.lineno else e.offset + 1
+            fr["col"], fr["end_line"], fr["end_col"] = e.offset - 1, e.lineno, end - 1
+        frames.append(fr)
+    rec = {"ename": type(e).__name__, "evalue": ev, "traceback": frames}
+    try:
+        notes = getattr(e, "__notes__", None)
+    except BaseException as x:  # noqa: B036
+        notes = ["Ignored error getting __notes__: %s" % _safe(x, "__notes__", repr)]
+    if notes is not None:
+        if isinstance(notes, (list, tuple)):
+            rec["notes"] = [_safe(n, "note") for n in notes]
+        else:
+            rec["notes"] = [_safe(notes, "__notes__", repr)]
+    cause, context = e.__cause__, e.__context__
+    if cause is not None and id(cause) not in seen and budget[0] > 0:
+        rec["cause"] = _error(cause, cell_file, seen, budget)
+    elif cause is None and context is not None and not e.__suppress_context__ and id(context) not in seen and budget[0] > 0:
+        rec["context"] = _error(context, cell_file, seen, budget)
+    members = getattr(e, "exceptions", None) if _is_group(e) else None
+    if members:
+        rec["exceptions"] = []
+        for m in members[:MAX_GROUP_WIDTH]:
+            if budget[0] <= 0 or id(m) in seen:
+                break
+            rec["exceptions"].append(_error(m, cell_file, seen, budget))
+        if len(members) > len(rec["exceptions"]):
+            rec["more_exceptions"] = len(members) - len(rec["exceptions"])
+    return rec
+
+
+def _is_group(e):
+    group = getattr(builtins, "BaseExceptionGroup", None)
+    return group is not None and isinstance(e, group)
 
 
 _REPR_METHODS = (
@@ -490,9 +616,13 @@ def _execute(req, ns):
     _st.cell_no += 1
     fname = "<cell-%d>" % _st.cell_no
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
-    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+    # The __future__ features earlier cells imported stay on, as IPython
+    # keeps its compiler's flags across cells.
+    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
     done = {"t": "done", "id": req["id"], "status": "ok"}
     _bind(req, ns)
+    if req.get("file"):
+        ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
         try:
             tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
@@ -500,6 +630,8 @@ def _execute(req, ns):
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
                 last = tree.body.pop()
             body = compile(tree, fname, "exec", flags, dont_inherit=True)
+            _st.future |= body.co_flags & _FUTURE_FLAGS
+            flags |= _st.future
             expr = None
             if last is not None:
                 expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
@@ -530,15 +662,15 @@ def _execute(req, ns):
             return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         # As IPython: the exception ends the cell, the kernel goes on.
         done["status"] = "error"
-        done["error"] = {"ename": "SystemExit", "evalue": str(e), "traceback": _frames(e.__traceback__, fname)}
+        done["error"] = {"ename": "SystemExit", "evalue": _safe(e, "exception"), "traceback": _frames(e.__traceback__, fname)}
     except BaseException as e:
         if _st.child:
             return 1
         done["status"] = "error"
         try:
             done["error"] = _error(e, fname)
-        except BaseException as e2:
-            done["error"] = {"ename": type(e).__name__, "evalue": "(traceback failed: %r)" % (e2,), "traceback": []}
+        except BaseException as e2:  # noqa: B036 - e.g. a RecursionError walking a deep chain
+            done["error"] = {"ename": type(e).__name__, "evalue": "(traceback failed: %s)" % _safe(e2, "exception", repr), "traceback": []}
     return done
 
 
@@ -1037,6 +1169,7 @@ def _setup():
     out = _Out(proto_out, raw)
     sys.stdout = _Stream(out, "stdout", 1)
     sys.stderr = _Stream(out, "stderr", 2)
+    _st.streams = (sys.stdout, sys.stderr)
     sys.stdin = open(os.devnull)
     builtins.input = _input
     limit = os.environ.pop("BACKYARD_RECURSION_LIMIT", "")
@@ -1084,6 +1217,8 @@ def main():
                         "error": {"ename": "KeyboardInterrupt", "evalue": "", "traceback": []}}
             if isinstance(done, int):
                 _child_exit(done)
+            for st in _st.streams:
+                st.buffer.end()
             if _st.sigint:
                 _end_cell_processes()
             # One select for both: output subprocesses already wrote, forks

@@ -52,6 +52,13 @@ type Session struct {
 	stderr  tail      // the container's own stderr: the driver's fatal errors
 	stash   []message // output that arrived during a Variables call
 
+	// running is the id of the exec request the driver runs, 0 between
+	// cells: the reader sends output that comes between cells to onIdle
+	// (SetIdleOutput) as it comes.
+	running atomic.Uint64
+	idleMu  sync.Mutex
+	onIdle  func(stream, text string)
+
 	killed    atomic.Bool // Kill was called: an exit is ours, not a crash
 	closeOnce sync.Once
 	exitOnce  sync.Once
@@ -214,6 +221,17 @@ func (s *Session) read() {
 		if err := json.Unmarshal(body, &m); err != nil {
 			return &ChannelError{Why: "a frame that is not a message: " + err.Error()}
 		}
+		switch {
+		case m.T == msgOut && s.running.Load() == 0:
+			if f := s.idleOutput(); f != nil {
+				if m.D != "" {
+					f(m.S, m.D)
+				}
+				return nil
+			}
+		case m.T == msgDone:
+			s.running.CompareAndSwap(m.ID, 0) // what comes after it is between cells
+		}
 		s.events <- m
 		return nil
 	}}
@@ -234,6 +252,21 @@ func (s *Session) read() {
 	s.streamErr = err
 	close(s.events)
 	close(s.ended)
+}
+
+// SetIdleOutput makes f get the output the driver sends while no cell
+// runs (threads a cell started), as it comes, on the session's reader
+// goroutine; without it (nil) that output goes to the next cell.
+func (s *Session) SetIdleOutput(f func(stream, text string)) {
+	s.idleMu.Lock()
+	s.onIdle = f
+	s.idleMu.Unlock()
+}
+
+func (s *Session) idleOutput() func(stream, text string) {
+	s.idleMu.Lock()
+	defer s.idleMu.Unlock()
+	return s.onIdle
 }
 
 // Alive reports whether the container's attach stream is still open (the
@@ -291,6 +324,9 @@ type ExecRequest struct {
 	OnCall    HostFunc
 	// OnSent, when set, is called once the cell is sent to the driver.
 	OnSent func()
+	// File is __file__ of the cells (the document's path); empty leaves it
+	// as it is.
+	File string
 }
 
 // Reply is how a cell ended in the driver.
@@ -332,7 +368,9 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	if err != nil {
 		return Reply{}, &InputError{Err: err}
 	}
-	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil, Inputs: inputs, Functions: req.Functions}); err != nil {
+	s.running.Store(id)
+	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil,
+		Inputs: inputs, Functions: req.Functions, File: req.File}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	} else if req.OnSent != nil {
 		req.OnSent()

@@ -373,7 +373,7 @@ var ToolSpecs = []ToolSpec{
 // and JSON name, for their JSON schemas.
 var ToolFieldDocs = map[string]map[string]string{
 	"VariablesResult":       {},
-	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File."},
+	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File.", "col": "Where the span CPython's traceback marks in the frame (its carets) starts on Line, when the backend knows it (CPython 3.11 and later, Monty). In an Execution a 0-based UTF-16 column of the document line; a kernel's result carries a 0-based code point column of the code.", "endLine": "The line the span ends on: a document line in an Execution, absent when it is Line; 1-based in the code in a kernel's result.", "endCol": "Where the span ends on EndLine (exclusive), counted as Col; 0 when there is no span."},
 	"FileChange":            {"path": "Absolute, as both the kernel and the host name it."},
 	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut after 200 bytes with \"…\" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>."},
 	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
@@ -634,6 +634,10 @@ func (x *OutputParams) AppendJSON(b []byte) []byte {
 	b = appendString(b, string(x.Stream))
 	b = append(b, `,"text":`...)
 	b = appendString(b, x.Text)
+	if x.Idle {
+		b = append(b, `,"idle":`...)
+		b = strconv.AppendBool(b, x.Idle)
+	}
 	return append(b, '}')
 }
 
@@ -711,6 +715,18 @@ func (x *Frame) AppendJSON(b []byte) []byte {
 		b = append(b, `,"fileLine":`...)
 		b = strconv.AppendInt(b, int64(x.FileLine), 10)
 	}
+	if x.Col != 0 {
+		b = append(b, `,"col":`...)
+		b = strconv.AppendInt(b, int64(x.Col), 10)
+	}
+	if x.EndLine != 0 {
+		b = append(b, `,"endLine":`...)
+		b = strconv.AppendInt(b, int64(x.EndLine), 10)
+	}
+	if x.EndCol != 0 {
+		b = append(b, `,"endCol":`...)
+		b = strconv.AppendInt(b, int64(x.EndCol), 10)
+	}
 	return append(b, '}')
 }
 
@@ -731,6 +747,40 @@ func (x *ExecutionError) AppendJSON(b []byte) []byte {
 		b = (&x.Traceback[i]).AppendJSON(b)
 	}
 	b = append(b, ']')
+	if len(x.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = append(b, '[')
+		for i := range x.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, x.Notes[i])
+		}
+		b = append(b, ']')
+	}
+	if x.Cause != nil {
+		b = append(b, `,"cause":`...)
+		b = x.Cause.AppendJSON(b)
+	}
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		b = x.Context.AppendJSON(b)
+	}
+	if len(x.Exceptions) > 0 {
+		b = append(b, `,"exceptions":`...)
+		b = append(b, '[')
+		for i := range x.Exceptions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Exceptions[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	if x.MoreExceptions != 0 {
+		b = append(b, `,"moreExceptions":`...)
+		b = strconv.AppendInt(b, int64(x.MoreExceptions), 10)
+	}
 	return append(b, '}')
 }
 

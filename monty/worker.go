@@ -53,6 +53,9 @@ type Config struct {
 	FS *files.FS
 	// Env is os.environ.
 	Env map[string]string
+	// TimeZone is the IANA name of the session's local time zone
+	// (datetime's astimezone()); empty is UTC.
+	TimeZone string
 	// hostClock makes the worker ask the host for the time, the date,
 	// random seeds and sleeps; typeCheck type-checks every feed; onOSCall
 	// sees every OS call (tests of those calls).
@@ -209,6 +212,9 @@ func configure(cfg Config) *pb.ParentRequest {
 		policy.Datetime = &pb.OsPolicy_DtCallHost{DtCallHost: &pb.Unit{}}
 		policy.Sleep = &pb.SleepMode{Mode: &pb.SleepMode_CallHost{CallHost: &pb.Unit{}}}
 		policy.RandomStart = &pb.OsPolicy_RandomCallHost{RandomCallHost: &pb.Unit{}}
+	}
+	if cfg.TimeZone != "" {
+		policy.Timezone = &pb.SandboxTimeZone{Zone: &pb.SandboxTimeZone_Named{Named: cfg.TimeZone}}
 	}
 	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion, TypeCheck: cfg.typeCheck, OsPolicy: policy}
 	if cfg.PrintFlushInterval > 0 {

@@ -76,18 +76,14 @@ func (s *session) fileKeeper() (kernel.FileKeeper, context.Context, context.Canc
 // drive's root, the home folder).
 func FileScope(docURI string, folders []string) (dir string, roots []string) {
 	roots = append([]string(nil), folders...)
-	u, err := url.Parse(docURI)
-	if err != nil || u.Scheme != "file" {
+	p := DocumentPath(docURI)
+	if p == "" {
 		if len(roots) > 0 {
 			dir = roots[0]
 		}
 		return dir, roots
 	}
-	p := u.Path
-	if runtime.GOOS == "windows" {
-		p = strings.TrimPrefix(p, "/") // file:///C:/x
-	}
-	dir = filepath.Dir(filepath.FromSlash(p))
+	dir = filepath.Dir(p)
 	for _, r := range roots {
 		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return dir, roots
@@ -97,6 +93,20 @@ func FileScope(docURI string, folders []string) (dir string, roots []string) {
 		return dir, append(roots, root)
 	}
 	return dir, roots // not the whole disk or home
+}
+
+// DocumentPath is the file a document URI names, "" for a URI that is no
+// file: URI.
+func DocumentPath(docURI string) string {
+	u, err := url.Parse(docURI)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return ""
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" {
+		p = strings.TrimPrefix(p, "/") // file:///C:/x
+	}
+	return filepath.FromSlash(p)
 }
 
 // FileMark is the sign of a file change: + created, ~ changed, - deleted.

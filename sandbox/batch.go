@@ -210,6 +210,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 // one that needs the container after all goes on to ctr.
 func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 	lane := montykernel.NewLane(ctx, b.sb.opts.MontyBinary, b.limits)
+	lane.SetShims(b.backend == contract.BackendMonty) // auto mode checks such snippets in the container
 	defer lane.Close()
 	held := map[int]job{}
 	open := true

@@ -163,11 +163,14 @@ type line struct {
 	bad *contract.Execution
 }
 
-// placed is where a running snippet's record goes, and its range.
+// placed is where a running snippet's record goes, its range and its code
+// (the record's spans are counted in it); the window bounds how many are
+// kept.
 type placed struct {
-	seq int
-	id  jsontext.Value
-	rng contract.Range
+	seq  int
+	id   jsontext.Value
+	rng  contract.Range
+	code string
 }
 
 // batchRun reads the input, hands its snippets to the batch and writes
@@ -282,7 +285,7 @@ func (b *batchRun) snippets(ctx context.Context) func(func(kernel.Snippet) bool)
 				continue
 			}
 			b.metaMu.Lock()
-			b.meta[b.next] = placed{seq: l.seq, id: l.id, rng: snippetRange(l.sn.Code)}
+			b.meta[b.next] = placed{seq: l.seq, id: l.id, rng: snippetRange(l.sn.Code), code: l.sn.Code}
 			b.next++
 			b.metaMu.Unlock()
 			if !yield(l.sn) {
@@ -298,7 +301,7 @@ func (b *batchRun) result(i int, r kernel.Result) {
 	l := b.meta[i]
 	delete(b.meta, i)
 	b.metaMu.Unlock()
-	rec := notebook.Record("", l.rng, 0, r)
+	rec := notebook.Record("", l.rng, notebook.Placement{Code: l.code}, r)
 	rec.ExecutionCount = 1 // a fresh kernel's first cell
 	b.put(l.seq, l.id, rec)
 }

@@ -263,16 +263,17 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 		fmt.Fprintf(w, "Out[%d]: %s\n", rec.ExecutionCount, rec.Result.Text)
 	}
 	if rec.Error != nil {
-		for _, f := range rec.Error.Traceback {
-			if f.Line >= 0 {
-				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
-			} else if f.File != "" {
-				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", f.File, f.FileLine, f.Name, f.Text)
-			} else if f.Text != "" {
-				fmt.Fprintf(w, "  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
+		io.WriteString(w, notebook.Traceback(rec.Error, func(f contract.Frame) string {
+			switch {
+			case f.Line >= 0:
+				return fmt.Sprintf("  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
+			case f.File != "":
+				return fmt.Sprintf("  File %q, line %d, in %s\n    %s\n", f.File, f.FileLine, f.Name, f.Text)
+			case f.Text != "":
+				return fmt.Sprintf("  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
 			}
-		}
-		fmt.Fprintln(w, notebook.ErrorMessage(rec.Error))
+			return ""
+		}))
 	}
 	if rec.Status != contract.StatusOK && rec.Status != contract.StatusError {
 		fmt.Fprintf(w, "[%s]\n", rec.Status)

@@ -159,10 +159,7 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 		r.Value = &contract.Value{Text: got.Value.Text}
 	}
 	if e := got.Error; e != nil {
-		r.Error = &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback))}
-		for _, fr := range e.Traceback {
-			r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: fr.Line, Name: fr.Name, Text: fr.Text})
-		}
+		r.Error = e.ExecutionError()
 	}
 	switch got.Status {
 	case "ok":
