@@ -194,6 +194,15 @@ def _setup_child(req, mapped):
             os.makedirs(parent, exist_ok=True)
         with open(rel, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+    if req.get("files_b64"):
+        import base64
+
+        for rel, data in req["files_b64"].items():
+            parent = os.path.dirname(rel)
+            if parent:
+                os.makedirs(parent, exist_ok=True)
+            with open(rel, "wb") as f:
+                f.write(base64.b64decode(data))
     sys.stdin, sys.stdout, sys.stderr = _stdio
     sys.argv = [""]
     limit = int(req.get("recursion_limit", 1000))
@@ -275,15 +284,57 @@ class Server:
         self.null = os.open(os.devnull, os.O_RDONLY)  # stdin without inputs
         self.max_fd = os.sysconf("SC_OPEN_MAX")
 
+    def learn(self, req):
+        """Imports modules the host saw snippets keep importing, so that
+        their children find them loaded, as with a preload. A module that
+        fails is reported and left; the reply counts the server's threads
+        (a module that started one makes forking unsafe: the host then
+        gives this server up)."""
+        import gc
+        import importlib
+
+        done, failed = [], {}
+        had = [m for m in req.get("modules") or [] if m in sys.modules]
+        path = sys.path[:]
+        sys.path[:] = [p for p in path if p not in ("", ".", WORKDIR)]  # never a snippet's file
+        try:
+            for m in req.get("modules") or []:
+                if m in had:
+                    continue
+                try:
+                    importlib.import_module(m)
+                    done.append(m)
+                except BaseException as e:  # SystemExit and the like too
+                    failed[m] = "%s: %s" % (type(e).__name__, e)
+        finally:
+            sys.path[:] = path
+            os.chdir(WORKDIR)
+            signal.signal(signal.SIGCHLD, lambda *_: None)
+            signal.set_wakeup_fd(self.wake_w)
+            signal.siginterrupt(signal.SIGCHLD, False)
+        gc.collect()
+        gc.freeze()
+        try:
+            threads = len(os.listdir("/proc/self/task"))
+        except OSError:
+            import threading
+
+            threads = threading.active_count()
+        self._empty()  # what an import wrote under /tmp
+        rss = int(os.pread(self.statm, 128, 0).split()[1]) * resource.getpagesize()
+        return {"t": "imported", "id": req.get("id", 0), "modules": done, "had": had, "failed": failed, "threads": threads, "rss": rss}
+
     def run(self, req):
         timeout = float(req.get("timeout", 30))
         cap = int(req.get("max_output", 1 << 20))
         start = time.monotonic()
         stdin = self.null
-        lines = req.get("inputs") or []
-        if lines:
+        data = req.get("stdin")
+        if data is None and req.get("inputs"):
+            data = "\n".join(req["inputs"]) + "\n"
+        if data:
             stdin = os.memfd_create("stdin") if hasattr(os, "memfd_create") else os.open(WORKDIR, os.O_TMPFILE | os.O_RDWR)
-            _write_all(stdin, ("\n".join(lines) + "\n").encode("utf-8"))
+            _write_all(stdin, data.encode("utf-8", "surrogatepass"))
             os.lseek(stdin, 0, os.SEEK_SET)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -327,13 +378,19 @@ class Server:
                         status = st
                 elif not self._read(fd, streams[fd], keep[fd]):
                     watch.remove(fd)
-        cleaned = done is None
+        fetch = req.get("fetch")
+        cleaned = done is None or bool(fetch)
         if cleaned:
-            # No result: whatever is left is killed first, which ends the
-            # pipes and tells how the child ended.
-            status = self._clean(pid, status)
+            # No result (or files to read back, which nothing may change
+            # while they are read): whatever is left is killed first, which
+            # ends the pipes and tells how the child ended.
+            status = self._kill_all(pid, status)
             self._drain(streams, keep)
-            done = self._outcome(req, streams[res_r], key, status, timed_out)
+            if done is None:
+                done = self._outcome(req, streams[res_r], key, status, timed_out)
+            if fetch:
+                done["fetched"] = _fetch(fetch, int(req.get("fetch_max", 1 << 24)))
+            self._empty()
         self._reply(req, done, streams, out_r, err_r)
         if not cleaned:
             self._clean()
@@ -395,6 +452,7 @@ class Server:
         if done is not None and done["status"] != "crashed":
             return done
         # A child killed while it wrote its result is told by the signal.
+        exit = {}
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig == signal.SIGXCPU:
@@ -402,18 +460,25 @@ class Server:
             why = "was killed by signal %d (%s)" % (sig, signal.Signals(sig).name)
             if sig == signal.SIGKILL:
                 why += ", most likely for running out of memory (limit %d MiB)" % (int(req.get("memory", 0)) >> 20)
+            exit = {"signal": sig}
         elif done is not None:
             return done
         elif status is not None:
             why = "exited with code %d before it finished" % os.WEXITSTATUS(status)
+            exit = {"exit": os.WEXITSTATUS(status)}
         else:
             why = "ended without a result"
-        return _crashed(why)
+        return dict(_crashed(why), **exit)
 
     def _clean(self, child=0, status=None):
         """Kills every process but this one and empties the scratch
         directories: the next snippet starts from nothing. It returns the
         wait status of child, when it is reaped here."""
+        status = self._kill_all(child, status)
+        self._empty()
+        return status
+
+    def _kill_all(self, child=0, status=None):
         while True:
             try:
                 os.kill(-1, signal.SIGKILL)
@@ -425,6 +490,9 @@ class Server:
                     status = st
             except ChildProcessError:
                 time.sleep(0.001)  # a process that is not our child yet
+        return status
+
+    def _empty(self):
         for d in SCRATCH:
             try:
                 names = os.listdir(d)
@@ -434,7 +502,46 @@ class Server:
                 _remove(os.path.join(d, n))
         self.ipc.clean()
         self._drain_wake()
-        return status
+
+
+def _fetch(paths, budget):
+    """The content of each path (relative to WORKDIR) that is a regular
+    file reached without a symbolic link, base64-encoded, while the total
+    stays within budget bytes. Every process of the snippet is gone."""
+    import base64
+    import stat
+
+    out = {}
+    for rel in paths:
+        try:
+            fd = _open_beneath(rel)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > budget:
+                continue
+            data = os.read(fd, st.st_size + 1)
+            if len(data) > budget:
+                continue
+            budget -= len(data)
+            out[rel] = base64.b64encode(data).decode("ascii")
+        finally:
+            os.close(fd)
+    return out
+
+
+def _open_beneath(rel):
+    d = os.open(WORKDIR, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        parts = rel.split("/")
+        for part in parts[:-1]:
+            sub = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=d)
+            os.close(d)
+            d = sub
+        return os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=d)
+    finally:
+        os.close(d)
 
 
 def _crashed(why):
@@ -599,6 +706,8 @@ def main():
     for req in _requests(proto_in):
         if req.get("t") == "run":
             server.run(req)
+        elif req.get("t") == "import":
+            _write_all(proto_out, _frame(server.learn(req)))
         else:
             _write_all(proto_out, _frame({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (req.get("t"),)}))
 

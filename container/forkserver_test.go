@@ -246,3 +246,71 @@ func TestCheckFiles(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// What a program run gets beyond a snippet's lines: its stdin byte for
+// byte, files that are not text, files read back after it ended (regular
+// files only, never through a symbolic link), how a process that ended
+// without a result ended.
+func TestForkServerProgramIO(t *testing.T) {
+	e := requireEngine(t)
+	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
+		t.Run(rt, func(t *testing.T) {
+			f := startForkServer(t, e, rt)
+			stdin := "no newline at the end"
+			r := runSnippet(t, f, Snippet{Code: "import sys\nsys.stdin.read()", Stdin: &stdin, Inputs: []string{"ignored"}})
+			if snippetValue(r) != `'no newline at the end'` {
+				t.Fatalf("%+v %v", r, r.Error)
+			}
+			bin := "\x00\xff\xfe binary"
+			r = runSnippet(t, f, Snippet{
+				Code:  "import os\nos.symlink('/etc/hostname', 'link.txt')\nos.mkfifo('fifo')\nos.makedirs('out')\nopen('out/x.bin', 'wb').write(open('in.bin', 'rb').read() * 2)\nlen(open('in.bin', 'rb').read())",
+				Files: map[string]string{"in.bin": bin}, Fetch: []string{"out/x.bin", "in.bin", "link.txt", "fifo", "out", "missing"},
+			})
+			if snippetValue(r) != "10" || len(r.Fetched) != 2 || r.Fetched["out/x.bin"] != bin+bin || r.Fetched["in.bin"] != bin {
+				t.Fatalf("%+v %v %q", r, r.Error, r.Fetched)
+			}
+			r = runSnippet(t, f, Snippet{Code: "print('x')", Fetch: []string{"big.txt"}, FetchMax: 10, Files: map[string]string{"big.txt": strings.Repeat("y", 11)}})
+			if len(r.Fetched) != 0 {
+				t.Fatalf("over FetchMax: %q", r.Fetched)
+			}
+			r = runSnippet(t, f, Snippet{Code: "import os\nos._exit(7)"})
+			if r.Status != "crashed" || r.ExitCode == nil || *r.ExitCode != 7 || r.Signal != 0 {
+				t.Fatalf("%+v", r)
+			}
+			r = runSnippet(t, f, Snippet{Code: "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"})
+			if r.Status != "crashed" || r.ExitCode != nil || r.Signal != 9 {
+				t.Fatalf("%+v", r)
+			}
+		})
+	}
+}
+
+// Import brings modules into the server between snippets, as a preload
+// would: the next snippets find them loaded. A module that does not
+// import is reported and the server goes on.
+func TestForkServerImport(t *testing.T) {
+	e := requireEngine(t)
+	f := startForkServer(t, e, RuntimeRunc)
+	r := runSnippet(t, f, Snippet{Code: "import sys\n'numpy' in sys.modules"})
+	if snippetValue(r) != "False" {
+		t.Fatalf("%+v", r)
+	}
+	got, err := f.Import(context.Background(), []string{"numpy", "no_such_module_here"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Modules) != 1 || got.Modules[0] != "numpy" || !strings.Contains(got.Failed["no_such_module_here"], "ModuleNotFoundError") || got.Threads != 1 || got.RSS <= 0 {
+		t.Fatalf("%+v", got)
+	}
+	r = runSnippet(t, f, Snippet{Code: "import sys\n'numpy' in sys.modules, __import__('numpy').arange(3).sum()"})
+	if snippetValue(r) != "(True, np.int64(3))" && snippetValue(r) != "(True, 3)" {
+		t.Fatalf("%+v %v", r, r.Error)
+	}
+	if _, err := f.Import(context.Background(), []string{"os; import x"}); err == nil {
+		t.Fatal("a module name that is not one was sent")
+	}
+	got, err = f.Import(context.Background(), []string{"threading"})
+	if err != nil || got.Threads != 1 {
+		t.Fatalf("%+v %v", got, err)
+	}
+}
