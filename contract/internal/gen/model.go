@@ -22,7 +22,8 @@ type model struct {
 	enums     map[string]*enumType
 	order     []string // struct and enum names in declaration order
 	commands  []*command
-	tools     []*command // MCP tools: id is the tool name
+	tools     []*command  // MCP tools: id is the tool name
+	endpoints []*endpoint // HTTP service
 	notifies  []*notification
 	requests  []*request // server → client
 	settings  []*setting // server settings, flattened, in declaration order
@@ -120,7 +121,7 @@ func load(dir string) (*model, error) {
 		files = append(files, f)
 	}
 	m := &model{structs: map[string]*structType{}, enums: map[string]*enumType{}, typeDocs: map[string]string{}, basicDefs: map[string]string{}}
-	var iface, tools *ast.InterfaceType
+	var iface, tools, httpService *ast.InterfaceType
 	var methodConsts []*ast.ValueSpec
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -166,6 +167,8 @@ func load(dir string) (*model, error) {
 							iface = t
 						case "Tools":
 							tools = t
+						case "HTTPService":
+							httpService = t
 						}
 					case *ast.Ident:
 						m.basicDefs[ts.Name.Name] = t.Name
@@ -245,6 +248,9 @@ func load(dir string) (*model, error) {
 		m.notifies = append(m.notifies, &notification{goName: name, method: v, params: params, doc: text(vs.Doc)})
 	}
 	if err := m.loadTools(tools); err != nil {
+		return nil, err
+	}
+	if err := m.loadHTTP(httpService); err != nil {
 		return nil, err
 	}
 	if m.settings, err = m.flatten("Settings", nil, ""); err != nil {
