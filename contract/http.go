@@ -50,7 +50,7 @@ type HTTPEndpoint struct {
 type RunCodeRequest struct {
 	// The program.
 	Code string `json:"code"`
-	// "python" (or "python3"); any other language SandboxFusion knows gets a SandboxError response, one it does not know a 422.
+	// "python"; any other language SandboxFusion knows gets a SandboxError response, one it does not know a 422.
 	Language string `json:"language"`
 	// Seconds a compiled language may compile: unused for Python.
 	CompileTimeout float64 `json:"compile_timeout" default:"10"`
@@ -205,8 +205,8 @@ type SessionRef struct {
 }
 
 // HTTPError is the body of a refused request other than a 422: 401 (no or
-// a wrong bearer token), 403 (a Host or Origin the server does not
-// serve), 404, 405, 413 (a body over --max-body-bytes), 429 (every run
+// a wrong token), 403 (a Host or Origin the server does not serve), 404
+// (no such endpoint or session), 413 (a body over --max-body-bytes), 429 (every run
 // slot and queue place taken: try again after Retry-After seconds), 503
 // (shutting down).
 type HTTPError struct {
