@@ -94,6 +94,9 @@ type Snippet struct {
 	// others are left out.
 	Fetch    []string
 	FetchMax int
+	// Program runs it as `python file.py` would: a trailing expression
+	// is evaluated but has no value to show.
+	Program bool
 	// Timeout, MemoryBytes, MaxOutput and RecursionLimit bound the
 	// snippet (defaults 30 s, 256 MiB, 1 MiB per stream, 1000).
 	Timeout        time.Duration
@@ -124,6 +127,7 @@ type runRequest struct {
 	T              string            `json:"t"`
 	ID             uint64            `json:"id"`
 	Code           string            `json:"code"`
+	Program        bool              `json:"program,omitempty"`
 	Inputs         []string          `json:"inputs,omitempty"`
 	Stdin          *string           `json:"stdin,omitempty"`
 	Files          map[string]string `json:"files,omitempty"`
@@ -199,7 +203,7 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 	s := f.s
 	id := s.nextID.Add(1)
 	req := runRequest{
-		T: "run", ID: id, Code: sn.Code, Inputs: sn.Inputs, Stdin: sn.Stdin, Timeout: sn.Timeout.Seconds(),
+		T: "run", ID: id, Code: sn.Code, Program: sn.Program, Inputs: sn.Inputs, Stdin: sn.Stdin, Timeout: sn.Timeout.Seconds(),
 		Memory: sn.MemoryBytes, MaxOutput: sn.MaxOutput, RecursionLimit: sn.RecursionLimit, Fetch: sn.Fetch, FetchMax: sn.FetchMax,
 	}
 	req.Files, req.FilesB64 = splitFiles(sn.Files)

@@ -234,7 +234,10 @@ def _child(req, mapped, key):
         main.__dict__["__builtins__"] = builtins
         sys.modules["__main__"] = main  # pickle finds the snippet's classes
         try:
-            body, expr = _value_split(code, name)
+            if req.get("program"):  # as `python file.py`: no value, no top-level await
+                body, expr = compile(code, name, "exec", 0, dont_inherit=True), None
+            else:
+                body, expr = _value_split(code, name)
             _evaluate(body, main.__dict__)
             value = _evaluate(expr, main.__dict__) if expr is not None else None
             if value is not None:

@@ -314,3 +314,20 @@ func TestForkServerImport(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 }
+
+// A program shows no value: its trailing expression is evaluated, its
+// repr never computed (a __repr__ that raises is no error).
+func TestForkServerProgram(t *testing.T) {
+	e := requireEngine(t)
+	f := startForkServer(t, e, RuntimeRunc)
+	code := "class A:\n    def __repr__(self):\n        raise ValueError('no repr')\nprint('ran')\nA()"
+	if r := runSnippet(t, f, Snippet{Code: code, Program: true}); r.Status != "ok" || r.Value != nil || r.Stdout != "ran\n" {
+		t.Fatalf("%+v %v", r, r.Error)
+	}
+	if r := runSnippet(t, f, Snippet{Code: code}); r.Status != "error" || r.Error.EName != "ValueError" {
+		t.Fatalf("as a cell: %+v", r)
+	}
+	if r := runSnippet(t, f, Snippet{Code: "import asyncio\nawait asyncio.sleep(0)", Program: true}); r.Status != "error" || r.Error.EName != "SyntaxError" {
+		t.Fatalf("top-level await in a program: %+v", r)
+	}
+}

@@ -86,7 +86,7 @@ func (s *Server) podName() *string {
 // programOf is the snippet a /run_code request runs, or why the request
 // is not valid.
 func (s *Server) programOf(req *contract.RunCodeRequest) (kernel.Snippet, *contract.ValidationError) {
-	sn := kernel.Snippet{Code: req.Code, Fetch: req.FetchFiles}
+	sn := kernel.Snippet{Code: req.Code, Program: true, Fetch: req.FetchFiles}
 	if req.RunTimeout <= 0 {
 		return sn, &contract.ValidationError{Type: "greater_than", Loc: []any{"body", "run_timeout"}, Msg: "Input should be greater than 0", Input: req.RunTimeout}
 	}

@@ -23,6 +23,10 @@ type Snippet struct {
 	// it ended, however it ended; a path that is not a regular file there
 	// is left out.
 	Fetch []string
+	// Program runs it as `python file.py` runs a file: a trailing
+	// expression is evaluated, its value neither computed for display nor
+	// shown (Result.Value stays nil).
+	Program bool
 	// Timeout replaces the limits' time limit when positive.
 	Timeout time.Duration
 	// MemoryBytes lowers the limits' memory limit when positive and lower.

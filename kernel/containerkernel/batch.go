@@ -208,7 +208,7 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 	out := kcore.NewOutput(lim.MaxOutputBytes, kernel.Request{})
 	r := kernel.Result{Backend: contract.BackendContainer, Runtime: f.Runtime().Name}
 	got, err := f.Run(ctx, container.Snippet{
-		Code: sn.Code, Inputs: sn.Inputs, Stdin: sn.Stdin, Files: sn.Files, Fetch: sn.Fetch, Timeout: lim.Timeout,
+		Code: sn.Code, Program: sn.Program, Inputs: sn.Inputs, Stdin: sn.Stdin, Files: sn.Files, Fetch: sn.Fetch, Timeout: lim.Timeout,
 		MemoryBytes: int64(lim.MemoryBytes), MaxOutput: lim.MaxOutputBytes, RecursionLimit: lim.RecursionDepth,
 	})
 	if err != nil {

@@ -119,7 +119,10 @@ func (l *Lane) Send(tag int, sn kernel.Snippet) error {
 			return nil
 		}
 	}
-	s.fed, s.wrapped = cutDisplayCode(sn.Code, s.limits.MaxOutputBytes)
+	s.fed = sn.Code
+	if !sn.Program {
+		s.fed, s.wrapped = cutDisplayCode(sn.Code, s.limits.MaxOutputBytes)
+	}
 	if err := l.send(s); err != nil {
 		return err
 	}
@@ -249,7 +252,7 @@ func (l *Lane) runAlone(s *laneSnippet) kernel.Result {
 	if s.prelude != "" {
 		r, lost = runShimmed(ctx, l.w, s)
 	} else {
-		r, lost = RunSnippet(ctx, l.w, s.sn.Code, s.limits, true)
+		r, lost = runSnippet(ctx, l.w, s.sn, s.limits, true)
 	}
 	if lost {
 		l.w.Close()
@@ -266,7 +269,7 @@ func runShimmed(ctx context.Context, w *monty.Worker, s *laneSnippet) (kernel.Re
 		r := crashed(fmt.Errorf("run the shims' helpers: %v", errors.Join(err, exceptionError(o.Exception))))
 		return r, err != nil
 	}
-	c := &montyCell{code: s.sn.Code, src: s.src, limits: s.limits, out: kcore.NewOutput(s.limits.MaxOutputBytes, kernel.Request{}), grace: timeoutGrace}
+	c := &montyCell{code: s.sn.Code, src: s.src, program: s.sn.Program, limits: s.limits, out: kcore.NewOutput(s.limits.MaxOutputBytes, kernel.Request{}), grace: timeoutGrace}
 	c.run(ctx, w)
 	c.result.Runtime = "monty"
 	return c.result, c.sessionLost

@@ -178,3 +178,24 @@ func TestLaneStopsOneSnippet(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// A program's trailing expression shows no value, in the pipeline and
+// run alone.
+func TestLaneProgram(t *testing.T) {
+	bin, err := monty.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLane(context.Background(), bin, kernel.Limits{})
+	defer l.Close()
+	for i, code := range []string{"x = 6 * 7\nprint(x)\nx", "import time\ntime.sleep(0.01)\n'slept'"} {
+		if err := l.Send(i, kernel.Snippet{Code: code, Program: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if tag, r := l.Receive(); r.Status != kernel.StatusOK || r.Value != nil || tag == 0 && r.Stdout != "42\n" {
+			t.Fatalf("snippet %d: %+v", tag, r)
+		}
+	}
+}
