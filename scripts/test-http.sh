@@ -17,4 +17,4 @@ if [ "$(cat "$venv/.requirements-sha256" 2>/dev/null)" != "$want" ] || [ ! -x "$
   echo "$want" > "$venv/.requirements-sha256"
 fi
 go build -o bin/backyard-ls ./cmd/backyard-ls
-PYTHONDONTWRITEBYTECODE=1 BACKYARD_LS="$PWD/bin/backyard-ls" exec "$venv/bin/python" -m pytest -q -p no:cacheprovider httpapi/testdata/test_sandbox_fusion.py "$@"
+PYTHONDONTWRITEBYTECODE=1 BACKYARD_LS="$PWD/bin/backyard-ls" exec "$venv/bin/python" -m pytest -q -p no:cacheprovider httpapi/testdata/test_sandbox_fusion.py httpapi/testdata/test_deploy.py "$@"
