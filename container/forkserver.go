@@ -177,10 +177,12 @@ func checkPath(name string) error {
 	return nil
 }
 
-// Run runs one snippet and waits for its end. The error is for a fork
-// server that cannot go on (its container stopped: ErrEnded; a bad file
-// name; ctx ended, after which the server must be closed); a snippet that
-// fails, crashes or runs out of time is a result.
+// Run runs one snippet and waits for its end. When ctx ends, the server is
+// asked to kill the snippet's processes: the result then has Status
+// "interrupted" and the server goes on. The error is for a fork server
+// that cannot go on (its container stopped: ErrEnded; a bad file name; a
+// stopped snippet it did not end in time); a snippet that fails, crashes
+// or runs out of time is a result.
 func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error) {
 	if err := CheckFiles(sn.Files); err != nil {
 		return SnippetResult{}, err
@@ -224,6 +226,7 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 	stuck := time.NewTimer(sn.Timeout + forkServerGrace)
 	defer stuck.Stop()
 	var r SnippetResult
+	done := ctx.Done()
 	for {
 		select {
 		case m, ok := <-s.events:
@@ -252,9 +255,22 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 			}
 		case <-stuck.C:
 			s.Kill()
+			if done == nil {
+				return SnippetResult{}, fmt.Errorf("%w: the fork server did not stop the snippet within %s", ErrEnded, forkServerGrace)
+			}
 			return SnippetResult{}, fmt.Errorf("%w: the fork server did not answer within %s of the time limit", ErrEnded, forkServerGrace)
-		case <-ctx.Done():
-			return SnippetResult{}, context.Cause(ctx)
+		case <-done:
+			// Stopped: the server kills the snippet and answers
+			// "interrupted".
+			done = nil
+			buf, _ := appendFrame(nil, message{T: msgCancel, ID: id})
+			s.wmu.Lock()
+			_, err := s.conn.Conn.Write(buf)
+			s.wmu.Unlock()
+			if err != nil {
+				return SnippetResult{}, context.Cause(ctx)
+			}
+			stuck.Reset(forkServerGrace)
 		}
 	}
 }

@@ -58,13 +58,23 @@ def _write_all(fd, data):
         view = view[_write(fd, view) :]
 
 
-def _requests(fd):
-    stream = open(fd, "rb", buffering=1 << 16, closefd=False)
-    while True:
-        head = stream.read(4)
-        if len(head) < 4:
-            return
-        yield json.loads(stream.read(int.from_bytes(head, "big")).decode("utf-8"))
+def _read_exact(fd, n):
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = os.read(fd, n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return buf
+
+
+def _request(fd):
+    """The next request, None once the host closed the stream. Read
+    exactly, never ahead: a request sent while a snippet runs (a cancel)
+    must be seen by select."""
+    head = _read_exact(fd, 4)
+    body = head and _read_exact(fd, int.from_bytes(head, "big"))
+    return None if body is None else json.loads(body.decode("utf-8"))
 
 
 # ---- in the child -----------------------------------------------------------
@@ -360,7 +370,7 @@ class Server:
         # The result holds a value cut to cap and a short traceback; more
         # is a child writing junk there, which makes it a crash.
         keep = {out_r: cap + 4, err_r: cap + 4, res_r: 4 * cap + (1 << 20)}
-        status, timed_out, done = None, False, None
+        status, timed_out, cancelled, done = None, False, False, None
         watch = [out_r, err_r, res_r, self.wake_r]
         # Until the child has written everything (its pipes end, with a
         # result), exits or runs out of time.
@@ -373,14 +383,21 @@ class Server:
             if left <= 0:
                 timed_out = True
                 break
-            for fd in select.select(watch, [], [], left)[0]:
-                if fd == self.wake_r:
+            for fd in select.select(watch + [self.proto_in], [], [], left)[0]:
+                if fd == self.proto_in:
+                    # Only a cancel comes while a snippet runs (or the end
+                    # of the stream: the host is gone).
+                    stop = _request(self.proto_in)
+                    cancelled = cancelled or stop is None or stop.get("t") == "cancel" and stop.get("id") == req.get("id")
+                elif fd == self.wake_r:
                     self._drain_wake()
                     got, st = os.waitpid(pid, os.WNOHANG)
                     if got:
                         status = st
                 elif not self._read(fd, streams[fd], keep[fd]):
                     watch.remove(fd)
+            if cancelled:
+                break
         fetch = req.get("fetch")
         cleaned = done is None or bool(fetch)
         if cleaned:
@@ -389,7 +406,9 @@ class Server:
             # ends the pipes and tells how the child ended.
             status = self._kill_all(pid, status)
             self._drain(streams, keep)
-            if done is None:
+            if cancelled:
+                done = {"status": "interrupted"}
+            elif done is None:
                 done = self._outcome(req, streams[res_r], key, status, timed_out)
             if fetch:
                 done["fetched"] = _fetch(fetch, int(req.get("fetch_max", 1 << 24)))
@@ -706,11 +725,16 @@ def main():
     server = Server(proto_in, proto_out)
     server._clean()
     _write_all(proto_out, _frame({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()}))
-    for req in _requests(proto_in):
+    while True:
+        req = _request(proto_in)
+        if req is None:
+            break
         if req.get("t") == "run":
             server.run(req)
         elif req.get("t") == "import":
             _write_all(proto_out, _frame(server.learn(req)))
+        elif req.get("t") == "cancel":
+            pass  # its snippet had ended
         else:
             _write_all(proto_out, _frame({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (req.get("t"),)}))
 

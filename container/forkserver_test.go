@@ -2,6 +2,8 @@ package container
 
 import (
 	"context"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -330,4 +332,51 @@ func TestForkServerProgram(t *testing.T) {
 	if r := runSnippet(t, f, Snippet{Code: "import asyncio\nawait asyncio.sleep(0)", Program: true}); r.Status != "error" || r.Error.EName != "SyntaxError" {
 		t.Fatalf("top-level await in a program: %+v", r)
 	}
+}
+
+// A snippet whose context ends is killed by the server, which goes on: the
+// next snippet runs in the same container with nothing left of the
+// stopped one.
+func TestForkServerStopsASnippet(t *testing.T) {
+	e := requireEngine(t)
+	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
+		t.Run(rt, func(t *testing.T) {
+			f := startForkServer(t, e, rt)
+			for _, code := range []string{"while True:\n    pass", "import os, time\nos.fork()\ntime.sleep(300)"} {
+				ctx, cancel := context.WithCancel(context.Background())
+				got := make(chan SnippetResult, 1)
+				go func() {
+					r, err := f.Run(ctx, Snippet{Code: "print('started', flush=True)\n" + code, Timeout: 5 * time.Minute})
+					if err != nil {
+						t.Error(err)
+					}
+					got <- r
+				}()
+				// Stopped once it runs: the container has the server and
+				// the snippet besides the probe itself.
+				for containerProcesses(t, f.ID()) < 2 {
+					time.Sleep(10 * time.Millisecond)
+				}
+				cancel()
+				if r := <-got; r.Status != "interrupted" {
+					t.Fatalf("%q: %+v", code, r)
+				}
+				after := runSnippet(t, f, Snippet{Code: "import os\n[p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid())]"})
+				if snippetValue(after) != "[]" || !f.Alive() {
+					t.Fatalf("after %q: %+v", code, after)
+				}
+			}
+		})
+	}
+}
+
+// containerProcesses counts a container's processes other than the one counting.
+func containerProcesses(t *testing.T, id string) int {
+	t.Helper()
+	out, err := exec.Command("docker", "exec", id, "python3", "-c", "import os; print(len([p for p in os.listdir('/proc') if p.isdigit()]) - 1)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return n
 }

@@ -35,6 +35,9 @@ const (
 	// answered "imported").
 	msgImport   = "import"
 	msgImported = "imported"
+	// Fork server: stop the running snippet (host → server; the snippet's
+	// "done" says "interrupted").
+	msgCancel = "cancel"
 )
 
 // message is every frame of the driver protocol; T says which fields are

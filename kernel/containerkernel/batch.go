@@ -243,6 +243,8 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 		r.Status = kernel.StatusOK
 	case "error":
 		r.Status = kernel.StatusError
+	case "interrupted":
+		return interruptedSnippet()
 	case "timeout":
 		r.Status = kernel.StatusTimeout
 		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", lim.Timeout)}
