@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -31,10 +32,10 @@ func decode(w http.ResponseWriter, r *http.Request, v any, required ...string) b
 		// Otherwise the client went away: nobody to answer.
 		return false
 	}
-	var members map[string]jsontext.Value
-	if err := json.Unmarshal(body, &members); err != nil {
+	members, err := topMembers(body)
+	if err != nil {
 		var se *json.SemanticError
-		if errors.As(err, &se) && jsontext.Value(body).IsValid() {
+		if errors.As(err, &se) {
 			invalid(w, contract.ValidationError{Type: "model_attributes_type", Loc: []any{"body"}, Msg: "Input should be a valid dictionary or object to extract fields from"})
 			return false
 		}
@@ -43,7 +44,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any, required ...string) b
 	}
 	var errs []contract.ValidationError
 	for _, name := range required {
-		if m, ok := members[name]; !ok || m.Kind() == 'n' {
+		if null, ok := members[name]; !ok || null {
 			errs = append(errs, contract.ValidationError{Type: "missing", Loc: []any{"body", name}, Msg: "Field required"})
 		}
 	}
@@ -51,7 +52,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any, required ...string) b
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if m, ok := members[name]; ok && m.Kind() == 'n' && !nullable(f.Type) && !contains(required, name) {
+		if null := members[name]; null && !nullable(f.Type) && !contains(required, name) {
 			errs = append(errs, contract.ValidationError{Type: kindName(f.Type) + "_type", Loc: []any{"body", name}, Msg: "Input should be a valid " + kindWord(f.Type)})
 		}
 	}
@@ -160,4 +161,45 @@ func jsonProblem(err error) string {
 		return "the body ends before the JSON value does"
 	}
 	return fmt.Sprint(err)
+}
+
+// topMembers reads a JSON object's member names, each with whether its
+// value is null, without decoding the values. The error is a
+// *jsontext.SyntacticError (or io.ErrUnexpectedEOF) for what is not JSON,
+// a *json.SemanticError for JSON that is not an object.
+func topMembers(body []byte) (map[string]bool, error) {
+	d := jsontext.NewDecoder(bytes.NewReader(body))
+	if k := d.PeekKind(); k != '{' {
+		if _, err := d.ReadValue(); err != nil {
+			return nil, err
+		}
+		if _, err := d.ReadToken(); err != io.EOF {
+			return nil, fmt.Errorf("data after the value: %w", err)
+		}
+		return nil, &json.SemanticError{JSONKind: k}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return nil, err
+	}
+	members := map[string]bool{}
+	for d.PeekKind() != '}' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		members[name.String()] = d.PeekKind() == 'n'
+		if err := d.SkipValue(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return nil, err
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("data after the object")
+		}
+		return nil, err
+	}
+	return members, nil
 }
