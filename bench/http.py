@@ -24,8 +24,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from batch import batch_rate, docker_run_rate, load, print_table, write_lines  # noqa: E402  (as make bench-batch measures)
 
 BIN = os.path.abspath(sys.argv[1])
 LOAD = os.path.abspath(sys.argv[2])
@@ -39,10 +40,6 @@ CLIENTS = os.environ.get("BENCH_CLIENTS", "16")
 ROWS = os.environ.get("BENCH_ROWS", "trivial,numpy,latency,learned").split(",")
 TRIVIAL = ("print(6 * 7)", "42\n")
 NUMPY = ("import numpy as np; print(np.arange(10).sum())", "45\n")
-
-
-def load():
-    return open("/proc/loadavg").read().split()[:3]
 
 
 class Server:
@@ -68,42 +65,9 @@ def http_run(url, snippet, n, clients, warmup=200):
     return json.loads(out.stdout)
 
 
-def batch_rate(path, n, args, stdout):
-    with open(path) as stdin, tempfile.TemporaryFile() as out:
-        t = time.monotonic()
-        subprocess.run([BIN, "batch", *args], stdin=stdin, stdout=out, check=True)
-        wall = time.monotonic() - t
-        out.seek(0)
-        bad = 0
-        for line in out:
-            r = json.loads(line)
-            bad += r["status"] != "ok" or r["stdout"] != stdout
-        if bad:
-            sys.exit("batch %s: %d bad records" % (args, bad))
-    return n / wall
-
-
-def docker_run_rate(runtime, code, stdout, n):
-    cmd = ["docker", "run", "--rm", "--runtime", runtime, "--network", "none", "--read-only",
-           "--tmpfs", "/tmp:rw,nosuid,nodev,size=64m", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
-           "--user", "65534:65534", "--memory", "256m", "--memory-swap", "256m", "--cpus", "1", "--pids-limit", "256",
-           "-e", "OPENBLAS_NUM_THREADS=1", IMAGE, "python3", "-c", code]
-
-    def one(_):
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.stdout != stdout:
-            sys.exit("docker run: %r %r" % (r.stdout, r.stderr))
-
-    t = time.monotonic()
-    with ThreadPoolExecutor(int(PARALLEL)) as ex:
-        list(ex.map(one, range(n)))
-    return n / (time.monotonic() - t)
-
-
-def write_lines(path, n, code):
-    with open(path, "w") as f:
-        for i in range(n):
-            f.write(json.dumps({"id": i, "code": code}) + "\n")
+def same(stdout):
+    """A record check: the snippet printed stdout."""
+    return lambda r: r["stdout"] == stdout
 
 
 def median(f, *args):
@@ -119,19 +83,19 @@ def main():
         if name not in ROWS:
             continue
         path = os.path.join(tmp, name + ".jsonl")
-        write_lines(path, n, snippet[0])
+        write_lines(path, n, lambda i: snippet[0])
         s = Server([BIN, "http", "--listen", "127.0.0.1:0", "--backend", "auto", *server_flags])
         try:
             http = median(lambda: http_run(s.url, snippet, n, CLIENTS)["rate"])
         finally:
             s.stop()
-        batch = median(batch_rate, path, n, ["--backend", "auto", "--image", IMAGE, "--runtime", "runc", "--parallel", PARALLEL], snippet[1])
+        batch = median(batch_rate, path, n, ["--backend", "auto", "--image", IMAGE, "--runtime", "runc", "--parallel", PARALLEL], same(snippet[1]))
         floor = Server([LOAD, "-serve", "127.0.0.1:0", "-stdout", snippet[1]])
         try:
             bare = median(lambda: http_run(floor.url, snippet, min(n, 50000), CLIENTS)["rate"])
         finally:
             floor.stop()
-        docker = median(docker_run_rate, "runc", *snippet, DOCKER_N)
+        docker = median(docker_run_rate, "runc", DOCKER_N, *snippet)
         rows.append(("%s: /run_code, %s clients" % (name, CLIENTS), "%.0f/s" % http,
                      "batch %.0f/s, HTTP floor %.0f/s, docker run %.2f/s" % (batch, bare, docker),
                      "%.2fx batch, %.0fx docker run" % (http / batch, http / docker), "goal >= 0.80x batch"))
@@ -147,18 +111,14 @@ def main():
             s.stop()
     if "learned" in ROWS:
         path = os.path.join(tmp, "learned.jsonl")
-        write_lines(path, NUMPY_N, NUMPY[0])
+        write_lines(path, NUMPY_N, lambda i: NUMPY[0])
         base = ["--backend", "container", "--image", IMAGE, "--runtime", "runc", "--parallel", PARALLEL]
-        learned = median(batch_rate, path, NUMPY_N, base, NUMPY[1])
-        preload = median(batch_rate, path, NUMPY_N, base + ["--preload", "numpy"], NUMPY[1])
-        docker = median(docker_run_rate, "runc", *NUMPY, DOCKER_N)
+        learned = median(batch_rate, path, NUMPY_N, base, same(NUMPY[1]))
+        preload = median(batch_rate, path, NUMPY_N, base + ["--preload", "numpy"], same(NUMPY[1]))
+        docker = median(docker_run_rate, "runc", DOCKER_N, *NUMPY)
         rows.append(("numpy batch, no --preload (runc)", "%.1f/s" % learned, "--preload numpy %.1f/s, docker run %.2f/s" % (preload, docker),
                      "%.2fx preload, %.1fx docker run" % (learned / preload, learned / docker), "goal >= 0.80x and >= 15x"))
-    after = load()
-    width = [max(len(r[i]) for r in rows) for i in range(5)]
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, width)))
-    print("load average (1, 5, 15 min) before %s, after %s; %d CPUs; medians of %d runs" % (" ".join(before), " ".join(after), os.cpu_count(), REPEAT))
+    print_table(rows, before)
 
 
 if __name__ == "__main__":

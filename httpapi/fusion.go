@@ -58,22 +58,13 @@ func (s *Server) runCode(w http.ResponseWriter, r *http.Request) {
 		invalid(w, *bad)
 		return
 	}
-	end, ok := s.begin(w, r)
-	if !ok {
-		return
-	}
-	defer end()
-	ctx, cancel := s.runContext(r)
-	defer cancel()
-	res := s.lanes.run(ctx, sn)
-	s.metrics.ran(endpoint, string(res.Backend), string(res.Status))
-	resp := programResponse(res)
-	resp.ExecutorPodName = s.podName()
-	s.metrics.answered(endpoint, string(res.Backend), start, resp.Status == contract.RunSandboxError)
-	if r.Context().Err() != nil {
-		return // the client went away: its run was stopped
-	}
-	writeJSON(w, http.StatusOK, resp)
+	s.serveRun(w, r, endpoint, start, func(ctx context.Context) answer {
+		res := s.lanes.run(ctx, sn)
+		s.metrics.ran(endpoint, string(res.Backend), string(res.Status))
+		resp := programResponse(res)
+		resp.ExecutorPodName = s.podName()
+		return answer{resp, string(res.Backend), resp.Status == contract.RunSandboxError}
+	})
 }
 
 func (s *Server) podName() *string {
@@ -253,20 +244,11 @@ func (s *Server) runJupyter(w http.ResponseWriter, r *http.Request) {
 		invalid(w, *bad)
 		return
 	}
-	end, ok := s.begin(w, r)
-	if !ok {
-		return
-	}
-	defer end()
-	ctx, cancel := s.runContext(r)
-	defer cancel()
-	resp, backend := s.notebook(ctx, &req, files)
-	resp.ExecutorPodName = s.podName()
-	s.metrics.answered(endpoint, backend, start, resp.Status == contract.RunSandboxError)
-	if r.Context().Err() != nil {
-		return
-	}
-	writeJSON(w, http.StatusOK, resp)
+	s.serveRun(w, r, endpoint, start, func(ctx context.Context) answer {
+		resp, backend := s.notebook(ctx, &req, files)
+		resp.ExecutorPodName = s.podName()
+		return answer{resp, backend, resp.Status == contract.RunSandboxError}
+	})
 }
 
 // notebook runs a /run_jupyter request's cells in a fresh session whose

@@ -321,6 +321,39 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request) (end func(), ok b
 	return func() { release(); s.runs.Done() }, true
 }
 
+// answer is what a run came to: the body of the answer (a
+// *contract.HTTPError is a 500), the backend that ran it, and whether the
+// server failed to carry it out.
+type answer struct {
+	body    any
+	backend string
+	failed  bool
+}
+
+// serveRun admits a run, runs it in a context that ends when the client
+// goes away or the server stops the runs still going, records its time
+// and writes its answer (unless the client went away: its run was
+// stopped, and nobody reads the answer).
+func (s *Server) serveRun(w http.ResponseWriter, r *http.Request, endpoint string, start time.Time, run func(context.Context) answer) {
+	end, ok := s.begin(w, r)
+	if !ok {
+		return
+	}
+	defer end()
+	ctx, cancel := s.runContext(r)
+	defer cancel()
+	a := run(ctx)
+	s.metrics.answered(endpoint, a.backend, start, a.failed)
+	if r.Context().Err() != nil {
+		return
+	}
+	code := http.StatusOK
+	if _, ok := a.body.(*contract.HTTPError); ok {
+		code = http.StatusInternalServerError
+	}
+	writeJSON(w, code, a.body)
+}
+
 // Shutdown stops taking requests (healthz turns 503), lets the runs in
 // progress finish until ctx ends, then stops those still going, closes
 // every session and the batch lanes: no container is left. Serving

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -170,33 +171,22 @@ func (s *Server) runInSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	end, ok := s.begin(w, r)
-	if !ok {
-		return
-	}
-	defer end()
-	ctx, cancel := s.runContext(r)
-	defer cancel()
 	var lim kernel.Limits
 	if req.TimeoutS > 0 {
 		lim.Timeout = min(seconds(req.TimeoutS), s.opts.MaxTimeout)
 	}
-	res, err := se.sb.RunWith(ctx, req.Code, sandbox.RunOptions{Limits: lim})
-	s.metrics.answered(endpoint, string(res.Backend), start, err != nil)
-	if r.Context().Err() != nil {
-		return
-	}
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "the session's kernel cannot run: "+err.Error())
-		return
-	}
-	s.metrics.ran(endpoint, string(res.Backend), string(res.Status))
-	se.mu.Lock()
-	se.runs++
-	id := fmt.Sprintf("%s-%d", se.id[:8], se.runs)
-	se.mu.Unlock()
-	rec := notebook.Record(id, codeRange(req.Code), notebook.Placement{Code: req.Code}, res)
-	writeJSON(w, http.StatusOK, rec)
+	s.serveRun(w, r, endpoint, start, func(ctx context.Context) answer {
+		res, err := se.sb.RunWith(ctx, req.Code, sandbox.RunOptions{Limits: lim})
+		if err != nil {
+			return answer{&contract.HTTPError{Detail: "the session's kernel cannot run: " + err.Error()}, string(res.Backend), true}
+		}
+		s.metrics.ran(endpoint, string(res.Backend), string(res.Status))
+		se.mu.Lock()
+		se.runs++
+		id := fmt.Sprintf("%s-%d", se.id[:8], se.runs)
+		se.mu.Unlock()
+		return answer{notebook.Record(id, codeRange(req.Code), notebook.Placement{Code: req.Code}, res), string(res.Backend), false}
+	})
 }
 
 // codeRange is the range of the whole code (0-based lines, UTF-16

@@ -57,38 +57,11 @@ func (m *model) loadHTTP(iface *ast.InterfaceType) error {
 // httpTypes are the struct and enum types of the endpoints and their
 // errors, in declaration order.
 func (m *model) httpTypes() []string {
-	seen := map[string]bool{}
-	var visit func(string)
-	visit = func(t string) {
-		t = strings.TrimLeft(t, "*[]")
-		for strings.HasPrefix(t, "map[") {
-			t = strings.TrimLeft(t[strings.IndexByte(t, ']')+1:], "*[]")
-		}
-		if seen[t] {
-			return
-		}
-		if st := m.structs[t]; st != nil {
-			seen[t] = true
-			for _, f := range st.fields {
-				visit(exprString(f.typ))
-			}
-		} else if m.enums[t] != nil {
-			seen[t] = true
-		}
-	}
+	roots := []string{"HTTPError", "ValidationErrors"}
 	for _, e := range m.endpoints {
-		visit(e.arg)
-		visit(e.result)
+		roots = append(roots, e.arg, e.result)
 	}
-	visit("HTTPError")
-	visit("ValidationErrors")
-	var out []string
-	for _, n := range m.order {
-		if seen[n] {
-			out = append(out, n)
-		}
-	}
-	return out
+	return m.reachable(roots...)
 }
 
 // httpGo is the part of zz_generated.go for the HTTP service: the

@@ -342,14 +342,28 @@ func (m *model) argTypes() []string {
 // wireTypes are the struct types reachable from the commands' arguments and
 // results and the notifications' params, in declaration order.
 func (m *model) wireTypes() []string {
+	roots := []string{"ClientCapabilities"}
+	for _, c := range m.commands {
+		roots = append(roots, c.arg, c.result)
+	}
+	for _, n := range m.notifies {
+		roots = append(roots, n.params)
+	}
+	for _, r := range m.requests {
+		roots = append(roots, r.params, r.result)
+	}
+	return m.reachable(roots...)
+}
+
+// reachable are the struct and enum types reachable from the types roots
+// (through pointers, lists, map values and fields), in declaration order.
+func (m *model) reachable(roots ...string) []string {
 	seen := map[string]bool{}
 	var visit func(string)
 	visit = func(t string) {
 		t = strings.TrimLeft(t, "*[]")
-		if strings.HasPrefix(t, "map[") {
-			t = t[strings.IndexByte(t, ']')+1:]
-			visit(t)
-			return
+		for strings.HasPrefix(t, "map[") {
+			t = strings.TrimLeft(t[strings.IndexByte(t, ']')+1:], "*[]")
 		}
 		if seen[t] {
 			return
@@ -363,18 +377,9 @@ func (m *model) wireTypes() []string {
 			seen[t] = true
 		}
 	}
-	for _, c := range m.commands {
-		visit(c.arg)
-		visit(c.result)
+	for _, r := range roots {
+		visit(r)
 	}
-	for _, n := range m.notifies {
-		visit(n.params)
-	}
-	for _, r := range m.requests {
-		visit(r.params)
-		visit(r.result)
-	}
-	visit("ClientCapabilities")
 	var out []string
 	for _, n := range m.order {
 		if seen[n] {
