@@ -39,6 +39,13 @@ func (s *Server) runContext(r *http.Request) (context.Context, context.CancelFun
 func (s *Server) runCode(w http.ResponseWriter, r *http.Request) {
 	const endpoint = "run_code"
 	start := time.Now()
+	// Admitted before the body is read: the bodies in memory are bounded
+	// by the runs.
+	end, ok := s.begin(w, r)
+	if !ok {
+		return
+	}
+	defer end()
 	var req contract.RunCodeRequest
 	req.SetDefaults()
 	if !decode(w, r, &req, "code", "language") {
@@ -213,6 +220,11 @@ func exitStatus(value string) (code int, msg string) {
 func (s *Server) runJupyter(w http.ResponseWriter, r *http.Request) {
 	const endpoint = "run_jupyter"
 	start := time.Now()
+	end, ok := s.begin(w, r)
+	if !ok {
+		return
+	}
+	defer end()
 	var req contract.RunJupyterRequest
 	req.SetDefaults()
 	if !decode(w, r, &req, "cells") {

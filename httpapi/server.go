@@ -330,16 +330,11 @@ type answer struct {
 	failed  bool
 }
 
-// serveRun admits a run, runs it in a context that ends when the client
-// goes away or the server stops the runs still going, records its time
-// and writes its answer (unless the client went away: its run was
+// serveRun runs an admitted run (begin) in a context that ends when the
+// client goes away or the server stops the runs still going, records its
+// time and writes its answer (unless the client went away: its run was
 // stopped, and nobody reads the answer).
 func (s *Server) serveRun(w http.ResponseWriter, r *http.Request, endpoint string, start time.Time, run func(context.Context) answer) {
-	end, ok := s.begin(w, r)
-	if !ok {
-		return
-	}
-	defer end()
 	ctx, cancel := s.runContext(r)
 	defer cancel()
 	a := run(ctx)

@@ -157,6 +157,11 @@ func notFound(w http.ResponseWriter, id string) {
 func (s *Server) runInSession(w http.ResponseWriter, r *http.Request) {
 	const endpoint = "session"
 	start := time.Now()
+	end, ok := s.begin(w, r)
+	if !ok {
+		return
+	}
+	defer end()
 	req := contract.SessionRunRequest{Session: r.PathValue("session")}
 	if !decode(w, r, &req, "code") {
 		return
