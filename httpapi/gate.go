@@ -3,8 +3,6 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"net"
-	"strings"
 	"sync"
 )
 
@@ -62,18 +60,4 @@ func (g *gate) enter(ctx context.Context) (release func(), err error) {
 func (g *gate) release() {
 	g.metrics.running.Dec()
 	<-g.slots
-}
-
-// loopbackHost reports whether host (host or host:port, as in a Host
-// header) names this machine's loopback interface.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -30,6 +30,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/webguard"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 )
@@ -64,11 +65,13 @@ type Options struct {
 	// must carry.
 	Token string
 	// Loopback: the server listens on loopback only; requests must then
-	// name a loopback Host (a DNS-rebinding page cannot), and an Origin,
-	// when sent, must be a loopback one or in AllowOrigins.
-	Loopback bool
+	// name a loopback Host (a DNS-rebinding page cannot) or one of
+	// AllowHosts.
+	Loopback   bool
+	AllowHosts []string
 	// AllowOrigins are the Origin values a browser page may send
-	// (scheme://host[:port]); others are refused with 403.
+	// (scheme://host[:port]) besides this machine's own pages; others are
+	// refused with 403.
 	AllowOrigins []string
 	// PodName is SandboxFusion's executor_pod_name (MY_POD_NAME).
 	PodName string
@@ -82,7 +85,7 @@ type Options struct {
 const (
 	DefaultMaxRunning   = 64
 	DefaultMaxQueued    = 256
-	DefaultMaxBodyBytes = 32 << 20
+	DefaultMaxBodyBytes = contract.MaxRequestBytes
 	DefaultMaxTimeout   = 5 * time.Minute
 	DefaultMaxSessions  = 64
 	DefaultIdleTimeout  = 10 * time.Minute
@@ -93,6 +96,8 @@ const (
 type Server struct {
 	opts     Options
 	log      *zap.Logger
+	hosts    webguard.Names
+	origins  webguard.Names
 	lanes    *lanes
 	gate     *gate
 	metrics  *metrics
@@ -151,7 +156,7 @@ func New(opts Options) (*Server, error) {
 		}
 		opts.Settings.MontyPath = p
 	}
-	s := &Server{opts: opts, log: opts.Logger.Named("http")}
+	s := &Server{opts: opts, log: opts.Logger.Named("http"), hosts: webguard.NewNames(opts.AllowHosts), origins: webguard.NewNames(opts.AllowOrigins)}
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.metrics = newMetrics(opts.Registry)
 	s.gate = newGate(opts.MaxRunning, opts.MaxQueued, s.metrics)
@@ -229,10 +234,10 @@ func tooLarge(limit int64) string {
 // refuse is why a request may not be served (an HTTP status and a
 // message), 0 when it may.
 func (s *Server) refuse(r *http.Request) (int, string) {
-	if s.opts.Loopback && !loopbackHost(r.Host) {
-		return http.StatusForbidden, fmt.Sprintf("Host %q is not this server's: it listens on loopback and serves only requests for localhost", r.Host)
+	if s.opts.Loopback && !s.hosts.Host(r.Host) {
+		return http.StatusForbidden, fmt.Sprintf("Host %q is not served: the server listens on loopback and serves localhost (and --allow-host)", r.Host)
 	}
-	if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o) {
+	if o := r.Header.Get("Origin"); o != "" && !s.origins.Origin(o) {
 		return http.StatusForbidden, fmt.Sprintf("Origin %q may not use this server (--allow-origin lists the pages that may)", o)
 	}
 	if s.opts.Token != "" && !s.authorized(r) {
@@ -254,22 +259,6 @@ func (s *Server) authorized(r *http.Request) bool {
 		return pass == "" && same(user) || pass != "" && same(pass)
 	}
 	return false
-}
-
-func (s *Server) originAllowed(origin string) bool {
-	for _, o := range s.opts.AllowOrigins {
-		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
-			return true
-		}
-	}
-	if !s.opts.Loopback {
-		return false
-	}
-	rest, ok := strings.CutPrefix(origin, "http://")
-	if !ok {
-		rest, ok = strings.CutPrefix(origin, "https://")
-	}
-	return ok && loopbackHost(rest)
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/httpapi"
+	"github.com/backyard-ls/backyard-ls/internal/webguard"
 )
 
 // tokenEnv names the environment variable that may hold the bearer token
@@ -31,7 +32,8 @@ func runHTTP(args []string) int {
 	fs := flag.NewFlagSet("http", flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (host:port; a bare :port listens on 127.0.0.1); beyond loopback a bearer token is required")
 	tokenFile := fs.String("token-file", "", "file holding the bearer token every request must carry (or set "+tokenEnv+")")
-	origins := fs.String("allow-origin", "", "comma-separated Origins (scheme://host:port) whose pages may call the server")
+	hosts := fs.String("allow-host", "", "on loopback: comma-separated Host header values served besides loopback names (e.g. the name a proxy forwards)")
+	origins := fs.String("allow-origin", "", "comma-separated browser origins (scheme://host:port) served besides this machine's pages")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "snippets running at once: Monty workers, and fork-server containers for the snippets that need one")
 	preload := fs.String("preload", "", "comma-separated modules each fork server imports before any snippet (it also learns what snippets keep importing)")
 	maxRunning := fs.Int("max-running", httpapi.DefaultMaxRunning, "run requests served at once")
@@ -86,7 +88,7 @@ removes every container.
 		}
 		token = strings.TrimSpace(string(data))
 	}
-	loopback := isLoopback(host)
+	loopback := webguard.Loopback(host)
 	if !loopback && token == "" {
 		return fail(fmt.Errorf("listening on %s lets anyone who reaches it run code: give a bearer token with --token-file or %s (or listen on 127.0.0.1)", host, tokenEnv))
 	}
@@ -107,7 +109,7 @@ removes every container.
 	srv, err := httpapi.New(httpapi.Options{
 		Settings: flags.Apply(contract.DefaultSettings()), Parallel: *parallel, Preload: splitList(*preload),
 		MaxRunning: *maxRunning, MaxQueued: *maxQueued, MaxBodyBytes: *maxBody, MaxTimeout: *maxTimeout,
-		MaxSessions: *maxSessions, IdleTimeout: *idle, Token: token, Loopback: loopback, AllowOrigins: splitList(*origins),
+		MaxSessions: *maxSessions, IdleTimeout: *idle, Token: token, Loopback: loopback, AllowHosts: splitList(*hosts), AllowOrigins: splitList(*origins),
 		PodName: os.Getenv("MY_POD_NAME"), Logger: log,
 	})
 	if err != nil {
@@ -161,12 +163,4 @@ removes every container.
 	}
 	_ = hs.Close()
 	return code
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
