@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/notebook"
 )
 
 // programFile is the name a program's own frames carry in a traceback.
@@ -15,55 +16,51 @@ const programFile = "<snippet>"
 // server: "path:line: text".
 var outsideFrame = regexp.MustCompile(`^(.+):(\d+): ?(.*)$`)
 
-// tracebackLines are the lines CPython prints for an uncaught exception,
-// outermost frame first, the last one "EName: evalue". A SyntaxError is
-// printed as CPython prints one raised by the parser: where, without a
-// "Traceback" header.
-func tracebackLines(e *contract.ExecutionError) []string {
-	var lines []string
-	last := e.EName
-	if e.EValue != "" {
-		last += ": " + e.EValue
-	}
-	if e.EName == "SyntaxError" || e.EName == "IndentationError" || e.EName == "TabError" {
+// traceback is what CPython prints for an uncaught exception of a program
+// (notebook.Traceback: the chain, the frames, the message and notes). A
+// SyntaxError is printed as CPython prints one raised by the parser:
+// where, without a "Traceback" header.
+func traceback(e *contract.ExecutionError) string {
+	if (e.EName == "SyntaxError" || e.EName == "IndentationError" || e.EName == "TabError") && e.Cause == nil && e.Context == nil {
+		var b strings.Builder
 		for _, f := range e.Traceback {
 			if f.Line > 0 {
-				lines = append(lines, fmt.Sprintf(`  File "%s", line %d`, programFile, f.Line))
+				fmt.Fprintf(&b, "  File \"%s\", line %d\n", programFile, f.Line)
 				if t := strings.TrimSpace(f.Text); t != "" {
-					lines = append(lines, "    "+t)
+					b.WriteString("    " + t + "\n")
 				}
 			}
 		}
-		return append(lines, last)
+		return b.String() + notebook.ExceptionOnly(e)
 	}
-	if len(e.Traceback) > 0 {
-		lines = append(lines, "Traceback (most recent call last):")
-	}
-	for _, f := range e.Traceback {
-		file, line, text := programFile, f.Line, f.Text
-		switch {
-		case f.Line > 0:
-		case f.File != "":
-			file, line = f.File, f.FileLine
-		default:
-			m := outsideFrame.FindStringSubmatch(f.Text)
-			if m == nil {
-				lines = append(lines, fmt.Sprintf("  in %s: %s", f.Name, f.Text))
-				continue
-			}
-			file, text = m[1], m[3]
-			fmt.Sscan(m[2], &line)
-		}
-		lines = append(lines, fmt.Sprintf(`  File "%s", line %d, in %s`, file, line, f.Name))
-		if t := strings.TrimSpace(text); t != "" {
-			lines = append(lines, "    "+t)
-		}
-	}
-	return append(lines, last)
+	return notebook.Traceback(e, programFrame)
 }
 
-// traceback is tracebackLines as printed: one line each, ending in a
-// newline.
-func traceback(e *contract.ExecutionError) string {
-	return strings.Join(tracebackLines(e), "\n") + "\n"
+// programFrame is one frame of a program's traceback, as CPython prints
+// it: the program's own frames in programFile.
+func programFrame(f contract.Frame) string {
+	file, line, text := programFile, f.Line, f.Text
+	switch {
+	case f.Line > 0:
+	case f.File != "":
+		file, line = f.File, f.FileLine
+	default:
+		m := outsideFrame.FindStringSubmatch(f.Text)
+		if m == nil {
+			return fmt.Sprintf("  In %s: %s\n", f.Name, f.Text)
+		}
+		file, text = m[1], m[3]
+		fmt.Sscan(m[2], &line)
+	}
+	s := fmt.Sprintf("  File \"%s\", line %d, in %s\n", file, line, f.Name)
+	if t := strings.TrimSpace(text); t != "" {
+		s += "    " + t + "\n"
+	}
+	return s
+}
+
+// tracebackLines is traceback's lines, as a Jupyter error's traceback
+// lists them.
+func tracebackLines(e *contract.ExecutionError) []string {
+	return strings.Split(strings.TrimSuffix(traceback(e), "\n"), "\n")
 }
