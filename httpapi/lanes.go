@@ -52,7 +52,7 @@ func startLanes(life context.Context, opts Options, log *zap.Logger) (*lanes, er
 		for life.Err() == nil {
 			next := 0
 			err := sb.Batch(life, l.snippets(life, &next), sandbox.BatchOptions{
-				Parallelism: opts.Parallel, Preload: opts.Preload, Backlog: opts.MaxRunning,
+				Parallelism: opts.Parallel, Preload: opts.Preload, HashSeed: opts.HashSeed, Backlog: opts.MaxRunning,
 				OnResult:  l.result,
 				OnWarning: func(w string) { log.Warn(w) },
 			})

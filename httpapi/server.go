@@ -47,6 +47,9 @@ type Options struct {
 	Parallel int
 	// Preload are modules every fork server imports before any snippet.
 	Preload []string
+	// HashSeed is the PYTHONHASHSEED of the programs that run in a
+	// container (sandbox.BatchOptions.HashSeed; empty: "0").
+	HashSeed string
 	// MaxRunning bounds the runs in progress (default DefaultMaxRunning);
 	// MaxQueued the requests waiting for one of them (default
 	// DefaultMaxQueued; negative: none). A request past both gets 429.

@@ -20,6 +20,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/httpapi"
 	"github.com/backyard-ls/backyard-ls/internal/webguard"
+	"github.com/backyard-ls/backyard-ls/sandbox"
 )
 
 // tokenEnv names the environment variable that may hold the bearer token
@@ -35,6 +36,7 @@ func runHTTP(args []string) int {
 	hosts := fs.String("allow-host", "", "on loopback: comma-separated Host header values served besides loopback names (e.g. the name a proxy forwards)")
 	origins := fs.String("allow-origin", "", "comma-separated browser origins (scheme://host:port) served besides this machine's pages")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "snippets running at once: Monty workers, and fork-server containers for the snippets that need one")
+	hashSeed := fs.String("hash-seed", "0", "PYTHONHASHSEED of the programs that run in a container (0 to 4294967295, or random), as batch's")
 	preload := fs.String("preload", "", "comma-separated modules each fork server imports before any snippet (it also learns what snippets keep importing)")
 	maxRunning := fs.Int("max-running", httpapi.DefaultMaxRunning, "run requests served at once")
 	maxQueued := fs.Int("max-queued", httpapi.DefaultMaxQueued, "run requests waiting for a slot (0: none); past them a request gets 429")
@@ -73,6 +75,9 @@ removes every container.
 	if err != nil {
 		return fail(err)
 	}
+	if err := sandbox.CheckHashSeed(*hashSeed); err != nil {
+		return fail(fmt.Errorf("--hash-seed: %w", err))
+	}
 	host, port, err := net.SplitHostPort(*listen)
 	if err != nil {
 		return fail(fmt.Errorf("--listen: %w", err))
@@ -107,7 +112,7 @@ removes every container.
 		*maxQueued = -1 // none, where Options' zero is the default
 	}
 	srv, err := httpapi.New(httpapi.Options{
-		Settings: flags.Apply(contract.DefaultSettings()), Parallel: *parallel, Preload: splitList(*preload),
+		Settings: flags.Apply(contract.DefaultSettings()), Parallel: *parallel, Preload: splitList(*preload), HashSeed: *hashSeed,
 		MaxRunning: *maxRunning, MaxQueued: *maxQueued, MaxBodyBytes: *maxBody, MaxTimeout: *maxTimeout,
 		MaxSessions: *maxSessions, IdleTimeout: *idle, Token: token, Loopback: loopback, AllowHosts: splitList(*hosts), AllowOrigins: splitList(*origins),
 		PodName: os.Getenv("MY_POD_NAME"), Logger: log,
