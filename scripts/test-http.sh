@@ -12,8 +12,9 @@ venv=.cache/http-client
 want="$(sha256sum "$req" | cut -d' ' -f1)"
 if [ "$(cat "$venv/.requirements-sha256" 2>/dev/null)" != "$want" ] || [ ! -x "$venv/bin/python" ]; then
   rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+  uv="$(scripts/get-uv.sh)"  # no venv module needed, as on a bare Debian
+  "$uv" venv --quiet "$venv"
+  "$uv" pip install --quiet --python "$venv/bin/python" -r "$req"
   echo "$want" > "$venv/.requirements-sha256"
 fi
 go build -o bin/backyard-ls ./cmd/backyard-ls
