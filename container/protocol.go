@@ -31,6 +31,13 @@ const (
 	msgOverlay = "overlay" // host → driver: list what differs from the workspace
 	msgRead    = "read"    // host → driver: the content of files
 	msgBased   = "based"   // host → driver: these files were saved to the workspace
+	// Fork server: import modules into the server (host → server "import",
+	// answered "imported").
+	msgImport   = "import"
+	msgImported = "imported"
+	// Fork server: stop the running snippet (host → server; the snippet's
+	// "done" says "interrupted").
+	msgCancel = "cancel"
 )
 
 // message is every frame of the driver protocol; T says which fields are
@@ -93,6 +100,19 @@ type message struct {
 	Cwd   string    `json:"cwd,omitempty"`
 	// put: the files' data follows in the next frame, this many bytes
 	Raw int `json:"raw,omitempty"`
+
+	// fork server: a snippet's fetched files (path → base64) and how its
+	// process ended without a result (exit code or signal)
+	Fetched map[string]string `json:"fetched,omitempty"`
+	Exit    *int              `json:"exit,omitempty"`
+	Signal  int               `json:"signal,omitempty"`
+	// fork server "imported": the modules imported, those that failed
+	// (module → why) and the server's threads afterwards
+	Modules []string          `json:"modules,omitempty"`
+	Had     []string          `json:"had,omitempty"` // already imported before
+	Failed  map[string]string `json:"failed,omitempty"`
+	Threads int               `json:"threads,omitempty"`
+	RSS     int64             `json:"rss,omitempty"` // bytes resident
 }
 
 // fileMsg is one file in a workspace message.

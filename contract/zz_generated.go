@@ -210,6 +210,28 @@ func (a *SaveFilesArg) check() error {
 
 func (*SaveFilesArg) nested() []string { return []string(nil) }
 
+// RunStatusValues lists every RunStatus.
+var RunStatusValues = []RunStatus{RunSuccess, RunFailed, RunSandboxError}
+
+func (v RunStatus) valid() bool {
+	switch v {
+	case RunSuccess, RunFailed, RunSandboxError:
+		return true
+	}
+	return false
+}
+
+// CommandRunStatusValues lists every CommandRunStatus.
+var CommandRunStatusValues = []CommandRunStatus{CommandFinished, CommandError, CommandTimeLimitExceeded}
+
+func (v CommandRunStatus) valid() bool {
+	switch v {
+	case CommandFinished, CommandError, CommandTimeLimitExceeded:
+		return true
+	}
+	return false
+}
+
 // StatusValues lists every Status.
 var StatusValues = []Status{StatusOK, StatusError, StatusInterrupted, StatusTimeout, StatusCrashed}
 
@@ -383,6 +405,31 @@ var ToolFieldDocs = map[string]map[string]string{
 	"ToolError":             {"ename": "The exception's type, e.g. ZeroDivisionError.", "evalue": "Its message.", "traceback": "Frames, outermost first; line is 1-based in the code that ran, 0 outside it."},
 	"ResetSessionResult":    {"backend": "The backend of the session's next kernel (auto: Monty first)."},
 	"InstallPackagesResult": {"installed": "The packages now installed."},
+}
+
+// HTTPEndpoints lists the endpoints of HTTPService, in declaration order.
+var HTTPEndpoints = []HTTPEndpoint{
+	{Name: "RunCode", Method: "POST", Path: "/run_code", Request: "RunCodeRequest", Response: "RunCodeResponse"},
+	{Name: "RunJupyter", Method: "POST", Path: "/run_jupyter", Request: "RunJupyterRequest", Response: "RunJupyterResponse"},
+	{Name: "CreateSession", Method: "POST", Path: "/sessions", Request: "CreateSessionRequest", Response: "SessionInfo"},
+	{Name: "RunInSession", Method: "POST", Path: "/sessions/{session}/run", Request: "SessionRunRequest", Response: "Execution"},
+	{Name: "ResetSession", Method: "POST", Path: "/sessions/{session}/reset", Request: "SessionRef", Response: "SessionInfo"},
+	{Name: "CloseSession", Method: "DELETE", Path: "/sessions/{session}", Request: "SessionRef", Response: "SessionInfo"},
+}
+
+// SetDefaults sets the fields that have a declared default to it.
+func (x *RunCodeRequest) SetDefaults() {
+	x.CompileTimeout = 10
+	x.RunTimeout = 10
+	x.MemoryLimitMB = -1
+}
+
+// SetDefaults sets the fields that have a declared default to it.
+func (x *RunJupyterRequest) SetDefaults() {
+	x.CellTimeout = 0
+	x.TotalTimeout = 45
+	x.MemoryLimitMB = -1
+	x.Kernel = "python3"
 }
 
 // settingFields are the leaves of Settings, in declaration order.

@@ -84,6 +84,18 @@ type Result struct {
 	// Routing is set by an auto kernel when a rule decided where the cell
 	// ran or whose result is shown.
 	Routing *contract.Routing
+	// Fetched holds the content of a batch snippet's Fetch files, by path.
+	Fetched map[string]string
+	// Exit is how a batch snippet's process ended when it ended without a
+	// result (status crashed): os._exit, or a signal.
+	Exit *ProcessExit
+}
+
+// ProcessExit is how a process ended: its exit code, or the signal that
+// killed it (Signal > 0).
+type ProcessExit struct {
+	Code   int
+	Signal int
 }
 
 // Request is one execution.

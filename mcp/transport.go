@@ -10,11 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -23,6 +20,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/internal/bounded"
+	"github.com/backyard-ls/backyard-ls/internal/webguard"
 )
 
 // StdioTransport serves one client on stdin and stdout (see NewTransport).
@@ -243,33 +241,27 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 		// The guard below checks the Host, with the allowed names.
 		DisableLocalhostProtection: true,
 	})
-	g := &httpGuard{next: h, log: s.log, hosts: map[string]bool{}, origins: map[string]bool{}, cancelled: map[string]*cancelSet{}}
-	for _, x := range opts.AllowedHosts {
-		g.hosts[strings.ToLower(x)] = true
-	}
-	for _, x := range opts.AllowedOrigins {
-		g.origins[strings.ToLower(strings.TrimSuffix(x, "/"))] = true
-	}
-	return g
+	return &httpGuard{next: h, log: s.log, hosts: webguard.NewNames(opts.AllowedHosts), origins: webguard.NewNames(opts.AllowedOrigins),
+		cancelled: map[string]*cancelSet{}}
 }
 
 type httpGuard struct {
 	next    http.Handler
 	log     *zap.Logger
-	hosts   map[string]bool
-	origins map[string]bool
+	hosts   webguard.Names
+	origins webguard.Names
 
 	mu        sync.Mutex
 	cancelled map[string]*cancelSet // by session ID
 }
 
 func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !g.hostAllowed(r.Host) {
+	if !g.hosts.Host(r.Host) {
 		g.log.Warn("refused a request for another host", zap.String("host", r.Host))
 		http.Error(w, fmt.Sprintf("Forbidden: Host %q is not served (start the server with --allow-host %s to serve it)", r.Host, r.Host), http.StatusForbidden)
 		return
 	}
-	if o := r.Header.Get("Origin"); o != "" && !g.originAllowed(o) {
+	if o := r.Header.Get("Origin"); o != "" && !g.origins.Origin(o) {
 		g.log.Warn("refused a request from another origin", zap.String("origin", o))
 		http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not served (start the server with --allow-origin %s to serve it)", o, o), http.StatusForbidden)
 		return
@@ -363,30 +355,3 @@ func (c *cancelWriter) Write(p []byte) (int, error) {
 
 // Unwrap lets http.ResponseController flush the stream.
 func (c *cancelWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
-
-func (g *httpGuard) hostAllowed(host string) bool {
-	name := host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		name = h
-	}
-	return loopbackName(name) || g.hosts[strings.ToLower(host)] || g.hosts[strings.ToLower(name)]
-}
-
-func (g *httpGuard) originAllowed(origin string) bool {
-	if g.origins[strings.ToLower(strings.TrimSuffix(origin, "/"))] {
-		return true
-	}
-	u, err := url.Parse(origin)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && loopbackName(u.Hostname())
-}
-
-// loopbackName reports a name of this machine: localhost (and its
-// subdomains), a loopback address.
-func loopbackName(name string) bool {
-	name = strings.TrimSuffix(strings.ToLower(strings.Trim(name, "[]")), ".")
-	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.IsLoopback()
-}

@@ -34,6 +34,10 @@ type BatchOptions struct {
 	OnResult func(i int, r kernel.Result)
 	// OnWarning gets warnings for the user (gVisor missing), each once.
 	OnWarning func(string)
+	// Backlog is how many snippets may wait for a container lane without
+	// holding up the snippets behind them that go to Monty (0 means
+	// Parallelism): a service sets its admission bound here.
+	Backlog int
 }
 
 // Batch runs independent snippets on the sandbox's backend, Parallelism at
@@ -154,7 +158,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 		}
 	}
 	montyQ := make(chan job, n*montykernel.LaneDepth)
-	ctrQ := make(chan job, n)
+	ctrQ := make(chan job, max(n, b.opts.Backlog))
 	var montyWG, ctrWG sync.WaitGroup
 	if useMonty {
 		for range n {
@@ -172,11 +176,15 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 			b.emit(j.i, interrupted(false))
 			break
 		}
+		if sn.Stopped() {
+			b.emit(j.i, interrupted(!useMonty))
+			continue
+		}
 		q := montyQ
 		switch {
 		case !useMonty:
 			q = ctrQ
-		case len(sn.Files) > 0 || len(sn.Inputs) > 0:
+		case sn.NeedsContainer():
 			if !useContainer {
 				b.emit(j.i, needsContainer(filesOrInputs(sn).Reason, errors.New("the backend is monty")))
 				continue
@@ -233,7 +241,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 				open = false
 				break
 			}
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || j.sn.Stopped() {
 				b.emit(j.i, interrupted(false))
 				continue
 			}
@@ -281,11 +289,11 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 // server.
 func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, q <-chan job) {
 	for j := range q {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || j.sn.Stopped() {
 			b.emit(j.i, interrupted(true))
 			continue
 		}
-		r := l.Run(ctx, j.sn)
+		r := runOn(ctx, l, j.sn)
 		switch {
 		case r.Error != nil && r.Error.EName == "BackendUnavailable" && j.why != nil:
 			if j.montyResult != nil {
@@ -306,11 +314,26 @@ func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, 
 	}
 }
 
-// filesOrInputs is why a snippet with files or stdin lines runs in the
+// runOn runs a snippet on a container lane until it ends or its own
+// context does.
+func runOn(ctx context.Context, l *containerkernel.ForkLane, sn kernel.Snippet) kernel.Result {
+	if sn.Context != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(sn.Context, cancel)()
+	}
+	return l.Run(ctx, sn)
+}
+
+// filesOrInputs is why a snippet with files or stdin runs in the
 // container.
 func filesOrInputs(sn kernel.Snippet) *contract.Routing {
-	if len(sn.Files) > 0 {
+	switch {
+	case len(sn.Files) > 0 || len(sn.Fetch) > 0:
 		return &contract.Routing{Rule: "snippet:files", Reason: "it has files, which Monty does not provide"}
+	case sn.Stdin != nil:
+		return &contract.Routing{Rule: "snippet:inputs", Reason: "it has stdin, which Monty does not read"}
 	}
 	return &contract.Routing{Rule: "snippet:inputs", Reason: "it has stdin lines (inputs), which Monty does not read"}
 }

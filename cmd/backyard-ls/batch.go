@@ -44,7 +44,7 @@ const batchWindow = 1 << 16
 func runBatch(args []string) int {
 	fs := flag.NewFlagSet("batch", flag.ContinueOnError)
 	parallel := fs.Int("parallel", 2, "snippets running at once: Monty workers, and containers for the snippets that need one")
-	preload := fs.String("preload", "", "comma-separated modules each container imports once before any snippet, e.g. numpy,pandas")
+	preload := fs.String("preload", "", "comma-separated modules each container imports once before any snippet, e.g. numpy,pandas (modules the snippets keep importing are imported without it)")
 	unordered := fs.Bool("unordered", false, "write each record as its snippet ends instead of in input order")
 	hashSeed := fs.String("hash-seed", "0", "PYTHONHASHSEED of the snippets that run in a container (0 to 4294967295, or random): a fixed one gives a set the same order on every lane")
 	settings := contract.BindFlags(fs, batchFlags...)

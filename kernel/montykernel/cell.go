@@ -74,6 +74,8 @@ type montyCell struct {
 	input  func(ctx context.Context, prompt string, password bool) (string, error)
 	onSent func()
 	fresh  bool // empty namespace before running
+	// program: run as a program, no value shown (kernel.Snippet.Program)
+	program bool
 	// cut: the value comes from cutDisplayCode (a whole repr), not
 	// displayCode (a count and a cut repr)
 	cut     bool
@@ -96,7 +98,10 @@ type montyCell struct {
 }
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
-	code, wrapped := displayCode(c.code, c.limits.MaxOutputBytes)
+	code, wrapped := c.code, false
+	if !c.program {
+		code, wrapped = displayCode(c.code, c.limits.MaxOutputBytes)
+	}
 	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+c.grace, kcore.ErrTimedOut)
 	defer cancel()
 	start := time.Now()
@@ -384,7 +389,12 @@ func keyErrorValue(msg string) string {
 // feed). lost reports that the worker is dead or was killed afterwards and
 // must be replaced.
 func RunSnippet(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
-	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh, grace: timeoutGrace}
+	return runSnippet(ctx, w, kernel.Snippet{Code: code}, limits, fresh)
+}
+
+// runSnippet is RunSnippet for a batch snippet (a program shows no value).
+func runSnippet(ctx context.Context, w *monty.Worker, sn kernel.Snippet, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
+	c := &montyCell{code: sn.Code, program: sn.Program, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh, grace: timeoutGrace}
 	c.run(ctx, w)
 	c.result.Runtime = "monty"
 	return c.result, c.sessionLost

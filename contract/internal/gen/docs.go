@@ -148,6 +148,9 @@ func (m *model) readme(root string) ([]byte, error) {
 	if text, err = splice(text, "limits", m.limitsTable()); err != nil {
 		return nil, err
 	}
+	if text, err = splice(text, "http", m.httpTable()); err != nil {
+		return nil, err
+	}
 	return []byte(text), nil
 }
 
