@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 
 	"github.com/backyard-ls/backyard-ls/cells"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -95,6 +96,30 @@ func Record(id string, rng contract.Range, startLine int, r kernel.Result) *cont
 		}
 	}
 	return x
+}
+
+// CodeRecord is the record of code run on its own (a program's run, a
+// batch's snippet) with result r: its range is the whole code, its
+// traceback lines count from the code's first line (0-based). A snippet's
+// record has execution count 1: a fresh kernel's first cell.
+func CodeRecord(code string, r kernel.Result, snippet bool) *contract.Execution {
+	x := Record("", codeRange(code), 0, r)
+	if snippet {
+		x.ExecutionCount = 1
+	}
+	return x
+}
+
+// codeRange is the range of the whole code, its lines counted from 0
+// (UTF-16 characters, as everywhere in the records).
+func codeRange(code string) contract.Range {
+	last := code
+	line := 0
+	if i := strings.LastIndexByte(code, '\n'); i >= 0 {
+		line = strings.Count(code, "\n")
+		last = code[i+1:]
+	}
+	return contract.Range{End: contract.Position{Line: uint32(line), Character: uint32(len(utf16.Encode([]rune(last))))}}
 }
 
 // kernelErrorRecord records a run that no kernel could take (it could not

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf16"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -277,9 +276,7 @@ func (b *batchRun) result(i int, r kernel.Result) {
 	l := b.meta[i]
 	b.meta[i] = line{} // let its code go
 	b.metaMu.Unlock()
-	rec := notebook.Record("", snippetRange(l.sn.Code), 0, r)
-	rec.ExecutionCount = 1 // a fresh kernel's first cell
-	b.put(l.seq, l.id, rec)
+	b.put(l.seq, l.id, notebook.CodeRecord(l.sn.Code, r, true))
 }
 
 func (b *batchRun) put(seq int, id jsontext.Value, rec *contract.Execution) {
@@ -447,18 +444,6 @@ func hasCode(text []byte) bool {
 func inputError(msg string) *contract.Execution {
 	return &contract.Execution{Status: contract.StatusError, ExecutionCount: 1,
 		Error: &contract.ExecutionError{EName: "BatchInputError", EValue: msg, Traceback: []contract.Frame{}}}
-}
-
-// snippetRange is the range of the whole snippet, its lines counted from
-// 0 (UTF-16 characters, as everywhere in the records).
-func snippetRange(code string) contract.Range {
-	last := code
-	line := 0
-	if i := strings.LastIndexByte(code, '\n'); i >= 0 {
-		line = strings.Count(code, "\n")
-		last = code[i+1:]
-	}
-	return contract.Range{End: contract.Position{Line: uint32(line), Character: uint32(len(utf16.Encode([]rune(last))))}}
 }
 
 // progress draws a one-line progress bar: records written, rate, ETA

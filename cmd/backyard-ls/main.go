@@ -8,6 +8,7 @@
 //	backyard-ls run [flags] FILE.py         run every code cell of a file, notebook style
 //	backyard-ls batch [flags] < in.jsonl    run independent snippets, one result line each
 //	backyard-ls mcp [--http ADDR] [flags]   the MCP server for AI agents (stdio by default)
+//	backyard-ls api [--stdio] [flags]       the API for programs (the Python package backyard_ls)
 //	backyard-ls doctor                      report the Monty worker and the container engine
 //	backyard-ls version                     print versions
 package main
@@ -38,6 +39,8 @@ func main() {
 		code = runBatch(args)
 	case "mcp":
 		code = runMCP(args)
+	case "api":
+		code = runAPI(args)
 	case "doctor":
 		code = runDoctor(args)
 	case "version":
@@ -58,6 +61,7 @@ func usage() {
   backyard-ls run [flags] FILE.py         run every code cell, print each cell's output
   backyard-ls batch [flags] < in.jsonl    run independent snippets (JSON Lines), one record each
   backyard-ls mcp [--http ADDR] [flags]   MCP tools for AI agents, on stdio or streamable HTTP
+  backyard-ls api [--stdio] [flags]       the API for programs (the Python package backyard_ls)
   backyard-ls doctor                      what was found: Monty worker, container engine, runtimes
   backyard-ls version                     versions of backyard-ls and its worker
 Run "backyard-ls COMMAND -h" for the flags of a command.

@@ -265,6 +265,7 @@ func (m *model) contractDoc() []byte {
 		p("\n")
 	}
 	m.toolsDoc(p)
+	m.apiDoc(p)
 	p("## Settings\n\nUnder `backyard`, in `initializationOptions`, `workspace/didChangeConfiguration`\n")
 	p("or answers to `workspace/configuration` (the server asks when the client\n")
 	p("supports it); nested objects and dotted keys are equivalent. An invalid value\n")

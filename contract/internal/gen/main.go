@@ -83,5 +83,6 @@ func (m *model) outputs(root string) ([]output, error) {
 		{"editors/neovim/lua/backyard/contract.lua", m.luaFile()},
 		{"README.md", readme},
 		{"docs/contract.md", m.contractDoc()},
+		{"packaging/python/src/backyard_ls/_protocol.py", m.pyFile()},
 	}, nil
 }

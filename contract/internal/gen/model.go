@@ -20,7 +20,9 @@ type model struct {
 	enums     map[string]*enumType
 	order     []string // struct and enum names in declaration order
 	commands  []*command
-	tools     []*command // MCP tools: id is the tool name
+	tools     []*command   // MCP tools: id is the tool name
+	api       []*apiMethod // the API for programs (client → server)
+	apiClient []*apiMethod // what the API's server sends its client
 	notifies  []*notification
 	requests  []*request // server → client
 	settings  []*setting // server settings, flattened, in declaration order
@@ -109,7 +111,7 @@ func load(dir string) (*model, error) {
 		files = append(files, f)
 	}
 	m := &model{structs: map[string]*structType{}, enums: map[string]*enumType{}, typeDocs: map[string]string{}, basicDefs: map[string]string{}}
-	var iface, tools *ast.InterfaceType
+	var iface, tools, api, apiClient *ast.InterfaceType
 	var methodConsts []*ast.ValueSpec
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -155,6 +157,10 @@ func load(dir string) (*model, error) {
 							iface = t
 						case "Tools":
 							tools = t
+						case "API":
+							api = t
+						case "APIClient":
+							apiClient = t
 						}
 					case *ast.Ident:
 						m.basicDefs[ts.Name.Name] = t.Name
@@ -225,6 +231,9 @@ func load(dir string) (*model, error) {
 		m.notifies = append(m.notifies, &notification{goName: name, method: v, params: params, doc: text(vs.Doc)})
 	}
 	if err := m.loadTools(tools); err != nil {
+		return nil, err
+	}
+	if err := m.loadAPI(api, apiClient); err != nil {
 		return nil, err
 	}
 	if m.settings, err = m.flatten("Settings", nil, ""); err != nil {
@@ -300,15 +309,22 @@ func lowerFirst(s string) string {
 	return string(r)
 }
 
-// argTypes are the argument types of the commands, in first-use order.
+// argTypes are the argument types of the commands and of the API's
+// methods, in first-use order.
 func (m *model) argTypes() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, c := range m.commands {
-		if !seen[c.arg] {
-			seen[c.arg] = true
-			out = append(out, c.arg)
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
 		}
+	}
+	for _, c := range m.commands {
+		add(c.arg)
+	}
+	for _, a := range m.api {
+		add(a.arg)
 	}
 	return out
 }

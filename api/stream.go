@@ -1,0 +1,234 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+)
+
+// idPrefix is how much of a line over the size limit is kept: enough to
+// find its id, which clients write before the params.
+const idPrefix = 4 << 10
+
+// stream is the connection's jsonrpc2.Stream: one JSON-RPC message per
+// line each way. Reading survives a misbehaving client instead of closing
+// the connection as jsonrpc2's own stream does: a line over max bytes is
+// skipped and answered with a too_large error (with its id when the line
+// names one early), a line that is not a JSON-RPC message with a parse
+// error (id null).
+type stream struct {
+	in  *bufio.Reader
+	max int
+	log *zap.Logger
+
+	long []byte // a line longer than in's buffer
+
+	wmu  sync.Mutex
+	out  io.Writer
+	wbuf []byte
+
+	// ended is closed when the input ends or fails: the client is gone.
+	ended   chan struct{}
+	endOnce sync.Once
+	closer  func() error
+}
+
+var _ jsonrpc2.Stream = (*stream)(nil)
+
+func newStream(in io.Reader, out io.Writer, max int, closer func() error, log *zap.Logger) *stream {
+	return &stream{in: bufio.NewReaderSize(in, 64<<10), max: max, log: log, out: out, ended: make(chan struct{}), closer: closer}
+}
+
+// ReadFrame returns the next well-formed message. It answers and skips
+// malformed and oversized ones; it returns an error only when the input
+// ends or fails. The body is valid until the next read.
+func (s *stream) ReadFrame(ctx context.Context) (body []byte, n int64, err error) {
+	defer func() {
+		if err != nil {
+			s.endOnce.Do(func() { close(s.ended) })
+		}
+	}()
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		line, size, over, err := s.readLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && size > 0 {
+				err = io.ErrUnexpectedEOF // the input ended inside a line
+			}
+			return nil, 0, err
+		}
+		if over {
+			s.log.Warn("skipping a request over the size limit", zap.Int("limit", s.max))
+			s.answer(idOf(line), &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest,
+				Message: fmt.Sprintf("the request is larger than %d bytes, the most this server reads (max_request_bytes); nothing of it was done", s.max),
+				Data:    errorData(contract.APITooLarge)})
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")) {
+			s.answer(jsonrpc2.ID{}, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "batch requests (JSON arrays) are not supported: send one message per line", Data: errorData(contract.APIBadArgument)})
+			continue
+		}
+		if _, err := jsonrpc2.DecodeMessage(line); err != nil {
+			var e *jsonrpc2.Error
+			if !errors.As(err, &e) {
+				e = jsonrpc2.NewError(jsonrpc2.ParseError, err.Error())
+			}
+			s.log.Warn("skipping a malformed message", zap.Int("bytes", len(line)), zap.String("error", e.Message))
+			s.answer(idOf(line), &jsonrpc2.Error{Code: e.Code, Message: e.Message, Data: errorData(contract.APIBadArgument)})
+			continue
+		}
+		return line, int64(size), nil
+	}
+}
+
+// readLine reads the next line without its newline. Of a line over max
+// bytes only the first idPrefix bytes are returned, with over set; size is
+// what was read.
+func (s *stream) readLine() (line []byte, size int, over bool, err error) {
+	b, err := s.in.ReadSlice('\n')
+	if err == nil {
+		return b[:len(b)-1], len(b), len(b)-1 > s.max, nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return b, len(b), false, err
+	}
+	if cap(s.long) > 1<<20 {
+		s.long = nil // do not keep a huge request's buffer
+	}
+	s.long = append(s.long[:0], b...)
+	size = len(b)
+	for {
+		b, err = s.in.ReadSlice('\n')
+		size += len(b)
+		if !over {
+			if size-1 > s.max {
+				over = true
+				s.long = s.long[:min(len(s.long), idPrefix)]
+			} else {
+				s.long = append(s.long, b...)
+			}
+		}
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, size, over, err
+		}
+	}
+	if over {
+		return s.long, size, true, nil
+	}
+	return s.long[:len(s.long)-1], size, false, nil
+}
+
+// idOf finds the "id" member of a message (or of the start of one that was
+// cut); the zero ID (null) when there is none.
+func idOf(line []byte) jsonrpc2.ID {
+	dec := jsontext.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return jsonrpc2.ID{}
+	}
+	for {
+		name, err := dec.ReadToken()
+		if err != nil || name.Kind() != '"' {
+			return jsonrpc2.ID{}
+		}
+		if name.String() != "id" {
+			if dec.SkipValue() != nil {
+				return jsonrpc2.ID{}
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return jsonrpc2.ID{}
+		}
+		switch v.Kind() {
+		case '0':
+			if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+				return jsonrpc2.NewNumberID(n)
+			}
+		case '"':
+			var id string
+			if err := jsonUnmarshal(v, &id); err == nil {
+				return jsonrpc2.NewStringID(id)
+			}
+		}
+		return jsonrpc2.ID{}
+	}
+}
+
+// answer writes an error response (the framer's own answers).
+func (s *stream) answer(id jsonrpc2.ID, e *jsonrpc2.Error) {
+	if _, err := s.writeBody(func(b []byte) []byte { return jsonrpc2.AppendResponse(b, id, nil, e) }); err != nil {
+		s.log.Debug("answer not sent", zap.Error(err))
+	}
+}
+
+// Read implements jsonrpc2.Stream; jsonrpc2.Conn uses ReadFrame instead.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	body, n, err := s.ReadFrame(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	msg, err := jsonrpc2.DecodeMessage(bytes.Clone(body))
+	return msg, n, err
+}
+
+// Write implements jsonrpc2.Stream (responses and calls).
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.writeBody(func(b []byte) []byte { return jsonrpc2.AppendMessage(b, msg) })
+}
+
+// WriteFrame writes an encoded message as one line.
+func (s *stream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.writeBody(func(b []byte) []byte { return append(b, data...) })
+}
+
+// notify writes a notification whose params are already encoded.
+func (s *stream) notify(method string, params []byte) error {
+	_, err := s.writeBody(func(b []byte) []byte { return jsonrpc2.AppendNotification(b, method, params) })
+	return err
+}
+
+// writeBody writes one message and its newline with one write.
+func (s *stream) writeBody(appendBody func([]byte) []byte) (int64, error) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.wbuf = append(appendBody(s.wbuf[:0]), '\n')
+	n, err := s.out.Write(s.wbuf)
+	if cap(s.wbuf) > 1<<20 {
+		s.wbuf = nil // let a huge message's buffer go
+	}
+	return int64(n), err
+}
+
+// Close implements jsonrpc2.Stream.
+func (s *stream) Close() error {
+	if s.closer == nil {
+		return nil
+	}
+	return s.closer()
+}

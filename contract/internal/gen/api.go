@@ -1,0 +1,249 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"strings"
+)
+
+// apiMethod is one method of API (client → server) or APIClient (server
+// → client).
+type apiMethod struct {
+	goName string // SaveFiles
+	id     string // save_files
+	doc    string
+	arg    string // SaveFilesArgs
+	result string // SaveFilesResult; "" for a notification
+}
+
+func (a *apiMethod) notification() bool { return a.result == "" }
+
+// loadAPI reads the API interface (methods (ctx, *Arg) (*Result, error), or
+// (ctx, *Arg) error for a notification) and APIClient ((ctx, *Params)
+// (*Result, error), or (ctx, *Params) for a notification).
+func (m *model) loadAPI(api, client *ast.InterfaceType) error {
+	if api == nil || client == nil {
+		return fmt.Errorf("no API or APIClient interface")
+	}
+	read := func(iface *ast.InterfaceType, what string, notify func(*ast.FuncType) bool) ([]*apiMethod, error) {
+		var out []*apiMethod
+		for _, meth := range iface.Methods.List {
+			ft := meth.Type.(*ast.FuncType)
+			name := meth.Names[0].Name
+			if len(ft.Params.List) != 2 {
+				return nil, fmt.Errorf("%s.%s: want (ctx, *Arg)", what, name)
+			}
+			a := &apiMethod{goName: name, id: snakeCase(name), doc: text(meth.Doc), arg: strings.TrimPrefix(exprString(ft.Params.List[1].Type), "*")}
+			if !notify(ft) {
+				if ft.Results == nil || len(ft.Results.List) != 2 {
+					return nil, fmt.Errorf("%s.%s: want (*Result, error), or a notification", what, name)
+				}
+				a.result = strings.TrimPrefix(exprString(ft.Results.List[0].Type), "*")
+			}
+			for _, t := range []string{a.arg, a.result} {
+				if t != "" && m.structs[t] == nil {
+					return nil, fmt.Errorf("%s.%s: no struct type %s", what, name, t)
+				}
+			}
+			out = append(out, a)
+		}
+		return out, nil
+	}
+	var err error
+	m.api, err = read(api, "API", func(ft *ast.FuncType) bool {
+		return ft.Results != nil && len(ft.Results.List) == 1 && exprString(ft.Results.List[0].Type) == "error"
+	})
+	if err != nil {
+		return err
+	}
+	m.apiClient, err = read(client, "APIClient", func(ft *ast.FuncType) bool { return ft.Results == nil })
+	return err
+}
+
+// apiTypes are the struct and enum types reachable from the API's and
+// APIClient's params and results, and APIErrorData, in declaration order.
+func (m *model) apiTypes() []string {
+	seen := map[string]bool{}
+	var visit func(string)
+	visit = func(t string) {
+		t = strings.TrimLeft(t, "*[]")
+		if strings.HasPrefix(t, "map[") {
+			visit(t[strings.IndexByte(t, ']')+1:])
+			return
+		}
+		if seen[t] {
+			return
+		}
+		if st := m.structs[t]; st != nil {
+			seen[t] = true
+			for _, f := range st.fields {
+				visit(exprString(f.typ))
+			}
+		} else if m.enums[t] != nil {
+			seen[t] = true
+		}
+	}
+	for _, a := range append(append([]*apiMethod(nil), m.api...), m.apiClient...) {
+		visit(a.arg)
+		visit(a.result)
+	}
+	visit("APIErrorData")
+	var out []string
+	for _, n := range m.order {
+		if seen[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// encodable reports whether AppendJSON can be generated for struct t: every
+// field's type, all the way down, is one encode knows.
+func (m *model) encodable(t string) bool {
+	var ok func(t string, depth int) bool
+	ok = func(t string, depth int) bool {
+		if depth > 10 {
+			return false
+		}
+		t = strings.TrimPrefix(t, "*")
+		switch {
+		case t == "string" || t == "int" || t == "uint32" || t == "float64" || t == "bool" || t == "map[string]string":
+			return true
+		case m.basicDefs[t] == "float64" || m.enums[t] != nil:
+			return true
+		case strings.HasPrefix(t, "[]"):
+			return ok(t[2:], depth+1)
+		case m.structs[t] != nil:
+			for _, f := range m.structs[t].fields {
+				if !ok(exprString(f.typ), depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return ok(t, 0)
+}
+
+// encodedTypes are the struct types that get a generated AppendJSON: the
+// LSP wire types, and the API's notification params the server sends
+// often (those whose fields encode knows), with what they hold.
+func (m *model) encodedTypes() []string {
+	seen := map[string]bool{}
+	for _, t := range m.wireTypes() {
+		seen[t] = true
+	}
+	var visit func(string)
+	visit = func(t string) {
+		t = strings.TrimLeft(t, "*[]")
+		if st := m.structs[t]; st != nil && !seen[t] {
+			seen[t] = true
+			for _, f := range st.fields {
+				visit(exprString(f.typ))
+			}
+		}
+	}
+	for _, a := range m.apiClient {
+		if a.notification() && m.encodable(a.arg) {
+			visit(a.arg)
+		}
+	}
+	var out []string
+	for _, n := range m.order {
+		if seen[n] && m.structs[n] != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// apiGo is the part of zz_generated.go for the API: method names and
+// DispatchAPI.
+func (m *model) apiGo(p func(string, ...any)) {
+	p("// API method names, one per method of API.\nconst (\n")
+	for _, a := range m.api {
+		p("\tAPI%s = %q\n", a.goName, a.id)
+	}
+	p(")\n\n// APIClient method names, one per method of APIClient.\nconst (\n")
+	for _, a := range m.apiClient {
+		p("\tAPIClient%s = %q\n", a.goName, a.id)
+	}
+	p(")\n\n")
+	p(`// DispatchAPI decodes the params of an API method, checks them against
+// their declaration and calls the method of a. A notification's result is
+// nil. Bad params or an unknown method are an *ArgError.
+func DispatchAPI(ctx context.Context, a API, method string, params jsontext.Value) (any, error) {
+	switch method {
+`)
+	for _, x := range m.api {
+		p("\tcase API%s:\n\t\tp := new(%s)\n\t\tif err := decodeParams(method, p, params); err != nil {\n\t\t\treturn nil, err\n\t\t}\n", x.goName, x.arg)
+		if x.notification() {
+			p("\t\treturn nil, a.%s(ctx, p)\n", x.goName)
+			continue
+		}
+		p("\t\tr, err := a.%s(ctx, p)\n\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\treturn r, nil\n", x.goName)
+	}
+	p("\t}\n\treturn nil, unknownMethod(method)\n}\n\n")
+	p("// APIMethods lists the API's methods, in declaration order.\nvar APIMethods = []string{")
+	for i, a := range m.api {
+		if i > 0 {
+			p(", ")
+		}
+		p("API%s", a.goName)
+	}
+	p("}\n\n")
+}
+
+// apiTable lists the API's methods for the docs.
+func (m *model) apiTable(list []*apiMethod, head string) string {
+	var b strings.Builder
+	b.WriteString(head + "\n| --- | --- | --- | --- |\n")
+	for _, a := range list {
+		doc := a.doc
+		if i := strings.Index(doc, " "); i > 0 {
+			doc = doc[i+1:]
+		}
+		res := "(notification)"
+		if !a.notification() {
+			res = fmt.Sprintf("[`%s`](#%s)", a.result, strings.ToLower(a.result))
+		}
+		fmt.Fprintf(&b, "| `%s` | [`%s`](#%s) | %s | %s |\n", a.id, a.arg, strings.ToLower(a.arg), res, mdCell(doc))
+	}
+	return b.String()
+}
+
+// apiDoc is the API section of docs/contract.md.
+func (m *model) apiDoc(p func(string, ...any)) {
+	p("## The API for programs\n\n`backyard-ls api` serves programs (the Python package `backyard_ls`)\n")
+	p("JSON-RPC 2.0 over its stdin and stdout, one JSON object per line, declared by\n")
+	p("`API` and `APIClient` in contract/api.go. The Python types are generated into\n")
+	p("`packaging/python/src/backyard_ls/_protocol.py`.\n\n")
+	p("%s\n\n", strings.ReplaceAll(m.typeDocs["API"], "\n", " "))
+	p("%s\n", m.apiTable(m.api, "| method | params | result | does |"))
+	p("### Sent by the server\n\n%s\n\n", strings.ReplaceAll(m.typeDocs["APIClient"], "\n", " "))
+	p("%s\n", m.apiTable(m.apiClient, "| method | params | result | sent |"))
+	for _, n := range m.apiTypes() {
+		if m.isWire(n) {
+			continue // in Records
+		}
+		if e := m.enums[n]; e != nil {
+			p("### %s\n\n%s\n\n| value | meaning |\n| --- | --- |\n", n, e.doc)
+			for _, v := range e.values {
+				p("| `%q` | %s |\n", v.value, mdCell(v.doc))
+			}
+			p("\n")
+			continue
+		}
+		st := m.structs[n]
+		p("### %s\n\n%s\n\n| field | type | meaning |\n| --- | --- | --- |\n", n, strings.ReplaceAll(st.doc, "\n", " "))
+		for _, f := range st.fields {
+			name := "`" + f.jsonName + "`"
+			if f.omit {
+				name += " (optional)"
+			}
+			p("| %s | `%s` | %s |\n", name, m.tsType(exprString(f.typ)), mdCell(f.doc))
+		}
+		p("\n")
+	}
+}

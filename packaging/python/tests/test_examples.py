@@ -1,0 +1,45 @@
+"""The examples in examples/python run and say what they should."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(os.environ.get("BACKYARD_REPO", Path(__file__).resolve().parents[3])) / "examples" / "python"
+
+
+def run(name: str) -> str:
+    r = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_agent_tool_loop() -> None:
+    out = run("agent_tool_loop.py")
+    assert "<<< Out[1]: 3" in out
+    assert "KeyError: 'north'" in out  # the model's mistake, shown to it
+    assert out.rstrip().endswith("<<< best region: east\nOut[3]: 162.25")
+
+
+def test_grpo_reward() -> None:
+    out = run("grpo_reward.py").splitlines()
+    assert [line.split()[0] for line in out] == ["1.0", "0.0", "0.0", "0.0"]
+
+
+def test_grpo_reward_as_trl_calls_it() -> None:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        from grpo_reward import code_reward
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    completions = ["```python\ndef sq(x):\n    return x * x\n```", "def sq(x): return x + x", "```python\nimport os\nos.system('true')\n```"]
+    tests = ["assert sq(3) == 9"] * 3
+    assert code_reward(completions, tests=tests, prompts=["p"] * 3) == [1.0, 0.0, 0.0]
+
+
+def test_notebook_session() -> None:
+    out = run("notebook_session.py")
+    assert "Out[1]: 2\napples    12 × 0.50\npears      4 × 0.75\nOut[3]: 9.0\n" in out
+    assert "[4] KeyError: \"no item 'plums'\"" in out
