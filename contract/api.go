@@ -285,7 +285,7 @@ type APIProgressParams struct {
 	// 0 to 100; -1 when unknown.
 	Percent int `json:"percent"`
 	// The step is over.
-	Done bool `json:"done,omitempty"`
+	Done bool `json:"done,omitzero"`
 }
 
 // APIWarningParams are warning's params.
