@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race bench bench-batch bench-mcp lint generate proto clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race bench bench-batch bench-mcp bench-python lint generate proto clean dist wheels
 
 all: build
 
@@ -121,6 +121,12 @@ bench-batch: setup test-image
 # bindings and a Jupyter kernel, in one run.
 bench-mcp: setup
 	scripts/bench-mcp.sh
+
+# The Python API: a trivial run against pydantic-monty's own bindings and
+# Jupyter, run_batch against backyard-ls batch (Monty; numpy on runc and
+# runsc), in one run.
+bench-python: setup test-image
+	scripts/bench-python.sh
 
 clean:
 	rm -rf bin dist

@@ -33,6 +33,7 @@ type box struct {
 
 	runMu   sync.Mutex // runs take turns
 	running atomic.Bool
+	kept    atomic.Pointer[kept] // the running run's call, while on the read loop
 	once    sync.Once
 }
 
@@ -132,6 +133,17 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	}
 	b := &box{id: s.newID("s"), s: s, backend: set.Backend, write: set.Files.Write}
 	s.mu.Unlock()
+	hostFunc := func(name string) kernel.HostFunc {
+		call := s.hostFunc(b.id, name)
+		return func(ctx context.Context, args []any, kwargs map[string]any) (any, error) {
+			// The answer comes through the read loop: a run kept on it
+			// lets it go first.
+			if c := b.kept.Load(); c != nil {
+				s.keeper.release(c)
+			}
+			return call(ctx, args, kwargs)
+		}
+	}
 	opts := sandbox.Options{
 		Backend: set.Backend, Limits: kernel.LimitsOf(set), MontyBinary: set.MontyPath, Container: set.Container,
 		Install: set.Install, Env: a.Env, Workspace: ws, FilesWrite: set.Files.Write,
@@ -145,7 +157,7 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	if len(a.Functions) > 0 {
 		opts.Functions = make(map[string]kernel.HostFunc, len(a.Functions))
 		for _, name := range a.Functions {
-			opts.Functions[name] = s.hostFunc(b.id, name)
+			opts.Functions[name] = hostFunc(name)
 		}
 	}
 	sb, err := sandbox.New(opts)
@@ -232,11 +244,21 @@ func (s *server) Run(ctx context.Context, a *contract.RunArgs) (*contract.Execut
 			s.notify(contract.APIClientOutput, &contract.APIOutputParams{Sandbox: b.id, Stream: stream, Text: text})
 		}
 	}
-	b.runMu.Lock()
+	c, _ := ctx.Value(keptKey{}).(*kept)
+	if !b.runMu.TryLock() {
+		// Another run of the sandbox goes on: waiting for it must not hold
+		// the read loop.
+		if c != nil {
+			s.keeper.release(c)
+		}
+		b.runMu.Lock()
+	}
 	defer b.runMu.Unlock()
+	b.kept.Store(c)
 	b.running.Store(true)
 	r, err := b.sb.RunWith(ctx, a.Code, o)
 	b.running.Store(false)
+	b.kept.Store(nil)
 	if err != nil {
 		return nil, b.kernelError(err)
 	}

@@ -18,6 +18,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -60,6 +61,7 @@ type server struct {
 	conn   jsonrpc2.Conn
 	ctx    context.Context // ends when the server stops
 	cancel context.CancelFunc
+	keeper keeper
 
 	mu      sync.Mutex
 	boxes   map[string]*box
@@ -94,6 +96,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	case <-s.conn.Done():
 	}
 	s.shutdown()
+	s.keeper.stop()
 	cancel()
 	closed := make(chan error, 1)
 	go func() { closed <- s.conn.Close() }()
@@ -125,26 +128,43 @@ func (s *server) shutdown() {
 	s.work.Wait()
 }
 
-// waits are the methods that may take long: they release the reader.
+// waits are the methods that may take long: they release the read loop at
+// once. A run starts on it (see keeper).
 var waits = map[string]bool{
-	contract.APIRun: true, contract.APIReset: true, contract.APIInfo: true, contract.APIVariables: true,
+	contract.APIReset: true, contract.APIInfo: true, contract.APIVariables: true,
 	contract.APIInstall: true, contract.APIFiles: true, contract.APISaveFiles: true, contract.APIClose: true,
 	contract.APIBatchOpen: true, contract.APIBatchEnd: true, contract.APIBatchCancel: true,
 }
 
+// keptKey finds the kept call in a run's context.
+type keptKey struct{}
+
 // handle is the connection's handler: the generated dispatch, with results
-// that encode themselves sent as they are and errors given their kind.
+// that encode themselves sent as they are and errors given their kind. The
+// methods get the server's context: jsonrpc2's request context is
+// recycled once the handler returns, so nothing may outlive it.
 func (s *server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	if waits[req.Method()] {
+	mctx := s.ctx
+	method, params, isCall := req.Method(), jsontext.Value(req.Params()), req.IsCall()
+	switch {
+	case method == contract.APIRun && isCall:
+		// The request is not touched once it may be released: its bytes
+		// borrow the read buffer, which the next read reuses.
+		method, params = contract.APIRun, bytes.Clone(params)
+		c := s.keeper.keep(ctx)
+		defer s.keeper.finish(c)
+		mctx = context.WithValue(s.ctx, keptKey{}, c)
+	case waits[method]:
 		jsonrpc2.Async(ctx)
+		method, params = req.Method(), jsontext.Value(req.Params()) // owned copies now
 	}
-	res, err := contract.DispatchAPI(ctx, s, req.Method(), jsontext.Value(req.Params()))
+	res, err := contract.DispatchAPI(mctx, s, method, params)
 	if err != nil {
-		if !req.IsCall() {
-			s.log.Warn("notification failed", zap.String("method", req.Method()), zap.Error(err))
+		if !isCall {
+			s.log.Warn("notification failed", zap.String("method", method), zap.Error(err))
 			return nil, nil // a failed notification must not end the connection
 		}
-		return nil, s.rpcError(req.Method(), err)
+		return nil, s.rpcError(method, err)
 	}
 	if a, ok := res.(contract.JSONAppender); ok {
 		return jsonrpc2.RawMessage(a.AppendJSON(make([]byte, 0, 512))), nil

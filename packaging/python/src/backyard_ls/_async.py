@@ -18,7 +18,7 @@ from typing import Any
 
 from . import _protocol as p
 from ._binary import find_binary
-from ._client import CALL, DIED, NO_CELL, NOTIFY, Item, api_args, encode_json, error_from, popen_options
+from ._client import CALL, DIED, NO_CELL, NOTIFY, Item, api_args, encode_json, encode_params, error_from, popen_options
 from ._common import (
     Backend,
     FileEntry,
@@ -35,7 +35,7 @@ from ._common import (
     run_params,
 )
 from ._common import variables_of as _variables_of
-from ._errors import BackyardError, BadArgument, SandboxClosed, ServerDied
+from ._errors import BackyardError, SandboxClosed, ServerDied
 from ._execution import Execution
 
 _LINE_LIMIT = 1 << 30
@@ -84,10 +84,7 @@ class AsyncConnection:
 
     def request(self, method: str, params: Any) -> asyncio.Future[Any]:
         """Sends a request; the future gets its result (or its error)."""
-        try:
-            body = encode_json(params)
-        except (TypeError, ValueError) as e:
-            raise BadArgument(f"{method}: not JSON-compatible: {e}") from e
+        body = encode_params(method, params)
         i = next(self._ids)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[i] = fut
@@ -105,11 +102,7 @@ class AsyncConnection:
         return await fut
 
     def notify(self, method: str, params: Any) -> None:
-        try:
-            body = encode_json(params)
-        except (TypeError, ValueError) as e:
-            raise BadArgument(f"{method}: not JSON-compatible: {e}") from e
-        self._write(('{"jsonrpc":"2.0","method":"%s","params":%s}\n' % (method, body)).encode())
+        self._write(('{"jsonrpc":"2.0","method":"%s","params":%s}\n' % (method, encode_params(method, params))).encode())
 
     def notify_request(self, method: str, params: Any) -> None:
         """Sends a request whose answer nobody waits for (from a finalizer)."""

@@ -23,7 +23,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Sequence
-from queue import Empty, SimpleQueue
+from queue import SimpleQueue
 from typing import Any, Final, cast
 
 from . import _protocol as p
@@ -53,6 +53,17 @@ _TURN: Item = (TURN,)
 
 encode_json: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 """Compact JSON; NaN and infinities are refused (ValueError), as JSON has none."""
+
+encode_string: Callable[[str], str] = json.encoder.encode_basestring_ascii
+"""A str as a JSON string (the C encoder's own function)."""
+
+
+def encode_params(method: str, params: Any) -> str:
+    """params as JSON; what is not JSON-compatible is a BadArgument."""
+    try:
+        return encode_json(params)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise BadArgument(f"{method}: not JSON-compatible: {e}") from e
 
 
 def api_args() -> list[str]:
@@ -147,10 +158,7 @@ class Connection:
     def send(self, method: str, params: Any, q: Queue | None) -> int:
         """Sends a request whose answer goes to q (a notification when q
         is None) and returns its id."""
-        try:
-            body = encode_json(params)
-        except (TypeError, ValueError) as e:
-            raise BadArgument(f"{method}: not JSON-compatible: {e}") from e
+        body = encode_params(method, params)
         if q is None:
             self._write(('{"jsonrpc":"2.0","method":"%s","params":%s}\n' % (method, body)).encode())
             return 0
@@ -178,11 +186,17 @@ class Connection:
     def call(self, method: str, params: Any, handle: Callable[[Item], None] | None = None, route: str | None = None) -> Any:
         """Sends a request and waits for its result; while it waits, what
         the server sends about route is given to handle on this thread."""
+        return self.call_json(method, encode_params(method, params), handle, route)
+
+    def call_json(self, method: str, body: str, handle: Callable[[Item], None] | None = None, route: str | None = None) -> Any:
+        """call with the params already encoded."""
         q: Queue = SimpleQueue()
         if route is not None:
             self._routes[route] = q
+        i = next(self._ids)
+        self._pending[i] = q
         try:
-            self.send(method, params, q)
+            self._write(('{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}\n' % (i, method, body)).encode())
             while True:
                 item = self.next_item(q)
                 tag = item[0]
@@ -195,6 +209,7 @@ class Connection:
                 elif tag == CALL:
                     self.respond(item[1]["id"], NO_CELL)
         finally:
+            self._pending.pop(i, None)
             if route is not None:
                 self.unroute(route, q)
 
@@ -212,29 +227,29 @@ class Connection:
         """The next item for q: read from the server by this thread when no
         other thread is reading, else handed over by the one that is."""
         while True:
-            try:
-                item = q.get_nowait()
+            while not q.empty():
+                item = q.get()
                 if item[0] != TURN:
                     return item
-                continue
-            except Empty:
-                pass
             if self.dead is not None:
                 return (DIED, self.dead)
-            self._waiting[q] = None
-            if self._rlock.acquire(blocking=False):
-                del self._waiting[q]
+            waiting = self._waiting
+            waiting[q] = None
+            if self._rlock.acquire(False):
+                del waiting[q]
                 self._reader = threading.get_ident()
                 try:
+                    read_one = self._read_one
                     while q.empty() and self.dead is None:
-                        self._read_one()
+                        read_one()
                 finally:
                     self._reader = None
                     self._rlock.release()
-                    self._wake_waiting()
+                    if waiting:
+                        self._wake_waiting()
                 continue
             item = q.get()
-            self._waiting.pop(q, None)
+            waiting.pop(q, None)
             if item[0] != TURN:
                 return item
 

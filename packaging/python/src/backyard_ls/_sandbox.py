@@ -11,7 +11,7 @@ from types import TracebackType
 from typing import Any
 
 from . import _protocol as p
-from ._client import CALL, NOTIFY, Connection, Item, connection
+from ._client import CALL, NOTIFY, Connection, Item, connection, encode_params, encode_string
 from ._common import (
     Backend,
     FileEntry,
@@ -149,6 +149,7 @@ class Sandbox:
         """The sandbox's id in the server."""
         self.backend: Backend = res["backend"]
         """The backend it was opened with."""
+        self._id_json = encode_string(self.id)
         self._closed = False
         self._finalizer = weakref.finalize(self, _close, self._conn, self.id)
 
@@ -229,17 +230,20 @@ class Sandbox:
         out = on_stdout if on_stdout is not None else self._on_stdout
         err = on_stderr if on_stderr is not None else self._on_stderr
         stream = out is not None or err is not None
-        params = run_params(self.id, code, timeout, inputs, named_inputs, stream)
-        if stream or self._functions or self._on_progress is not None:
-            rec = self._routed(p.RUN, params, out, err)
-        else:
+        if not (stream or self._functions or self._on_progress is not None):
+            # The common run: its params encoded by hand, no callbacks.
+            if timeout is None and not inputs and not named_inputs and type(code) is str:
+                body = '{"sandbox":%s,"code":%s}' % (self._id_json, encode_string(code))
+            else:
+                body = encode_params(p.RUN, run_params(self.id, code, timeout, inputs, named_inputs, False))
             with self._lock:
                 try:
-                    rec = self._conn.call(p.RUN, params)
+                    return Execution(self._conn.call_json(p.RUN, body))
                 except KeyboardInterrupt:
                     self._conn.call_nowait(p.INTERRUPT, {"sandbox": self.id})
                     raise
-        return Execution(rec)
+        params = run_params(self.id, code, timeout, inputs, named_inputs, stream)
+        return Execution(self._routed(p.RUN, params, out, err))
 
     def run_code(self, code: str, /, **kwargs: Any) -> Execution:
         """``run``, under the name E2B's sandboxes use."""
