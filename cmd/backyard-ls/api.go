@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -53,6 +54,9 @@ func runAPI(args []string) int {
 	}
 	defer log.Sync()
 
+	// Batches make garbage at a steady rate and keep little (as batch
+	// does): collect less often.
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	keepOnBrokenPipe()

@@ -104,6 +104,10 @@ class AsyncConnection:
     def notify(self, method: str, params: Any) -> None:
         self._write(('{"jsonrpc":"2.0","method":"%s","params":%s}\n' % (method, encode_params(method, params))).encode())
 
+    def notify_json(self, method: str, body: str) -> None:
+        """Sends a notification whose params are already encoded."""
+        self._write(('{"jsonrpc":"2.0","method":"%s","params":%s}\n' % (method, body)).encode())
+
     def notify_request(self, method: str, params: Any) -> None:
         """Sends a request whose answer nobody waits for (from a finalizer)."""
         if self.dead is None:

@@ -171,6 +171,10 @@ class Connection:
             raise
         return i
 
+    def notify_json(self, method: str, body: str) -> None:
+        """Sends a notification whose params are already encoded."""
+        self._write(('{"jsonrpc":"2.0","method":"%s","params":%s}\n' % (method, body)).encode())
+
     def respond(self, i: Any, result_json: str) -> None:
         """Answers a request of the server with an encoded result."""
         self._write(('{"jsonrpc":"2.0","id":%s,"result":%s}\n' % (encode_json(i), result_json)).encode())

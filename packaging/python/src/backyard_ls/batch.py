@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import Any, Union
 
 from . import _protocol as p
-from ._client import DIED, NOTIFY, RESPONSE, Connection, Queue, connection, error_from, result_of
+from ._client import DIED, NOTIFY, RESPONSE, Connection, Queue, connection, encode_params, encode_string, error_from, result_of
 from ._common import Backend
 from ._errors import BadArgument, BackyardError, ServerDied
 from ._execution import Execution
@@ -169,19 +169,30 @@ class _Feed:
     def room(self) -> int:
         return 0 if self.exhausted else self.window - (self.sent - self.done)
 
-    def chunk(self, items: Iterator[Snippet], n: int) -> list[p.BatchSnippet]:
-        out: list[p.BatchSnippet] = []
+    def chunk(self, items: Iterator[Snippet], n: int) -> str:
+        """The JSON of up to n snippets taken from items (a code string's
+        encoded by hand: most batches are lists of code)."""
+        out: list[str] = []
+        ids = self.ids
         for _ in range(min(n, _CHUNK)):
             try:
                 item = next(items)
             except StopIteration:
                 self.exhausted = True
                 break
-            sid, sn = to_snippet(item, self.sent)
-            self.ids[self.sent] = sid
+            if type(item) is str:
+                ids[self.sent] = self.sent
+                out.append('{"code":%s}' % encode_string(item))
+            else:
+                sid, sn = to_snippet(item, self.sent)
+                ids[self.sent] = sid
+                out.append(encode_params(p.BATCH_ADD, sn))
             self.sent += 1
-            out.append(sn)
-        return out
+        return ",".join(out)
+
+    def add_params(self, batch: str, chunk: str) -> str:
+        """batch_add's params for a chunk."""
+        return '{"batch":%s,"snippets":[%s]}' % (encode_string(batch), chunk)
 
     def results(self, params: dict[str, Any], ready: deque[Execution]) -> None:
         """Takes a batch_results notification's results into ready."""
@@ -251,7 +262,7 @@ class BatchResults(Iterator[Execution]):
             while feed.room() > 0:
                 chunk = feed.chunk(self._items, feed.room())
                 if chunk:
-                    self._conn.send(p.BATCH_ADD, {"batch": self.batch, "snippets": chunk}, None)
+                    self._conn.notify_json(p.BATCH_ADD, feed.add_params(self.batch, chunk))
                 if feed.exhausted and not self._end_id:
                     self._end_id = self._conn.send(p.BATCH_END, {"batch": self.batch}, self._q)
         except BaseException:
@@ -435,7 +446,7 @@ class AsyncBatchResults(AsyncIterator[Execution]):
                     if len(buf) < n:
                         feed.exhausted = True
                     if chunk:
-                        self._conn.notify(p.BATCH_ADD, {"batch": self.batch, "snippets": chunk})
+                        self._conn.notify_json(p.BATCH_ADD, feed.add_params(self.batch, chunk))
                     await asyncio.sleep(0)
             else:
                 it = iter(snippets)
@@ -445,7 +456,7 @@ class AsyncBatchResults(AsyncIterator[Execution]):
                         self._room.clear()
                     chunk = feed.chunk(it, feed.room())
                     if chunk:
-                        self._conn.notify(p.BATCH_ADD, {"batch": self.batch, "snippets": chunk})
+                        self._conn.notify_json(p.BATCH_ADD, feed.add_params(self.batch, chunk))
                     await asyncio.sleep(0)
             self._end = self._conn.request(p.BATCH_END, {"batch": self.batch})
             self._end.add_done_callback(lambda f: self._events.put_nowait((RESPONSE, f)))
