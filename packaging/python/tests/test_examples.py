@@ -43,3 +43,15 @@ def test_notebook_session() -> None:
     out = run("notebook_session.py")
     assert "Out[1]: 2\napples    12 × 0.50\npears      4 × 0.75\nOut[3]: 9.0\n" in out
     assert "[4] KeyError: \"no item 'plums'\"" in out
+
+
+def test_the_readme_example(tmp_path: Path) -> None:
+    readme = (EXAMPLES.parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("\n## Python\n"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    script = tmp_path / "readme.py"
+    script.write_text(code, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "9.75 monty items: 3\nerror IndexError 1\n0 ok 2\nslow timeout None\n"
