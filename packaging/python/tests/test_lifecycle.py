@@ -119,3 +119,33 @@ def test_a_forked_child_gets_its_own_server() -> None:
         assert got == b"ok"
         assert parent.run("x").value == "1"
         assert server_pid() == mine
+
+
+FORKS = textwrap.dedent('''\
+    import os, time
+    from backyard_ls import Sandbox, _client
+    s = Sandbox("monty")
+    s.run("x = 1")
+    if os.fork() == 0:
+        # A child that keeps the server's pipes open and outlives its parent.
+        time.sleep(600)
+        os._exit(0)
+    print(_client.connection().pid, flush=True)
+    time.sleep(600)
+''')
+
+
+def test_the_server_watches_its_parent_when_the_pipes_stay_open(tmp_path: Path) -> None:
+    script = tmp_path / "forks.py"
+    script.write_text(FORKS)
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert child.stdout is not None
+        server = int(child.stdout.readline())
+        procs = descendants(server)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        wait_until(lambda: not alive(server), "the server to exit though its stdin is still open")
+        wait_until(lambda: not any(alive(p) for p in procs), "the worker to exit")
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)  # the grandchild
