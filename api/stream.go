@@ -52,49 +52,41 @@ func newStream(in io.Reader, out io.Writer, max int, closer func() error, log *z
 
 // ReadFrame returns the next well-formed message. It answers and skips
 // malformed and oversized ones; it returns an error only when the input
-// ends or fails. The body is valid until the next read.
-func (s *stream) ReadFrame(ctx context.Context) (body []byte, n int64, err error) {
-	defer func() {
-		if err != nil {
-			s.endOnce.Do(func() { close(s.ended) })
-		}
-	}()
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
-		}
+// ends or fails (ended is closed then). The body is valid until the next
+// read.
+func (s *stream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
+	for ctx.Err() == nil {
 		line, size, over, err := s.readLine()
-		if err != nil {
+		switch {
+		case err != nil:
 			if errors.Is(err, io.EOF) && size > 0 {
 				err = io.ErrUnexpectedEOF // the input ended inside a line
 			}
+			s.endOnce.Do(func() { close(s.ended) })
 			return nil, 0, err
-		}
-		if over {
+		case over:
 			s.log.Warn("skipping a request over the size limit", zap.Int("limit", s.max))
 			s.answer(idOf(line), &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest,
 				Message: fmt.Sprintf("the request is larger than %d bytes, the most this server reads (max_request_bytes); nothing of it was done", s.max),
 				Data:    errorData(contract.APITooLarge)})
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")) {
+		case len(bytes.TrimSpace(line)) == 0:
+		case bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")):
 			s.answer(jsonrpc2.ID{}, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "batch requests (JSON arrays) are not supported: send one message per line", Data: errorData(contract.APIBadArgument)})
-			continue
-		}
-		if _, err := jsonrpc2.DecodeMessage(line); err != nil {
-			var e *jsonrpc2.Error
-			if !errors.As(err, &e) {
-				e = jsonrpc2.NewError(jsonrpc2.ParseError, err.Error())
+		default:
+			if _, err := jsonrpc2.DecodeMessage(line); err != nil {
+				var e *jsonrpc2.Error
+				if !errors.As(err, &e) {
+					e = jsonrpc2.NewError(jsonrpc2.ParseError, err.Error())
+				}
+				s.log.Warn("skipping a malformed message", zap.Int("bytes", len(line)), zap.String("error", e.Message))
+				s.answer(idOf(line), &jsonrpc2.Error{Code: e.Code, Message: e.Message, Data: errorData(contract.APIBadArgument)})
+				continue
 			}
-			s.log.Warn("skipping a malformed message", zap.Int("bytes", len(line)), zap.String("error", e.Message))
-			s.answer(idOf(line), &jsonrpc2.Error{Code: e.Code, Message: e.Message, Data: errorData(contract.APIBadArgument)})
-			continue
+			return line, int64(size), nil
 		}
-		return line, int64(size), nil
 	}
+	s.endOnce.Do(func() { close(s.ended) })
+	return nil, 0, ctx.Err()
 }
 
 // readLine reads the next line without its newline. Of a line over max

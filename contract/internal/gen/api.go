@@ -63,38 +63,11 @@ func (m *model) loadAPI(api, client *ast.InterfaceType) error {
 // apiTypes are the struct and enum types reachable from the API's and
 // APIClient's params and results, and APIErrorData, in declaration order.
 func (m *model) apiTypes() []string {
-	seen := map[string]bool{}
-	var visit func(string)
-	visit = func(t string) {
-		t = strings.TrimLeft(t, "*[]")
-		if strings.HasPrefix(t, "map[") {
-			visit(t[strings.IndexByte(t, ']')+1:])
-			return
-		}
-		if seen[t] {
-			return
-		}
-		if st := m.structs[t]; st != nil {
-			seen[t] = true
-			for _, f := range st.fields {
-				visit(exprString(f.typ))
-			}
-		} else if m.enums[t] != nil {
-			seen[t] = true
-		}
-	}
+	roots := []string{"APIErrorData"}
 	for _, a := range append(append([]*apiMethod(nil), m.api...), m.apiClient...) {
-		visit(a.arg)
-		visit(a.result)
+		roots = append(roots, a.arg, a.result)
 	}
-	visit("APIErrorData")
-	var out []string
-	for _, n := range m.order {
-		if seen[n] {
-			out = append(out, n)
-		}
-	}
-	return out
+	return m.reachable(roots, true)
 }
 
 // encodable reports whether AppendJSON can be generated for struct t: every
@@ -130,46 +103,28 @@ func (m *model) encodable(t string) bool {
 // LSP wire types, and the API's notification params the server sends
 // often (those whose fields encode knows), with what they hold.
 func (m *model) encodedTypes() []string {
-	seen := map[string]bool{}
-	for _, t := range m.wireTypes() {
-		seen[t] = true
-	}
-	var visit func(string)
-	visit = func(t string) {
-		t = strings.TrimLeft(t, "*[]")
-		if st := m.structs[t]; st != nil && !seen[t] {
-			seen[t] = true
-			for _, f := range st.fields {
-				visit(exprString(f.typ))
-			}
-		}
-	}
+	roots := m.wireTypes()
 	for _, a := range m.apiClient {
 		if a.notification() && m.encodable(a.arg) {
-			visit(a.arg)
+			roots = append(roots, a.arg)
 		}
 	}
-	var out []string
-	for _, n := range m.order {
-		if seen[n] && m.structs[n] != nil {
-			out = append(out, n)
-		}
-	}
-	return out
+	return m.reachable(roots, false)
 }
 
 // apiGo is the part of zz_generated.go for the API: method names and
 // DispatchAPI.
 func (m *model) apiGo(p func(string, ...any)) {
-	p("// API method names, one per method of API.\nconst (\n")
-	for _, a := range m.api {
-		p("\tAPI%s = %q\n", a.goName, a.id)
+	for _, group := range []struct {
+		iface   string
+		methods []*apiMethod
+	}{{"API", m.api}, {"APIClient", m.apiClient}} {
+		p("// %s method names, one per method of %s.\nconst (\n", group.iface, group.iface)
+		for _, a := range group.methods {
+			p("\t%s%s = %q\n", group.iface, a.goName, a.id)
+		}
+		p(")\n\n")
 	}
-	p(")\n\n// APIClient method names, one per method of APIClient.\nconst (\n")
-	for _, a := range m.apiClient {
-		p("\tAPIClient%s = %q\n", a.goName, a.id)
-	}
-	p(")\n\n")
 	p(`// DispatchAPI decodes the params of an API method, checks them against
 // their declaration and calls the method of a. A notification's result is
 // nil. Bad params or an unknown method are an *ArgError.
@@ -185,14 +140,11 @@ func DispatchAPI(ctx context.Context, a API, method string, params jsontext.Valu
 		p("\t\tr, err := a.%s(ctx, p)\n\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\treturn r, nil\n", x.goName)
 	}
 	p("\t}\n\treturn nil, unknownMethod(method)\n}\n\n")
-	p("// APIMethods lists the API's methods, in declaration order.\nvar APIMethods = []string{")
+	names := make([]string, len(m.api))
 	for i, a := range m.api {
-		if i > 0 {
-			p(", ")
-		}
-		p("API%s", a.goName)
+		names[i] = "API" + a.goName
 	}
-	p("}\n\n")
+	p("// APIMethods lists the API's methods, in declaration order.\nvar APIMethods = []string{%s}\n\n", strings.Join(names, ", "))
 }
 
 // apiTable lists the API's methods for the docs.
@@ -224,26 +176,8 @@ func (m *model) apiDoc(p func(string, ...any)) {
 	p("### Sent by the server\n\n%s\n\n", strings.ReplaceAll(m.typeDocs["APIClient"], "\n", " "))
 	p("%s\n", m.apiTable(m.apiClient, "| method | params | result | sent |"))
 	for _, n := range m.apiTypes() {
-		if m.isWire(n) {
-			continue // in Records
+		if !m.isWire(n) { // the records are documented above
+			m.typeDoc(p, "### "+n, n, true)
 		}
-		if e := m.enums[n]; e != nil {
-			p("### %s\n\n%s\n\n| value | meaning |\n| --- | --- |\n", n, e.doc)
-			for _, v := range e.values {
-				p("| `%q` | %s |\n", v.value, mdCell(v.doc))
-			}
-			p("\n")
-			continue
-		}
-		st := m.structs[n]
-		p("### %s\n\n%s\n\n| field | type | meaning |\n| --- | --- | --- |\n", n, strings.ReplaceAll(st.doc, "\n", " "))
-		for _, f := range st.fields {
-			name := "`" + f.jsonName + "`"
-			if f.omit {
-				name += " (optional)"
-			}
-			p("| %s | `%s` | %s |\n", name, m.tsType(exprString(f.typ)), mdCell(f.doc))
-		}
-		p("\n")
 	}
 }

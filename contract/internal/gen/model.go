@@ -332,13 +332,28 @@ func (m *model) argTypes() []string {
 // wireTypes are the struct types reachable from the commands' arguments and
 // results and the notifications' params, in declaration order.
 func (m *model) wireTypes() []string {
+	var roots []string
+	for _, c := range m.commands {
+		roots = append(roots, c.arg, c.result)
+	}
+	for _, n := range m.notifies {
+		roots = append(roots, n.params)
+	}
+	for _, r := range m.requests {
+		roots = append(roots, r.params, r.result)
+	}
+	return m.reachable(append(roots, "ClientCapabilities"), true)
+}
+
+// reachable are the struct types (and with enums the enum types) reachable
+// from roots through their fields, in declaration order.
+func (m *model) reachable(roots []string, enums bool) []string {
 	seen := map[string]bool{}
 	var visit func(string)
 	visit = func(t string) {
 		t = strings.TrimLeft(t, "*[]")
 		if strings.HasPrefix(t, "map[") {
-			t = t[strings.IndexByte(t, ']')+1:]
-			visit(t)
+			visit(t[strings.IndexByte(t, ']')+1:])
 			return
 		}
 		if seen[t] {
@@ -349,22 +364,13 @@ func (m *model) wireTypes() []string {
 			for _, f := range st.fields {
 				visit(exprString(f.typ))
 			}
-		} else if m.enums[t] != nil {
+		} else if enums && m.enums[t] != nil {
 			seen[t] = true
 		}
 	}
-	for _, c := range m.commands {
-		visit(c.arg)
-		visit(c.result)
+	for _, r := range roots {
+		visit(r)
 	}
-	for _, n := range m.notifies {
-		visit(n.params)
-	}
-	for _, r := range m.requests {
-		visit(r.params)
-		visit(r.result)
-	}
-	visit("ClientCapabilities")
 	var out []string
 	for _, n := range m.order {
 		if seen[n] {

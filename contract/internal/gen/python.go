@@ -26,23 +26,23 @@ from __future__ import annotations
 from typing import Any, Final, Literal, TypedDict
 
 `)
-	p("# Methods the client calls; a notification gets no answer.\n")
-	for _, a := range m.api {
-		kind := "request, result " + a.result
-		if a.notification() {
-			kind = "notification"
+	for _, group := range []struct {
+		comment string
+		methods []*apiMethod
+	}{
+		{"Methods the client calls; a notification gets no answer.", m.api},
+		{"What the server sends: requests the client answers, and notifications.", m.apiClient},
+	} {
+		p("# %s\n", group.comment)
+		for _, a := range group.methods {
+			kind := "request, result " + a.result
+			if a.notification() {
+				kind = "notification"
+			}
+			p("%s: Final = %q\n\"\"\"%s (params %s; %s)\"\"\"\n", strings.ToUpper(a.id), a.id, pyDocLine(a.doc), a.arg, kind)
 		}
-		p("%s: Final = %q\n\"\"\"%s (params %s; %s)\"\"\"\n", strings.ToUpper(a.id), a.id, pyDocLine(a.doc), a.arg, kind)
+		p("\n")
 	}
-	p("\n# What the server sends: requests the client answers, and notifications.\n")
-	for _, a := range m.apiClient {
-		kind := "request, result " + a.result
-		if a.notification() {
-			kind = "notification"
-		}
-		p("%s: Final = %q\n\"\"\"%s (params %s; %s)\"\"\"\n", strings.ToUpper(a.id), a.id, pyDocLine(a.doc), a.arg, kind)
-	}
-	p("\n")
 	for _, n := range m.apiTypes() {
 		if e := m.enums[n]; e != nil {
 			var vals []string

@@ -20,18 +20,14 @@ from . import _protocol as p
 from ._binary import find_binary
 from ._client import CALL, DIED, NO_CELL, NOTIFY, Item, api_args, encode_json, encode_params, error_from, popen_options
 from ._common import (
-    Backend,
     FileEntry,
-    Functions,
     OutputCallback,
-    ProgressCallback,
+    SandboxBase,
     Variable,
     files_of,
-    functions_of,
     host_answer_async,
-    open_params,
+    notified,
     packages_of,
-    progress_of,
     run_params,
 )
 from ._common import variables_of as _variables_of
@@ -215,7 +211,7 @@ async def async_connection(binary: str | os.PathLike[str] | None = None) -> Asyn
     return await asyncio.shield(fut)
 
 
-class AsyncSandbox:
+class AsyncSandbox(SandboxBase):
     """Sandbox for asyncio programs: the same parameters and methods, as
     coroutines. Many can run at once over the event loop's one
     ``backyard-ls`` process.
@@ -229,67 +225,11 @@ class AsyncSandbox:
     output callbacks are called on the loop.
     """
 
-    def __init__(
-        self,
-        backend: Backend | None = None,
-        *,
-        timeout: float | None = None,
-        memory_mb: int | None = None,
-        image: str | None = None,
-        runtime: str | None = None,
-        network: str | bool | None = None,
-        workspace: str | os.PathLike[str] | None = None,
-        files_write: str | None = None,
-        env: Mapping[str, str] | None = None,
-        functions: Functions | None = None,
-        auto_install: str | bool | None = None,
-        index_url: str | None = None,
-        find_links: str | os.PathLike[str] | None = None,
-        recursion_limit: int | None = None,
-        max_output_bytes: int | None = None,
-        on_stdout: OutputCallback | None = None,
-        on_stderr: OutputCallback | None = None,
-        on_progress: ProgressCallback | None = None,
-        binary: str | os.PathLike[str] | None = None,
-        monty: str | os.PathLike[str] | None = None,
-        sandbox_type: Backend | None = None,
-        max_duration_sec: float | None = None,
-        max_memory_mb: int | None = None,
-        image_name: str | None = None,
-        enable_network: bool | None = None,
-    ) -> None:
-        self._functions = functions_of(functions)
-        self._params = open_params(
-            backend=backend if backend is not None else sandbox_type,
-            timeout=timeout if timeout is not None else max_duration_sec,
-            memory_mb=memory_mb if memory_mb is not None else max_memory_mb,
-            recursion_limit=recursion_limit,
-            max_output_bytes=max_output_bytes,
-            image=image if image is not None else image_name,
-            runtime=runtime,
-            network=network if network is not None else enable_network,
-            workspace=workspace,
-            files_write=files_write,
-            env=env,
-            functions=self._functions,
-            auto_install=auto_install,
-            index_url=index_url,
-            find_links=find_links,
-            monty=monty,
-        )
-        self._binary = binary
-        self._on_stdout = on_stdout
-        self._on_stderr = on_stderr
-        self._on_progress = on_progress
+    def _opened(self) -> None:
         self._conn: AsyncConnection | None = None
         self._lock: asyncio.Lock | None = None
         self._opening: asyncio.Future[None] | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
-        self._closed = False
-        self.id: str = ""
-        """The sandbox's id in the server (empty until it is open)."""
-        self.backend: Backend | None = None
-        """The backend it was opened with."""
 
     async def open(self) -> AsyncSandbox:
         """Open the sandbox (once; later calls return at once)."""
@@ -316,9 +256,6 @@ class AsyncSandbox:
 
     async def __aexit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
         await self.close()
-
-    def __repr__(self) -> str:
-        return f"<AsyncSandbox {self.id or '(not open)'} backend={self.backend!r}{' closed' if self._closed else ''}>"
 
     async def _ready(self) -> AsyncConnection:
         if self._conn is None:
@@ -347,16 +284,7 @@ class AsyncSandbox:
             if item[0] == CALL:
                 keep(answer(item[1]))
             elif item[0] == NOTIFY:
-                method, params = item[1], item[2]
-                if method == p.OUTPUT:
-                    cb = on_stdout if params["stream"] == "stdout" else on_stderr
-                    if cb is not None:
-                        keep(cb(params["text"]))
-                elif method == p.PROGRESS:
-                    if on_progress is not None:
-                        keep(on_progress(progress_of(params)))
-                elif method == p.WARNING:
-                    warnings.warn(str(params.get("message")), RuntimeWarning, stacklevel=2)
+                keep(notified(item[1], item[2], on_stdout, on_stderr, on_progress))
 
         return handle
 
@@ -388,11 +316,9 @@ class AsyncSandbox:
         """Run code like a notebook cell and return what it did (see
         Sandbox.run). Cancelling the awaiting task interrupts the cell."""
         conn = await self._ready()
-        out = on_stdout if on_stdout is not None else self._on_stdout
-        err = on_stderr if on_stderr is not None else self._on_stderr
-        stream = out is not None or err is not None
-        params = run_params(self.id, code, timeout, inputs, named_inputs, stream)
-        if stream or self._functions or self._on_progress is not None:
+        out, err, routed = self._callbacks(on_stdout, on_stderr)
+        params = run_params(self.id, code, timeout, inputs, named_inputs, out is not None or err is not None)
+        if routed:
             return Execution(await self._routed(p.RUN, params, out, err))
         assert self._lock is not None
         async with self._lock:

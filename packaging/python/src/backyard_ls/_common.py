@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Union
@@ -176,6 +177,97 @@ def run_params(sandbox: str, code: str, timeout: float | None, inputs: Mapping[s
     if stream:
         a["stream"] = True
     return a
+
+
+class SandboxBase:
+    """The parameters Sandbox and AsyncSandbox share (Sandbox documents
+    them); a subclass opens the sandbox in _opened."""
+
+    def __init__(
+        self,
+        backend: Backend | None = None,
+        *,
+        timeout: float | None = None,
+        memory_mb: int | None = None,
+        image: str | None = None,
+        runtime: str | None = None,
+        network: str | bool | None = None,
+        workspace: str | os.PathLike[str] | None = None,
+        files_write: str | None = None,
+        env: Mapping[str, str] | None = None,
+        functions: Functions | None = None,
+        auto_install: str | bool | None = None,
+        index_url: str | None = None,
+        find_links: str | os.PathLike[str] | None = None,
+        recursion_limit: int | None = None,
+        max_output_bytes: int | None = None,
+        on_stdout: OutputCallback | None = None,
+        on_stderr: OutputCallback | None = None,
+        on_progress: ProgressCallback | None = None,
+        binary: str | os.PathLike[str] | None = None,
+        monty: str | os.PathLike[str] | None = None,
+        sandbox_type: Backend | None = None,
+        max_duration_sec: float | None = None,
+        max_memory_mb: int | None = None,
+        image_name: str | None = None,
+        enable_network: bool | None = None,
+    ) -> None:
+        self._functions = functions_of(functions)
+        self._params = open_params(
+            backend=backend if backend is not None else sandbox_type,
+            timeout=timeout if timeout is not None else max_duration_sec,
+            memory_mb=memory_mb if memory_mb is not None else max_memory_mb,
+            recursion_limit=recursion_limit,
+            max_output_bytes=max_output_bytes,
+            image=image if image is not None else image_name,
+            runtime=runtime,
+            network=network if network is not None else enable_network,
+            workspace=workspace,
+            files_write=files_write,
+            env=env,
+            functions=self._functions,
+            auto_install=auto_install,
+            index_url=index_url,
+            find_links=find_links,
+            monty=monty,
+        )
+        self._binary = binary
+        self._on_stdout = on_stdout
+        self._on_stderr = on_stderr
+        self._on_progress = on_progress
+        self._closed = False
+        self.id: str = ""
+        """The sandbox's id in the server (empty until it is open)."""
+        self.backend: Backend | None = None
+        """The backend it was opened with."""
+        self._opened()
+
+    def _opened(self) -> None:
+        """Called at the end of __init__."""
+
+    def _callbacks(self, on_stdout: OutputCallback | None, on_stderr: OutputCallback | None) -> tuple[OutputCallback | None, OutputCallback | None, bool]:
+        """A run's output callbacks (its own, else the sandbox's) and
+        whether the run needs the server's messages while it runs."""
+        out = on_stdout if on_stdout is not None else self._on_stdout
+        err = on_stderr if on_stderr is not None else self._on_stderr
+        routed = out is not None or err is not None or bool(self._functions) or self._on_progress is not None
+        return out, err, routed
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id or '(not open)'} backend={self.backend!r}{' closed' if self._closed else ''}>"
+
+
+def notified(method: str, params: dict[str, Any], on_stdout: OutputCallback | None, on_stderr: OutputCallback | None, on_progress: ProgressCallback | None) -> Any:
+    """Handles what the server says about a running request (output,
+    progress, a warning); returns what the callback returned."""
+    if method == p.OUTPUT:
+        cb = on_stdout if params["stream"] == "stdout" else on_stderr
+        return cb(params["text"]) if cb is not None else None
+    if method == p.PROGRESS:
+        return on_progress(progress_of(params)) if on_progress is not None else None
+    if method == p.WARNING:
+        warnings.warn(str(params.get("message")), RuntimeWarning, stacklevel=3)
+    return None
 
 
 def progress_of(params: dict[str, Any]) -> Progress:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import threading
-import warnings
 import weakref
 from collections.abc import Iterable, Mapping
 from types import TracebackType
@@ -13,18 +11,14 @@ from typing import Any
 from . import _protocol as p
 from ._client import CALL, NOTIFY, Connection, Item, connection, encode_params, encode_string
 from ._common import (
-    Backend,
     FileEntry,
-    Functions,
     OutputCallback,
-    ProgressCallback,
+    SandboxBase,
     Variable,
     files_of,
-    functions_of,
     host_answer,
-    open_params,
+    notified,
     packages_of,
-    progress_of,
     run_params,
     variables_of,
 )
@@ -36,7 +30,7 @@ def _close(conn: Connection, sandbox: str) -> None:
     conn.call_nowait(p.CLOSE, {"sandbox": sandbox})
 
 
-class Sandbox:
+class Sandbox(SandboxBase):
     """A sandboxed, stateful Python kernel: each ``run`` keeps the names the
     ones before it defined, like a notebook's cells.
 
@@ -91,66 +85,12 @@ class Sandbox:
         BinaryNotFound, ServerDied: no usable ``backyard-ls`` binary.
     """
 
-    def __init__(
-        self,
-        backend: Backend | None = None,
-        *,
-        timeout: float | None = None,
-        memory_mb: int | None = None,
-        image: str | None = None,
-        runtime: str | None = None,
-        network: str | bool | None = None,
-        workspace: str | os.PathLike[str] | None = None,
-        files_write: str | None = None,
-        env: Mapping[str, str] | None = None,
-        functions: Functions | None = None,
-        auto_install: str | bool | None = None,
-        index_url: str | None = None,
-        find_links: str | os.PathLike[str] | None = None,
-        recursion_limit: int | None = None,
-        max_output_bytes: int | None = None,
-        on_stdout: OutputCallback | None = None,
-        on_stderr: OutputCallback | None = None,
-        on_progress: ProgressCallback | None = None,
-        binary: str | os.PathLike[str] | None = None,
-        monty: str | os.PathLike[str] | None = None,
-        sandbox_type: Backend | None = None,
-        max_duration_sec: float | None = None,
-        max_memory_mb: int | None = None,
-        image_name: str | None = None,
-        enable_network: bool | None = None,
-    ) -> None:
-        self._functions = functions_of(functions)
-        params = open_params(
-            backend=backend if backend is not None else sandbox_type,
-            timeout=timeout if timeout is not None else max_duration_sec,
-            memory_mb=memory_mb if memory_mb is not None else max_memory_mb,
-            recursion_limit=recursion_limit,
-            max_output_bytes=max_output_bytes,
-            image=image if image is not None else image_name,
-            runtime=runtime,
-            network=network if network is not None else enable_network,
-            workspace=workspace,
-            files_write=files_write,
-            env=env,
-            functions=self._functions,
-            auto_install=auto_install,
-            index_url=index_url,
-            find_links=find_links,
-            monty=monty,
-        )
-        self._on_stdout = on_stdout
-        self._on_stderr = on_stderr
-        self._on_progress = on_progress
+    def _opened(self) -> None:
         self._lock = threading.Lock()
-        self._conn = connection(binary)
-        res = self._conn.call(p.OPEN, params)
-        self.id: str = res["sandbox"]
-        """The sandbox's id in the server."""
-        self.backend: Backend = res["backend"]
-        """The backend it was opened with."""
+        self._conn = connection(self._binary)
+        res = self._conn.call(p.OPEN, self._params)
+        self.id, self.backend = res["sandbox"], res["backend"]
         self._id_json = encode_string(self.id)
-        self._closed = False
         self._finalizer = weakref.finalize(self, _close, self._conn, self.id)
 
     def __enter__(self) -> Sandbox:
@@ -158,9 +98,6 @@ class Sandbox:
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
-
-    def __repr__(self) -> str:
-        return f"<Sandbox {self.id} backend={self.backend!r}{' closed' if self._closed else ''}>"
 
     def _handler(self, on_stdout: OutputCallback | None, on_stderr: OutputCallback | None) -> Any:
         conn, functions, on_progress = self._conn, self._functions, self._on_progress
@@ -172,16 +109,7 @@ class Sandbox:
                 name = params.get("function", "")
                 conn.respond(msg["id"], host_answer(functions.get(name), name, params))
             elif item[0] == NOTIFY:
-                method, params = item[1], item[2]
-                if method == p.OUTPUT:
-                    cb = on_stdout if params["stream"] == "stdout" else on_stderr
-                    if cb is not None:
-                        cb(params["text"])
-                elif method == p.PROGRESS:
-                    if on_progress is not None:
-                        on_progress(progress_of(params))
-                elif method == p.WARNING:
-                    warnings.warn(str(params.get("message")), RuntimeWarning, stacklevel=2)
+                notified(item[1], item[2], on_stdout, on_stderr, on_progress)
 
         return handle
 
@@ -227,10 +155,8 @@ class Sandbox:
             BackendUnavailable: the backend cannot run anything.
             SandboxClosed, ServerDied: the sandbox is gone.
         """
-        out = on_stdout if on_stdout is not None else self._on_stdout
-        err = on_stderr if on_stderr is not None else self._on_stderr
-        stream = out is not None or err is not None
-        if not (stream or self._functions or self._on_progress is not None):
+        out, err, routed = self._callbacks(on_stdout, on_stderr)
+        if not routed:
             # The common run: its params encoded by hand, no callbacks.
             if timeout is None and not inputs and not named_inputs and type(code) is str:
                 body = '{"sandbox":%s,"code":%s}' % (self._id_json, encode_string(code))
@@ -242,7 +168,7 @@ class Sandbox:
                 except KeyboardInterrupt:
                     self._conn.call_nowait(p.INTERRUPT, {"sandbox": self.id})
                     raise
-        params = run_params(self.id, code, timeout, inputs, named_inputs, stream)
+        params = run_params(self.id, code, timeout, inputs, named_inputs, out is not None or err is not None)
         return Execution(self._routed(p.RUN, params, out, err))
 
     def run_code(self, code: str, /, **kwargs: Any) -> Execution:

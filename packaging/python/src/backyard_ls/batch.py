@@ -9,14 +9,16 @@ modules imported once) for snippets that need CPython, stay up for the
 whole batch. At most ``window`` snippets are in flight, so neither side
 holds the whole list.
 
-The pieces other modules build on: ``batch_params`` (the batch_open params
-of run_batch's arguments), ``to_snippet`` (a snippet as the wire has it,
-with its id) and ``Execution.from_record`` (a wire record as an
-Execution).
+The pieces other modules build on: ``batch_options`` (run_batch's
+options, checked, with the batch_open params they make), ``to_snippet`` (a
+snippet as the wire has it, with its id) and ``Execution.from_record`` (a
+wire record as an Execution).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import time
 from collections import deque
@@ -24,10 +26,10 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, It
 from dataclasses import dataclass
 from queue import SimpleQueue
 from types import TracebackType
-from typing import Any, Union
+from typing import Any, Concatenate, ParamSpec, TypeVar, Union
 
 from . import _protocol as p
-from ._client import DIED, NOTIFY, RESPONSE, Connection, Queue, connection, encode_params, encode_string, error_from, result_of
+from ._client import DIED, NOTIFY, RESPONSE, Queue, connection, encode_params, encode_string, error_from, result_of
 from ._common import Backend
 from ._errors import BadArgument, BackyardError, ServerDied
 from ._execution import Execution
@@ -104,7 +106,18 @@ def to_snippet(item: Snippet, index: int) -> tuple[Any, p.BatchSnippet]:
     return item.get("id", index), sn
 
 
-def batch_params(
+@dataclass(frozen=True)
+class BatchOptions:
+    """run_batch's options other than the snippets, as batch_options makes them."""
+
+    params: p.BatchOpenArgs
+    """batch_open's params."""
+    window: int
+    on_progress: ProgressCallback | None
+    binary: str | os.PathLike[str] | None
+
+
+def batch_options(
     *,
     backend: Backend | None = None,
     parallel: int | None = None,
@@ -116,9 +129,34 @@ def batch_params(
     max_output_bytes: int | None = None,
     image: str | None = None,
     runtime: str | None = None,
+    on_progress: ProgressCallback | None = None,
+    window: int = DEFAULT_WINDOW,
+    binary: str | os.PathLike[str] | None = None,
     monty: str | os.PathLike[str] | None = None,
-) -> p.BatchOpenArgs:
-    """The batch_open params of run_batch's arguments (None: the server's default)."""
+) -> BatchOptions:
+    """run_batch's options (None: the server's default), checked.
+
+    Args:
+        backend: ``"auto"`` (each snippet where it can run; the default),
+            ``"monty"`` or ``"container"``.
+        parallel: snippets running at once (default 2).
+        ordered: results in input order (default); False gives each as it
+            ends.
+        preload: modules each container imports once before any snippet
+            (e.g. ``["numpy"]``).
+        timeout: time limit of each snippet, in seconds (a snippet's own
+            ``timeout`` wins).
+        memory_mb, recursion_limit, max_output_bytes: limits of each
+            snippet.
+        image, runtime: the containers' image and runtime.
+        on_progress: called with a BatchProgress as results come.
+        window: snippets in flight at most.
+        binary: the ``backyard-ls`` binary (default: find_binary()).
+        monty: the Monty worker binary (default: the server's search).
+
+    Raises:
+        BadArgument: an option is not acceptable.
+    """
     a: p.BatchOpenArgs = {"ordered": bool(ordered)}
     if backend is not None:
         if backend not in ("auto", "monty", "container"):
@@ -146,7 +184,31 @@ def batch_params(
         a["runtime"] = runtime  # type: ignore[typeddict-item]
     if monty is not None:
         a["monty"] = os.fspath(monty)
-    return a
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+        raise BadArgument(f"window must be a whole number ≥ 1, got {window!r}")
+    return BatchOptions(a, window, on_progress, binary)
+
+
+_S = TypeVar("_S")
+_R = TypeVar("_R")
+_P = ParamSpec("_P")
+
+
+def _taking(options: Callable[_P, BatchOptions]) -> Callable[[Callable[[_S, BatchOptions], _R]], Callable[Concatenate[_S, _P], _R]]:
+    """Gives a function of (snippets, BatchOptions) the signature of
+    (snippets, **batch_options's arguments), for callers and their tools."""
+
+    def decorate(make: Callable[[_S, BatchOptions], _R]) -> Callable[Concatenate[_S, _P], _R]:
+        def call(snippets: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+            return make(snippets, options(*args, **kwargs))
+
+        functools.update_wrapper(call, make)
+        mine, theirs = inspect.signature(make), inspect.signature(options)
+        first = next(iter(mine.parameters.values())).replace(kind=inspect.Parameter.POSITIONAL_ONLY)
+        setattr(call, "__signature__", theirs.replace(parameters=[first, *theirs.parameters.values()], return_annotation=mine.return_annotation))
+        return call
+
+    return decorate
 
 
 class _Feed:
@@ -154,8 +216,6 @@ class _Feed:
     what is in flight, progress."""
 
     def __init__(self, window: int, total: int | None, on_progress: ProgressCallback | None) -> None:
-        if window < 1:
-            raise BadArgument(f"window must be ≥ 1, got {window}")
         self.window = window
         self.total = total
         self.on_progress = on_progress
@@ -228,16 +288,17 @@ class BatchResults(Iterator[Execution]):
     start, the running ones stop, and nothing of the batch stays running.
     """
 
-    def __init__(self, conn: Connection, params: p.BatchOpenArgs, snippets: Iterable[Snippet], window: int, on_progress: ProgressCallback | None) -> None:
+    def __init__(self, snippets: Iterable[Snippet], options: BatchOptions) -> None:
+        conn = connection(options.binary)
         self._conn = conn
-        self._feed = _Feed(window, _length(snippets), on_progress)
+        self._feed = _Feed(options.window, _length(snippets), options.on_progress)
         self._items = iter(snippets)
         self._ready: deque[Execution] = deque()
         self._q: Queue = SimpleQueue()
         self._closed = False
         self._end_id = 0
         self._ended = False
-        self.batch: str = conn.call(p.BATCH_OPEN, params)["batch"]
+        self.batch: str = conn.call(p.BATCH_OPEN, options.params)["batch"]
         """The batch's id in the server."""
         conn.route(self.batch, self._q)
 
@@ -320,24 +381,8 @@ class BatchResults(Iterator[Execution]):
         self.close()
 
 
-def run_batch(
-    snippets: Iterable[Snippet],
-    *,
-    backend: Backend | None = None,
-    parallel: int | None = None,
-    ordered: bool = True,
-    preload: Iterable[str] | None = None,
-    timeout: float | None = None,
-    memory_mb: int | None = None,
-    recursion_limit: int | None = None,
-    max_output_bytes: int | None = None,
-    image: str | None = None,
-    runtime: str | None = None,
-    on_progress: ProgressCallback | None = None,
-    window: int = DEFAULT_WINDOW,
-    binary: str | os.PathLike[str] | None = None,
-    monty: str | os.PathLike[str] | None = None,
-) -> BatchResults:
+@_taking(batch_options)
+def run_batch(snippets: Iterable[Snippet], options: BatchOptions) -> BatchResults:
     """Run independent snippets in parallel and iterate over their results.
 
     Each snippet runs from an empty namespace and nothing it does reaches
@@ -349,36 +394,22 @@ def run_batch(
             ``id``, ``inputs`` (stdin lines), ``files`` and ``timeout``;
             any iterable, read as the batch goes (a generator of millions is
             fine).
-        backend: ``"auto"`` (each snippet where it can run; the default),
-            ``"monty"`` or ``"container"``.
-        parallel: snippets running at once (default 2).
-        ordered: results in input order (default); False gives each as it
-            ends.
-        preload: modules each container imports once before any snippet
-            (e.g. ``["numpy"]``).
-        timeout: time limit of each snippet, in seconds (a snippet's own
-            ``timeout`` wins).
-        memory_mb, recursion_limit, max_output_bytes: limits of each
-            snippet.
-        image, runtime: the containers' image and runtime.
-        on_progress: called with a BatchProgress as results come.
-        window: snippets in flight at most.
-        binary: the ``backyard-ls`` binary (default: find_binary()).
+        **options: batch_options's: ``backend``, ``parallel`` (default 2),
+            ``ordered`` (default True), ``preload``, ``timeout``,
+            ``memory_mb``, ``recursion_limit``, ``max_output_bytes``,
+            ``image``, ``runtime``, ``on_progress``, ``window``, ``binary``,
+            ``monty``.
 
     Returns:
         An iterator of Execution, each with ``id``; closing it (or breaking
         out of the loop) stops the batch.
 
     Raises:
-        BadArgument: a parameter or a snippet is not acceptable.
+        BadArgument: an option or a snippet is not acceptable.
         BackendUnavailable: the backend cannot run (raised by the iterator
             when the containers do not start).
     """
-    params = batch_params(
-        backend=backend, parallel=parallel, ordered=ordered, preload=preload, timeout=timeout, memory_mb=memory_mb,
-        recursion_limit=recursion_limit, max_output_bytes=max_output_bytes, image=image, runtime=runtime, monty=monty,
-    )
-    return BatchResults(connection(binary), params, snippets, window, on_progress)
+    return BatchResults(snippets, options)
 
 
 class AsyncBatchResults(AsyncIterator[Execution]):
@@ -387,22 +418,12 @@ class AsyncBatchResults(AsyncIterator[Execution]):
     block) stops the batch; one dropped unclosed is stopped without
     waiting."""
 
-    def __init__(
-        self,
-        params: p.BatchOpenArgs,
-        snippets: Iterable[Snippet] | AsyncIterable[Snippet],
-        window: int,
-        on_progress: ProgressCallback | None,
-        binary: str | os.PathLike[str] | None,
-    ) -> None:
-        self._params = params
+    def __init__(self, snippets: Iterable[Snippet] | AsyncIterable[Snippet], options: BatchOptions) -> None:
+        self._options = options
         self._snippets = snippets
-        self._window = window
-        self._on_progress = on_progress
-        self._binary = binary
         self._conn: Any = None
         self._ready: deque[Execution] = deque()
-        self._feed = _Feed(window, _length(snippets), on_progress)
+        self._feed = _Feed(options.window, _length(snippets), options.on_progress)
         self._closed = False
         self._ended = False
         self._end: Any = None
@@ -415,9 +436,9 @@ class AsyncBatchResults(AsyncIterator[Execution]):
 
         from ._async import async_connection
 
-        self._conn = await async_connection(self._binary)
+        self._conn = await async_connection(self._options.binary)
         self._events = asyncio.Queue()
-        res = await self._conn.call(p.BATCH_OPEN, self._params)
+        res = await self._conn.call(p.BATCH_OPEN, self._options.params)
         self.batch = res["batch"]
         self._conn.route(self.batch, self._events.put_nowait)
         self._pump = asyncio.ensure_future(self._send_all())
@@ -530,35 +551,15 @@ class AsyncBatchResults(AsyncIterator[Execution]):
             self._conn.notify_request(p.BATCH_CANCEL, {"batch": self.batch})
 
 
-def run_batch_async(
-    snippets: Iterable[Snippet] | AsyncIterable[Snippet],
-    *,
-    backend: Backend | None = None,
-    parallel: int | None = None,
-    ordered: bool = True,
-    preload: Iterable[str] | None = None,
-    timeout: float | None = None,
-    memory_mb: int | None = None,
-    recursion_limit: int | None = None,
-    max_output_bytes: int | None = None,
-    image: str | None = None,
-    runtime: str | None = None,
-    on_progress: ProgressCallback | None = None,
-    window: int = DEFAULT_WINDOW,
-    binary: str | os.PathLike[str] | None = None,
-    monty: str | os.PathLike[str] | None = None,
-) -> AsyncBatchResults:
+@_taking(batch_options)
+def run_batch_async(snippets: Iterable[Snippet] | AsyncIterable[Snippet], options: BatchOptions) -> AsyncBatchResults:
     """run_batch for asyncio: ``async for r in run_batch_async(...)``.
 
-    Takes the same arguments as run_batch; snippets may also be an async
+    Takes the same options as run_batch; snippets may also be an async
     iterable. Use it as ``async with run_batch_async(...) as results:`` to
     stop the batch when the block is left early.
     """
-    params = batch_params(
-        backend=backend, parallel=parallel, ordered=ordered, preload=preload, timeout=timeout, memory_mb=memory_mb,
-        recursion_limit=recursion_limit, max_output_bytes=max_output_bytes, image=image, runtime=runtime, monty=monty,
-    )
-    return AsyncBatchResults(params, snippets, window, on_progress, binary)
+    return AsyncBatchResults(snippets, options)
 
 
 __all__ = [
@@ -567,7 +568,8 @@ __all__ = [
     "BatchProgress",
     "BatchResults",
     "Snippet",
-    "batch_params",
+    "BatchOptions",
+    "batch_options",
     "run_batch",
     "run_batch_async",
     "to_snippet",
