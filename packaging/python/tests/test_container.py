@@ -42,6 +42,8 @@ def test_container_sandbox(runtime: str, workspace: Path) -> None:
         assert [(f.path.endswith("out.txt"), f.size, f.state) for f in files] == [(True, 1, "created")]
         assert s.save_files() == [files[0].path]
         assert (workspace / "out.txt").read_text() == "2"
+        r = s.run("class H:\n    def _repr_html_(self): return '<b>hi</b>'\n    def __repr__(self): return 'H()'\nH()")
+        assert r.value == "H()" and r.mime == {"text/html": "<b>hi</b>", "text/plain": "H()"}
         r = s.run("class Odd(Exception): pass\nraise Odd('x')")
         assert r.error is not None and r.error.ename == "Odd" and r.error.evalue == "x"
         assert s.info()["runtime"] == runtime
@@ -120,6 +122,15 @@ def test_install(isolated_image: str, tmp_path: Path) -> None:
         assert s.run("import byanswer").error is not None
         assert s.install(["byanswer"]) == ["byanswer"]
         r = s.run("import byanswer\nbyanswer.ANSWER")
+        assert r.value == "42", r.error
+
+
+def test_auto_install(isolated_image: str, tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    _wheel(wheels, "byauto")
+    with Sandbox("container", image=isolated_image, runtime="runc", find_links=wheels, auto_install=True, timeout=120) as s:
+        r = s.run("import byauto\nbyauto.ANSWER")
         assert r.value == "42", r.error
 
 

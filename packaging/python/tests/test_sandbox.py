@@ -103,6 +103,23 @@ def test_memory_limit() -> None:
         assert r.error is not None and r.error.ename == "MemoryError"
 
 
+def test_env_and_files_on_monty(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "in.txt").write_text("data")
+    with Sandbox("monty", workspace=ws, env={"MODE": "test"}) as s:
+        r = s.run("import os\nfrom pathlib import Path\nPath('out.txt').write_text(Path('in.txt').read_text().upper())\nos.getenv('MODE')")
+        assert r.value == "'test'", r.error
+        assert [(os.path.basename(f.path), f.state) for f in r.files] == [("out.txt", "created")]
+        assert not (ws / "out.txt").exists()  # kept in the sandbox
+        assert [(os.path.basename(f.path), f.size) for f in s.files()] == [("out.txt", 4)]
+        assert [os.path.basename(x) for x in s.save_files()] == ["out.txt"]
+        assert (ws / "out.txt").read_text() == "DATA"
+    with Sandbox("monty", workspace=ws, files_write="workspace") as s:
+        s.run("from pathlib import Path\nPath('direct.txt').write_text('x')")
+        assert (ws / "direct.txt").read_text() == "x"
+
+
 def test_reset_variables_info(sb: Sandbox) -> None:
     sb.run("a = 1\nb = 'two'")
     vs = {v.name: v for v in sb.variables()}
