@@ -24,11 +24,12 @@ type batch struct {
 	cancel  context.CancelFunc
 
 	mu     sync.Mutex
-	queue  []pending // added, not yet taken by the batch
-	ended  bool      // batch_end came: no more snippets
-	added  int       // snippets added so far (the next one's index)
-	byRun  []int     // the index of each snippet the batch took, by its place in the batch
-	codes  map[int]string
+	queue  []pending      // added, not yet taken by the batch
+	ended  bool           // batch_end came: no more snippets
+	added  int            // snippets added so far (the next one's index)
+	taken  int            // snippets the batch took
+	byRun  map[int]int    // a running snippet's index, by its place in the batch
+	codes  map[int]string // a running snippet's code, by index
 	wake   chan struct{}
 	failed error // the batch could not run
 
@@ -80,7 +81,7 @@ func (s *server) BatchOpen(_ context.Context, a *contract.BatchOpenArgs) (*contr
 		return nil, errorf(contract.APIClosed, "the server is stopping")
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	b := &batch{id: s.newID("b"), s: s, ordered: a.Ordered, cancel: cancel, codes: map[int]string{},
+	b := &batch{id: s.newID("b"), s: s, ordered: a.Ordered, cancel: cancel, byRun: map[int]int{}, codes: map[int]string{},
 		wake: make(chan struct{}, 1), out: make(chan result, 1024), done: make(chan struct{})}
 	s.batches[b.id] = b
 	s.work.Add(1)
@@ -131,7 +132,8 @@ func (b *batch) snippets(ctx context.Context) func(func(kernel.Snippet) bool) {
 					continue
 				}
 				b.mu.Lock()
-				b.byRun = append(b.byRun, p.index)
+				b.byRun[b.taken] = p.index
+				b.taken++
 				b.codes[p.index] = p.sn.Code
 				b.mu.Unlock()
 				if !yield(p.sn) {
@@ -147,6 +149,7 @@ func (b *batch) result(i int, r kernel.Result) {
 	b.mu.Lock()
 	index := b.byRun[i]
 	code := b.codes[index]
+	delete(b.byRun, i)
 	delete(b.codes, index)
 	b.mu.Unlock()
 	b.out <- result{index: index, rec: notebook.CodeRecord(code, r, true)}

@@ -162,7 +162,7 @@ def row_numpy() -> None:
             path = os.path.join(d, "in.jsonl")
             write_jsonl(path, n, code)
             ours, cli = [], []
-            for _ in range(max(REPEAT // 2, 2)):
+            for _ in range(REPEAT):
                 ours.append(api_rate(n, code, backend="container", image=IMAGE, runtime=runtime, preload=["numpy"], parallel=2))
                 cli.append(cli_rate(path, n, ["--backend", "container", "--image", IMAGE, "--runtime", runtime, "--preload", "numpy", "--parallel", "2"]))
         emit({"row": "numpy-" + runtime, "n": n, "ours_per_s": statistics.median(ours), "cli_per_s": statistics.median(cli),
