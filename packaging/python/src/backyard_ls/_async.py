@@ -29,8 +29,8 @@ from ._common import (
     notified,
     packages_of,
     run_params,
+    variables_of,
 )
-from ._common import variables_of as _variables_of
 from ._errors import BackyardError, SandboxClosed, ServerDied
 from ._execution import Execution
 
@@ -357,7 +357,7 @@ class AsyncSandbox(SandboxBase):
     async def variables(self) -> list[Variable]:
         """The names bound in the namespace, with type and repr."""
         conn = await self._ready()
-        return _variables_of(await conn.call(p.VARIABLES, {"sandbox": self.id}))
+        return variables_of(await conn.call(p.VARIABLES, {"sandbox": self.id}))
 
     async def install(self, packages: str | Iterable[str]) -> list[str]:
         """Install packages for the container kernel (see Sandbox.install)."""

@@ -38,7 +38,8 @@ from ._errors import (
 )
 
 # What a waiting thread's queue receives: (RESPONSE, message),
-# (NOTIFY, method, params), (CALL, message) or (DIED, exception).
+# (NOTIFY, method, params), (CALL, message), (DIED, exception), or (TURN,):
+# the reading role is free, try for it.
 RESPONSE: Final = 0
 NOTIFY: Final = 1
 CALL: Final = 2
@@ -96,7 +97,7 @@ def error_from(err: dict[str, Any]) -> BackyardError:
 
 
 class Connection:
-    """A running ``backyard-ls api`` process and its reader thread."""
+    """A running ``backyard-ls api`` process, shared by the program's threads."""
 
     def __init__(self, binary: str, extra_args: Sequence[str] = ()) -> None:
         self.binary = binary
