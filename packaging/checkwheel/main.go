@@ -146,7 +146,7 @@ func check(path, version string, platforms map[string]platform) (string, []strin
 	}
 	var extra []string
 	for n := range files {
-		if !slices.Contains(want, n) && !(strings.HasPrefix(n, pkgDir) && strings.HasSuffix(n, ".py") && !strings.Contains(n[len(pkgDir):], "/")) {
+		if !slices.Contains(want, n) && !(strings.HasPrefix(n, pkgDir) && strings.HasSuffix(n, ".py")) {
 			extra = append(extra, n)
 		}
 	}

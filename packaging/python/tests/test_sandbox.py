@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sysconfig
 import threading
 from pathlib import Path
 from typing import Any
@@ -269,6 +270,15 @@ def test_unusable_backend(tmp_path: Path) -> None:
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     with Sandbox("monty", monty=str(fake)) as s, pytest.raises(BackendUnavailable):
         s.run("1")
+
+
+def test_the_binary_is_the_wheels_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(backyard_ls.ENV_BINARY, raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")  # not found through PATH
+    path = Path(backyard_ls.find_binary())
+    assert path.name == "backyard-ls" and os.access(path, os.X_OK)
+    if "site-packages" in backyard_ls.__file__:  # the installed wheel, as make test-python runs it
+        assert path.parent == Path(sysconfig.get_path("scripts")).resolve()
 
 
 def test_binary_not_found(monkeypatch: pytest.MonkeyPatch) -> None:
