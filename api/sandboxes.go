@@ -133,17 +133,6 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	}
 	b := &box{id: s.newID("s"), s: s, backend: set.Backend, write: set.Files.Write}
 	s.mu.Unlock()
-	hostFunc := func(name string) kernel.HostFunc {
-		call := s.hostFunc(b.id, name)
-		return func(ctx context.Context, args []any, kwargs map[string]any) (any, error) {
-			// The answer comes through the read loop: a run kept on it
-			// lets it go first.
-			if c := b.kept.Load(); c != nil {
-				s.keeper.release(c)
-			}
-			return call(ctx, args, kwargs)
-		}
-	}
 	opts := sandbox.Options{
 		Backend: set.Backend, Limits: kernel.LimitsOf(set), MontyBinary: set.MontyPath, Container: set.Container,
 		Install: set.Install, Env: a.Env, Workspace: ws, FilesWrite: set.Files.Write,
@@ -157,7 +146,7 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	if len(a.Functions) > 0 {
 		opts.Functions = make(map[string]kernel.HostFunc, len(a.Functions))
 		for _, name := range a.Functions {
-			opts.Functions[name] = hostFunc(name)
+			opts.Functions[name] = s.hostFunc(b, name)
 		}
 	}
 	sb, err := sandbox.New(opts)
@@ -179,11 +168,16 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	return &contract.OpenResult{Sandbox: b.id, Backend: set.Backend}, nil
 }
 
-// hostFunc is host function name of a sandbox: each call is a call request
+// hostFunc is host function name of sandbox b: each call is a call request
 // to the client, whose answer is the function's value or exception.
-func (s *server) hostFunc(sandboxID, name string) kernel.HostFunc {
+func (s *server) hostFunc(b *box, name string) kernel.HostFunc {
 	return func(ctx context.Context, args []any, kwargs map[string]any) (any, error) {
-		p := &contract.CallParams{Sandbox: sandboxID, Function: name, Args: make([]jsontext.Value, len(args)), Kwargs: make(map[string]jsontext.Value, len(kwargs))}
+		// The answer comes through the read loop: a run kept on it lets
+		// it go first.
+		if c := b.kept.Load(); c != nil {
+			s.keeper.release(c)
+		}
+		p := &contract.CallParams{Sandbox: b.id, Function: name, Args: make([]jsontext.Value, len(args)), Kwargs: make(map[string]jsontext.Value, len(kwargs))}
 		for i, v := range args {
 			b, err := jsonval.Encode(v)
 			if err != nil {

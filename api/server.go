@@ -68,7 +68,7 @@ type server struct {
 	batches map[string]*batch
 	seq     int
 	closed  bool
-	work    sync.WaitGroup // batches and closing sandboxes
+	work    sync.WaitGroup // running batches
 }
 
 var _ contract.API = (*server)(nil)
