@@ -167,13 +167,11 @@ func (m *model) apiTable(list []*apiMethod, head string) string {
 
 // apiDoc is the API section of docs/contract.md.
 func (m *model) apiDoc(p func(string, ...any)) {
-	p("## The API for programs\n\n`backyard-ls api` serves programs (the Python package `backyard_ls`)\n")
-	p("JSON-RPC 2.0 over its stdin and stdout, one JSON object per line, declared by\n")
-	p("`API` and `APIClient` in contract/api.go. The Python types are generated into\n")
-	p("`packaging/python/src/backyard_ls/_protocol.py`.\n\n")
-	p("%s\n\n", strings.ReplaceAll(m.typeDocs["API"], "\n", " "))
+	p("## The API for programs\n\nDeclared by `API` and `APIClient` in contract/api.go; the Python types are\n")
+	p("generated into `packaging/python/src/backyard_ls/_protocol.py`.\n\n")
+	p("%s\n\n", m.typeDocs["API"])
 	p("%s\n", m.apiTable(m.api, "| method | params | result | does |"))
-	p("### Sent by the server\n\n%s\n\n", strings.ReplaceAll(m.typeDocs["APIClient"], "\n", " "))
+	p("### Sent by the server\n\n%s\n\n", m.typeDocs["APIClient"])
 	p("%s\n", m.apiTable(m.apiClient, "| method | params | result | sent |"))
 	for _, n := range m.apiTypes() {
 		if !m.isWire(n) { // the records are documented above
