@@ -20,6 +20,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/notebook"
+	"github.com/backyard-ls/backyard-ls/pypkg"
 	"github.com/backyard-ls/backyard-ls/sandbox"
 )
 
@@ -326,8 +327,8 @@ func (s *server) Variables(ctx context.Context, a *contract.SandboxArg) (*contra
 }
 
 // Install implements contract.API. The program asked for the packages, so
-// the install policy does not apply; a requirement is checked only for
-// being one (not empty, not a pip option).
+// the install policy does not apply; what installs take is checked as
+// everywhere (pypkg.CheckRequirements).
 func (s *server) Install(ctx context.Context, a *contract.InstallArgs) (*contract.InstallResult, error) {
 	b, err := s.box(a.Sandbox)
 	if err != nil {
@@ -336,10 +337,8 @@ func (s *server) Install(ctx context.Context, a *contract.InstallArgs) (*contrac
 	if len(a.Packages) == 0 {
 		return nil, errorf(contract.APIBadArgument, "packages is empty: name the PyPI packages to install")
 	}
-	for _, p := range a.Packages {
-		if t := strings.TrimSpace(p); t == "" || strings.HasPrefix(t, "-") || strings.ContainsAny(t, "\n\r\x00") {
-			return nil, errorf(contract.APIBadArgument, "package %q is not a requirement (a PyPI name, optionally with a version)", p)
-		}
+	if err := pypkg.CheckRequirements(a.Packages); err != nil {
+		return nil, errorf(contract.APIBadArgument, "%v", err)
 	}
 	if b.backend == contract.BackendMonty {
 		return nil, errorf(contract.APIBadArgument, "the monty backend has no packages: open the sandbox with backend \"auto\" or \"container\" to install them")

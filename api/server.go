@@ -36,18 +36,14 @@ import (
 	"github.com/backyard-ls/backyard-ls/monty"
 )
 
-// DefaultMaxRequestBytes bounds one request line by default: a run's code
-// and inputs, a batch_add's snippets.
-const DefaultMaxRequestBytes = 64 << 20
-
 // Options configure Serve.
 type Options struct {
 	// Settings are the defaults of every sandbox and batch (the command
 	// line's flags applied to the declared defaults); open and batch_open
 	// override them.
 	Settings contract.Settings
-	// MaxRequestBytes bounds one request line (default
-	// DefaultMaxRequestBytes).
+	// MaxRequestBytes bounds one request line: a run's code and inputs, a
+	// batch_add's snippets (default contract.MaxRequestBytes).
 	MaxRequestBytes int
 	Version         string
 	Logger          *zap.Logger
@@ -81,7 +77,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.Logger = zap.NewNop()
 	}
 	if opts.MaxRequestBytes <= 0 {
-		opts.MaxRequestBytes = DefaultMaxRequestBytes
+		opts.MaxRequestBytes = contract.MaxRequestBytes
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -208,7 +208,7 @@ func TestRunKeepsStateStreamsAndCallsHostFunctions(t *testing.T) {
 	c := startServer(t, Options{Version: "test"})
 	var hello contract.HelloResult
 	c.must(contract.APIHello, map[string]any{"client": "test"}, &hello)
-	if hello.Version != "test" || hello.MaxRequestBytes != DefaultMaxRequestBytes || hello.Monty == "" {
+	if hello.Version != "test" || hello.MaxRequestBytes != contract.MaxRequestBytes || hello.Monty == "" {
 		t.Fatalf("hello = %+v", hello)
 	}
 	var calls []string

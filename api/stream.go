@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -15,24 +14,19 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/bounded"
 )
-
-// idPrefix is how much of a line over the size limit is kept: enough to
-// find its id, which clients write before the params.
-const idPrefix = 4 << 10
 
 // stream is the connection's jsonrpc2.Stream: one JSON-RPC message per
 // line each way. Reading survives a misbehaving client instead of closing
 // the connection as jsonrpc2's own stream does: a line over max bytes is
-// skipped and answered with a too_large error (with its id when the line
-// names one early), a line that is not a JSON-RPC message with a parse
-// error (id null).
+// read past without being held (bounded.Lines) and answered with a
+// too_large error carrying its id, a line that is not a JSON-RPC message
+// with a parse error (id null).
 type stream struct {
-	in  *bufio.Reader
-	max int
-	log *zap.Logger
-
-	long []byte // a line longer than in's buffer
+	lines *bounded.Lines
+	max   int
+	log   *zap.Logger
 
 	wmu  sync.Mutex
 	out  io.Writer
@@ -47,7 +41,7 @@ type stream struct {
 var _ jsonrpc2.Stream = (*stream)(nil)
 
 func newStream(in io.Reader, out io.Writer, max int, closer func() error, log *zap.Logger) *stream {
-	return &stream{in: bufio.NewReaderSize(in, 64<<10), max: max, log: log, out: out, ended: make(chan struct{}), closer: closer}
+	return &stream{lines: bounded.NewLines(in, max), max: max, log: log, out: out, ended: make(chan struct{}), closer: closer}
 }
 
 // ReadFrame returns the next well-formed message. It answers and skips
@@ -56,20 +50,18 @@ func newStream(in io.Reader, out io.Writer, max int, closer func() error, log *z
 // read.
 func (s *stream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 	for ctx.Err() == nil {
-		line, size, over, err := s.readLine()
+		line, over, err := s.lines.Next()
+		if over != nil {
+			s.log.Warn("skipping a request over the size limit", zap.Int64("bytes", over.Bytes), zap.Int("limit", s.max))
+			s.answer(idOf(over.ID), &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest,
+				Message: fmt.Sprintf("the request is %d bytes, over the %d this server reads (max_request_bytes); nothing of it was done", over.Bytes, s.max),
+				Data:    errorData(contract.APITooLarge)})
+		}
 		switch {
 		case err != nil:
-			if errors.Is(err, io.EOF) && size > 0 {
-				err = io.ErrUnexpectedEOF // the input ended inside a line
-			}
 			s.endOnce.Do(func() { close(s.ended) })
 			return nil, 0, err
-		case over:
-			s.log.Warn("skipping a request over the size limit", zap.Int("limit", s.max))
-			s.answer(idOf(line), &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest,
-				Message: fmt.Sprintf("the request is larger than %d bytes, the most this server reads (max_request_bytes); nothing of it was done", s.max),
-				Data:    errorData(contract.APITooLarge)})
-		case len(bytes.TrimSpace(line)) == 0:
+		case over != nil, len(bytes.TrimSpace(line)) == 0:
 		case bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")):
 			s.answer(jsonrpc2.ID{}, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "batch requests (JSON arrays) are not supported: send one message per line", Data: errorData(contract.APIBadArgument)})
 		default:
@@ -79,91 +71,32 @@ func (s *stream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 					e = jsonrpc2.NewError(jsonrpc2.ParseError, err.Error())
 				}
 				s.log.Warn("skipping a malformed message", zap.Int("bytes", len(line)), zap.String("error", e.Message))
-				s.answer(idOf(line), &jsonrpc2.Error{Code: e.Code, Message: e.Message, Data: errorData(contract.APIBadArgument)})
+				s.answer(jsonrpc2.ID{}, &jsonrpc2.Error{Code: e.Code, Message: e.Message, Data: errorData(contract.APIBadArgument)})
 				continue
 			}
-			return line, int64(size), nil
+			return line, int64(len(line) + 1), nil
 		}
 	}
 	s.endOnce.Do(func() { close(s.ended) })
 	return nil, 0, ctx.Err()
 }
 
-// readLine reads the next line without its newline. Of a line over max
-// bytes only the first idPrefix bytes are returned, with over set; size is
-// what was read.
-func (s *stream) readLine() (line []byte, size int, over bool, err error) {
-	b, err := s.in.ReadSlice('\n')
-	if err == nil {
-		return b[:len(b)-1], len(b), len(b)-1 > s.max, nil
-	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return b, len(b), false, err
-	}
-	if cap(s.long) > 1<<20 {
-		s.long = nil // do not keep a huge request's buffer
-	}
-	s.long = append(s.long[:0], b...)
-	size = len(b)
-	for {
-		b, err = s.in.ReadSlice('\n')
-		size += len(b)
-		if !over {
-			if size-1 > s.max {
-				over = true
-				s.long = s.long[:min(len(s.long), idPrefix)]
-			} else {
-				s.long = append(s.long, b...)
-			}
+// idOf is the JSON-RPC id of a raw JSON id (a number or a string); the
+// zero ID (null) for anything else.
+func idOf(raw []byte) jsonrpc2.ID {
+	v := jsontext.Value(raw)
+	switch v.Kind() {
+	case '0':
+		if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return jsonrpc2.NewNumberID(n)
 		}
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return nil, size, over, err
+	case '"':
+		var id string
+		if jsonUnmarshal(v, &id) == nil {
+			return jsonrpc2.NewStringID(id)
 		}
 	}
-	if over {
-		return s.long, size, true, nil
-	}
-	return s.long[:len(s.long)-1], size, false, nil
-}
-
-// idOf finds the "id" member of a message (or of the start of one that was
-// cut); the zero ID (null) when there is none.
-func idOf(line []byte) jsonrpc2.ID {
-	dec := jsontext.NewDecoder(bytes.NewReader(line))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return jsonrpc2.ID{}
-	}
-	for {
-		name, err := dec.ReadToken()
-		if err != nil || name.Kind() != '"' {
-			return jsonrpc2.ID{}
-		}
-		if name.String() != "id" {
-			if dec.SkipValue() != nil {
-				return jsonrpc2.ID{}
-			}
-			continue
-		}
-		v, err := dec.ReadValue()
-		if err != nil {
-			return jsonrpc2.ID{}
-		}
-		switch v.Kind() {
-		case '0':
-			if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-				return jsonrpc2.NewNumberID(n)
-			}
-		case '"':
-			var id string
-			if err := jsonUnmarshal(v, &id); err == nil {
-				return jsonrpc2.NewStringID(id)
-			}
-		}
-		return jsonrpc2.ID{}
-	}
+	return jsonrpc2.ID{}
 }
 
 // answer writes an error response (the framer's own answers).

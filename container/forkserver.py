@@ -8,6 +8,14 @@
 # empties the writable directories, so no snippet sees what another left.
 # Frames as the kernel driver's: a 4-byte big-endian length and UTF-8 JSON,
 # requests on stdin, events on stdout.
+#
+# A child reports its outcome on a pipe (RESULT_FD) that its subprocesses do
+# not inherit, prefixed with a key drawn for that run alone: whatever else the
+# snippet writes there (a forged result, junk, a deep JSON array) makes the
+# run a crash, never a result and never the server's end. (The key is in the
+# child's memory, which the snippet owns: a snippet that reads its runtime's
+# memory or rewrites its code can make it report anything, as it could by
+# catching its own exceptions.)
 import os
 import sys
 
@@ -28,7 +36,8 @@ PROTOCOL = 1
 WORKDIR = "/tmp"  # the snippet's working directory and HOME: a tmpfs
 SCRATCH = ("/tmp", "/dev/shm", "/dev/mqueue")  # emptied after every snippet
 MAX_FRAMES = 30
-RESULT_FD = 3  # where the child writes its outcome
+RESULT_FD = 3  # where the child writes its outcome: the run's key, then JSON
+KEY_BYTES = 16
 
 
 def _frame(msg):
@@ -188,15 +197,16 @@ def _setup_child(req, mapped):
     sys.stdin, sys.stdout, sys.stderr = _stdio
     sys.argv = [""]
     limit = int(req.get("recursion_limit", 1000))
-    sys.setrecursionlimit(limit + 20)  # room for the frames above the snippet
+    sys.setrecursionlimit(limit)  # as read by sys.getrecursionlimit(), CPython's own
 
 
 class _SetupFailed(Exception):
     pass
 
 
-def _child(req, mapped):
-    """Runs the snippet and writes its outcome to RESULT_FD; never returns."""
+def _child(req, mapped, key):
+    """Runs the snippet and writes its outcome, after key, to RESULT_FD;
+    never returns."""
     import types
 
     name = "<snippet>"
@@ -239,7 +249,7 @@ def _child(req, mapped):
         except BaseException:
             body = b""  # the server reports a child that ended without a result
     try:
-        _write_all(RESULT_FD, body)
+        _write_all(RESULT_FD, key + body)
         # Closed before the exit, which first unmaps the address space:
         # the server can answer while that happens.
         _closerange(0, RESULT_FD + 1)
@@ -279,15 +289,17 @@ class Server:
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
         _reseed()
+        key = os.urandom(KEY_BYTES)
         mapped = int(os.pread(self.statm, 128, 0).split()[0]) * resource.getpagesize()
         pid = os.fork()
         if pid == 0:
             try:
-                for src, dst in ((stdin, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD)):
+                for src, dst in ((stdin, 0), (out_w, 1), (err_w, 2)):
                     os.dup2(src, dst)
+                os.dup2(res_w, RESULT_FD, inheritable=False)  # not for the snippet's subprocesses
                 os.closerange(RESULT_FD + 1, self.max_fd)  # every other descriptor of the server
             finally:
-                _child(req, mapped)
+                _child(req, mapped, key)
         for fd in (out_w, err_w, res_w) if stdin == self.null else (stdin, out_w, err_w, res_w):
             os.close(fd)
         streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
@@ -300,7 +312,7 @@ class Server:
         # result), exits or runs out of time.
         while status is None:
             if len(watch) == 1:
-                done = self._result(streams[res_r])
+                done = self._result(streams[res_r], key)
                 if done is not None:
                     break
             left = start + timeout - time.monotonic()
@@ -321,7 +333,7 @@ class Server:
             # pipes and tells how the child ended.
             status = self._clean(pid, status)
             self._drain(streams, keep)
-            done = self._outcome(req, streams[res_r], status, timed_out)
+            done = self._outcome(req, streams[res_r], key, status, timed_out)
         self._reply(req, done, streams, out_r, err_r)
         if not cleaned:
             self._clean()
@@ -340,11 +352,20 @@ class Server:
                 pass
 
     @staticmethod
-    def _result(data):
-        try:
-            return json.loads(data.decode("utf-8", "surrogatepass")) if data else None
-        except ValueError:
+    def _result(data, key):
+        """The outcome on the result channel: None when it is empty, a crash
+        when it holds anything but the run's key and one result."""
+        if not data:
             return None
+        done = None
+        if data[:KEY_BYTES] == key:
+            try:
+                done = json.loads(data[KEY_BYTES:].decode("utf-8", "surrogatepass"))
+            except Exception:  # ValueError, RecursionError, MemoryError: never the server's end
+                pass
+        if isinstance(done, dict) and done.get("status") in ("ok", "error"):
+            return done
+        return _crashed("left %d bytes on the runtime's result channel that the runtime did not write" % len(data))
 
     def _drain_wake(self):
         try:
@@ -367,12 +388,13 @@ class Server:
         return True
 
     @classmethod
-    def _outcome(cls, req, result, status, timed_out):
+    def _outcome(cls, req, result, key, status, timed_out):
         if timed_out:
             return {"status": "timeout"}  # the host words it, with the limit
-        done = cls._result(result)
-        if done is not None:
+        done = cls._result(result, key)
+        if done is not None and done["status"] != "crashed":
             return done
+        # A child killed while it wrote its result is told by the signal.
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig == signal.SIGXCPU:
@@ -380,11 +402,13 @@ class Server:
             why = "was killed by signal %d (%s)" % (sig, signal.Signals(sig).name)
             if sig == signal.SIGKILL:
                 why += ", most likely for running out of memory (limit %d MiB)" % (int(req.get("memory", 0)) >> 20)
+        elif done is not None:
+            return done
         elif status is not None:
             why = "exited with code %d before it finished" % os.WEXITSTATUS(status)
         else:
             why = "ended without a result"
-        return {"status": "crashed", "error": {"ename": "KernelCrashed", "evalue": "the snippet's process " + why, "traceback": []}}
+        return _crashed(why)
 
     def _clean(self, child=0, status=None):
         """Kills every process but this one and empties the scratch
@@ -411,6 +435,10 @@ class Server:
         self.ipc.clean()
         self._drain_wake()
         return status
+
+
+def _crashed(why):
+    return {"status": "crashed", "error": {"ename": "KernelCrashed", "evalue": "the snippet's process " + why, "traceback": []}}
 
 
 def _reseed():

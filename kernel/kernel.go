@@ -173,6 +173,13 @@ type Config struct {
 	// Dir is the kernel's working directory (os.getcwd()), the document's
 	// folder; empty: the first root.
 	Dir string
+	// File is the document's path: cells see it as __file__, as VS Code's
+	// Interactive Window defines it. Empty: __file__ is not defined, as in
+	// an IPython kernel.
+	File string
+	// OnIdleOutput, when set, gets what the kernel's threads print while no
+	// execution runs, as it comes (stream and text).
+	OnIdleOutput func(stream Stream, text string)
 	// DockerHost overrides DOCKER_HOST, e.g. unix:///run/podman/podman.sock.
 	DockerHost string
 	// Env is added to the environment every kernel's cells see

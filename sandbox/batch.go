@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strconv"
 	"sync"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -23,6 +24,11 @@ type BatchOptions struct {
 	// Preload are modules the containers import once, before any snippet
 	// (e.g. "numpy"): a snippet importing them pays nothing.
 	Preload []string
+	// HashSeed is the PYTHONHASHSEED of the snippets that run in a
+	// container (see CheckHashSeed); empty means "0". A fixed seed gives a
+	// set of strings the same order on every container lane. (Monty has
+	// no hash seed: its sets keep the order of insertion.)
+	HashSeed string
 	// OnResult gets each snippet's result as soon as it ends (not in input
 	// order) with the snippet's index in the sequence. Calls never overlap.
 	OnResult func(i int, r kernel.Result)
@@ -49,7 +55,25 @@ func (s *Sandbox) Batch(ctx context.Context, snippets iter.Seq[kernel.Snippet], 
 	if b.opts.Parallelism <= 0 {
 		b.opts.Parallelism = 2
 	}
+	if b.opts.HashSeed == "" {
+		b.opts.HashSeed = "0"
+	}
+	if err := CheckHashSeed(b.opts.HashSeed); err != nil {
+		return err
+	}
 	return b.run(ctx, snippets)
+}
+
+// CheckHashSeed reports what is wrong with a PYTHONHASHSEED value:
+// CPython takes an integer from 0 to 4294967295, or "random".
+func CheckHashSeed(seed string) error {
+	if seed == "random" {
+		return nil
+	}
+	if n, err := strconv.ParseUint(seed, 10, 32); err != nil || strconv.FormatUint(n, 10) != seed {
+		return fmt.Errorf("hash seed %q: want an integer from 0 to 4294967295, or random", seed)
+	}
+	return nil
 }
 
 type job struct {
@@ -101,7 +125,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 	var lanes []*containerkernel.ForkLane
 	if useContainer {
 		b.pool = containerkernel.NewForkPool(containerkernel.BatchOptions{
-			Container: b.sb.opts.settings().Container, Limits: b.limits, Preload: b.opts.Preload, OnWarning: b.opts.OnWarning,
+			Container: b.sb.opts.settings().Container, Limits: b.limits, Preload: b.opts.Preload, HashSeed: b.opts.HashSeed, OnWarning: b.opts.OnWarning,
 		})
 		for range n {
 			lanes = append(lanes, b.pool.Lane())
@@ -186,6 +210,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 // one that needs the container after all goes on to ctr.
 func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 	lane := montykernel.NewLane(ctx, b.sb.opts.MontyBinary, b.limits)
+	lane.SetShims(b.backend == contract.BackendMonty) // auto mode checks such snippets in the container
 	defer lane.Close()
 	held := map[int]job{}
 	open := true

@@ -27,7 +27,7 @@ const parentPoll = 200 * time.Millisecond
 func runAPI(args []string) int {
 	fs := flag.NewFlagSet("api", flag.ContinueOnError)
 	fs.Bool("stdio", true, "talk JSON-RPC over stdin/stdout, one message per line (the only transport)")
-	maxRequest := fs.Int("max-request-bytes", api.DefaultMaxRequestBytes, "the largest request line read; a larger one is answered with an error and skipped")
+	maxRequest := fs.Int("max-request-bytes", contract.MaxRequestBytes, "the largest request line read; a larger one is answered with an error and skipped")
 	settings := contract.BindFlags(fs, runFlags...)
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "error", "log level: debug, info, warn, error (warnings also go to the client)")

@@ -25,6 +25,9 @@ type BatchOptions struct {
 	Limits kernel.Limits
 	// Preload are modules each fork server imports once, e.g. "numpy".
 	Preload []string
+	// HashSeed is the snippets' PYTHONHASHSEED ("0", "random"); empty
+	// leaves Python's default (random per fork server).
+	HashSeed string
 	// OnWarning gets warnings for the user (gVisor missing), each once.
 	OnWarning func(string)
 	Logger    *zap.Logger
@@ -83,6 +86,11 @@ func (l *ForkLane) Start(ctx context.Context) error {
 	cfg := container.Config{
 		ContainerSettings: o.Container, DockerHost: o.DockerHost, Packages: true,
 		MemoryBytes: int64(o.Limits.MemoryBytes), RecursionLimit: o.Limits.RecursionDepth, Logger: o.Logger,
+	}
+	if o.HashSeed != "" {
+		// Every child of a fork server has its hash secret: one seed for
+		// all of them makes the lanes alike.
+		cfg.Env = map[string]string{"PYTHONHASHSEED": o.HashSeed}
 	}
 	e, err := container.Shared(ctx, o.DockerHost, o.Logger)
 	if err == nil {
@@ -151,10 +159,7 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 		r.Value = &contract.Value{Text: got.Value.Text}
 	}
 	if e := got.Error; e != nil {
-		r.Error = &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback))}
-		for _, fr := range e.Traceback {
-			r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: fr.Line, Name: fr.Name, Text: fr.Text})
-		}
+		r.Error = e.ExecutionError()
 	}
 	switch got.Status {
 	case "ok":

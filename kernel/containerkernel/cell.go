@@ -29,6 +29,7 @@ const (
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
 	code    string
+	file    string // __file__
 	silent  bool
 	limits  kernel.Limits
 	grace   time.Duration
@@ -117,7 +118,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
-		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent, File: c.file,
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
@@ -143,10 +144,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		e = &container.PyError{EName: "Error", EValue: "the kernel reported an error without details"}
 	}
 	r.Status = kernel.StatusError
-	r.Error = &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback))}
-	for _, f := range e.Traceback {
-		r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: f.Line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine})
-	}
+	r.Error = e.ExecutionError()
 	c.mu.Lock()
 	stopped := c.reason != notStopped || c.dismissed
 	c.mu.Unlock()

@@ -2,6 +2,8 @@ package montykernel
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
+	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // LaneDepth is how many snippets a Lane sends ahead of the one running.
@@ -32,6 +35,7 @@ type Lane struct {
 	ctx     context.Context
 	binary  string
 	limits  kernel.Limits
+	shims   bool // SetShims
 	w       *monty.Worker
 	p       *monty.Pipeline
 	sent    []*laneSnippet // in the pipeline, oldest first
@@ -47,6 +51,8 @@ type laneSnippet struct {
 	limits  kernel.Limits // the lane's, with the snippet's time limit
 	fed     string        // the code as fed, rewritten to show its value
 	wrapped bool
+	prelude string // the shims' helpers, run before it (then alone)
+	src     string // the snippet as written, when its code has shims applied
 }
 
 type laneResult struct {
@@ -80,9 +86,21 @@ func (l *Lane) Send(tag int, sn kernel.Snippet) error {
 		return err
 	}
 	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits)}
+	if l.shims {
+		if code, used := ApplyShims(sn.Code, pysrc.Analyze(sn.Code).Regions, allShims); len(used) > 0 {
+			// Its helpers run first, in its session: it runs alone.
+			s.src, s.sn.Code, s.prelude = sn.Code, code, ShimPrelude(allShims)
+			l.alone = append(l.alone, s)
+			return nil
+		}
+	}
 	s.fed, s.wrapped = cutDisplayCode(sn.Code, s.limits.MaxOutputBytes)
 	return l.send(s)
 }
+
+// SetShims makes the lane apply every shim (Options.Shims) to its
+// snippets: a batch on Monty alone.
+func (l *Lane) SetShims(on bool) { l.shims = on }
 
 func (l *Lane) worker() error {
 	if l.w != nil && l.w.Alive() {
@@ -182,12 +200,39 @@ func (l *Lane) runAlone(s *laneSnippet) kernel.Result {
 	if err := l.worker(); err != nil {
 		return crashed(err)
 	}
-	r, lost := RunSnippet(l.ctx, l.w, s.sn.Code, s.limits, true)
+	var r kernel.Result
+	var lost bool
+	if s.prelude != "" {
+		r, lost = runShimmed(l.ctx, l.w, s)
+	} else {
+		r, lost = RunSnippet(l.ctx, l.w, s.sn.Code, s.limits, true)
+	}
 	if lost {
 		l.w.Close()
 		l.w = nil
 	}
 	return r
+}
+
+// runShimmed runs a snippet with shims applied alone: its helpers in a
+// fresh session, then the snippet in that session.
+func runShimmed(ctx context.Context, w *monty.Worker, s *laneSnippet) (kernel.Result, bool) {
+	o, err := w.Feed(ctx, s.prelude, monty.FeedOptions{Fresh: true})
+	if err != nil || o.Exception != nil {
+		r := crashed(fmt.Errorf("run the shims' helpers: %v", errors.Join(err, exceptionError(o.Exception))))
+		return r, err != nil
+	}
+	c := &montyCell{code: s.sn.Code, src: s.src, limits: s.limits, out: kcore.NewOutput(s.limits.MaxOutputBytes, kernel.Request{}), grace: timeoutGrace}
+	c.run(ctx, w)
+	c.result.Runtime = "monty"
+	return c.result, c.sessionLost
+}
+
+func exceptionError(e *monty.Exception) error {
+	if e == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", e.Type, e.Message)
 }
 
 // replace starts a new worker after the old one died and sends it what

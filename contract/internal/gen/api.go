@@ -71,13 +71,12 @@ func (m *model) apiTypes() []string {
 }
 
 // encodable reports whether AppendJSON can be generated for struct t: every
-// field's type, all the way down, is one encode knows.
+// field's type, all the way down, is one encode knows (a struct that holds
+// itself, as an error holds its cause, is checked once).
 func (m *model) encodable(t string) bool {
-	var ok func(t string, depth int) bool
-	ok = func(t string, depth int) bool {
-		if depth > 10 {
-			return false
-		}
+	seen := map[string]bool{}
+	var ok func(t string) bool
+	ok = func(t string) bool {
 		t = strings.TrimPrefix(t, "*")
 		switch {
 		case t == "string" || t == "int" || t == "uint32" || t == "float64" || t == "bool" || t == "map[string]string":
@@ -85,10 +84,14 @@ func (m *model) encodable(t string) bool {
 		case m.basicDefs[t] == "float64" || m.enums[t] != nil:
 			return true
 		case strings.HasPrefix(t, "[]"):
-			return ok(t[2:], depth+1)
+			return ok(t[2:])
 		case m.structs[t] != nil:
+			if seen[t] {
+				return true
+			}
+			seen[t] = true
 			for _, f := range m.structs[t].fields {
-				if !ok(exprString(f.typ), depth+1) {
+				if !ok(exprString(f.typ)) {
 					return false
 				}
 			}
@@ -96,7 +99,7 @@ func (m *model) encodable(t string) bool {
 		}
 		return false
 	}
-	return ok(t, 0)
+	return ok(t)
 }
 
 // encodedTypes are the struct types that get a generated AppendJSON: the

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/doc"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,6 +31,15 @@ type model struct {
 	editor    []*setting // editor-only settings
 	typeDocs  map[string]string
 	basicDefs map[string]string // named non-struct, non-enum types → underlying ("Seconds" → "float64")
+	limits    []limit           // the Max…Bytes constants (limits.go)
+	limitsDoc string
+}
+
+// limit is a size limit of what the servers read.
+type limit struct {
+	name  string
+	bytes int64
+	doc   string
 }
 
 type structType struct {
@@ -186,6 +197,15 @@ func load(dir string) (*model, error) {
 					}
 					if strings.HasPrefix(vs.Names[0].Name, "Method") || strings.HasPrefix(vs.Names[0].Name, "Request") {
 						methodConsts = append(methodConsts, vs)
+					}
+					if n := vs.Names[0].Name; strings.HasPrefix(n, "Max") && strings.HasSuffix(n, "Bytes") && len(vs.Values) == 1 {
+						tv, err := types.Eval(fset, nil, token.NoPos, types.ExprString(vs.Values[0]))
+						if err != nil || tv.Value == nil || tv.Value.Kind() != constant.Int {
+							return nil, fmt.Errorf("%s: not an integer constant: %v", n, err)
+						}
+						v, _ := constant.Int64Val(tv.Value)
+						m.limits = append(m.limits, limit{name: n, bytes: v, doc: text(vs.Doc)})
+						m.limitsDoc = text(g.Doc)
 					}
 				}
 			}

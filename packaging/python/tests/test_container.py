@@ -42,9 +42,25 @@ def test_container_sandbox(runtime: str, workspace: Path) -> None:
         assert (workspace / "out.txt").read_text() == "2"
         r = s.run("class H:\n    def _repr_html_(self): return '<b>hi</b>'\n    def __repr__(self): return 'H()'\nH()")
         assert r.value == "H()" and r.mime == {"text/html": "<b>hi</b>", "text/plain": "H()"}
-        r = s.run("class Odd(Exception): pass\nraise Odd('x')")
-        assert r.error is not None and r.error.ename == "Odd" and r.error.evalue == "x"
+        r = s.run("class Odd(Exception): pass\ne = Odd('x')\ne.add_note('a note')\nraise ExceptionGroup('g', [e])")
+        g = r.error
+        assert g is not None and g.ename == "ExceptionGroup" and len(g.exceptions) == 1
+        assert g.exceptions[0].ename == "Odd" and g.exceptions[0].notes == ("a note",)
+        assert "| Odd: x\n" in g.traceback and "+---------------- 1 ----------------" in g.traceback
         assert s.info()["runtime"] == runtime
+
+
+def test_a_chained_exception_comes_whole() -> None:
+    with Sandbox("container", image=IMAGE, runtime="runc", timeout=60) as s:
+        r = s.run("try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    raise ValueError('bad') from e")
+        e = r.error
+        assert e is not None and e.ename == "ValueError"
+        assert e.cause is not None and e.cause.ename == "ZeroDivisionError" and e.cause.frames[0].line == 2
+        assert e.frames[0].line == 4 and e.frames[0].col == 4 and e.frames[0].end_col == 34  # CPython's span: the statement
+        tb = e.traceback
+        assert tb.startswith('Traceback (most recent call last):\n  File "<cell>", line 2, in <module>\n    1 / 0\nZeroDivisionError: division by zero\n')
+        assert "\nThe above exception was the direct cause of the following exception:\n\n" in tb
+        assert tb.endswith('  File "<cell>", line 4, in <module>\n    raise ValueError(\'bad\') from e\nValueError: bad\n')
 
 
 def test_host_functions_in_a_container() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -55,3 +56,16 @@ def test_the_readme_example(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "9.75 monty items: 3\nerror IndexError 1\n0 ok 2\nslow timeout None\n"
+
+
+def test_tracebacks_are_laid_out_as_the_servers() -> None:
+    # notebook/testdata/tracebacks.json: errors and the text the server's
+    # renderer (and the editors') gives them, every frame written one way.
+    from backyard_ls import ExecutionError
+
+    vectors = json.loads((EXAMPLES.parents[1] / "notebook" / "testdata" / "tracebacks.json").read_text(encoding="utf-8"))
+    assert vectors
+    for v in vectors:
+        e = ExecutionError.from_record(v["error"])
+        text = e.format(lambda f: f"  line {f.line}, in {f.name}\n    {f.text}\n")
+        assert text == v["text"], v["name"]

@@ -67,7 +67,7 @@ def test_an_error_is_a_result(sb: Sandbox) -> None:
     tb = r.error.traceback
     assert tb.startswith("Traceback (most recent call last):\n")
     assert '  File "<cell>", line 2, in <module>\n    div(x, 0)\n' in tb
-    assert tb.endswith("ZeroDivisionError: division by zero")
+    assert tb.endswith("ZeroDivisionError: division by zero\n")
     assert str(r.error) == "ZeroDivisionError: division by zero"
     assert sb.run("x").value == "1"  # names bound before the raise stay
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from . import _protocol as p
@@ -28,11 +29,31 @@ class Frame:
     """For a frame outside the code: the path of its file in the kernel."""
     file_line: int = 0
     """For a frame outside the code: its 1-based line in ``file``."""
+    col: int = 0
+    """Where the span CPython's carets mark starts on ``line`` (a 0-based UTF-16 column), when the backend knows it."""
+    end_line: int | None = None
+    """The 1-based line the span ends on; None when it is ``line``."""
+    end_col: int = 0
+    """Where the span ends on ``end_line`` (exclusive); 0 when there is no span."""
+
+    def lines(self) -> str:
+        """The frame as a traceback prints it: its place, then its source line."""
+        text = f"    {self.text}\n" if self.text else ""
+        if self.line is not None:
+            return f'  File "<cell>", line {self.line}, in {self.name}\n' + text
+        if self.file:
+            return f'  File "{self.file}", line {self.file_line}, in {self.name}\n' + text
+        return f"  In {self.name} (code from another run)\n" + text if text else ""
+
+
+_CAUSE = "\nThe above exception was the direct cause of the following exception:\n\n"
+_CONTEXT = "\nDuring handling of the above exception, another exception occurred:\n\n"
+_MAX_GROUP_DEPTH = 10
 
 
 @dataclass(frozen=True)
 class ExecutionError:
-    """The exception a run raised (or why it stopped: a timeout, an interrupt, a crash)."""
+    """The exception a run raised (or why it stopped: a timeout, an interrupt, a crash), whole: its chain, notes and group members."""
 
     ename: str
     """The exception's type, e.g. ``"ZeroDivisionError"``."""
@@ -40,30 +61,37 @@ class ExecutionError:
     """Its message, as ``str()`` of the exception gives it."""
     frames: tuple[Frame, ...] = ()
     """The traceback's frames, outermost first."""
+    notes: tuple[str, ...] = ()
+    """Its PEP 678 notes."""
+    cause: ExecutionError | None = None
+    """The exception it was raised from (``raise … from cause``)."""
+    context: ExecutionError | None = None
+    """The exception being handled when it was raised (when there is no cause)."""
+    exceptions: tuple[ExecutionError, ...] = ()
+    """An exception group's members."""
+    more_exceptions: int = 0
+    """How many more members the group has than ``exceptions`` lists."""
 
     @property
     def traceback(self) -> str:
-        """The traceback as CPython prints it."""
-        lines = []
-        if self.frames:
-            lines.append("Traceback (most recent call last):")
-            for f in self.frames:
-                if f.line is not None:
-                    lines.append(f'  File "<cell>", line {f.line}, in {f.name}')
-                elif f.file:
-                    lines.append(f'  File "{f.file}", line {f.file_line}, in {f.name}')
-                else:
-                    lines.append(f"  File <unknown>, in {f.name}")
-                if f.text:
-                    lines.append("    " + f.text)
-        lines.append(str(self))
-        return "\n".join(lines)
+        """The whole exception as CPython's traceback module prints it: the
+        chain first, each exception's frames, its ``ENAME: message`` line
+        and notes, a group's members boxed."""
+        return self.format()
+
+    def format(self, frame: Callable[[Frame], str] | None = None) -> str:
+        """``traceback`` with each frame written by frame (its lines, each
+        ending in a newline; default Frame.lines)."""
+        out: list[str] = []
+        _Printer(out, frame or Frame.lines).format(self)
+        return "".join(out)
 
     def __str__(self) -> str:
         return f"{self.ename}: {self.evalue}" if self.evalue else self.ename
 
     @classmethod
     def from_record(cls, e: p.ExecutionError) -> ExecutionError:
+        """The error of a record (its lines counted from the code's first, 0-based)."""
         frames = tuple(
             Frame(
                 line=f["line"] + 1 if f["line"] >= 0 else None,
@@ -71,10 +99,98 @@ class ExecutionError:
                 text=f["text"],
                 file=f.get("file", ""),
                 file_line=f.get("fileLine", 0),
+                col=f.get("col", 0),
+                end_line=f["endLine"] + 1 if f.get("endLine") else None,
+                end_col=f.get("endCol", 0),
             )
             for f in e.get("traceback") or ()
         )
-        return cls(ename=e["ename"], evalue=e["evalue"], frames=frames)
+        cause, context = e.get("cause"), e.get("context")
+        return cls(
+            ename=e["ename"],
+            evalue=e["evalue"],
+            frames=frames,
+            notes=tuple(e.get("notes") or ()),
+            cause=cls.from_record(cause) if cause is not None else None,
+            context=cls.from_record(context) if context is not None else None,
+            exceptions=tuple(cls.from_record(x) for x in e.get("exceptions") or ()),
+            more_exceptions=e.get("moreExceptions", 0),
+        )
+
+
+class _Printer:
+    """Lays out an exception as CPython's traceback module does (and the
+    server's notebook.Traceback, against the same vectors)."""
+
+    def __init__(self, out: list[str], frame: Callable[[Frame], str]) -> None:
+        self.out = out
+        self.frame = frame
+        self.depth = 0  # how deep in exception groups
+        self.close = False
+
+    def emit(self, text: str, margin: str) -> None:
+        prefix = "  " * self.depth + (margin + " " if self.depth > 0 else "")
+        parts = text.split("\n")
+        for i, part in enumerate(parts):
+            line = part + "\n" if i < len(parts) - 1 else part
+            if line:
+                self.out.append(prefix + line)
+
+    def format(self, e: ExecutionError) -> None:
+        chain: list[tuple[str, ExecutionError]] = []
+        x: ExecutionError | None = e
+        while x is not None:
+            nxt, msg = x.cause, _CAUSE
+            if nxt is None:
+                nxt, msg = x.context, _CONTEXT
+            chain.append((msg if nxt is not None else "", x))
+            x = nxt
+        for msg, x in reversed(chain):
+            if msg:
+                self.emit(msg, "|")
+            if not x.exceptions and not x.more_exceptions:
+                if x.frames:
+                    self.emit("Traceback (most recent call last):\n", "|")
+                    self.emit("".join(self.frame(f) for f in x.frames), "|")
+                self.emit(_exception_only(x), "|")
+            elif self.depth > _MAX_GROUP_DEPTH:
+                self.emit(f"... (max_group_depth is {_MAX_GROUP_DEPTH})\n", "|")
+            else:
+                self.group(x)
+
+    def group(self, x: ExecutionError) -> None:
+        top = self.depth == 0
+        if top:
+            self.depth += 1
+        if x.frames:
+            self.emit("Exception Group Traceback (most recent call last):\n", "+" if top else "|")
+            self.emit("".join(self.frame(f) for f in x.frames), "|")
+        self.emit(_exception_only(x), "|")
+        n = len(x.exceptions)
+        shown = n + (1 if x.more_exceptions else 0)
+        self.close = False
+        for i in range(shown):
+            last = i == shown - 1
+            if last:
+                self.close = True  # a member that is a group may close the box itself
+            title = str(i + 1) if i < n else "..."
+            self.out.append("  " * self.depth + ("+-" if i == 0 else "  ") + "+---------------- " + title + " ----------------\n")
+            self.depth += 1
+            if i < n:
+                self.format(x.exceptions[i])
+            else:
+                s = "" if x.more_exceptions == 1 else "s"
+                self.emit(f"and {x.more_exceptions} more exception{s}\n", "|")
+            if last and self.close:
+                self.out.append("  " * self.depth + "+------------------------------------\n")
+                self.close = False
+            self.depth -= 1
+        if top:
+            self.depth = 0
+
+
+def _exception_only(e: ExecutionError) -> str:
+    return str(e) + "\n" + "".join(n + "\n" for n in e.notes)
 
 
 @dataclass(frozen=True)

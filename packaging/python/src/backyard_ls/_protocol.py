@@ -464,17 +464,36 @@ class Frame(_FrameRequired, total=False):
     """The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code."""
     fileLine: int
     """The frame's 1-based line in File."""
+    col: int
+    """Where the span CPython's traceback marks in the frame (its carets) starts on Line, when the backend knows it (CPython 3.11 and later, Monty). In an Execution a 0-based UTF-16 column of the document line; a kernel's result carries a 0-based code point column of the code."""
+    endLine: int
+    """The line the span ends on: a document line in an Execution, absent when it is Line; 1-based in the code in a kernel's result."""
+    endCol: int
+    """Where the span ends on EndLine (exclusive), counted as Col; 0 when there is no span."""
 
 
-class ExecutionError(TypedDict):
-    """ExecutionError is a Python exception (or a stopped, timed-out or crashed
-    run) with its traceback, outermost frame first."""
-
+class _ExecutionErrorRequired(TypedDict):
     ename: str
     """The exception's type, e.g. "ZeroDivisionError"."""
     evalue: str
-    """Its message, as str() of the exception gives it."""
+    """Its message, as str() of the exception gives it ("<exception str() failed>" when that raises, as CPython prints it)."""
     traceback: list[Frame]
+
+
+class ExecutionError(_ExecutionErrorRequired, total=False):
+    """ExecutionError is a Python exception (or a stopped, timed-out or crashed
+    run) with its traceback, outermost frame first."""
+
+    notes: list[str]
+    """Its PEP 678 notes (add_note), in order, printed after the message."""
+    cause: ExecutionError
+    """The exception it was raised from (`raise … from cause`), printed before it, then "The above exception was the direct cause of the following exception:"."""
+    context: ExecutionError
+    """The exception being handled when it was raised, when there is no cause and the context is not suppressed (`from None`), printed before it, then "During handling of the above exception, another exception occurred:"."""
+    exceptions: list[ExecutionError]
+    """The members of an exception group (ExceptionGroup, except*), each with its own frames, notes, chain and members; CPython prints the first 15."""
+    moreExceptions: int
+    """How many more members the group has than Exceptions lists ("and N more exceptions")."""
 
 
 class _ValueRequired(TypedDict):
@@ -601,7 +620,7 @@ class Variable(TypedDict):
     type: str
     """The value's type name, e.g. "list"."""
     repr: str
-    """repr() of the value, cut to about 200 bytes."""
+    """repr() of the value, cut after 200 bytes with "…" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>."""
 
 
 class _KernelInfoRequired(TypedDict):
