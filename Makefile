@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install test-race test-http bench bench-batch bench-mcp bench-http lint generate proto clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race test-http bench bench-batch bench-mcp bench-http bench-python lint generate proto clean dist wheels
 
 all: build
 
@@ -45,7 +45,7 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install test-http
+test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install test-python test-http
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
@@ -54,7 +54,7 @@ test-go:
 # build the server binary with -race too), the notebook, the kernels and the
 # container client.
 test-race:
-	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/... ./mcp/... ./sandbox/... ./monty/... ./httpapi/...
+	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/... ./mcp/... ./sandbox/... ./monty/... ./httpapi/... ./api/...
 
 # The HTTP service through SandboxFusion's own client (a pinned venv in
 # .cache/http-client) on Monty, runc and runsc.
@@ -76,6 +76,12 @@ test-vscode: build
 # it there, go install from a clone of this commit.
 test-install: editor-deps
 	scripts/test-install.sh
+
+# The Python API as a user installs it: this machine's wheel in a fresh
+# venv with pytest and mypy, type-checked, its tests on the real worker and
+# engine (runc and runsc).
+test-python: test-image
+	scripts/test-python.sh
 
 # The extension inside a real VS Code: code-server's VS Code server with the
 # smoke-test driver, the workbench in headless Chromium (Playwright), the suite
@@ -125,6 +131,12 @@ bench-mcp: setup
 # snippets and one docker run per snippet; numpy batches without --preload.
 bench-http: setup test-image
 	scripts/bench-http.sh
+
+# The Python API: a trivial run against pydantic-monty's own bindings and
+# Jupyter, run_batch against backyard-ls batch (Monty; numpy on runc and
+# runsc), in one run.
+bench-python: setup test-image
+	scripts/bench-python.sh
 
 clean:
 	rm -rf bin dist

@@ -59,6 +59,12 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		&InterruptResult{Interrupted: true},
 		&LineArg{URI: "u", Line: ptr(uint32(4)), Wait: ptr(false)},
 		&LineArg{},
+		&BatchResultsParams{Batch: "b1", Results: []BatchResult{{Index: 3, Execution: full}, {Index: 0, Execution: &Execution{}}}},
+		&BatchResultsParams{Batch: "b1", Results: []BatchResult{}, Error: "no worker", ErrorKind: APIBackendUnavailable},
+		&APIOutputParams{Sandbox: "s1", Stream: Stdout, Text: "é\n"},
+		&APIProgressParams{Sandbox: "s1", Title: "Pulling", Percent: -1, Done: true},
+		&APIProgressParams{Batch: "b2", Title: "t", Message: "m", Percent: 50},
+		&APIWarningParams{Message: "gVisor is missing"},
 	}
 	for _, v := range values {
 		got := v.AppendJSON(nil)

@@ -59,6 +59,22 @@ func decodeArg(cmd string, a argument, args []jsontext.Value) error {
 	return nil
 }
 
+// decodeParams decodes the params of an API method into a and checks them;
+// absent params are an empty object.
+func decodeParams(method string, a argument, params jsontext.Value) error {
+	if len(params) == 0 || params.Kind() == 'n' {
+		params = jsontext.Value("{}")
+	}
+	if params.Kind() != '{' {
+		return argErrorf("%s takes a JSON object %s as params, got %s", method, a.usage(), short(params))
+	}
+	return decodeArg(method, a, []jsontext.Value{params})
+}
+
+func unknownMethod(method string) error {
+	return argErrorf("unknown method %q (this server answers %s)", method, strings.Join(APIMethods, ", "))
+}
+
 func argErrorf(format string, args ...any) error { return &ArgError{Msg: fmt.Sprintf(format, args...)} }
 
 func missing(key string) error {

@@ -8,6 +8,6 @@ package contract
 const (
 	// One LSP message (a didOpen carries the whole document).
 	MaxLSPMessageBytes = 64 << 20
-	// One request of a program: an MCP JSON-RPC message (a line on stdio, a request body over streamable HTTP), a batch input line (a snippet with its files and inputs), a request body of the HTTP service (its --max-body-bytes by default; over it, 413).
+	// One request of a program: an MCP JSON-RPC message (a line on stdio, a request body over streamable HTTP), a line of `backyard-ls api` (a run's code and inputs, a batch_add's snippets), a batch input line (a snippet with its files and inputs), a request body of the HTTP service (its --max-body-bytes by default; over it, 413).
 	MaxRequestBytes = 16 << 20
 )

@@ -210,6 +210,124 @@ func (a *SaveFilesArg) check() error {
 
 func (*SaveFilesArg) nested() []string { return []string(nil) }
 
+func (*HelloArgs) usage() string { return "{\"client\"?: string}" }
+
+func (a *HelloArgs) check() error {
+	return nil
+}
+
+func (*HelloArgs) nested() []string { return []string(nil) }
+
+func (*OpenArgs) usage() string {
+	return "{\"backend\"?: \"auto\" | \"monty\" | \"container\", \"timeout_s\"?: Seconds, \"memory_mb\"?: MiB, \"recursion_limit\"?: number, \"max_output_bytes\"?: number, \"image\"?: string, \"runtime\"?: \"\" | \"runsc\" | \"runc\", \"network\"?: \"none\" | \"bridge\", \"workspace\"?: string, \"files_write\"?: \"sandbox\" | \"workspace\", \"env\"?: map[string]string, \"functions\"?: string[], \"auto_install\"?: \"off\" | \"ask\" | \"on\", \"index_url\"?: string, \"find_links\"?: string, \"monty\"?: string}"
+}
+
+func (a *OpenArgs) check() error {
+	return nil
+}
+
+func (*OpenArgs) nested() []string { return []string(nil) }
+
+func (*RunArgs) usage() string {
+	return "{\"sandbox\": string, \"code\"?: string, \"inputs\"?: map[string]jsontext.Value, \"timeout_s\"?: Seconds, \"stream\"?: boolean}"
+}
+
+func (a *RunArgs) check() error {
+	if a.Sandbox == "" {
+		return missing("sandbox")
+	}
+	return nil
+}
+
+func (*RunArgs) nested() []string { return []string(nil) }
+
+func (*SandboxArg) usage() string { return "{\"sandbox\": string}" }
+
+func (a *SandboxArg) check() error {
+	if a.Sandbox == "" {
+		return missing("sandbox")
+	}
+	return nil
+}
+
+func (*SandboxArg) nested() []string { return []string(nil) }
+
+func (*InstallArgs) usage() string { return "{\"sandbox\": string, \"packages\": string[]}" }
+
+func (a *InstallArgs) check() error {
+	if a.Sandbox == "" {
+		return missing("sandbox")
+	}
+	if a.Packages == nil {
+		return missing("packages")
+	}
+	return nil
+}
+
+func (*InstallArgs) nested() []string { return []string(nil) }
+
+func (*SaveFilesArgs) usage() string { return "{\"sandbox\": string, \"paths\": string[]}" }
+
+func (a *SaveFilesArgs) check() error {
+	if a.Sandbox == "" {
+		return missing("sandbox")
+	}
+	if a.Paths == nil {
+		return missing("paths")
+	}
+	return nil
+}
+
+func (*SaveFilesArgs) nested() []string { return []string(nil) }
+
+func (*BatchOpenArgs) usage() string {
+	return "{\"backend\"?: \"auto\" | \"monty\" | \"container\", \"parallel\"?: number, \"preload\"?: string[], \"ordered\"?: boolean, \"timeout_s\"?: Seconds, \"memory_mb\"?: MiB, \"recursion_limit\"?: number, \"max_output_bytes\"?: number, \"image\"?: string, \"runtime\"?: \"\" | \"runsc\" | \"runc\", \"monty\"?: string}"
+}
+
+func (a *BatchOpenArgs) check() error {
+	return nil
+}
+
+func (*BatchOpenArgs) nested() []string { return []string(nil) }
+
+func (*BatchAddArgs) usage() string {
+	return "{\"batch\": string, \"snippets\": {\"id\", \"code\", \"inputs\", \"timeout_s\", \"files\"}[]}"
+}
+
+func (a *BatchAddArgs) check() error {
+	if a.Batch == "" {
+		return missing("batch")
+	}
+	if a.Snippets == nil {
+		return missing("snippets")
+	}
+	return nil
+}
+
+func (*BatchAddArgs) nested() []string { return []string(nil) }
+
+func (*BatchArg) usage() string { return "{\"batch\": string}" }
+
+func (a *BatchArg) check() error {
+	if a.Batch == "" {
+		return missing("batch")
+	}
+	return nil
+}
+
+func (*BatchArg) nested() []string { return []string(nil) }
+
+// APIErrorKindValues lists every APIErrorKind.
+var APIErrorKindValues = []APIErrorKind{APIBadArgument, APIBackendUnavailable, APIClosed, APITooLarge, APIInternal}
+
+func (v APIErrorKind) valid() bool {
+	switch v {
+	case APIBadArgument, APIBackendUnavailable, APIClosed, APITooLarge, APIInternal:
+		return true
+	}
+	return false
+}
+
 // RunStatusValues lists every RunStatus.
 var RunStatusValues = []RunStatus{RunSuccess, RunFailed, RunSandboxError}
 
@@ -432,6 +550,192 @@ func (x *RunJupyterRequest) SetDefaults() {
 	x.Kernel = "python3"
 }
 
+// API method names, one per method of API.
+const (
+	APIHello       = "hello"
+	APIOpen        = "open"
+	APIRun         = "run"
+	APIInterrupt   = "interrupt"
+	APIReset       = "reset"
+	APIInfo        = "info"
+	APIVariables   = "variables"
+	APIInstall     = "install"
+	APIFiles       = "files"
+	APISaveFiles   = "save_files"
+	APIClose       = "close"
+	APIBatchOpen   = "batch_open"
+	APIBatchAdd    = "batch_add"
+	APIBatchEnd    = "batch_end"
+	APIBatchCancel = "batch_cancel"
+)
+
+// APIClient method names, one per method of APIClient.
+const (
+	APIClientOutput       = "output"
+	APIClientBatchResults = "batch_results"
+	APIClientProgress     = "progress"
+	APIClientWarning      = "warning"
+	APIClientCall         = "call"
+)
+
+// DispatchAPI decodes the params of an API method, checks them against
+// their declaration and calls the method of a. A notification's result is
+// nil. Bad params or an unknown method are an *ArgError.
+func DispatchAPI(ctx context.Context, a API, method string, params jsontext.Value) (any, error) {
+	switch method {
+	case APIHello:
+		p := new(HelloArgs)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Hello(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIOpen:
+		p := new(OpenArgs)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Open(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIRun:
+		p := new(RunArgs)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Run(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIInterrupt:
+		p := new(SandboxArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Interrupt(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIReset:
+		p := new(SandboxArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Reset(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIInfo:
+		p := new(SandboxArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Info(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIVariables:
+		p := new(SandboxArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Variables(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIInstall:
+		p := new(InstallArgs)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Install(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIFiles:
+		p := new(SandboxArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Files(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APISaveFiles:
+		p := new(SaveFilesArgs)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.SaveFiles(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIClose:
+		p := new(SandboxArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.Close(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIBatchOpen:
+		p := new(BatchOpenArgs)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.BatchOpen(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIBatchAdd:
+		p := new(BatchAddArgs)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		return nil, a.BatchAdd(ctx, p)
+	case APIBatchEnd:
+		p := new(BatchArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.BatchEnd(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case APIBatchCancel:
+		p := new(BatchArg)
+		if err := decodeParams(method, p, params); err != nil {
+			return nil, err
+		}
+		r, err := a.BatchCancel(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	return nil, unknownMethod(method)
+}
+
+// APIMethods lists the API's methods, in declaration order.
+var APIMethods = []string{APIHello, APIOpen, APIRun, APIInterrupt, APIReset, APIInfo, APIVariables, APIInstall, APIFiles, APISaveFiles, APIClose, APIBatchOpen, APIBatchAdd, APIBatchEnd, APIBatchCancel}
+
 // settingFields are the leaves of Settings, in declaration order.
 var settingFields = []settingField{
 	{key: "backend", alias: "", doc: "Backend of new kernels.", def: "auto", min: "", max: "", check: "", flag: "backend", enum: []string{"auto", "monty", "container"},
@@ -470,6 +774,118 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Files.BroadWorkspace }},
 	{key: "files.write", alias: "", doc: "Where the files a cell writes go: `sandbox` keeps them in the kernel (the workspace stays untouched; `backyard.saveFiles` writes chosen ones), `workspace` writes the real files.", def: "sandbox", min: "", max: "", check: "", flag: "files-write", enum: []string{"sandbox", "workspace"},
 		ptr: func(s *Settings) any { return &s.Files.Write }},
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *BatchResult) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"index":`...)
+	b = strconv.AppendInt(b, int64(x.Index), 10)
+	b = append(b, `,"execution":`...)
+	if x.Execution == nil {
+		b = append(b, "null"...)
+	} else {
+		b = x.Execution.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *BatchResultsParams) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"batch":`...)
+	b = appendString(b, x.Batch)
+	b = append(b, `,"results":`...)
+	b = append(b, '[')
+	for i := range x.Results {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = (&x.Results[i]).AppendJSON(b)
+	}
+	b = append(b, ']')
+	if x.Error != "" {
+		b = append(b, `,"error":`...)
+		b = appendString(b, x.Error)
+	}
+	if x.ErrorKind != "" {
+		b = append(b, `,"error_kind":`...)
+		b = appendString(b, string(x.ErrorKind))
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *APIOutputParams) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"sandbox":`...)
+	b = appendString(b, x.Sandbox)
+	b = append(b, `,"stream":`...)
+	b = appendString(b, string(x.Stream))
+	b = append(b, `,"text":`...)
+	b = appendString(b, x.Text)
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *APIProgressParams) AppendJSON(b []byte) []byte {
+	start := len(b) + 1
+	b = append(b, '{')
+	if x.Sandbox != "" {
+		b = append(b, `"sandbox":`...)
+		b = appendString(b, x.Sandbox)
+	}
+	if x.Batch != "" {
+		if len(b) > start {
+			b = append(b, ',')
+		}
+		b = append(b, `"batch":`...)
+		b = appendString(b, x.Batch)
+	}
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"title":`...)
+	b = appendString(b, x.Title)
+	if x.Message != "" {
+		b = append(b, `,"message":`...)
+		b = appendString(b, x.Message)
+	}
+	b = append(b, `,"percent":`...)
+	b = strconv.AppendInt(b, int64(x.Percent), 10)
+	if x.Done {
+		b = append(b, `,"done":`...)
+		b = strconv.AppendBool(b, x.Done)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
+func (x *APIWarningParams) AppendJSON(b []byte) []byte {
+	start := len(b) + 1
+	b = append(b, '{')
+	if x.Sandbox != "" {
+		b = append(b, `"sandbox":`...)
+		b = appendString(b, x.Sandbox)
+	}
+	if x.Batch != "" {
+		if len(b) > start {
+			b = append(b, ',')
+		}
+		b = append(b, `"batch":`...)
+		b = appendString(b, x.Batch)
+	}
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"message":`...)
+	b = appendString(b, x.Message)
+	return append(b, '}')
 }
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),

@@ -159,6 +159,30 @@ func (at Placement) column(lines []string, n, col int) int {
 	return c
 }
 
+// CodeRecord is the record of code run on its own (a program's run, a
+// batch's snippet) with result r: its range is the whole code, its
+// traceback lines count from the code's first line (0-based). A snippet's
+// record has execution count 1: a fresh kernel's first cell.
+func CodeRecord(code string, r kernel.Result, snippet bool) *contract.Execution {
+	x := Record("", CodeRange(code), Placement{Code: code}, r)
+	if snippet {
+		x.ExecutionCount = 1
+	}
+	return x
+}
+
+// CodeRange is the range of the whole code, its lines counted from 0
+// (UTF-16 characters, as everywhere in the records).
+func CodeRange(code string) contract.Range {
+	last := code
+	line := 0
+	if i := strings.LastIndexByte(code, '\n'); i >= 0 {
+		line = strings.Count(code, "\n")
+		last = code[i+1:]
+	}
+	return contract.Range{End: contract.Position{Line: uint32(line), Character: uint32(len(utf16.Encode([]rune(last))))}}
+}
+
 // kernelErrorRecord records a run that no kernel could take (it could not
 // be created or started, or was closed under it).
 func kernelErrorRecord(e *execution, backend contract.Backend, err error, d time.Duration) *contract.Execution {

@@ -50,6 +50,16 @@ type Options struct {
 	// read-only: files it writes are kept in the kernel (files.write
 	// sandbox) and listed in each Result's Files. Empty: no folder.
 	Workspace string
+	// FilesWrite says where the files the code writes go: "sandbox" (the
+	// default) keeps them in the kernel, "workspace" writes the real files.
+	FilesWrite contract.FilesWrite
+	// OnProgress, when set, follows long steps of the kernel (a container
+	// start, an image pull, a package install): percent is -1 when
+	// unknown; done is true once, at the end.
+	OnProgress func(title, message string, percent int, done bool)
+	// OnWarning, when set, gets warnings for the user (gVisor missing),
+	// each once per process.
+	OnWarning func(string)
 }
 
 // RunOptions are the options of one RunWith.
@@ -62,6 +72,9 @@ type RunOptions struct {
 	// memory and recursion limits are fixed when a session starts (a
 	// different one is an error wrapping kernel.ErrLimitFixed).
 	Limits kernel.Limits
+	// OnOutput, when set, receives the run's output as it comes, in order
+	// (it is in the Result too); it must not block for long.
+	OnOutput func(stream kernel.Stream, text string)
 }
 
 // Raise returns the error a host function returns to raise exception typ
@@ -91,7 +104,8 @@ func New(opts Options) (*Sandbox, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	k, err := kernels.New(kernel.Config{Settings: opts.settings(), Env: opts.Env, Workspace: opts.Workspace})
+	k, err := kernels.New(kernel.Config{Settings: opts.settings(), Env: opts.Env, Workspace: opts.Workspace,
+		OnProgress: opts.OnProgress, OnWarning: opts.OnWarning})
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +147,9 @@ func (o Options) settings() contract.Settings {
 		s.Container.Network = o.Container.Network
 	}
 	s.Container.MountWorkspace = o.Workspace != ""
+	if o.FilesWrite != "" {
+		s.Files.Write = o.FilesWrite
+	}
 	// No warm pool: a program's sandbox would leave its containers
 	// waiting until the process exits.
 	s.Container.WarmPool = 0
@@ -151,7 +168,7 @@ func (s *Sandbox) Run(ctx context.Context, code string) (kernel.Result, error) {
 
 // RunWith is Run with named inputs and per-run limits.
 func (s *Sandbox) RunWith(ctx context.Context, code string, o RunOptions) (kernel.Result, error) {
-	return s.kernel.Execute(ctx, kernel.Request{Code: code, Inputs: o.Inputs, Functions: s.opts.Functions, Limits: o.Limits})
+	return s.kernel.Execute(ctx, kernel.Request{Code: code, Inputs: o.Inputs, Functions: s.opts.Functions, Limits: o.Limits, OnOutput: o.OnOutput})
 }
 
 // Install installs packages (pip requirement strings) for the container

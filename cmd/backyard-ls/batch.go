@@ -18,7 +18,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf16"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -285,7 +284,7 @@ func (b *batchRun) snippets(ctx context.Context) func(func(kernel.Snippet) bool)
 				continue
 			}
 			b.metaMu.Lock()
-			b.meta[b.next] = placed{seq: l.seq, id: l.id, rng: snippetRange(l.sn.Code), code: l.sn.Code}
+			b.meta[b.next] = placed{seq: l.seq, id: l.id, rng: notebook.CodeRange(l.sn.Code), code: l.sn.Code}
 			b.next++
 			b.metaMu.Unlock()
 			if !yield(l.sn) {
@@ -480,18 +479,6 @@ func hasCode(text []byte) bool {
 func inputError(msg string) *contract.Execution {
 	return &contract.Execution{Status: contract.StatusError, ExecutionCount: 1,
 		Error: &contract.ExecutionError{EName: "BatchInputError", EValue: msg, Traceback: []contract.Frame{}}}
-}
-
-// snippetRange is the range of the whole snippet, its lines counted from
-// 0 (UTF-16 characters, as everywhere in the records).
-func snippetRange(code string) contract.Range {
-	last := code
-	line := 0
-	if i := strings.LastIndexByte(code, '\n'); i >= 0 {
-		line = strings.Count(code, "\n")
-		last = code[i+1:]
-	}
-	return contract.Range{End: contract.Position{Line: uint32(line), Character: uint32(len(utf16.Encode([]rune(last))))}}
 }
 
 // progress draws a one-line progress bar: records written, rate, ETA

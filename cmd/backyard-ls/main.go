@@ -9,6 +9,7 @@
 //	backyard-ls batch [flags] < in.jsonl    run independent snippets, one result line each
 //	backyard-ls mcp [--http ADDR] [flags]   the MCP server for AI agents (stdio by default)
 //	backyard-ls http [--listen ADDR] [flags] the HTTP service: SandboxFusion's API and sessions
+//	backyard-ls api [--stdio] [flags]       the API for programs (the Python package backyard_ls)
 //	backyard-ls doctor                      report the Monty worker and the container engine
 //	backyard-ls version                     print versions
 package main
@@ -41,6 +42,8 @@ func main() {
 		code = runMCP(args)
 	case "http":
 		code = runHTTP(args)
+	case "api":
+		code = runAPI(args)
 	case "doctor":
 		code = runDoctor(args)
 	case "version":
@@ -62,6 +65,7 @@ func usage() {
   backyard-ls batch [flags] < in.jsonl    run independent snippets (JSON Lines), one record each
   backyard-ls mcp [--http ADDR] [flags]   MCP tools for AI agents, on stdio or streamable HTTP
   backyard-ls http [--listen ADDR] [flags] SandboxFusion's /run_code and /run_jupyter, and sessions
+  backyard-ls api [--stdio] [flags]       the API for programs (the Python package backyard_ls)
   backyard-ls doctor                      what was found: Monty worker, container engine, runtimes
   backyard-ls version                     versions of backyard-ls and its worker
 Run "backyard-ls COMMAND -h" for the flags of a command.

@@ -163,7 +163,7 @@ func TestLogsStayOffStdout(t *testing.T) {
 }
 
 func TestHelpExitsZero(t *testing.T) {
-	for _, cmd := range []string{"run", "doctor", "serve"} {
+	for _, cmd := range []string{"run", "doctor", "serve", "api"} {
 		if _, stderr, code := backyard(t, cmd, "-h"); code != 0 || !strings.Contains(stderr, "-") {
 			t.Errorf("%s -h: exit %d, %q", cmd, code, stderr)
 		}

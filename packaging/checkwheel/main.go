@@ -1,5 +1,6 @@
 // Command checkwheel checks that backyard-ls wheels are well-formed for
-// the platform their name says, without installing them: the tags against
+// the platform their name says, without installing them: the Python package
+// backyard_ls (typed: py.typed) and nothing else beside the binary, the tags against
 // packaging/platforms.txt, the metadata against cmd/backyard-ls/VERSION and
 // the worker pin (monty.RuntimeVersion), RECORD's hashes, the script and
 // its executable bit, and the binary itself: its header (ELF, Mach-O or PE
@@ -27,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,6 +36,9 @@ import (
 )
 
 const mainPath = "github.com/backyard-ls/backyard-ls/cmd/backyard-ls"
+
+// pkgDir is the Python package the wheel holds beside the binary.
+const pkgDir = "backyard_ls/"
 
 type platform struct{ goos, goarch, tag string }
 
@@ -133,18 +138,20 @@ func check(path, version string, platforms map[string]platform) (string, []strin
 			scriptMode = f.Mode()
 		}
 	}
-	want := []string{script, infoDir + "METADATA", infoDir + "WHEEL", infoDir + "RECORD"}
+	want := []string{script, infoDir + "METADATA", infoDir + "WHEEL", infoDir + "RECORD", pkgDir + "__init__.py", pkgDir + "py.typed", pkgDir + "_protocol.py"}
 	for _, n := range want {
 		if files[n] == nil {
 			bad("no %s", n)
 		}
 	}
-	if len(files) != len(want) {
-		var names []string
-		for n := range files {
-			names = append(names, n)
+	var extra []string
+	for n := range files {
+		if !slices.Contains(want, n) && !(strings.HasPrefix(n, pkgDir) && strings.HasSuffix(n, ".py")) {
+			extra = append(extra, n)
 		}
-		bad("files %v, want exactly %v", names, want)
+	}
+	if len(extra) > 0 {
+		bad("files %v besides %v and the package's modules", extra, want)
 	}
 
 	wheel := headers(files[infoDir+"WHEEL"])

@@ -1,7 +1,8 @@
 """Build hooks of the backyard-ls wheels.
 
-The wheel holds the server binary built by scripts/build-dist.sh for one
-platform, named by $BACKYARD_LS_PLATFORM (GOOS/GOARCH, a line of
+The wheel holds the Python package backyard_ls (src/) and the server binary
+built by scripts/build-dist.sh for one platform, named by
+$BACKYARD_LS_PLATFORM (GOOS/GOARCH, a line of
 packaging/platforms.txt). The version comes from cmd/backyard-ls/VERSION
 (what `backyard-ls version` prints) and the worker pin from monty/doc.go
 (what the server speaks to), so neither is written here.

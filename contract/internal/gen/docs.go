@@ -213,6 +213,33 @@ func (m *model) settingsTable(list []*setting) string {
 	return b.String()
 }
 
+// typeDoc documents an enum (its values) or a struct (its fields) under
+// a heading; oneLine joins the type's doc comment into one line.
+func (m *model) typeDoc(p func(string, ...any), heading, name string, oneLine bool) {
+	if e := m.enums[name]; e != nil {
+		p("%s\n\n%s\n\n| value | meaning |\n| --- | --- |\n", heading, e.doc)
+		for _, v := range e.values {
+			p("| `%q` | %s |\n", v.value, mdCell(v.doc))
+		}
+		p("\n")
+		return
+	}
+	st := m.structs[name]
+	doc := st.doc
+	if oneLine {
+		doc = strings.ReplaceAll(doc, "\n", " ")
+	}
+	p("%s\n\n%s\n\n| field | type | meaning |\n| --- | --- | --- |\n", heading, doc)
+	for _, f := range st.fields {
+		n := "`" + f.jsonName + "`"
+		if f.omit {
+			n += " (optional)"
+		}
+		p("| %s | `%s` | %s |\n", n, m.tsType(exprString(f.typ)), mdCell(f.doc))
+	}
+	p("\n")
+}
+
 // contractDoc is docs/contract.md.
 func (m *model) contractDoc() []byte {
 	var b bytes.Buffer
@@ -247,40 +274,15 @@ func (m *model) contractDoc() []byte {
 	p("`window/showMessage`, and `workspace/codeLens/refresh` /\n")
 	p("`workspace/inlayHint/refresh` only to clients that advertise them.\n\n## Records\n\n")
 	for _, n := range m.order {
-		if !m.isWire(n) {
-			continue
+		if m.isWire(n) {
+			m.typeDoc(p, "### "+n, n, false)
 		}
-		if e := m.enums[n]; e != nil {
-			p("### %s\n\n%s\n\n| value | meaning |\n| --- | --- |\n", n, e.doc)
-			for _, v := range e.values {
-				p("| `%q` | %s |\n", v.value, mdCell(v.doc))
-			}
-			p("\n")
-			continue
-		}
-		st := m.structs[n]
-		p("### %s\n\n%s\n\n| field | type | meaning |\n| --- | --- | --- |\n", n, st.doc)
-		for _, f := range st.fields {
-			name := "`" + f.jsonName + "`"
-			if f.omit {
-				name += " (optional)"
-			}
-			p("| %s | `%s` | %s |\n", name, m.tsType(exprString(f.typ)), mdCell(f.doc))
-		}
-		p("\n")
 	}
-	if st := m.structs["BatchSnippet"]; st != nil {
-		p("## Batch lines\n\n%s\n\n| field | type | meaning |\n| --- | --- | --- |\n", strings.ReplaceAll(st.doc, "\n", " "))
-		for _, f := range st.fields {
-			name := "`" + f.jsonName + "`"
-			if f.omit {
-				name += " (optional)"
-			}
-			p("| %s | `%s` | %s |\n", name, m.tsType(exprString(f.typ)), mdCell(f.doc))
-		}
-		p("\n")
+	if m.structs["BatchSnippet"] != nil {
+		m.typeDoc(p, "## Batch lines", "BatchSnippet", true)
 	}
 	m.toolsDoc(p)
+	m.apiDoc(p)
 	p("## Limits\n\n%s\n\n%s\n", oneLine(m.limitsDoc), m.limitsTable())
 	p("## Settings\n\nUnder `backyard`, in `initializationOptions`, `workspace/didChangeConfiguration`\n")
 	p("or answers to `workspace/configuration` (the server asks when the client\n")

@@ -21,8 +21,8 @@ func (m *model) tsType(t string) string {
 		return "number"
 	case strings.HasPrefix(t, "[]"):
 		return m.tsType(t[2:]) + "[]"
-	case t == "map[string]string":
-		return "Record<string, string>"
+	case strings.HasPrefix(t, "map[string]"):
+		return "Record<string, " + m.tsType(t[len("map[string]"):]) + ">"
 	case t == "jsontext.Value":
 		return "unknown" // any JSON value
 	}

@@ -95,6 +95,7 @@ func Dispatch(ctx context.Context, c Commands, command string, args []jsontext.V
 
 	m.toolsGo(p)
 	m.httpGo(p)
+	m.apiGo(p)
 
 	p("// settingFields are the leaves of Settings, in declaration order.\nvar settingFields = []settingField{\n")
 	for _, s := range m.settings {
@@ -109,7 +110,7 @@ func Dispatch(ctx context.Context, c Commands, command string, args []jsontext.V
 	}
 	p("}\n\n")
 
-	for _, t := range m.wireTypes() {
+	for _, t := range m.encodedTypes() {
 		st := m.structs[t]
 		if st == nil {
 			continue

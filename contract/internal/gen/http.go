@@ -61,7 +61,7 @@ func (m *model) httpTypes() []string {
 	for _, e := range m.endpoints {
 		roots = append(roots, e.arg, e.result)
 	}
-	return m.reachable(roots...)
+	return m.reachable(roots, true)
 }
 
 // httpGo is the part of zz_generated.go for the HTTP service: the

@@ -85,5 +85,6 @@ func (m *model) outputs(root string) ([]output, error) {
 		{"README.md", readme},
 		{"docs/contract.md", m.contractDoc()},
 		{"docs/http.md", m.httpDoc()},
+		{"packaging/python/src/backyard_ls/_protocol.py", m.pyFile()},
 	}, nil
 }

@@ -22,8 +22,10 @@ type model struct {
 	enums     map[string]*enumType
 	order     []string // struct and enum names in declaration order
 	commands  []*command
-	tools     []*command  // MCP tools: id is the tool name
-	endpoints []*endpoint // HTTP service
+	tools     []*command   // MCP tools: id is the tool name
+	endpoints []*endpoint  // HTTP service
+	api       []*apiMethod // the API for programs (client → server)
+	apiClient []*apiMethod // what the API's server sends its client
 	notifies  []*notification
 	requests  []*request // server → client
 	settings  []*setting // server settings, flattened, in declaration order
@@ -121,7 +123,7 @@ func load(dir string) (*model, error) {
 		files = append(files, f)
 	}
 	m := &model{structs: map[string]*structType{}, enums: map[string]*enumType{}, typeDocs: map[string]string{}, basicDefs: map[string]string{}}
-	var iface, tools, httpService *ast.InterfaceType
+	var iface, tools, httpService, api, apiClient *ast.InterfaceType
 	var methodConsts []*ast.ValueSpec
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -169,6 +171,10 @@ func load(dir string) (*model, error) {
 							tools = t
 						case "HTTPService":
 							httpService = t
+						case "API":
+							api = t
+						case "APIClient":
+							apiClient = t
 						}
 					case *ast.Ident:
 						m.basicDefs[ts.Name.Name] = t.Name
@@ -253,6 +259,9 @@ func load(dir string) (*model, error) {
 	if err := m.loadHTTP(httpService); err != nil {
 		return nil, err
 	}
+	if err := m.loadAPI(api, apiClient); err != nil {
+		return nil, err
+	}
 	if m.settings, err = m.flatten("Settings", nil, ""); err != nil {
 		return nil, err
 	}
@@ -326,15 +335,22 @@ func lowerFirst(s string) string {
 	return string(r)
 }
 
-// argTypes are the argument types of the commands, in first-use order.
+// argTypes are the argument types of the commands and of the API's
+// methods, in first-use order.
 func (m *model) argTypes() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, c := range m.commands {
-		if !seen[c.arg] {
-			seen[c.arg] = true
-			out = append(out, c.arg)
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
 		}
+	}
+	for _, c := range m.commands {
+		add(c.arg)
+	}
+	for _, a := range m.api {
+		add(a.arg)
 	}
 	return out
 }
@@ -342,7 +358,7 @@ func (m *model) argTypes() []string {
 // wireTypes are the struct types reachable from the commands' arguments and
 // results and the notifications' params, in declaration order.
 func (m *model) wireTypes() []string {
-	roots := []string{"ClientCapabilities"}
+	var roots []string
 	for _, c := range m.commands {
 		roots = append(roots, c.arg, c.result)
 	}
@@ -352,18 +368,19 @@ func (m *model) wireTypes() []string {
 	for _, r := range m.requests {
 		roots = append(roots, r.params, r.result)
 	}
-	return m.reachable(roots...)
+	return m.reachable(append(roots, "ClientCapabilities"), true)
 }
 
-// reachable are the struct and enum types reachable from the types roots
-// (through pointers, lists, map values and fields), in declaration order.
-func (m *model) reachable(roots ...string) []string {
+// reachable are the struct types (and with enums the enum types) reachable
+// from roots through their fields, in declaration order.
+func (m *model) reachable(roots []string, enums bool) []string {
 	seen := map[string]bool{}
 	var visit func(string)
 	visit = func(t string) {
 		t = strings.TrimLeft(t, "*[]")
-		for strings.HasPrefix(t, "map[") {
-			t = strings.TrimLeft(t[strings.IndexByte(t, ']')+1:], "*[]")
+		if strings.HasPrefix(t, "map[") {
+			visit(t[strings.IndexByte(t, ']')+1:])
+			return
 		}
 		if seen[t] {
 			return
@@ -373,7 +390,7 @@ func (m *model) reachable(roots ...string) []string {
 			for _, f := range st.fields {
 				visit(exprString(f.typ))
 			}
-		} else if m.enums[t] != nil {
+		} else if enums && m.enums[t] != nil {
 			seen[t] = true
 		}
 	}

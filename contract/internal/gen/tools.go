@@ -47,28 +47,11 @@ func snakeCase(s string) string {
 // toolTypes are the struct types of the tools' arguments and results and
 // the structs they hold, in declaration order.
 func (m *model) toolTypes() []string {
-	seen := map[string]bool{}
-	var visit func(string)
-	visit = func(t string) {
-		t = strings.TrimLeft(t, "*[]")
-		if st := m.structs[t]; st != nil && !seen[t] {
-			seen[t] = true
-			for _, f := range st.fields {
-				visit(exprString(f.typ))
-			}
-		}
-	}
+	var roots []string
 	for _, c := range m.tools {
-		visit(c.arg)
-		visit(c.result)
+		roots = append(roots, c.arg, c.result)
 	}
-	var out []string
-	for _, n := range m.order {
-		if seen[n] {
-			out = append(out, n)
-		}
-	}
-	return out
+	return m.reachable(roots, false)
 }
 
 // toolsGo is the part of zz_generated.go for the tools.
@@ -102,15 +85,6 @@ func (m *model) toolsDoc(p func(string, ...any)) {
 	p("contract/tools.go); each result is the tool's structuredContent, and its\n")
 	p("JSON schemas are the tool's input and output schemas.\n\n%s\n", m.toolTable())
 	for _, n := range m.toolTypes() {
-		st := m.structs[n]
-		p("### %s\n\n%s\n\n| field | type | meaning |\n| --- | --- | --- |\n", n, st.doc)
-		for _, f := range st.fields {
-			name := "`" + f.jsonName + "`"
-			if f.omit {
-				name += " (optional)"
-			}
-			p("| %s | `%s` | %s |\n", name, m.tsType(exprString(f.typ)), mdCell(f.doc))
-		}
-		p("\n")
+		m.typeDoc(p, "### "+n, n, false)
 	}
 }

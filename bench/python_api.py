@@ -1,0 +1,174 @@
+"""The Python API against its peers, in one run (scripts/bench-python.sh).
+
+Rows:
+  run        a trivial run("x + 1") on a warm Monty Sandbox, against
+             pydantic-monty 1.4.0's own REPL session on its worker pool
+             (feed_run, the same worker binary) and against a Jupyter
+             kernel's execute (bench/jupyter_peer.py, run by the script);
+             rounds alternate the two in-process paths so load hits both
+  batch      run_batch of N trivial snippets (Monty), against
+             `backyard-ls batch` on the same input (a file in, a file out)
+             and against a Python program driving `backyard-ls batch`
+             (writing the lines, parsing each result)
+  numpy      run_batch of numpy snippets in containers with numpy
+             preloaded (runc, runsc) against `backyard-ls batch --preload
+             numpy` on the same input
+
+Prints one JSON object per row with medians (and every sample).
+
+Usage: bench/python_api.py BINARY [ROW...]   (rows: run, batch, numpy)
+Env: BENCH_REPEAT (runs per batch row, default 5), BENCH_RUNS (cells per
+round, default 500), BENCH_ROUNDS (default 10), BENCH_BATCH_N (default
+20000), BENCH_NUMPY_N (runc; runsc gets a third; default 600),
+BACKYARD_TEST_IMAGE.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import pydantic_monty
+
+from backyard_ls import Sandbox, run_batch
+
+BIN = os.path.abspath(sys.argv[1])
+ROWS = sys.argv[2:] or ["run", "batch", "numpy"]
+REPEAT = int(os.environ.get("BENCH_REPEAT", "5"))
+RUNS = int(os.environ.get("BENCH_RUNS", "500"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "10"))
+BATCH_N = int(os.environ.get("BENCH_BATCH_N", "20000"))
+NUMPY_N = int(os.environ.get("BENCH_NUMPY_N", "600"))
+IMAGE = os.environ.get("BACKYARD_TEST_IMAGE", "backyard-python:test")
+NUMPY = "import numpy as np; print(np.arange(10).sum())"
+
+
+def emit(row: dict[str, object]) -> None:
+    print(json.dumps(row), flush=True)
+
+
+def worker() -> str:
+    out = subprocess.run([BIN, "doctor", "--json"], capture_output=True, text=True)
+    return str(json.loads(out.stdout)["monty"]["path"])
+
+
+def time_calls(f, n: int) -> list[float]:  # type: ignore[no-untyped-def]
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        f()
+        out.append((time.perf_counter() - t) * 1e3)
+    return out
+
+
+def row_run() -> None:
+    ours: list[float] = []
+    peer: list[float] = []
+    with Sandbox("monty", binary=BIN) as sb, pydantic_monty.Monty(binary_path=worker(), min_processes=1, max_processes=1) as pool:
+        with pool.checkout() as s:
+            sb.run("x = 1")
+            s.feed_run("x = 1")
+            for _ in range(200):
+                assert sb.run("x + 1").value == "2"
+                assert s.feed_run("x + 1") == 2
+            for i in range(ROUNDS):
+                # Alternate who goes first, so a load spike hits both.
+                pair = [("ours", lambda: sb.run("x + 1")), ("peer", lambda: s.feed_run("x + 1"))]
+                for name, f in pair if i % 2 == 0 else pair[::-1]:
+                    (ours if name == "ours" else peer).extend(time_calls(f, RUNS))
+    emit({"row": "run", "ours_ms": statistics.median(ours), "ours_p90_ms": sorted(ours)[len(ours) * 9 // 10],
+          "pydantic_monty_ms": statistics.median(peer), "pydantic_monty_p90_ms": sorted(peer)[len(peer) * 9 // 10], "n": len(ours)})
+
+
+def write_jsonl(path: str, n: int, code) -> None:  # type: ignore[no-untyped-def]
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write(json.dumps({"id": i, "code": code(i)}) + "\n")
+
+
+def cli_rate(path: str, n: int, args: list[str]) -> float:
+    with open(path) as stdin, tempfile.TemporaryFile() as out:
+        t = time.monotonic()
+        subprocess.run([BIN, "batch", *args], stdin=stdin, stdout=out, check=True)
+        wall = time.monotonic() - t
+        out.seek(0)
+        recs = [json.loads(line) for line in out]
+    bad = [r for r in recs if r["status"] != "ok"]
+    if len(recs) != n or bad:
+        sys.exit(f"batch {args}: {len(recs)} records, first bad: {bad[:1]}")
+    return n / wall
+
+
+def driven_rate(path: str, n: int, args: list[str]) -> float:
+    """A Python program driving `backyard-ls batch`: it writes the lines
+    (from a thread) and parses every result line."""
+    import threading
+
+    with open(path, "rb") as f:
+        data = f.read()
+    t = time.monotonic()
+    p = subprocess.Popen([BIN, "batch", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert p.stdin is not None and p.stdout is not None
+
+    def feed() -> None:
+        assert p.stdin is not None
+        p.stdin.write(data)
+        p.stdin.close()
+
+    th = threading.Thread(target=feed)
+    th.start()
+    ok = sum(1 for line in p.stdout if json.loads(line)["status"] == "ok")
+    th.join()
+    p.wait()
+    wall = time.monotonic() - t
+    if ok != n:
+        sys.exit(f"driven batch: {ok} ok of {n}")
+    return n / wall
+
+
+def api_rate(n: int, code, **kw) -> float:  # type: ignore[no-untyped-def]
+    t = time.monotonic()
+    ok = sum(1 for r in run_batch(({"id": i, "code": code(i)} for i in range(n)), binary=BIN, **kw) if r.status == "ok")
+    wall = time.monotonic() - t
+    if ok != n:
+        sys.exit(f"run_batch {kw}: {ok} ok of {n}")
+    return n / wall
+
+
+def row_batch() -> None:
+    code = lambda i: f"{i} + 1"  # noqa: E731
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "in.jsonl")
+        write_jsonl(path, BATCH_N, code)
+        ours, cli, driven = [], [], []
+        run_batch(["1"], backend="monty", binary=BIN)  # the server up
+        for _ in range(REPEAT):
+            ours.append(api_rate(BATCH_N, code, backend="monty", parallel=2))
+            cli.append(cli_rate(path, BATCH_N, ["--backend", "monty", "--parallel", "2"]))
+            driven.append(driven_rate(path, BATCH_N, ["--backend", "monty", "--parallel", "2"]))
+    emit({"row": "batch", "n": BATCH_N, "ours_per_s": statistics.median(ours), "cli_per_s": statistics.median(cli),
+          "cli_driven_per_s": statistics.median(driven), "samples": {"ours": ours, "cli": cli, "driven": driven}})
+
+
+def row_numpy() -> None:
+    code = lambda i: NUMPY  # noqa: E731
+    for runtime, n in (("runc", NUMPY_N), ("runsc", max(NUMPY_N // 3, 50))):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "in.jsonl")
+            write_jsonl(path, n, code)
+            ours, cli = [], []
+            for _ in range(REPEAT):
+                ours.append(api_rate(n, code, backend="container", image=IMAGE, runtime=runtime, preload=["numpy"], parallel=2))
+                cli.append(cli_rate(path, n, ["--backend", "container", "--image", IMAGE, "--runtime", runtime, "--preload", "numpy", "--parallel", "2"]))
+        emit({"row": "numpy-" + runtime, "n": n, "ours_per_s": statistics.median(ours), "cli_per_s": statistics.median(cli),
+              "samples": {"ours": ours, "cli": cli}})
+
+
+if __name__ == "__main__":
+    for r in ROWS:
+        {"run": row_run, "batch": row_batch, "numpy": row_numpy}[r]()
