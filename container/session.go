@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/cgroup"
 )
 
 // Session is one running kernel container: a long-lived container whose
@@ -45,7 +46,11 @@ type Session struct {
 	stderr    tail      // the container's own stderr: the driver's fatal errors
 	stash     []message // output that arrived during a Variables call
 
-	killed    atomic.Bool // Kill was called: an exit is ours, not a crash
+	killed atomic.Bool // Kill was called: an exit is ours, not a crash
+	// oom follows the container's memory cgroup on this host (nil when it
+	// cannot be), once oomReady is closed.
+	oom       *cgroup.Watch
+	oomReady  chan struct{}
 	closeOnce sync.Once
 	exitOnce  sync.Once
 	exit      ExitInfo
@@ -137,6 +142,14 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 		return nil, fmt.Errorf("start kernel container (image %s, runtime %s): %w", cfg.Image, rt.Name, e.wrap(err))
 	}
 	tStarted := time.Now()
+	// Alongside the driver's start: the cgroup must be followed before a
+	// cell runs.
+	s.oomReady = make(chan struct{})
+	go func() {
+		defer close(s.oomReady)
+		s.watchOOM(ctx)
+	}()
+	defer func() { <-s.oomReady }()
 	select {
 	case m, ok := <-s.events:
 		if !ok {
@@ -422,6 +435,10 @@ func (s *Session) Close() error {
 		}
 		if s.conn.Conn != nil {
 			s.conn.Close()
+		}
+		if s.oomReady != nil {
+			<-s.oomReady
+			s.oom.Close()
 		}
 		if err != nil {
 			err = fmt.Errorf("remove kernel container %s: %w", shortID(s.id), err)
