@@ -123,6 +123,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	<-watched
 	r := &c.result
 	r.Duration = time.Since(start)
+	c.out.End()
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	if err != nil {
 		c.ended = true

@@ -231,7 +231,7 @@ func TestContainerNotebook(t *testing.T) {
 			}
 			r, err = k.Execute(context.Background(), kernel.Request{Code: "print('z' * 3_000_000)",
 				OnOutput: func(s kernel.Stream, text string) { streamed = append(streamed, text) }})
-			if err != nil || !strings.HasSuffix(r.Stdout, "\n[backyard: output truncated at 1048576 bytes]\n") || len(r.Stdout) > 1<<20+100 {
+			if err != nil || !strings.Contains(r.Stdout, "\n[backyard: output truncated at 1048576 bytes: ") || !strings.HasSuffix(r.Stdout, "zzz\n") || len(r.Stdout) > 1<<20+100 {
 				t.Fatalf("%d bytes, ends %q", len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-60):])
 			}
 		})

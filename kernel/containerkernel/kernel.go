@@ -279,7 +279,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(limits.MaxOutputBytes, req)
+	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
 		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")

@@ -141,6 +141,7 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 	r := &c.result
 	r.Duration = took
 	r.Backend = contract.BackendMonty
+	c.out.End()
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	switch {
 	case err != nil:

@@ -224,7 +224,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, _, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(limits.MaxOutputBytes, req)
+	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
 	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
 	if !req.Silent {
