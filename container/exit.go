@@ -52,8 +52,8 @@ func (x ExitInfo) Describe() string {
 	case x.OOMKilled:
 		// Only the engine's word: exit code 137 is any SIGKILL.
 		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB) and was killed (exit code %d)", x.MemoryBytes>>20, x.Code)
-	case x.Code > 128 && x.Code < 128+65:
-		s = fmt.Sprintf("the kernel was killed by signal %s (exit code %d)", signalName(x.Code-128), x.Code)
+	case x.Signal() != "":
+		s = fmt.Sprintf("the kernel was killed by signal %s (exit code %d)", x.Signal(), x.Code)
 	default:
 		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", x.Code)
 	}
@@ -64,6 +64,15 @@ func (x ExitInfo) Describe() string {
 		s += ": " + t
 	}
 	return s
+}
+
+// Signal names the signal that ended the container's process (exit codes
+// 129-192 are 128 + the signal), "" when it exited.
+func (x ExitInfo) Signal() string {
+	if x.Code > 128 && x.Code < 128+65 {
+		return signalName(x.Code - 128)
+	}
+	return ""
 }
 
 // Exit waits for the container's attach stream to end and says why the

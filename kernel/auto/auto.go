@@ -84,6 +84,10 @@ type Kernel struct {
 	drift    string // a replayed cell did not end as it did on Monty
 	gen      int    // counts restarts and moves: a catch-up of an older one stops
 	catching bool
+	halted   bool // Restart or Close is ending the running execution
+	// lost are notes on journal cells that could not be replayed in the
+	// container (they were dropped): the next result shows them.
+	lost []string
 }
 
 // entry is a journal cell and how it ended on Monty.
@@ -187,6 +191,10 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		r.ExecutionCount = count
 		a.note(r)
 	}
+	a.mu.Lock()
+	r.Notes = append(r.Notes, a.lost...)
+	a.lost = nil
+	a.mu.Unlock()
 	if r.Status == kernel.StatusCrashed {
 		// The backend starts afresh: so does the count.
 		a.mu.Lock()
@@ -215,6 +223,12 @@ const maxCells = 500
 
 func (a *Kernel) run(ctx context.Context, k kernel.Kernel, req kernel.Request) (kernel.Result, error) {
 	a.mu.Lock()
+	if a.halted {
+		// Restart or Close is under way: the cell's next step does not
+		// start.
+		a.mu.Unlock()
+		return kernel.Result{Status: kernel.StatusInterrupted, Backend: k.Info().Backend, Error: kcore.Restarted()}, nil
+	}
 	a.active = k
 	a.mu.Unlock()
 	defer func() {
@@ -280,9 +294,16 @@ func readsInput(code string) bool {
 // record adds a cell Monty ran to the journal; ranInContainer says the
 // container ran it too (a check), in the same namespace.
 func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer bool) {
-	switch r.Status {
-	case kernel.StatusOK, kernel.StatusError:
-	case kernel.StatusCrashed:
+	switch {
+	case r.Restored:
+		// Monty put the namespace back as it was before the cell (a limit
+		// stopped it): there is nothing of it to replay.
+		if ranInContainer {
+			a.setStale()
+		}
+		return
+	case r.Status == kernel.StatusOK, r.Status == kernel.StatusError:
+	case r.Status == kernel.StatusCrashed:
 		// A fresh Monty kernel: nothing to replay, and the container's
 		// namespace is the old one.
 		a.mu.Lock()
@@ -334,6 +355,10 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Repla
 	creq := req
 	creq.OnOutput = shown.resume(req.OnOutput)
 	creq.Functions = rec.Request().Functions // Monty's run called the host; this one hears its answers
+	creq.Spent = req.Spent + mr.Duration     // one budget per cell: the container gets what Monty left
+	if creq.TimeLeft(a.limits(req)) <= 0 {
+		return a.unconfirmed(rec, mr, why, "Monty's run used the cell's whole time limit"), nil
+	}
 	cr, err := a.run(ctx, ctr, creq)
 	if err != nil {
 		a.setStale()
@@ -377,6 +402,11 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Repla
 		return cr, nil
 	}
 	return a.moveAfter(cr, why, mr), nil
+}
+
+// limits are the limits of one execution of req.
+func (a *Kernel) limits(req kernel.Request) kernel.Limits {
+	return kernel.LimitsOf(a.cfg.Settings).WithDefaults().Override(req.Limits)
 }
 
 func note(r kernel.Result) string {
@@ -511,6 +541,10 @@ func (a *Kernel) container(ctx context.Context) (ContainerKernel, error) {
 		}
 	}
 	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return nil, kernel.ErrClosed
+	}
 	if a.ctr == nil {
 		ctr, err := a.newContainer()
 		if err != nil {
@@ -564,7 +598,15 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		a.mu.Unlock()
 		r, err := ctr.Execute(ctx, e.rec.Request())
 		if err == nil && r.Status != kernel.StatusOK && r.Status != kernel.StatusError {
-			err = fmt.Errorf("replaying cell %d of %d: %s", i+1, n, errorText(r))
+			if ctx.Err() != nil {
+				err = fmt.Errorf("replaying cell %d of %d: %w", i+1, n, context.Cause(ctx))
+			} else {
+				// It dies or runs out of time in CPython: drop it, so that
+				// no later cell tries again (and fails the same way), and
+				// start the replay afresh without it.
+				a.drop(gen, i, e, r)
+				return a.syncedContainer(ctx)
+			}
 		}
 		if err != nil {
 			a.setStale()
@@ -580,6 +622,22 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		}
 		a.mu.Unlock()
 	}
+}
+
+// drop takes journal cell i (e), whose replay ended r, out of the journal
+// of generation gen; the container restarts before the next replay, and
+// the next result says what is missing there.
+func (a *Kernel) drop(gen, i int, e entry, r kernel.Result) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.gen != gen || i >= len(a.journal) || a.journal[i] != e {
+		return
+	}
+	a.journal = append(a.journal[:i:i], a.journal[i+1:]...)
+	a.stale = true
+	a.lost = append(a.lost, fmt.Sprintf("an earlier cell (%s) could not be rebuilt in the container (%s): what it defined is missing there",
+		strings.TrimSpace(firstLine(e.rec.Code)), errorText(r)))
+	a.log.Warn("a journal cell could not be replayed in the container", zap.String("why", errorText(r)))
 }
 
 func ending(r kernel.Result) string {
@@ -704,6 +762,26 @@ func (a *Kernel) Install(ctx context.Context, packages []string) error {
 	return ctr.Install(ctx, packages)
 }
 
+// Stop implements kernel.Stopper: the running execution ends at once,
+// and so does what the cell would run next (a check, a comparison).
+func (a *Kernel) Stop() {
+	a.mu.Lock()
+	k := a.active
+	a.mu.Unlock()
+	if s, ok := k.(kernel.Stopper); ok {
+		s.Stop()
+	}
+}
+
+// halt stops the running execution for Restart or Close: it ends at once
+// and nothing further of the cell starts until unhalt.
+func (a *Kernel) halt() {
+	a.mu.Lock()
+	a.halted = true
+	a.mu.Unlock()
+	a.Stop()
+}
+
 // Interrupt implements Kernel.
 func (a *Kernel) Interrupt() error {
 	a.mu.Lock()
@@ -718,30 +796,34 @@ func (a *Kernel) Interrupt() error {
 // Restart implements Kernel: state is cleared and the document goes back
 // to Monty.
 func (a *Kernel) Restart(ctx context.Context) error {
-	a.Interrupt()
+	a.halt()
 	if err := a.q.Acquire(ctx); err != nil {
+		a.mu.Lock()
+		a.halted = false
+		a.mu.Unlock()
 		return err
 	}
 	defer a.q.Release()
 	a.mu.Lock()
+	a.halted = false
 	ctr := a.ctr
 	a.ctr, a.moved, a.movedBy, a.count, a.started = nil, false, rule{}, 0, false
 	a.warmDone = nil
-	a.journal, a.synced, a.stale, a.drift, a.cells = nil, 0, false, "", nil
+	a.journal, a.synced, a.stale, a.drift, a.cells, a.lost = nil, 0, false, "", nil, nil
 	a.gen++
 	a.bgStop()
 	a.bg, a.bgStop = context.WithCancel(a.life)
 	a.mu.Unlock()
 	clear(a.seen)
 	clear(a.ordered)
-	// A catch-up replaying into the container stops (its cell is
-	// interrupted) before the container is closed.
-	a.sync.Lock()
-	a.sync.Unlock()
+	// Closing the container ends a catch-up's replayed cell at once, and
+	// the catch-up then stops.
 	var errs []error
 	if ctr != nil {
 		errs = append(errs, ctr.Close())
 	}
+	a.sync.Lock()
+	a.sync.Unlock()
 	errs = append(errs, a.monty.Restart(ctx))
 	return errors.Join(errs...)
 }
@@ -793,12 +875,13 @@ func (a *Kernel) Close() error {
 	ctr := a.ctr
 	a.mu.Unlock()
 	a.end() // a pre-warm's start and a catch-up stop
-	a.Interrupt()
-	// Before the container closes: a catch-up's cell is being interrupted.
-	a.warm.Wait()
+	a.halt()
+	// The kernels end their running cells at once; then the pre-warm and
+	// catch-up goroutines are done.
 	errs := []error{a.monty.Close()}
 	if ctr != nil {
 		errs = append(errs, ctr.Close())
 	}
+	a.warm.Wait()
 	return errors.Join(errs...)
 }

@@ -28,9 +28,12 @@ const (
 // containerCell runs one cell in a session and turns the outcome into a
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
-	code    string
-	silent  bool
-	limits  kernel.Limits
+	code   string
+	silent bool
+	limits kernel.Limits
+	// left is the time the cell may run here: its time limit less what it
+	// spent on another backend (kernel.Request.Spent).
+	left    time.Duration
 	grace   time.Duration
 	out     *kcore.Output
 	log     *zap.Logger
@@ -121,6 +124,13 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
+	select {
+	case <-c.hard:
+		// Restart or Close: the exec may have ended with the kernel's
+		// lifetime before the watcher saw hard.
+		c.kill(s)
+	default:
+	}
 	r := &c.result
 	r.Duration = time.Since(start)
 	c.out.End()
@@ -171,20 +181,29 @@ func (c *containerCell) failed(s *container.Session, err error) {
 	switch {
 	case reason == stopRestart:
 		r.Status = kernel.StatusInterrupted
-		r.Error = &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the kernel was restarted"}
+		r.Error = kcore.Restarted()
 	case reason == stopTimeout && killed:
 		r.Status = kernel.StatusTimeout
 		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf(
 			"cell exceeded the %s time limit and did not stop within %s, so the kernel was restarted and its state is lost", c.limits.Timeout, c.grace)}
 	default:
+		if !errors.Is(err, container.ErrEnded) {
+			s.Kill() // the exec stopped waiting: the session's state is unknown
+		}
 		x := s.Exit(c.life)
 		c.log.Warn("container kernel crashed", zap.String("why", x.Describe()), zap.NamedError("exec", err))
 		r.Status = kernel.StatusCrashed
-		r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: x.Describe() + "; the next run starts a fresh kernel"}
 		if errors.Is(err, container.ErrEnded) && x.EngineLost {
-			r.Error.EName = "EngineLost"
+			r.Error = &contract.ExecutionError{EName: "EngineLost", EValue: x.Describe() + "; the next run starts a fresh kernel"}
+		} else {
+			r.Error = deathOf(x).Crashed()
 		}
 	}
+}
+
+// deathOf is how the container's end reads in a cell's result.
+func deathOf(x container.ExitInfo) kcore.Death {
+	return kcore.Death{Signal: x.Signal(), Code: x.Code, OOM: x.OOMKilled, MemoryBytes: uint64(x.MemoryBytes), Stderr: x.Stderr}
 }
 
 // watchWakeups counts the watcher's wake-ups (tests check it does not
@@ -197,7 +216,7 @@ var watchWakeups atomic.Int64
 // SIGINT and, after the grace period, kills the container. Restart and
 // Close (hard) kill at once. It returns when done is closed.
 func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-chan struct{}) {
-	limit := time.NewTimer(c.limits.Timeout)
+	limit := time.NewTimer(max(c.left, 0))
 	defer limit.Stop()
 	cancelled := ctx.Done()
 	var grace <-chan time.Time

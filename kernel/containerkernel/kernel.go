@@ -220,7 +220,11 @@ func (k *Kernel) diedIdle(ctx context.Context) (string, bool) {
 	if k.s == nil || k.s.Alive() || k.s.Killed() {
 		return "", false
 	}
-	return k.s.Exit(ctx).Describe(), true
+	x := k.s.Exit(ctx)
+	if x.EngineLost {
+		return x.Describe(), true
+	}
+	return deathOf(x).Text(), true
 }
 
 // discard removes the container and forgets the namespace.
@@ -325,7 +329,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 // newCell is the cell about to run, known to Interrupt.
 func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log,
+	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, left: req.TimeLeft(limits), grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1), inputs: req.Inputs, funcs: req.Functions}
 	if !req.Silent {
 		c.onSent = req.OnSent

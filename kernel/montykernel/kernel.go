@@ -56,6 +56,7 @@ type Kernel struct {
 	version string        // guarded by mu
 	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
 	prelude string        // guarded by mu
+	cell    *montyCell    // guarded by mu: the running cell, for Interrupt
 }
 
 // SetPrelude sets code that every session runs, silently, before its first
@@ -180,7 +181,7 @@ func (k *Kernel) diedIdle() (string, bool) {
 	ours := k.watched == k.w
 	k.Mu.Unlock()
 	if e := k.w.ExitError(); e != nil && ours {
-		return e.Error(), true
+		return deathText(e, k.limits), true
 	}
 	return "", false
 }
@@ -221,16 +222,23 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.fresh()
 		return kernel.Result{}, err
 	}
-	ctx, count, _, end := k.Begin(ctx, req.Silent)
+	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
-	c := &montyCell{code: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
+	c := &montyCell{code: req.Code, limits: limits, left: req.TimeLeft(limits), out: out, inputs: req.Inputs, funcs: workerFuncs(funcs),
+		hard: hard, again: make(chan struct{}, 1)}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}
+	k.Mu.Lock()
+	k.cell = c
+	k.Mu.Unlock()
 	c.run(ctx, w)
+	k.Mu.Lock()
+	k.cell = nil
+	k.Mu.Unlock()
 	rec.Code = c.fed
 	r := c.result
 	r.Runtime = "monty"
@@ -244,12 +252,16 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		// fresh kernel.
 		k.fresh()
 		r.Error.EValue += "; the next run starts a fresh kernel"
+	case c.restarted:
+		// Restart or Close ended it: the namespace goes anyway.
+		k.fresh()
 	case c.sessionLost || c.tainted:
-		if err := k.recover(); err != nil {
+		if err := k.recover(hard); err != nil {
 			k.fresh()
 			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
 		} else {
 			r.Notes = append(r.Notes, restoredNote)
+			r.Restored = true
 		}
 	default:
 		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
@@ -302,17 +314,27 @@ func (k *Kernel) changes() []contract.FileChange {
 }
 
 // recover brings back the namespace from before the last cell, in the same
-// worker when it lives, else in a new one.
-func (k *Kernel) recover() error {
+// worker when it lives, else in a new one. Restart and Close (hard) stop
+// it.
+func (k *Kernel) recover(hard <-chan struct{}) error {
+	ctx, cancel := context.WithCancel(k.Life())
+	defer cancel()
+	go func() {
+		select {
+		case <-hard:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	if k.w == nil || !k.w.Alive() {
 		k.discard()
-		w, err := monty.Start(k.Life(), k.workerConfig())
+		w, err := monty.Start(ctx, k.workerConfig())
 		if err != nil {
 			return err
 		}
 		k.setWorker(w)
 	}
-	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout, k.opts.Files); err != nil {
+	if err := k.cp.restore(ctx, k.w, k.limits.Timeout, k.opts.Files); err != nil {
 		return err
 	}
 	return k.cp.take(k.w, k.opts.Files)
@@ -355,8 +377,23 @@ func (k *Kernel) scheduleIdleSnapshot() {
 	})
 }
 
+// Interrupt implements Kernel: the first request of a cell stops it (in
+// its sleep or host call, with a KeyboardInterrupt it can catch; running,
+// by killing the worker); a later one, for a cell that caught it, kills the
+// worker (the namespace comes back as it was before the cell).
+func (k *Kernel) Interrupt() error {
+	k.Mu.Lock()
+	c := k.cell
+	k.Mu.Unlock()
+	if c != nil && c.cancelled() {
+		c.interruptAgain()
+		return nil
+	}
+	return k.Base.Interrupt()
+}
+
 // Restart implements Kernel: the worker is stopped (a running cell is
-// interrupted first) and the next execution starts an empty one.
+// killed first) and the next execution starts an empty one.
 func (k *Kernel) Restart(ctx context.Context) error { return k.RestartWith(ctx, k.fresh) }
 
 // Variables implements Kernel. Monty has no globals(): candidate names come

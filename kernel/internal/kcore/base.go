@@ -132,6 +132,10 @@ func (b *Base) StopRunning(cause error) {
 	}
 }
 
+// Stop implements kernel.Stopper: the running execution ends at once, as
+// a restart ends it.
+func (b *Base) Stop() { b.StopRunning(ErrRestarted) }
+
 // Interrupt implements kernel.Kernel.
 func (b *Base) Interrupt() error {
 	b.StopRunning(ErrInterrupted)

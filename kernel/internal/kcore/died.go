@@ -1,9 +1,53 @@
 package kcore
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
+
+// Death is how a kernel's process (a Monty worker, a container) ended when
+// the kernel did not end it.
+type Death struct {
+	// Signal names the signal that killed it ("SIGKILL"); "" when it
+	// exited with Code.
+	Signal string
+	Code   int
+	// OOM: it ran out of memory (the OOM killer, or Monty's allocator cap)
+	// under the limit MemoryBytes.
+	OOM         bool
+	MemoryBytes uint64
+	// Stderr is the end of what the process itself wrote (its fatal
+	// errors); the cells' output is not there.
+	Stderr string
+}
+
+// Text says what happened, in the same words for every backend.
+func (d Death) Text() string {
+	var s string
+	switch {
+	case d.OOM:
+		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB)", d.MemoryBytes>>20)
+	case d.Signal != "":
+		s = "the kernel was killed by signal " + d.Signal
+	default:
+		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", d.Code)
+	}
+	if t := strings.TrimSpace(d.Stderr); t != "" {
+		if len(t) > 600 {
+			t = "…" + t[len(t)-600:]
+		}
+		s += ": " + t
+	}
+	return s
+}
+
+// Crashed is the error of a cell whose kernel died running it.
+func (d Death) Crashed() *contract.ExecutionError {
+	return &contract.ExecutionError{EName: "KernelCrashed", EValue: d.Text() + "; the next run starts a fresh kernel"}
+}
 
 // DiedIdle is the result of a run that found the kernel's worker or
 // container dead, killed between cells: the cell did not run, the state
@@ -12,4 +56,9 @@ func DiedIdle(backend contract.Backend, runtime, why string) kernel.Result {
 	return kernel.Result{Status: kernel.StatusCrashed, Backend: backend, Runtime: runtime, Error: &contract.ExecutionError{
 		EName: "KernelDied", EValue: "the kernel died while idle: state lost (" + why + "); the cell did not run, the next run starts a fresh kernel",
 	}}
+}
+
+// Restarted is the error of a cell that Restart or Close ended.
+func Restarted() *contract.ExecutionError {
+	return &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the kernel was restarted"}
 }

@@ -1,0 +1,224 @@
+package auto
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	dockerclient "github.com/docker/docker/client"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
+)
+
+func newAutoWith(t *testing.T, edit func(*contract.Settings)) *Kernel {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image (scripts/build-test-image.sh)")
+	}
+	a, err := New(testConfig(edit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// A cell Monty's time limit stopped is not run again in the container:
+// the limit is the cell's, not each backend's.
+func TestAutoTimeoutIsNotRunAgain(t *testing.T) {
+	a := newAutoWith(t, func(s *contract.Settings) { s.Timeout = 0.5 })
+	r := kerneltest.Run(t, a, "while True:\n    pass")
+	if r.Status != kernel.StatusTimeout || r.Backend != contract.BackendMonty || r.Routing != nil {
+		t.Fatalf("%+v %+v %+v", r, r.Error, r.Routing)
+	}
+	a.mu.Lock()
+	ctr := a.ctr
+	a.mu.Unlock()
+	if ctr != nil {
+		t.Fatal("a container was made for the cell")
+	}
+}
+
+// A check runs under what is left of the cell's time limit: a cell that
+// spent most of it on Monty before it raised cannot spend it again in the
+// container, which stops it at the cell's own limit.
+func TestAutoCheckGetsWhatIsLeft(t *testing.T) {
+	a := newAutoWith(t, func(s *contract.Settings) { s.Timeout = 3 })
+	kerneltest.Run(t, a, "import time")
+	r := kerneltest.Run(t, a, "time.sleep(2)\nraise ValueError('late')")
+	if r.Status != kernel.StatusError || r.Backend != contract.BackendMonty || r.Routing == nil || r.Routing.Check != contract.CheckUnconfirmed ||
+		!strings.Contains(r.Routing.Note, "cell exceeded the 3s time limit") {
+		t.Fatalf("%+v %+v %+v", r, r.Error, r.Routing)
+	}
+}
+
+// A cell that Monty stopped at its memory limit left nothing in the
+// namespace, so a move does not replay it (in CPython it would run out of
+// memory, and every later cell would fail replaying it).
+func TestAutoMoveSkipsCellsMontyStopped(t *testing.T) {
+	a := newAutoWith(t, func(s *contract.Settings) { s.Memory = 64 })
+	kerneltest.Run(t, a, "kept = 1")
+	r := kerneltest.Run(t, a, "big = 'x' * 100_000_000")
+	if r.Status != kernel.StatusError || r.Error.EName != "MemoryError" || !r.Restored || r.Routing != nil {
+		t.Fatalf("%+v %+v %+v", r, r.Error, r.Routing)
+	}
+	for i := 0; i < 2; i++ {
+		r = kerneltest.Run(t, a, "import numpy\nkept, 'big' in globals()")
+		if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer || r.Value == nil || r.Value.Text != "(1, False)" {
+			t.Fatalf("%+v %+v", r, r.Error)
+		}
+	}
+}
+
+// A journal cell that dies when the container replays it (here it does
+// what Monty could not: CPython has bytearray) is dropped: the move
+// happens without it, the result says so, and no later cell replays it.
+func TestAutoReplayThatDiesIsDropped(t *testing.T) {
+	a := newAutoWith(t, nil)
+	kerneltest.Run(t, a, "kept = 1")
+	r := kerneltest.Run(t, a, "try:\n    bytearray\nexcept NameError:\n    pass\nelse:\n    import os\n    os._exit(3)\nlost = 2")
+	if r.Status != kernel.StatusOK || r.Backend != contract.BackendMonty {
+		t.Fatalf("%+v %+v %+v", r, r.Error, r.Routing)
+	}
+	r = kerneltest.Run(t, a, "import numpy\nkept, 'lost' in globals()")
+	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer || r.Value == nil || r.Value.Text != "(1, False)" ||
+		len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "could not be rebuilt in the container") || !strings.Contains(r.Notes[0], "exited with code 3") {
+		t.Fatalf("%+v %+v %q", r, r.Error, r.Notes)
+	}
+	if r := kerneltest.Run(t, a, "kept"); r.Status != kernel.StatusOK || len(r.Notes) != 0 {
+		t.Fatalf("%+v %q", r, r.Notes)
+	}
+}
+
+// montyWorkers are this process's Monty worker processes.
+func montyWorkers(t *testing.T) []int {
+	t.Helper()
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(stat), ')')
+		f := strings.Fields(string(stat[i+1:]))
+		exe, _ := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(os.Getpid()) && filepath.Base(exe) == "monty" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// killed is the crash a SIGKILL from outside gives, on every backend.
+const killed = "the kernel was killed by signal SIGKILL; the next run starts a fresh kernel"
+
+// A death is a crashed result at once, in the same words on every
+// backend, and auto does not run the cell again elsewhere; a death
+// between cells is the next run's "state lost".
+func TestDeathsReadTheSameOnEveryBackend(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	kill := map[string]func(t *testing.T, k kernel.Kernel){
+		"monty": func(t *testing.T, _ kernel.Kernel) {
+			for _, pid := range montyWorkers(t) {
+				if p, err := os.FindProcess(pid); err == nil {
+					p.Kill()
+				}
+			}
+		},
+		"container": func(t *testing.T, k kernel.Kernel) {
+			cli, err := dockerclient.NewClientWithOpts(dockerclient.FromEnv, dockerclient.WithAPIVersionNegotiation())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cli.Close()
+			if err := cli.ContainerKill(context.Background(), k.(*containerkernel.Kernel).ContainerID(), "SIGKILL"); err != nil {
+				t.Error(err)
+			}
+		},
+	}
+	backends := []struct {
+		name, dies string
+		make       func(cfg kernel.Config) (kernel.Kernel, error)
+	}{
+		{"monty", "monty", func(cfg kernel.Config) (kernel.Kernel, error) { return montykernel.New(montykernel.OptionsOf(cfg)) }},
+		{"auto", "monty", func(cfg kernel.Config) (kernel.Kernel, error) { return New(cfg) }},
+		{"runc", "container", func(cfg kernel.Config) (kernel.Kernel, error) {
+			o := containerkernel.OptionsOf(cfg)
+			o.Container.Runtime = contract.RuntimeRunc
+			return containerkernel.New(o)
+		}},
+		{"runsc", "container", func(cfg kernel.Config) (kernel.Kernel, error) {
+			o := containerkernel.OptionsOf(cfg)
+			o.Container.Runtime = contract.RuntimeRunsc
+			return containerkernel.New(o)
+		}},
+	}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			cfg := testConfig(nil)
+			dead := make(chan struct{}, 16)
+			cfg.OnState = func(s kernel.State) {
+				if s == kernel.StateDead {
+					dead <- struct{}{}
+				}
+			}
+			k, err := b.make(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer k.Close()
+			kerneltest.Run(t, k, "lost = 1")
+			// Killed during a cell.
+			res := make(chan kernel.Result, 1)
+			ready := make(chan struct{})
+			go func() {
+				r, err := k.Execute(context.Background(), kernel.Request{Code: "print('ready')\nwhile True:\n    pass", OnOutput: func(_ kernel.Stream, text string) {
+					if strings.Contains(text, "ready") {
+						close(ready)
+					}
+				}})
+				if err != nil {
+					t.Error(err)
+				}
+				res <- r
+			}()
+			<-ready
+			kill[b.dies](t, k)
+			r := <-res
+			if r.Status != kernel.StatusCrashed || r.Error.EName != "KernelCrashed" || r.Error.EValue != killed || r.Routing != nil {
+				t.Fatalf("%+v %+v %+v", r, r.Error, r.Routing)
+			}
+			// Killed between cells.
+			kerneltest.Run(t, k, "lost = 1")
+			for len(dead) > 0 {
+				<-dead
+			}
+			kill[b.dies](t, k)
+			select {
+			case <-dead: // noticed at once
+			case <-time.After(time.Minute):
+				t.Fatal("the death between cells was not noticed")
+			}
+			r = kerneltest.Run(t, k, "lost")
+			if r.Status != kernel.StatusCrashed || r.ExecutionCount != 0 || r.Routing != nil ||
+				r.Error.EValue != "the kernel died while idle: state lost (the kernel was killed by signal SIGKILL); the cell did not run, the next run starts a fresh kernel" {
+				t.Fatalf("%+v %+v %+v", r, r.Error, r.Routing)
+			}
+		})
+	}
+}
