@@ -361,3 +361,28 @@ func killPid(pid int) {
 		_ = p.Kill()
 	}
 }
+
+// A snapshot goes from one worker into another without crossing the host
+// whole; the source goes on unchanged, the destination's session is the
+// source's, and a second transfer replaces it.
+func TestDumpInto(t *testing.T) {
+	w := start(t, Limits{})
+	keeper := start(t, Limits{})
+	feed(t, w, "x = 1\nbig = list(range(300_000))")
+	if err := w.DumpInto(keeper); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, w, "x = 2")
+	if o, _ := feed(t, keeper, "x, len(big), big[-1]"); o.Value.Repr() != "(1, 300000, 299999)" {
+		t.Fatalf("keeper: %s", o.Value.Repr())
+	}
+	if o, _ := feed(t, w, "x"); o.Value.Repr() != "2" {
+		t.Fatalf("source: %s", o.Value.Repr())
+	}
+	if err := w.DumpInto(keeper); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := feed(t, keeper, "x"); o.Value.Repr() != "2" {
+		t.Fatalf("keeper after a second transfer: %s", o.Value.Repr())
+	}
+}

@@ -87,7 +87,7 @@ func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 	}
 	k.fed = code
 	if k.cp.record(&kcore.Replayable{Code: code}, time.Since(start), false) {
-		return k.cp.take(w, k.opts.Files)
+		return k.cp.take(w, k.opts.Files, k.startWorker)
 	}
 	return nil
 }
@@ -256,17 +256,17 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		// Restart or Close ended it: the namespace goes anyway.
 		k.fresh()
 	case c.sessionLost || c.tainted:
-		if err := k.recover(hard); err != nil {
+		if notes, err := k.recover(hard); err != nil {
 			k.fresh()
 			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
 		} else {
-			r.Notes = append(r.Notes, restoredNote)
+			r.Notes = append(append(r.Notes, restoredNote), notes...)
 			r.Restored = true
 		}
 	default:
 		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
 		if k.cp.record(rec, r.Duration, inBand) {
-			if err := k.cp.take(w, k.opts.Files); err != nil {
+			if err := k.cp.take(w, k.opts.Files, k.startWorker); err != nil {
 				k.fresh()
 			}
 		}
@@ -313,10 +313,11 @@ func (k *Kernel) changes() []contract.FileChange {
 	return k.opts.Files.Changes()
 }
 
-// recover brings back the namespace from before the last cell, in the same
-// worker when it lives, else in a new one. Restart and Close (hard) stop
-// it.
-func (k *Kernel) recover(hard <-chan struct{}) error {
+// recover brings back the namespace from before the last cell: the
+// checkpoint's worker becomes the kernel's, or the same worker when there
+// is no snapshot and it lives. Restart and Close (hard) stop it. notes say
+// what the replay drew anew.
+func (k *Kernel) recover(hard <-chan struct{}) ([]string, error) {
 	ctx, cancel := context.WithCancel(k.Life())
 	defer cancel()
 	go func() {
@@ -326,19 +327,20 @@ func (k *Kernel) recover(hard <-chan struct{}) error {
 		case <-ctx.Done():
 		}
 	}()
-	if k.w == nil || !k.w.Alive() {
+	start := func() (*monty.Worker, error) { return monty.Start(ctx, k.workerConfig()) }
+	w, notes, err := k.cp.restore(ctx, k.w, k.limits.Timeout, k.opts.Files, start)
+	if err != nil {
+		return nil, err
+	}
+	if w != k.w {
 		k.discard()
-		w, err := monty.Start(ctx, k.workerConfig())
-		if err != nil {
-			return err
-		}
 		k.setWorker(w)
 	}
-	if err := k.cp.restore(ctx, k.w, k.limits.Timeout, k.opts.Files); err != nil {
-		return err
-	}
-	return k.cp.take(k.w, k.opts.Files)
+	return notes, k.cp.take(k.w, k.opts.Files, k.startWorker)
 }
+
+// startWorker starts a worker of the kernel's configuration (a keeper).
+func (k *Kernel) startWorker() (*monty.Worker, error) { return monty.Start(k.Life(), k.workerConfig()) }
 
 // fresh drops the worker and all state: the next run starts an empty kernel.
 func (k *Kernel) fresh() {
@@ -352,10 +354,10 @@ func (k *Kernel) fresh() {
 	k.ResetCount()
 }
 
-// scheduleIdleSnapshot snapshots a non-empty journal once the kernel has
-// been idle for a while, so a later interrupt replays nothing.
+// scheduleIdleSnapshot snapshots a journal worth keeping once the kernel
+// has been idle for a while, so a later interrupt replays nothing slow.
 func (k *Kernel) scheduleIdleSnapshot() {
-	if len(k.cp.journal) == 0 {
+	if !k.cp.worthKeeping() {
 		return
 	}
 	if k.cp.idle != nil {
@@ -369,8 +371,8 @@ func (k *Kernel) scheduleIdleSnapshot() {
 			return // busy: the running execution reschedules
 		}
 		defer k.Q.Release()
-		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
-			if err := k.cp.take(k.w, k.opts.Files); err != nil && k.w.Alive() {
+		if k.w != nil && k.w.Alive() && k.cp.worthKeeping() {
+			if err := k.cp.take(k.w, k.opts.Files, k.startWorker); err != nil && k.w.Alive() {
 				k.fresh() // a death is the next run's to report
 			}
 		}
@@ -535,6 +537,7 @@ func (k *Kernel) Close() error {
 	if k.cp.idle != nil {
 		k.cp.idle.Stop()
 	}
+	k.cp.reset()
 	k.Q.Release()
 	k.NotifyDead()
 	return nil
