@@ -8,6 +8,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 )
 
@@ -127,5 +128,37 @@ func TestSpentTimeCounts(t *testing.T) {
 	}
 	if r.Status != kernel.StatusTimeout || r.Error.EValue != "cell exceeded the 5s time limit" || r.Duration >= 5*time.Second || r.Backend != contract.BackendMonty {
 		t.Fatalf("%+v %+v", r, r.Error)
+	}
+}
+
+// A drawn value survives an interrupt as it was: its cell is snapshotted
+// at once, so recovery carries the value instead of drawing again.
+func TestInterruptKeepsDrawnValues(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	before := kerneltest.Run(t, k, "import random\nx = random.random()\nx").Value.Text
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if r, _ := k.Execute(ctx, kernel.Request{Code: "while True:\n    pass"}); r.Status != kernel.StatusInterrupted || !r.Restored {
+		t.Fatalf("%+v", r)
+	}
+	if r := kerneltest.Run(t, k, "x"); r.Value == nil || r.Value.Text != before {
+		t.Fatalf("x was %s, is %+v", before, r.Value)
+	}
+}
+
+// A replayed cell that draws says so, naming what it rebuilt.
+func TestReplayThatDrawsSaysSo(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	kerneltest.Run(t, k, "import random")
+	k.Q <- struct{}{}
+	defer k.Q.Release()
+	var cp checkpoint
+	cp.record(&kcore.Replayable{Code: "import random\nroll = random.randint(1, 6)\ndef again():\n    return random.random()"}, 0, false)
+	w, notes, err := cp.restore(context.Background(), k.w, time.Minute, nil, k.startWorker)
+	if err != nil || w != k.w {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || notes[0] != "random, roll, again rebuilt by running their cell again, which reads random values anew: they may differ from before" {
+		t.Fatalf("%q", notes)
 	}
 }
