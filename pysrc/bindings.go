@@ -197,7 +197,8 @@ var (
 )
 
 // Draws reports what code reads that differs from one run to the next:
-// DrawsRandom (the random, secrets and uuid modules, os.urandom) and
+// DrawsRandom (the random, secrets and uuid modules, os.urandom, hash()
+// and id(), which a process salts) and
 // DrawsClock (the time module's clocks; now(), today() and utcnow(), as
 // datetime has them). drawers maps names bound by earlier code to what
 // they draw when used (functions defined beside a draw, names imported
@@ -225,6 +226,9 @@ func Draws(code string, drawers map[string]string) []string {
 			found[DrawsRandom] = true
 		case t.Text == "time" && clockFuncs[attr]:
 			found[DrawsClock] = true
+		case (t.Text == "hash" || t.Text == "id") && next(sig, i, "("):
+			// Salted per process: str and bytes hashes, addresses.
+			found[DrawsRandom] = true
 		case drawers[t.Text] != "":
 			found[drawers[t.Text]] = true
 		}

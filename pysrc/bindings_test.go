@@ -46,6 +46,8 @@ func TestDraws(t *testing.T) {
 		{"from random import choice\n", []string{DrawsRandom}},
 		{"pick = choice([1, 2])", []string{DrawsRandom}},
 		{"total = r + 1", nil}, // r holds a drawn value: using it draws nothing
+		{"h = hash('abc')", []string{DrawsRandom}},
+		{"obj.hash(1)", nil},
 	} {
 		if got := Draws(c.code, drawers); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, want %v", c.code, got, c.want)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -67,6 +68,8 @@ type Kernel struct {
 	// them): Monty iterates a set in another order than CPython, so every
 	// cell that mentions one is checked.
 	ordered map[string]bool
+	// drawers are the names that draw when used (pysrc.Draws).
+	drawers map[string]string
 
 	mu       sync.Mutex // guards the fields below
 	ctr      ContainerKernel
@@ -85,6 +88,8 @@ type Kernel struct {
 	gen      int    // counts restarts and moves: a catch-up of an older one stops
 	catching bool
 	halted   bool // Restart or Close is ending the running execution
+	// redrawNoted are the journal cells whose redrawn names a note named.
+	redrawNoted map[*kcore.Replayable]bool
 	// lost are notes on journal cells that could not be replayed in the
 	// container (they were dropped): the next result shows them.
 	lost []string
@@ -95,6 +100,16 @@ type entry struct {
 	rec    *kcore.Replayable // its code, inputs and host functions' answers
 	status kernel.Status
 	ename  string
+	// draws is what the cell reads that differs from run to run
+	// (pysrc.Draws); carry, the values of the names it bound then, as Monty
+	// had them (a replay keeps them), and rebuilt, those that could not be
+	// carried.
+	draws   []string
+	carry   map[string]any
+	rebuilt []string
+	// wrote: the cell changed files (Monty's overlay), which only running
+	// it again writes into the container's.
+	wrote bool
 }
 
 var _ kernel.Prewarmer = (*Kernel)(nil)
@@ -109,7 +124,8 @@ type ContainerKernel interface {
 
 // New returns an auto kernel; nothing starts until the first cell.
 func New(cfg kernel.Config) (*Kernel, error) {
-	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{}}
+	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{},
+		drawers: map[string]string{}, redrawNoted: map[*kcore.Replayable]bool{}}
 	a.life, a.end = context.WithCancel(context.Background())
 	a.bg, a.bgStop = context.WithCancel(a.life)
 	mo := montykernel.OptionsOf(cfg)
@@ -308,9 +324,11 @@ func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer b
 		// namespace is the old one.
 		a.mu.Lock()
 		a.journal, a.synced, a.stale, a.drift = nil, 0, true, ""
+		clear(a.redrawNoted)
 		a.mu.Unlock()
 		clear(a.seen)
 		clear(a.ordered)
+		clear(a.drawers)
 		return
 	default:
 		// Interrupted or timed out: Monty's namespace is the one from before
@@ -326,7 +344,8 @@ func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer b
 	for _, n := range pysrc.Names(rec.Code) {
 		a.seen[n] = true
 	}
-	e := entry{rec: rec, status: r.Status}
+	e := entry{rec: rec, status: r.Status, draws: pysrc.Draws(rec.Code, a.drawers), wrote: len(r.Files) > 0}
+	e.carry, e.rebuilt = a.drawnCarry(a.life, rec.Code, e.draws)
 	if r.Error != nil {
 		e.ename = r.Error.EName
 	}
@@ -348,7 +367,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Repla
 	why := rules[0]
 	a.sync.Lock()
 	defer a.sync.Unlock()
-	ctr, err := a.syncedContainer(ctx)
+	ctr, err := a.syncedContainer(ctx, false)
 	if err != nil {
 		return a.unconfirmed(rec, mr, why, "no container could confirm it: "+err.Error()), nil
 	}
@@ -394,6 +413,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Repla
 			}
 		}
 		a.record(rec, mr, true)
+		a.followDraws(ctx, ctr, rec)
 		if same {
 			mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckConfirmed}
 			return mr, nil
@@ -414,6 +434,20 @@ func note(r kernel.Result) string {
 		return r.Routing.Note
 	}
 	return ""
+}
+
+// followDraws gives the container Monty's values of what cell rec (just
+// run in both) drew: the container drew its own.
+func (a *Kernel) followDraws(ctx context.Context, ctr kernel.Kernel, rec *kcore.Replayable) {
+	a.mu.Lock()
+	var carry map[string]any
+	if n := len(a.journal); n > 0 && a.journal[n-1].rec == rec {
+		carry = a.journal[n-1].carry
+	}
+	a.mu.Unlock()
+	if err := load(ctx, ctr, carry); err != nil {
+		a.setStale()
+	}
 }
 
 // unconfirmed is Monty's result shown without CPython's word on it.
@@ -479,7 +513,7 @@ func (a *Kernel) compareValues(ctx context.Context, ctr kernel.Kernel, code stri
 func (a *Kernel) route(ctx context.Context, req kernel.Request, why rule) (kernel.Result, error) {
 	a.sync.Lock()
 	defer a.sync.Unlock()
-	ctr, err := a.syncedContainer(ctx)
+	ctr, err := a.syncedContainer(ctx, true)
 	if err != nil {
 		return unavailable(why, err), nil
 	}
@@ -503,11 +537,13 @@ func (a *Kernel) moveTo(why rule) {
 	a.mu.Lock()
 	a.moved, a.movedBy = true, why
 	a.journal, a.synced, a.drift = nil, 0, ""
+	clear(a.redrawNoted)
 	a.gen++
 	ctr := a.ctr
 	a.mu.Unlock()
 	clear(a.seen)
 	clear(a.ordered)
+	clear(a.drawers)
 	a.monty.Restart(a.life) // its worker is not needed any more
 	a.log.Info("document moved to the container", zap.String("rule", why.id), zap.String("reason", why.reason))
 	if a.cfg.OnState != nil {
@@ -566,9 +602,12 @@ func (a *Kernel) container(ctx context.Context) (ContainerKernel, error) {
 	return ctr, nil
 }
 
-// syncedContainer returns the started container with the journal replayed
-// into it. The caller holds sync.
-func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
+// syncedContainer returns the started container with Monty's namespace
+// in it: with carry (a move, Monty's namespace is the one before the
+// cell) into an empty container, by carrying values (carryAll); else by
+// replaying the journal cells it has not run, with the values of cells
+// that draw carried after them. The caller holds sync.
+func (a *Kernel) syncedContainer(ctx context.Context, carry bool) (ContainerKernel, error) {
 	ctr, err := a.container(ctx)
 	if err != nil {
 		return nil, err
@@ -584,6 +623,23 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		a.synced, a.stale = 0, false
 		a.mu.Unlock()
 	}
+	a.mu.Lock()
+	empty := a.synced == 0 && len(a.journal) > 0
+	a.mu.Unlock()
+	if carry && empty {
+		ok, err := a.carryAll(ctx, ctr, gen)
+		if err != nil {
+			a.setStale()
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			a.log.Info("carrying values into the container failed: replaying the journal", zap.Error(err))
+			return a.syncedContainer(ctx, false)
+		}
+		if ok {
+			return ctr, nil
+		}
+	}
 	for {
 		a.mu.Lock()
 		if a.gen != gen {
@@ -597,6 +653,17 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		i, e, n := a.synced, a.journal[a.synced], len(a.journal)
 		a.mu.Unlock()
 		r, err := ctr.Execute(ctx, e.rec.Request())
+		if err == nil && (r.Status == kernel.StatusOK || r.Status == kernel.StatusError) && len(e.carry) > 0 {
+			err = load(ctx, ctr, e.carry)
+		}
+		if err == nil && len(e.rebuilt) > 0 {
+			a.mu.Lock()
+			if !a.redrawNoted[e.rec] {
+				a.redrawNoted[e.rec] = true
+				a.lost = append(a.lost, redrawn(e.rebuilt, e.draws))
+			}
+			a.mu.Unlock()
+		}
 		if err == nil && r.Status != kernel.StatusOK && r.Status != kernel.StatusError {
 			if ctx.Err() != nil {
 				err = fmt.Errorf("replaying cell %d of %d: %w", i+1, n, context.Cause(ctx))
@@ -604,8 +671,8 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 				// It dies or runs out of time in CPython: drop it, so that
 				// no later cell tries again (and fails the same way), and
 				// start the replay afresh without it.
-				a.drop(gen, i, e, r)
-				return a.syncedContainer(ctx)
+				a.drop(gen, e, r)
+				return a.syncedContainer(ctx, carry)
 			}
 		}
 		if err != nil {
@@ -624,13 +691,14 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 	}
 }
 
-// drop takes journal cell i (e), whose replay ended r, out of the journal
-// of generation gen; the container restarts before the next replay, and
+// drop takes journal cell e, whose replay ended r, out of the journal of
+// generation gen; the container restarts before the next replay, and
 // the next result says what is missing there.
-func (a *Kernel) drop(gen, i int, e entry, r kernel.Result) {
+func (a *Kernel) drop(gen int, e entry, r kernel.Result) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.gen != gen || i >= len(a.journal) || a.journal[i] != e {
+	i := slices.IndexFunc(a.journal, func(x entry) bool { return x.rec == e.rec })
+	if a.gen != gen || i < 0 {
 		return
 	}
 	a.journal = append(a.journal[:i:i], a.journal[i+1:]...)
@@ -674,7 +742,7 @@ func (a *Kernel) catchUp() {
 		if skip {
 			return
 		}
-		if _, err := a.syncedContainer(bg); err != nil && bg.Err() == nil {
+		if _, err := a.syncedContainer(bg, false); err != nil && bg.Err() == nil {
 			a.log.Info("replaying the journal into the container", zap.Error(err))
 		}
 	}()
@@ -810,12 +878,14 @@ func (a *Kernel) Restart(ctx context.Context) error {
 	a.ctr, a.moved, a.movedBy, a.count, a.started = nil, false, rule{}, 0, false
 	a.warmDone = nil
 	a.journal, a.synced, a.stale, a.drift, a.cells, a.lost = nil, 0, false, "", nil, nil
+	clear(a.redrawNoted)
 	a.gen++
 	a.bgStop()
 	a.bg, a.bgStop = context.WithCancel(a.life)
 	a.mu.Unlock()
 	clear(a.seen)
 	clear(a.ordered)
+	clear(a.drawers)
 	// Closing the container ends a catch-up's replayed cell at once, and
 	// the catch-up then stops.
 	var errs []error

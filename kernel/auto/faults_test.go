@@ -10,6 +10,8 @@ import (
 	"time"
 
 	dockerclient "github.com/docker/docker/client"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
@@ -78,11 +80,15 @@ func TestAutoMoveSkipsCellsMontyStopped(t *testing.T) {
 	}
 }
 
-// A journal cell that dies when the container replays it (here it does
-// what Monty could not: CPython has bytearray) is dropped: the move
-// happens without it, the result says so, and no later cell replays it.
+// A journal cell that dies when a container following Monty replays it
+// (here it does what Monty could not: CPython has bytearray) is dropped:
+// the move happens without it, the result says so, and no later cell
+// replays it.
 func TestAutoReplayThatDiesIsDropped(t *testing.T) {
 	a := newAutoWith(t, nil)
+	if r := kerneltest.Run(t, a, "raise ValueError('x')"); r.Routing == nil || r.Routing.Check != contract.CheckConfirmed {
+		t.Fatalf("%+v", r.Routing) // the container follows from now on
+	}
 	kerneltest.Run(t, a, "kept = 1")
 	r := kerneltest.Run(t, a, "try:\n    bytearray\nexcept NameError:\n    pass\nelse:\n    import os\n    os._exit(3)\nlost = 2")
 	if r.Status != kernel.StatusOK || r.Backend != contract.BackendMonty {
@@ -220,5 +226,89 @@ func TestDeathsReadTheSameOnEveryBackend(t *testing.T) {
 				t.Fatalf("%+v %+v %+v", r, r.Error, r.Routing)
 			}
 		})
+	}
+}
+
+// A move carries Monty's values into the container: a drawn number, a
+// hash (which CPython computes otherwise), a dataclass instance, a
+// datetime keep their values; a function is rebuilt by its cell; the cell
+// that drew is run again only for the module it bound, and says so.
+func TestAutoMoveCarriesValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image (scripts/build-test-image.sh)")
+	}
+	core, logs := observer.New(zap.InfoLevel)
+	cfg := testConfig(func(s *contract.Settings) { s.Prewarm = false })
+	cfg.Logger = zap.New(core)
+	a, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	drawn := kerneltest.Run(t, a, "import random\nr = random.random()\nr").Value.Text
+	h := kerneltest.Run(t, a, "h = hash('abc')\nh").Value.Text
+	for _, code := range []string{
+		"from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\n    y: float",
+		"p = P(1, 2.5)\nimport datetime\nwhen = datetime.datetime(2024, 1, 2, 3, 4, 5)\nblob = {'k': (1, b'\\x00', None), 2: [1.5, 'é']}",
+		"def double(v):\n    return v * 2",
+	} {
+		if r := kerneltest.Run(t, a, code); r.Status != kernel.StatusOK || r.Backend != contract.BackendMonty {
+			t.Fatalf("%q: %+v %+v %+v", code, r, r.Error, r.Routing)
+		}
+	}
+	a.mu.Lock()
+	started := a.started
+	a.mu.Unlock()
+	if started {
+		t.Fatal("a container runs beside Monty already: the move would not carry")
+	}
+	r := kerneltest.Run(t, a, "import numpy\n(repr(r), h, p, when.year, blob, double(3))")
+	want := "('" + drawn + "', " + h + ", P(x=1, y=2.5), 2024, {'k': (1, b'\\x00', None), 2: [1.5, 'é']}, 6)"
+	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer || r.Value == nil || r.Value.Text != want {
+		t.Fatalf("%+v %+v\n got %v\nwant %s", r, r.Error, r.Value, want)
+	}
+	if len(r.Notes) != 1 || r.Notes[0] != "random rebuilt in the container by running their cell again, which reads random values anew: they may differ from Monty's" {
+		t.Fatalf("%q", r.Notes)
+	}
+	if failed := logs.FilterMessageSnippet("carrying values into the container failed").All(); len(failed) > 0 {
+		t.Fatalf("the values were not carried: %v", failed[0].ContextMap())
+	}
+}
+
+// A container that runs beside Monty (started for a check) follows the
+// journal by replaying it; a cell that drew has its values carried after
+// its replay, so a later move sees what Monty drew.
+func TestAutoFollowingContainerKeepsDrawnValues(t *testing.T) {
+	a := newAutoWith(t, nil)
+	if r := kerneltest.Run(t, a, "raise ValueError('x')"); r.Routing == nil || r.Routing.Check != contract.CheckConfirmed {
+		t.Fatalf("%+v", r.Routing) // the container runs from now on
+	}
+	drawn := kerneltest.Run(t, a, "import random\nr = random.random()\nr").Value.Text
+	stamp := kerneltest.Run(t, a, "import time\nstarted = time.time()\nstarted").Value.Text
+	r := kerneltest.Run(t, a, "import numpy\nrepr(r), repr(started)")
+	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer || r.Value == nil || r.Value.Text != "('"+drawn+"', '"+stamp+"')" {
+		t.Fatalf("%+v %+v %v, want %s and %s", r, r.Error, r.Value, drawn, stamp)
+	}
+}
+
+// A cell that wrote files is run again when a move carries values: the
+// files it wrote (in Monty's overlay) are in the container's too.
+func TestAutoMoveRewritesFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image (scripts/build-test-image.sh)")
+	}
+	cfg := testConfig(func(s *contract.Settings) { s.Prewarm = false })
+	cfg.Workspace = t.TempDir()
+	a, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if r := kerneltest.Run(t, a, "with open('out.txt', 'w') as f:\n    f.write('hi')\nsize = 2"); r.Status != kernel.StatusOK || r.Backend != contract.BackendMonty {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+	r := kerneltest.Run(t, a, "import numpy\nopen('out.txt').read(), size")
+	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer || r.Value == nil || r.Value.Text != "('hi', 2)" {
+		t.Fatalf("%+v %+v %v", r, r.Error, r.Value)
 	}
 }

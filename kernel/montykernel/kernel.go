@@ -436,6 +436,40 @@ func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	return nil, nil
 }
 
+// Values reads the values the names are bound to in the namespace, as
+// the worker sends them (monty.Value); a name that is not bound, or whose
+// value the worker cannot send, is left out. It waits for the executions
+// queued before it. The values are read from the checkpoint's keeper, a
+// snapshot of the namespace taken first when the journal is not empty,
+// never from the kernel's worker: some values make the worker fail to send
+// them (and die), which must not cost the namespace.
+func (k *Kernel) Values(ctx context.Context, names []string) (map[string]*monty.Value, error) {
+	if err := k.Acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer k.Q.Release()
+	out := map[string]*monty.Value{}
+	if k.w == nil || !k.w.Alive() || len(names) == 0 {
+		return out, nil
+	}
+	for _, n := range names {
+		if len(k.cp.journal) > 0 || k.cp.keeper == nil || !k.cp.keeper.Alive() {
+			if err := k.cp.take(k.w, k.opts.Files, k.startWorker); err != nil {
+				return nil, fmt.Errorf("read values: %w", err)
+			}
+		}
+		o, err := k.cp.keeper.Feed(ctx, n, monty.FeedOptions{})
+		if err != nil {
+			k.cp.keeper.Kill() // the next name takes a new snapshot
+			continue
+		}
+		if o.Exception == nil {
+			out[n] = o.Value
+		}
+	}
+	return out, nil
+}
+
 func without(names, drop []string) []string {
 	out := names[:0]
 	for _, n := range names {
