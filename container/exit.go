@@ -43,21 +43,30 @@ type ExitInfo struct {
 
 // Describe says in one sentence what happened, for a person.
 func (x ExitInfo) Describe() string {
-	var s string
 	switch {
 	case x.EngineLost:
-		s = fmt.Sprintf("lost the connection to the container engine at %s: %v; start dockerd or set DOCKER_HOST", x.host, x.EngineErr)
+		return fmt.Sprintf("lost the connection to the container engine at %s: %v; start dockerd or set DOCKER_HOST", x.host, x.EngineErr)
 	case x.Killed:
-		s = "the kernel was stopped"
-	case x.OOMKilled:
-		// Only the engine's word: exit code 137 is any SIGKILL.
-		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB) and was killed (exit code %d)", x.MemoryBytes>>20, x.Code)
-	case x.Signal() != "":
-		s = fmt.Sprintf("the kernel was killed by signal %s (exit code %d)", x.Signal(), x.Code)
-	default:
-		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", x.Code)
+		return "the kernel was stopped"
 	}
-	if t := strings.TrimSpace(x.Stderr); t != "" && !x.Killed {
+	return DeathText(x.OOMKilled, uint64(x.MemoryBytes), x.Signal(), x.Code, x.Stderr)
+}
+
+// DeathText says how a kernel's process ended when the kernel did not end
+// it, in the words every backend uses: it ran out of memory (under the
+// limit memoryBytes), it was killed by a signal (its name), or it exited
+// with code; then the end of stderr, the process's own fatal errors.
+func DeathText(oom bool, memoryBytes uint64, signal string, code int, stderr string) string {
+	var s string
+	switch {
+	case oom:
+		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB)", memoryBytes>>20)
+	case signal != "":
+		s = "the kernel was killed by signal " + signal
+	default:
+		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", code)
+	}
+	if t := strings.TrimSpace(stderr); t != "" {
 		if len(t) > 600 {
 			t = "…" + t[len(t)-600:]
 		}

@@ -4,8 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"math"
-	"math/big"
 	"slices"
 
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
@@ -88,28 +86,14 @@ func (p *portable) of(i uint32, depth int) (any, error) {
 	if depth > maxPortableDepth {
 		return nil, fmt.Errorf("a value nested more than %d levels deep", maxPortableDepth)
 	}
+	if v, ok := jsonScalar(n); ok {
+		return v, nil
+	}
 	switch k := n.Kind.(type) {
-	case *pb.MontyNode_None:
-		return nil, nil
 	case *pb.MontyNode_Ellipsis:
 		return tagged("ellipsis", nil), nil
-	case *pb.MontyNode_Boolean:
-		return k.Boolean, nil
-	case *pb.MontyNode_Int:
-		return k.Int, nil
-	case *pb.MontyNode_Bigint:
-		x := new(big.Int).SetBytes(k.Bigint.Magnitude)
-		if k.Bigint.Negative {
-			x.Neg(x)
-		}
-		return x, nil
 	case *pb.MontyNode_Float:
-		if math.IsNaN(k.Float) || math.IsInf(k.Float, 0) {
-			return tagged("float", FloatRepr(k.Float)), nil
-		}
-		return k.Float, nil
-	case *pb.MontyNode_Str:
-		return k.Str, nil
+		return tagged("float", FloatRepr(k.Float)), nil
 	case *pb.MontyNode_Bytes:
 		return tagged("bytes", base64.StdEncoding.EncodeToString(k.Bytes)), nil
 	case *pb.MontyNode_Complex:
@@ -122,15 +106,9 @@ func (p *portable) of(i uint32, depth int) (any, error) {
 		return tagged("path", k.Path), nil
 	case *pb.MontyNode_List:
 		return p.all(k.List.Items, depth)
-	case *pb.MontyNode_Tuple:
-		items, err := p.all(k.Tuple.Items, depth)
-		return tagged("tuple", items), err
-	case *pb.MontyNode_Set:
-		items, err := p.all(k.Set.Items, depth)
-		return tagged("set", items), err
-	case *pb.MontyNode_FrozenSet:
-		items, err := p.all(k.FrozenSet.Items, depth)
-		return tagged("frozenset", items), err
+	case *pb.MontyNode_Tuple, *pb.MontyNode_Set, *pb.MontyNode_FrozenSet:
+		items, err := p.all((&Value{nodes: p.v.nodes, root: i}).itemIndexes(), depth)
+		return tagged(typeName(&Value{nodes: p.v.nodes, root: i}), items), err
 	case *pb.MontyNode_Dict:
 		items, err := p.pairs(k.Dict.Pairs, depth)
 		return tagged("dict", items), err
@@ -159,11 +137,7 @@ func (p *portable) of(i uint32, depth int) (any, error) {
 	case *pb.MontyNode_ClassInstance:
 		t := p.v.node(k.ClassInstance.ClassType).GetType()
 		if t == nil || !t.IsDataclass || t.Origin == pb.TypeOrigin_TYPE_ORIGIN_BUILTIN {
-			name := "an object"
-			if t != nil {
-				name = "an instance of " + t.Name
-			}
-			return nil, fmt.Errorf("%s, which is not a dataclass", name)
+			return nil, fmt.Errorf("an instance of %s, which is not a dataclass", typeName(&Value{nodes: p.v.nodes, root: i}))
 		}
 		attrs, err := p.pairs(k.ClassInstance.GetAttrs().GetPairs(), depth)
 		if err != nil {
@@ -171,22 +145,11 @@ func (p *portable) of(i uint32, depth int) (any, error) {
 		}
 		p.classes[t.Name] = true
 		return map[string]any{"$": "object", "cls": t.Name, "v": attrs}, nil
-	case *pb.MontyNode_Function:
-		return nil, fmt.Errorf("a function")
-	case *pb.MontyNode_BuiltinFunction:
-		return nil, fmt.Errorf("a built-in function")
-	case *pb.MontyNode_Type:
-		return nil, fmt.Errorf("a class")
-	case *pb.MontyNode_Module:
-		return nil, fmt.Errorf("a module")
-	case *pb.MontyNode_FileHandle:
-		return nil, fmt.Errorf("an open file")
-	case *pb.MontyNode_Exception:
-		return nil, fmt.Errorf("an exception")
 	case *pb.MontyNode_Cycle:
 		return nil, fmt.Errorf("a structure that refers to itself")
 	}
-	return nil, fmt.Errorf("a value of a kind that cannot be carried")
+	// A function, a class, a module, an open file, an exception…
+	return nil, fmt.Errorf("a value of type %s", typeName(&Value{nodes: p.v.nodes, root: i}))
 }
 
 // zone is a time zone's portable form: nil, or [offset seconds, name or nil].

@@ -56,15 +56,8 @@ func (w *Worker) DumpInto(dst *Worker) error {
 
 // loaded reads the answer to a Load.
 func (w *Worker) loaded() error {
-	ev, err := w.next()
-	if err != nil {
+	if err := w.okReply("Load"); err != nil {
 		return err
-	}
-	if ev.GetOk() == nil {
-		if e := ev.GetError(); e != nil {
-			return &ProtocolError{Msg: "worker refused the snapshot: " + e.GetException().GetMessage()}
-		}
-		return w.fail(unexpected("Load", ev))
 	}
 	w.cwdSent = true // a loaded snapshot has its own working directory
 	return nil

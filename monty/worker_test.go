@@ -368,21 +368,19 @@ func killPid(pid int) {
 func TestDumpInto(t *testing.T) {
 	w := start(t, Limits{})
 	keeper := start(t, Limits{})
+	repr := func(w *Worker, code string) string {
+		o, _ := feed(t, w, code)
+		return o.Value.Repr()
+	}
 	feed(t, w, "x = 1\nbig = list(range(300_000))")
 	if err := w.DumpInto(keeper); err != nil {
 		t.Fatal(err)
 	}
 	feed(t, w, "x = 2")
-	if o, _ := feed(t, keeper, "x, len(big), big[-1]"); o.Value.Repr() != "(1, 300000, 299999)" {
-		t.Fatalf("keeper: %s", o.Value.Repr())
+	if got := repr(keeper, "x, len(big), big[-1]") + " " + repr(w, "x"); got != "(1, 300000, 299999) 2" {
+		t.Fatalf("keeper and source: %s", got)
 	}
-	if o, _ := feed(t, w, "x"); o.Value.Repr() != "2" {
-		t.Fatalf("source: %s", o.Value.Repr())
-	}
-	if err := w.DumpInto(keeper); err != nil {
-		t.Fatal(err)
-	}
-	if o, _ := feed(t, keeper, "x"); o.Value.Repr() != "2" {
-		t.Fatalf("keeper after a second transfer: %s", o.Value.Repr())
+	if err := w.DumpInto(keeper); err != nil || repr(keeper, "x") != "2" {
+		t.Fatalf("a second transfer: %v", err)
 	}
 }

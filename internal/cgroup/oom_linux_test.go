@@ -57,18 +57,25 @@ func testCgroup(t *testing.T) (cmd *exec.Cmd, stdin io.WriteCloser, dir, name st
 	return cmd, stdin, dir, name
 }
 
-func TestWatchOOMSeesTheKill(t *testing.T) {
-	cmd, stdin, _, name := testCgroup(t)
+// watched is testCgroup's process with a watch of its cgroup.
+func watched(t *testing.T) (cmd *exec.Cmd, stdin io.WriteCloser, dir string, w *Watch) {
+	t.Helper()
+	cmd, stdin, dir, name := testCgroup(t)
 	w, err := WatchOOM(cmd.Process.Pid, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	t.Cleanup(w.Close)
+	return cmd, stdin, dir, w
+}
+
+func TestWatchOOMSeesTheKill(t *testing.T) {
+	cmd, stdin, _, w := watched(t)
 	if v := w.Verdict(); v != Pending {
 		t.Fatalf("verdict %v before anything happened", v)
 	}
 	io.WriteString(stdin, "go\n")
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ProcessState.String() != "signal: killed" {
 		t.Fatalf("python3 ended with %v", err)
@@ -80,12 +87,7 @@ func TestWatchOOMSeesTheKill(t *testing.T) {
 }
 
 func TestWatchOOMOtherKill(t *testing.T) {
-	cmd, _, _, name := testCgroup(t)
-	w, err := WatchOOM(cmd.Process.Pid, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	cmd, _, _, w := watched(t)
 	cmd.Process.Kill()
 	waitDone(t, w) // the exit, read before the cgroup goes
 	if v := w.Verdict(); v != NoOOM {
@@ -96,12 +98,7 @@ func TestWatchOOMOtherKill(t *testing.T) {
 // A cgroup removed while its process lives on elsewhere: its removal is
 // signalled, and nothing is known of an OOM kill.
 func TestWatchOOMCgroupRemoved(t *testing.T) {
-	cmd, _, dir, name := testCgroup(t)
-	w, err := WatchOOM(cmd.Process.Pid, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	cmd, _, dir, w := watched(t)
 	if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(cmd.Process.Pid)), 0o644); err != nil {
 		t.Fatal(err)
 	}

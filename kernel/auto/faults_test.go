@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
@@ -107,21 +108,9 @@ func TestAutoReplayThatDiesIsDropped(t *testing.T) {
 // montyWorkers are this process's Monty worker processes.
 func montyWorkers(t *testing.T) []int {
 	t.Helper()
-	entries, _ := os.ReadDir("/proc")
 	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		i := strings.LastIndexByte(string(stat), ')')
-		f := strings.Fields(string(stat[i+1:]))
-		exe, _ := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
-		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(os.Getpid()) && filepath.Base(exe) == "monty" {
+	for _, pid := range proc.Children(os.Getpid()) {
+		if exe, _ := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe")); filepath.Base(exe) == "monty" {
 			out = append(out, pid)
 		}
 	}

@@ -39,16 +39,15 @@ type containerCell struct {
 	log     *zap.Logger
 	onInput func(ctx context.Context, prompt string, password bool) (string, error)
 	onSent  func()
-	// again carries interrupt requests after the first (which cancels the
+	// rep carries interrupt requests after the first (which cancels the
 	// cell's context): each sends one more SIGINT.
-	again chan struct{}
+	rep *kcore.Repeats
 	// life is the kernel's lifetime; hard closes when Restart or Close
 	// must stop the cell at once.
 	life context.Context
 	hard <-chan struct{}
 
 	mu        sync.Mutex
-	ctx       context.Context // the running cell's, once it runs
 	reason    stopReason
 	killed    bool // stopped by killing the container after the grace period
 	dismissed bool // the person dismissed an input() question
@@ -67,22 +66,6 @@ func (c *containerCell) stop(r stopReason, kill bool) {
 		c.reason = r // a restart outranks a time limit, which outranks an interrupt
 	}
 	c.killed = c.killed || kill
-}
-
-// cancelled reports that the cell was interrupted already (its context
-// ended).
-func (c *containerCell) cancelled() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ctx != nil && c.ctx.Err() != nil
-}
-
-// interruptAgain asks for one more SIGINT.
-func (c *containerCell) interruptAgain() {
-	select {
-	case c.again <- struct{}{}:
-	default: // one is pending already
-	}
 }
 
 // input adapts the kernel's OnInput to the session's.
@@ -106,9 +89,7 @@ func (c *containerCell) input() func(context.Context, string, bool) (*string, bo
 }
 
 func (c *containerCell) run(ctx context.Context, s *container.Session) {
-	c.mu.Lock()
-	c.ctx = ctx
-	c.mu.Unlock()
+	c.rep.Running(ctx)
 	start := time.Now()
 	done := make(chan struct{})
 	watched := make(chan struct{})
@@ -232,7 +213,7 @@ func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-
 			cancelled = nil
 			c.stop(stopInterrupt, false)
 			c.interrupt(s)
-		case <-c.again:
+		case <-c.rep.C:
 			watchWakeups.Add(1)
 			c.interrupt(s)
 		case <-limit.C:

@@ -81,7 +81,6 @@ type Kernel struct {
 	tried map[string]bool    // packages whose install was attempted
 
 	// Guarded by mu.
-	cell     *containerCell     // the running cell, for Interrupt
 	watched  *container.Session // the session whose death between cells is watched
 	runtime  string
 	id       string // container ID
@@ -311,9 +310,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
-	k.Mu.Lock()
-	k.cell = nil
-	k.Mu.Unlock()
+	k.Track(nil)
 	if c.ended {
 		// Crashed, or killed after its time limit: the next run starts a
 		// fresh kernel.
@@ -327,30 +324,15 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	return r, nil
 }
 
-// newCell is the cell about to run, known to Interrupt.
+// newCell is the cell about to run, known to Interrupt (its repeats).
 func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
 	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, left: req.TimeLeft(limits), grace: k.opts.InterruptGrace, out: out, log: k.log,
-		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1), inputs: req.Inputs, funcs: req.Functions}
+		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
 	if !req.Silent {
 		c.onSent = req.OnSent
 	}
-	k.Mu.Lock()
-	k.cell = c
-	k.Mu.Unlock()
+	k.Track(c.rep)
 	return c
-}
-
-// Interrupt implements Kernel: the first request of a cell cancels it (the
-// watcher sends SIGINT), each later one sends one more SIGINT.
-func (k *Kernel) Interrupt() error {
-	k.Mu.Lock()
-	c := k.cell
-	k.Mu.Unlock()
-	if c != nil && c.cancelled() {
-		c.interruptAgain()
-		return nil
-	}
-	return k.Base.Interrupt()
 }
 
 // Restart implements Kernel: the container is removed (a running cell is

@@ -102,32 +102,16 @@ type montyCell struct {
 	// dismissed: the person dismissed an input() question.
 	dismissed bool
 
-	// hard closes when Restart or Close must end the cell at once; again
+	// hard closes when Restart or Close must end the cell at once; rep
 	// carries interrupt requests after the first (the worker is killed:
 	// Monty takes one in-band interrupt per cell). Both nil in a batch.
-	hard  <-chan struct{}
-	again chan struct{}
-	// killed says why the cell's worker was killed by the host after the
-	// cell was stopped: by a restart, or past its time limit.
+	hard <-chan struct{}
+	rep  *kcore.Repeats
+	// killedBy says why the host killed the cell's worker after the cell
+	// was stopped: a restart, another interrupt, its time limit.
 	mu        sync.Mutex
-	ctx       context.Context
 	killedBy  error
 	restarted bool
-}
-
-// cancelled reports that the cell was interrupted already.
-func (c *montyCell) cancelled() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ctx != nil && c.ctx.Err() != nil
-}
-
-// interruptAgain asks for the cell to be stopped for good.
-func (c *montyCell) interruptAgain() {
-	select {
-	case c.again <- struct{}{}:
-	default:
-	}
 }
 
 // enforce ends a cell that goes on after it was stopped, whatever it does
@@ -137,13 +121,17 @@ func (c *montyCell) interruptAgain() {
 func (c *montyCell) enforce(w *monty.Worker, done <-chan struct{}) {
 	limit := time.NewTimer(max(c.left, 0) + c.grace + stopGrace)
 	defer limit.Stop()
+	var again chan struct{}
+	if c.rep != nil {
+		again = c.rep.C
+	}
 	var why error
 	select {
 	case <-done:
 		return
 	case <-c.hard:
 		why = kcore.ErrRestarted
-	case <-c.again:
+	case <-again:
 		why = kcore.ErrInterrupted
 	case <-limit.C:
 		why = kcore.ErrTimedOut
@@ -156,9 +144,9 @@ func (c *montyCell) enforce(w *monty.Worker, done <-chan struct{}) {
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	code, wrapped := displayCode(c.code, c.limits.MaxOutputBytes)
-	c.mu.Lock()
-	c.ctx = ctx
-	c.mu.Unlock()
+	if c.rep != nil {
+		c.rep.Running(ctx)
+	}
 	ctx, cancel := context.WithTimeoutCause(ctx, max(c.left, 0)+c.grace, kcore.ErrTimedOut)
 	defer cancel()
 	done := make(chan struct{})

@@ -52,6 +52,18 @@ func waitFor(t *testing.T, out <-chan string, text string) {
 	}
 }
 
+// caught runs swallows on k after "changed = 1", and interrupts it once:
+// the cell catches it and runs on.
+func caught(t *testing.T, k *Kernel) <-chan kernel.Result {
+	t.Helper()
+	kerneltest.Run(t, k, "changed = 1")
+	res, out := start(k, kernel.Request{Code: swallows})
+	waitFor(t, out, "asked")
+	k.Interrupt()
+	waitFor(t, out, "caught")
+	return res
+}
+
 // A cell that catches the KeyboardInterrupt of its time limit is killed
 // once past it: its result is a timeout, the namespace as before it.
 func TestTimeLimitEndsACellThatCatchesIt(t *testing.T) {
@@ -73,11 +85,7 @@ func TestTimeLimitEndsACellThatCatchesIt(t *testing.T) {
 // interrupt per cell: its worker is killed, the namespace restored).
 func TestSecondInterruptEndsACellThatCatchesIt(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
-	kerneltest.Run(t, k, "changed = 1")
-	res, out := start(k, kernel.Request{Code: swallows})
-	waitFor(t, out, "asked")
-	k.Interrupt()
-	waitFor(t, out, "caught")
+	res := caught(t, k)
 	k.Interrupt()
 	r := <-res
 	if r.Status != kernel.StatusInterrupted || !r.Restored {
@@ -94,11 +102,7 @@ func TestRestartAndCloseEndTheCell(t *testing.T) {
 	for _, op := range []string{"restart", "close", "stop"} {
 		t.Run(op, func(t *testing.T) {
 			k := newMonty(t, kernel.Limits{})
-			kerneltest.Run(t, k, "changed = 1")
-			res, out := start(k, kernel.Request{Code: swallows})
-			waitFor(t, out, "asked")
-			k.Interrupt()
-			waitFor(t, out, "caught")
+			res := caught(t, k)
 			switch op {
 			case "restart":
 				if err := k.Restart(context.Background()); err != nil {

@@ -56,7 +56,6 @@ type Kernel struct {
 	version string        // guarded by mu
 	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
 	prelude string        // guarded by mu
-	cell    *montyCell    // guarded by mu: the running cell, for Interrupt
 }
 
 // SetPrelude sets code that every session runs, silently, before its first
@@ -228,17 +227,13 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
 	c := &montyCell{code: req.Code, limits: limits, left: req.TimeLeft(limits), out: out, inputs: req.Inputs, funcs: workerFuncs(funcs),
-		hard: hard, again: make(chan struct{}, 1)}
+		hard: hard, rep: kcore.NewRepeats()}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}
-	k.Mu.Lock()
-	k.cell = c
-	k.Mu.Unlock()
+	k.Track(c.rep)
 	c.run(ctx, w)
-	k.Mu.Lock()
-	k.cell = nil
-	k.Mu.Unlock()
+	k.Track(nil)
 	rec.Code = c.fed
 	r := c.result
 	r.Runtime = "monty"
@@ -377,21 +372,6 @@ func (k *Kernel) scheduleIdleSnapshot() {
 			}
 		}
 	})
-}
-
-// Interrupt implements Kernel: the first request of a cell stops it (in
-// its sleep or host call, with a KeyboardInterrupt it can catch; running,
-// by killing the worker); a later one, for a cell that caught it, kills the
-// worker (the namespace comes back as it was before the cell).
-func (k *Kernel) Interrupt() error {
-	k.Mu.Lock()
-	c := k.cell
-	k.Mu.Unlock()
-	if c != nil && c.cancelled() {
-		c.interruptAgain()
-		return nil
-	}
-	return k.Base.Interrupt()
 }
 
 // Restart implements Kernel: the worker is stopped (a running cell is

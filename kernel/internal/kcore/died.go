@@ -1,9 +1,7 @@
 package kcore
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
@@ -26,22 +24,7 @@ type Death struct {
 
 // Text says what happened, in the same words for every backend.
 func (d Death) Text() string {
-	var s string
-	switch {
-	case d.OOM:
-		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB)", d.MemoryBytes>>20)
-	case d.Signal != "":
-		s = "the kernel was killed by signal " + d.Signal
-	default:
-		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", d.Code)
-	}
-	if t := strings.TrimSpace(d.Stderr); t != "" {
-		if len(t) > 600 {
-			t = "…" + t[len(t)-600:]
-		}
-		s += ": " + t
-	}
-	return s
+	return container.DeathText(d.OOM, d.MemoryBytes, d.Signal, d.Code, d.Stderr)
 }
 
 // Crashed is the error of a cell whose kernel died running it.
