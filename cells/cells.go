@@ -7,9 +7,15 @@
 // A marker is a whole line starting at column 0 (trailing whitespace ignored):
 //
 //	# %%  /  #%%  [title]          code cell
-//	# %% [markdown] [title]        markdown cell (also "[md]", or the tag after the title)
+//	# %% [markdown] [title]        markdown cell (also "[md]")
+//	# %% [raw] [title]             raw cell, never run
 //	# In[ ]:  /  # In[12]:  /  # In[]    code cell (colon optional)
 //	# <codecell>  /  # <markdowncell>
+//
+// A "# %%" line is read as Jupytext reads it: title, cell type and
+// metadata (`# %% Title [markdown] key="value"`). The type tag counts
+// anywhere in the title, before the metadata; a code cell whose metadata
+// says it is not active in notebooks (`active="py"`) is raw too.
 //
 // A line that starts inside a string literal is no marker: the text is read
 // with pysrc.TokenizeLenient, so "# %%" in a triple-quoted string (any
@@ -17,6 +23,7 @@
 package cells
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +37,7 @@ type Kind int
 const (
 	Code     Kind = iota // Python code, runnable
 	Markdown             // commented markdown text, never run
+	Raw                  // raw text (Jupyter's raw cells), never run
 )
 
 // Position is an LSP-style position: 0-based line, character in UTF-16 code units.
@@ -274,24 +282,73 @@ func isInPrompt(s string) bool {
 	return true
 }
 
-// markdownTags mark a "# %%" cell as markdown, as Jupytext writes them
-// (lowercase only, like Jupytext and VS Code).
-var markdownTags = []string{"[markdown]", "[md]"}
+// cellTypes are the type tags of a "# %%" cell in the order Jupytext looks
+// for them (lowercase only, like Jupytext).
+var cellTypes = []struct {
+	tag  string
+	kind Kind
+}{{"[markdown]", Markdown}, {"[raw]", Raw}, {"[md]", Markdown}}
 
-// splitTag finds a markdown tag as the first or last word of t, which is
-// already trimmed, and returns the kind and the title without it.
+// splitTag reads t, the trimmed text after "%%", as Jupytext does: the
+// first type tag found in its title makes the cell of that type, titled
+// without it; a code cell inactive in notebooks is raw.
 func splitTag(t string) (Kind, string) {
-	for _, tag := range markdownTags {
-		if rest, ok := strings.CutPrefix(t, tag); ok && (rest == "" || isSpace(rest[0])) {
-			return Markdown, trimLeftSpace(rest)
+	title, meta := jupytextTitle(t)
+	for _, c := range cellTypes {
+		if strings.Contains(title, c.tag) {
+			return c.kind, trimSpace(strings.ReplaceAll(title, c.tag, ""))
 		}
 	}
-	for _, tag := range markdownTags {
-		if rest, ok := strings.CutSuffix(t, tag); ok && (rest == "" || isSpace(rest[len(rest)-1])) {
-			return Markdown, trimRightSpace(rest)
-		}
+	if inactive(meta) {
+		return Raw, t
 	}
 	return Code, t
+}
+
+// jupytextTitle splits a "# %%" line's text into its title and its
+// metadata, as Jupytext's text_to_metadata does: JSON metadata from the
+// first "{" (unless an "=" comes first); else key=value pairs from the
+// word before the first "=", and trailing ".class" words go too.
+func jupytextTitle(t string) (title, meta string) {
+	curly, eq := strings.IndexByte(t, '{'), strings.IndexByte(t, '=')
+	if curly >= 0 && (eq < 0 || curly < eq) {
+		return trimSpace(t[:curly]), t[curly:]
+	}
+	var words []string
+	if eq >= 0 {
+		words = strings.Split(t[:eq], " ")
+		for len(words) > 0 && words[len(words)-1] == "" {
+			words = words[:len(words)-1]
+		}
+		if len(words) > 0 {
+			words = words[:len(words)-1] // the key
+		}
+	} else {
+		words = strings.Split(t, " ")
+	}
+	for len(words) > 0 && (strings.TrimSpace(words[len(words)-1]) == "" || strings.HasPrefix(words[len(words)-1], ".")) {
+		words = words[:len(words)-1]
+	}
+	title = strings.Join(words, " ")
+	return title, t[len(title):]
+}
+
+// activeValue finds the "active" metadata: key=value or JSON.
+var activeValue = regexp.MustCompile(`(?:^|[\s,{])"?active"?\s*[=:]\s*"([^"]*)"`)
+
+// inactive reports metadata whose "active" value leaves notebooks out
+// (Jupytext's is_active for ".ipynb"): the cell is then raw in Jupyter.
+func inactive(meta string) bool {
+	m := activeValue.FindStringSubmatch(meta)
+	if m == nil {
+		return false
+	}
+	for _, ext := range strings.FieldsFunc(m[1], func(r rune) bool { return r == '.' || r == ',' }) {
+		if ext == "ipynb" {
+			return false
+		}
+	}
+	return true
 }
 
 // utf16Len is the length of s in UTF-16 code units; an invalid byte counts

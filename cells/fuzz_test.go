@@ -23,9 +23,50 @@ var (
 	oracleIn      = regexp.MustCompile(`^#` + ws + `*In\[ *[0-9]* *\]:?` + ws + `*$`)
 	oracleCode    = regexp.MustCompile(`^#` + ws + `*<codecell>` + ws + `*$`)
 	oracleMDCell  = regexp.MustCompile(`^#` + ws + `*<markdowncell>` + ws + `*$`)
-	oracleTagPre  = regexp.MustCompile(`^\[(?:markdown|md)\](?:` + ws + `(.*))?$`)
-	oracleTagSuf  = regexp.MustCompile(`^(.*` + ws + `)?\[(?:markdown|md)\]$`)
+	// Jupytext's title: before JSON metadata, or before a key=value key,
+	// less trailing blank and ".class" words; its first type tag.
+	oracleJSON     = regexp.MustCompile(`^([^{=]*)\{`)
+	oracleKey      = regexp.MustCompile(`^(.*?)[^ ]* *$`)
+	oracleTrailing = regexp.MustCompile(`(?:^| )(?:[^ \S]*|\.[^ ]*)$`)
+	oracleType     = regexp.MustCompile(`\[(markdown|raw|md)\]`)
+	oracleActive   = regexp.MustCompile(`"?active"?\s*[=:]\s*"([^"]*)"`)
 )
+
+// oracleType finds the cell type of a "# %%" line's text t as Jupytext does.
+func oracleTypeOf(t string) (Kind, string) {
+	title, meta := t, ""
+	if m := oracleJSON.FindStringSubmatch(t); m != nil {
+		title, meta = oracleTrim(m[1]), t[len(m[1]):]
+	} else {
+		if eq := strings.Index(t, "="); eq >= 0 {
+			title = oracleKey.FindStringSubmatch(strings.TrimRight(t[:eq], " "))[1]
+		}
+		for {
+			cut := oracleTrailing.ReplaceAllString(title, "")
+			if cut == title {
+				break
+			}
+			title = cut
+		}
+		meta = t[len(title):]
+	}
+	// The first of markdown, raw and md that the title holds.
+	for _, name := range []string{"markdown", "raw", "md"} {
+		for _, m := range oracleType.FindAllStringSubmatch(title, -1) {
+			if m[1] == name {
+				k := Markdown
+				if name == "raw" {
+					k = Raw
+				}
+				return k, oracleTrim(strings.ReplaceAll(title, m[0], ""))
+			}
+		}
+	}
+	if m := oracleActive.FindStringSubmatch(meta); m != nil && !regexp.MustCompile(`(^|[.,])ipynb([.,]|$)`).MatchString(m[1]) {
+		return Raw, t
+	}
+	return Code, t
+}
 
 func oracleLines(text string) []string { return oracleEOL.Split(text, -1) }
 
@@ -42,14 +83,8 @@ func oracleMarker(line string) (Kind, string, bool) {
 	if m == nil {
 		return 0, "", false
 	}
-	title := oracleTrim(m[1])
-	if t := oracleTagPre.FindStringSubmatch(title); t != nil {
-		return Markdown, oracleTrim(t[1]), true
-	}
-	if t := oracleTagSuf.FindStringSubmatch(title); t != nil {
-		return Markdown, oracleTrim(t[1]), true
-	}
-	return Code, title, true
+	k, title := oracleTypeOf(oracleTrim(m[1]))
+	return k, title, true
 }
 
 func oracleUTF16(s string) int { return len(utf16.Encode([]rune(s))) }
@@ -157,7 +192,7 @@ func checkInvariants(t *testing.T, text string, cells []Cell) {
 		if c.Index != i {
 			t.Errorf("cell %d: Index %d", i, c.Index)
 		}
-		if c.Kind != Code && c.Kind != Markdown {
+		if c.Kind != Code && c.Kind != Markdown && c.Kind != Raw {
 			t.Errorf("cell %d: bad Kind %d", i, c.Kind)
 		}
 		if !(c.HeaderLine < c.StartLine && c.StartLine <= c.EndLine && c.EndLine <= n) {

@@ -72,10 +72,7 @@ func vectors() []vector {
 	for _, text := range vectorTexts() {
 		v := vector{Text: text, Cells: []vectorCell{}}
 		for _, c := range Parse(text) {
-			kind := "code"
-			if c.Kind == Markdown {
-				kind = "markdown"
-			}
+			kind := map[Kind]string{Code: "code", Markdown: "markdown", Raw: "raw"}[c.Kind]
 			v.Cells = append(v.Cells, vectorCell{kind, c.HeaderLine, c.StartLine, c.EndLine})
 		}
 		vs = append(vs, v)

@@ -1,11 +1,17 @@
 package container
 
-import _ "embed"
+import (
+	_ "embed"
 
-// driverSource is the in-container driver: stdlib-only Python >= 3.8.
-//
+	"github.com/backyard-ls/backyard-ls/internal/shortrepr"
+)
+
 //go:embed driver.py
-var driverSource string
+var driverPy string
+
+// driverSource is the in-container driver: stdlib-only Python >= 3.8, with
+// the function it shows variables with.
+var driverSource = shortrepr.Source + "\n" + driverPy
 
 // driverCommand is the container's command. The driver source goes in as the
 // -c argument (about 20 KB, well under the kernel's 128 KiB per argument):

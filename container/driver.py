@@ -6,6 +6,14 @@
 # big-endian length and that many bytes of UTF-8 JSON. Everything the cell
 # (or a subprocess) writes to fd 1 and 2 is captured through pipes and sent as
 # output events, so nothing but frames ever reaches the real stdout.
+#
+# The host's first frame is the channel's key ({"t": "key"}): every frame the
+# driver writes carries it after the length, and the host ends the kernel at
+# the first frame without it. So bytes a cell writes to the channel's
+# descriptor (it can find it in /proc/self/fd) are never taken for the
+# driver's. (The key is in the driver's memory, which the cell shares: the
+# channel is guarded against writes, not against a cell that reads the
+# interpreter it runs in.)
 import os
 import sys
 
@@ -45,9 +53,24 @@ class _State:
     err_file = None  # the container's own stderr
     calls = 0  # host calls made
     exec_id = 0  # the running cell's request id
+    key = b""  # the channel's key, the host's first frame
+    future = 0  # the compiler flags of the __future__ features cells imported
+    streams = ()  # the driver's sys.stdout and sys.stderr
 
 
 _st = _State()
+
+
+def _future_flags():
+    import __future__
+
+    flags = 0
+    for name in __future__.all_feature_names:
+        flags |= getattr(__future__, name).compiler_flag
+    return flags
+
+
+_FUTURE_FLAGS = _future_flags()
 
 
 def _write_all(fd, data):
@@ -58,8 +81,14 @@ def _write_all(fd, data):
 
 
 def _frame(msg):
-    body = json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-    return len(body).to_bytes(4, "big") + body
+    text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    try:
+        body = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (print("\ud800")): escaped, it reaches the host
+        # as one U+FFFD (a pair as its character), as Jupyter shows it.
+        body = json.dumps(msg, separators=(",", ":")).encode("ascii")
+    return (len(_st.key) + len(body)).to_bytes(4, "big") + _st.key + body
 
 
 class _Out:
@@ -228,6 +257,7 @@ class _Stream:
     def write(self, s):
         if not isinstance(s, str):
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        self.buffer.end()  # bytes left of a character written through .buffer
         self._out.write(self._stream, s)
         return len(s)
 
@@ -255,12 +285,32 @@ class _Stream:
 
 
 class _BinaryStream:
+    """sys.stdout.buffer: bytes are decoded as one stream, as a terminal
+    reads them, so a character split across writes arrives whole, and
+    invalid bytes become U+FFFD as bytes.decode(errors="replace") makes
+    them."""
+
     def __init__(self, text):
         self._text = text
+        self._dec = None
 
     def write(self, b):
-        self._text.write(bytes(b).decode("utf-8", "replace"))
-        return len(b)
+        try:
+            data = memoryview(b).tobytes()
+        except TypeError:
+            raise TypeError("a bytes-like object is required, not '%s'" % type(b).__name__) from None
+        if self._dec is None:
+            import codecs
+
+            self._dec = codecs.getincrementaldecoder("utf-8")("replace")
+        self._text._out.write(self._text._stream, self._dec.decode(data))
+        return len(data)
+
+    def end(self):
+        """Ends the byte stream: an incomplete character left becomes
+        U+FFFD."""
+        if self._dec is not None and self._dec.getstate()[0]:
+            self._text._out.write(self._text._stream, self._dec.decode(b"", True))
 
     def flush(self):
         pass
@@ -309,10 +359,15 @@ def _frames(tb, cell_file):
     # exec()s, so they are told by their globals) are left out; the cell's
     # start at its file.
     drv = globals()
-    entries = traceback.StackSummary.extract((f, n) for f, n in traceback.walk_tb(tb) if f.f_globals is not drv)
+    tbs = []
+    while tb is not None:
+        if tb.tb_frame.f_globals is not drv:
+            tbs.append(tb)
+        tb = tb.tb_next
+    entries = traceback.StackSummary.extract((t.tb_frame, t.tb_lineno) for t in tbs)
     for i, f in enumerate(entries):
         if f.filename.startswith("<cell-"):
-            entries = entries[i:]
+            entries, tbs = entries[i:], tbs[i:]
             break
     out = []
     for i, f in enumerate(entries):
@@ -323,7 +378,9 @@ def _frames(tb, cell_file):
                 continue
         text = (f.line or "").strip()
         if f.filename == cell_file:
-            out.append({"line": f.lineno, "name": f.name, "text": text})
+            fr = {"line": f.lineno, "name": f.name, "text": text}
+            _span(fr, f, tbs[i])
+            out.append(fr)
         elif f.filename.startswith("<cell-"):
             out.append({"line": 0, "name": f.name, "text": "cell %s:%s: %s" % (f.filename[6:-1], f.lineno, text)})
         else:
@@ -331,14 +388,92 @@ def _frames(tb, cell_file):
     return out
 
 
+def _span(fr, f, tb):
+    """Adds the span CPython's traceback marks (3.11+: the instruction's
+    byte offsets) as code point columns of the cell's lines."""
+    import linecache
 
-def _error(e, cell_file):
-    ev = "" if isinstance(e, KeyboardInterrupt) else str(e)
+    positions = getattr(tb.tb_frame.f_code, "co_positions", None)
+    if positions is None or tb.tb_lasti < 0:
+        return
+    for i, pos in enumerate(positions()):
+        if i == tb.tb_lasti // 2:
+            break
+    else:
+        return
+    line, end_line, col, end_col = pos
+    if line != f.lineno or end_line is None or col is None or end_col is None:
+        return
+
+    def chars(lineno, offset):
+        raw = linecache.getline(f.filename, lineno).encode("utf-8", "surrogatepass")
+        return len(raw[:offset].decode("utf-8", "replace"))
+
+    fr["col"], fr["end_line"], fr["end_col"] = chars(f.lineno, col), end_line, chars(end_line, end_col)
+
+
+MAX_GROUP_WIDTH = 15  # members of a group CPython's traceback prints
+MAX_ERRORS = 64  # exceptions one record carries: chains and group members together
+
+
+def _safe(value, what, func=str):
+    """str() (or func) of value, as CPython's traceback prints one that
+    raises."""
+    try:
+        return func(value)
+    except BaseException:  # noqa: B036 - whatever __str__ raises
+        return "<%s %s() failed>" % (what, func.__name__)
+
+
+def _error(e, cell_file, seen=None, budget=None):
+    """The record of exception e: its type, message and frames, its notes,
+    the cause or context CPython prints before it and an exception group's
+    members, each in turn (cycles cut, at most MAX_ERRORS in all)."""
+    if seen is None:
+        seen, budget = set(), [MAX_ERRORS]
+    seen.add(id(e))
+    budget[0] -= 1
+    ev = "" if isinstance(e, KeyboardInterrupt) else _safe(e, "exception")
     frames = _frames(e.__traceback__, cell_file)
     if isinstance(e, SyntaxError) and e.filename == cell_file:
-        ev = e.msg or ev
-        frames.append({"line": e.lineno or 0, "name": "<module>", "text": (e.text or "").strip()})
-    return {"ename": type(e).__name__, "evalue": ev, "traceback": frames}
+        ev = _safe(e.msg, "exception") if e.msg else ev
+        fr = {"line": e.lineno or 0, "name": "<module>", "text": (e.text or "").strip()}
+        if e.lineno and isinstance(e.offset, int) and e.offset > 0:
+            # offset and end_offset are 1-based code point columns; the
+            # span is at least one character, as CPython's caret.
+            end = e.end_offset if isinstance(e.end_offset, int) and e.end_offset > e.offset and (e.end_lineno or e.lineno) == e.lineno else e.offset + 1
+            fr["col"], fr["end_line"], fr["end_col"] = e.offset - 1, e.lineno, end - 1
+        frames.append(fr)
+    rec = {"ename": type(e).__name__, "evalue": ev, "traceback": frames}
+    try:
+        notes = getattr(e, "__notes__", None)
+    except BaseException as x:  # noqa: B036
+        notes = ["Ignored error getting __notes__: %s" % _safe(x, "__notes__", repr)]
+    if notes is not None:
+        if isinstance(notes, (list, tuple)):
+            rec["notes"] = [_safe(n, "note") for n in notes]
+        else:
+            rec["notes"] = [_safe(notes, "__notes__", repr)]
+    cause, context = e.__cause__, e.__context__
+    if cause is not None and id(cause) not in seen and budget[0] > 0:
+        rec["cause"] = _error(cause, cell_file, seen, budget)
+    elif cause is None and context is not None and not e.__suppress_context__ and id(context) not in seen and budget[0] > 0:
+        rec["context"] = _error(context, cell_file, seen, budget)
+    members = getattr(e, "exceptions", None) if _is_group(e) else None
+    if members:
+        rec["exceptions"] = []
+        for m in members[:MAX_GROUP_WIDTH]:
+            if budget[0] <= 0 or id(m) in seen:
+                break
+            rec["exceptions"].append(_error(m, cell_file, seen, budget))
+        if len(members) > len(rec["exceptions"]):
+            rec["more_exceptions"] = len(members) - len(rec["exceptions"])
+    return rec
+
+
+def _is_group(e):
+    group = getattr(builtins, "BaseExceptionGroup", None)
+    return group is not None and isinstance(e, group)
 
 
 _REPR_METHODS = (
@@ -481,9 +616,13 @@ def _execute(req, ns):
     _st.cell_no += 1
     fname = "<cell-%d>" % _st.cell_no
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
-    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+    # The __future__ features earlier cells imported stay on, as IPython
+    # keeps its compiler's flags across cells.
+    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
     done = {"t": "done", "id": req["id"], "status": "ok"}
     _bind(req, ns)
+    if req.get("file"):
+        ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
         try:
             tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
@@ -491,6 +630,8 @@ def _execute(req, ns):
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
                 last = tree.body.pop()
             body = compile(tree, fname, "exec", flags, dont_inherit=True)
+            _st.future |= body.co_flags & _FUTURE_FLAGS
+            flags |= _st.future
             expr = None
             if last is not None:
                 expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
@@ -521,34 +662,60 @@ def _execute(req, ns):
             return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         # As IPython: the exception ends the cell, the kernel goes on.
         done["status"] = "error"
-        done["error"] = {"ename": "SystemExit", "evalue": str(e), "traceback": _frames(e.__traceback__, fname)}
+        done["error"] = {"ename": "SystemExit", "evalue": _safe(e, "exception"), "traceback": _frames(e.__traceback__, fname)}
     except BaseException as e:
         if _st.child:
             return 1
         done["status"] = "error"
         try:
             done["error"] = _error(e, fname)
-        except BaseException as e2:
-            done["error"] = {"ename": type(e).__name__, "evalue": "(traceback failed: %r)" % (e2,), "traceback": []}
+        except BaseException as e2:  # noqa: B036 - e.g. a RecursionError walking a deep chain
+            done["error"] = {"ename": type(e).__name__, "evalue": "(traceback failed: %s)" % _safe(e2, "exception", repr), "traceback": []}
     return done
 
 
-def _variables(req, ns):
-    import reprlib
+# A listing of the variables takes at most VARS_SECONDS: past it, an
+# object's own __repr__ (which could run forever) is no longer called.
+VARS_SECONDS = 2.0
 
+
+class _SlowRepr(BaseException):
+    pass
+
+
+def _variables(req, ns):
     max_repr = int(req.get("max_repr", 200))
-    r = reprlib.Repr()
-    r.maxstring = r.maxother = r.maxlong = max_repr + 1
-    r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = r.maxdict = 50
+    armed = [True]
+
+    def on_alarm(signum, frame):
+        if armed[0]:
+            raise _SlowRepr()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    old_timer = signal.setitimer(signal.ITIMER_REAL, VARS_SECONDS)
+    safe = False
     out = []
-    for name, v in list(ns.items()):
-        if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
-            continue
-        try:
-            text = r.repr(v)
-        except Exception as e:
-            text = "<repr failed: %s>" % type(e).__name__
-        out.append({"name": name, "type": type(v).__name__, "repr": text[: max_repr + 1]})
+    try:
+        for name, v in list(ns.items()):
+            if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
+                continue
+            text = None
+            if not safe:
+                try:
+                    text = __backyard_short_repr__(v, max_repr, False)
+                except _SlowRepr:
+                    safe = True
+                except Exception as e:
+                    text = "<repr failed: %s>" % type(e).__name__
+            if text is None:
+                text = __backyard_short_repr__(v, max_repr, True)
+            out.append({"name": name, "type": type(v).__name__, "repr": text})
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if old_timer[0] > 0:
+            signal.setitimer(signal.ITIMER_REAL, *old_timer)
     return {"t": "vars", "id": req["id"], "vars": out}
 
 
@@ -969,9 +1136,17 @@ class _Reader:
 
 
 def _setup():
+    """Sets up the streams and the channel (reading its key); returns the
+    output and the cells' namespace."""
     global _zombie_r, _zombie_w
     proto_in, proto_out = os.dup(0), os.dup(1)
     err_fd = os.dup(2)  # the container's stderr, for fatal errors of the driver
+    _st.reader = _Reader(proto_in)
+    hello = _st.reader.next()
+    if not hello or hello.get("t") != "key":
+        os.write(err_fd, b"backyard-ls driver: the host's first frame is not the channel's key\n")
+        os._exit(3)
+    _st.key = bytes.fromhex(hello["key"])
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -994,11 +1169,15 @@ def _setup():
     out = _Out(proto_out, raw)
     sys.stdout = _Stream(out, "stdout", 1)
     sys.stderr = _Stream(out, "stderr", 2)
+    _st.streams = (sys.stdout, sys.stderr)
     sys.stdin = open(os.devnull)
     builtins.input = _input
     limit = os.environ.pop("BACKYARD_RECURSION_LIMIT", "")
     if limit.isdigit():
-        sys.setrecursionlimit(int(limit) + 20)  # room for the driver's frames
+        # CPython's own: sys.getrecursionlimit() reads it, and a cell's
+        # recursion stops a few frames (the driver's) short of it, as in
+        # Jupyter.
+        sys.setrecursionlimit(int(limit))
     main = types.ModuleType("__main__")
     main.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = main  # so pickle finds classes defined in cells
@@ -1008,11 +1187,11 @@ def _setup():
     signal.siginterrupt(signal.SIGCHLD, False)  # no EINTR for C code
     os.register_at_fork(after_in_child=_after_fork_in_child)
     threading.Thread(target=out.run, name="backyard-output", daemon=True).start()
-    return proto_in, out, main.__dict__
+    return out, main.__dict__
 
 
 def main():
-    proto_in, out, ns = _setup()
+    out, ns = _setup()
     out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
     # What every cell needs, loaded while the host has nothing to run yet.
     import ast, linecache  # noqa: F401
@@ -1023,7 +1202,6 @@ def main():
         getpass.getpass = _getpass  # a password question goes to the host too
     except ImportError:
         pass
-    _st.reader = _Reader(proto_in)
     while True:
         req = _st.reader.next()
         if req is None:
@@ -1039,6 +1217,8 @@ def main():
                         "error": {"ename": "KeyboardInterrupt", "evalue": "", "traceback": []}}
             if isinstance(done, int):
                 _child_exit(done)
+            for st in _st.streams:
+                st.buffer.end()
             if _st.sigint:
                 _end_cell_processes()
             # One select for both: output subprocesses already wrote, forks

@@ -2,6 +2,7 @@ package container
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"os"
@@ -21,6 +22,9 @@ type localDriver struct {
 	stdin  io.WriteCloser
 	events chan message
 	nextID uint64
+	key    []byte
+	// readErr is why the frames ended (read once events is closed).
+	readErr error
 }
 
 func hostPython(t *testing.T) string {
@@ -36,11 +40,17 @@ func hostPython(t *testing.T) string {
 
 func startLocal(t *testing.T, env ...string) *localDriver {
 	t.Helper()
+	return startLocalTo(t, os.Stderr, env...)
+}
+
+// startLocalTo starts a driver whose own stderr goes to stderr.
+func startLocalTo(t *testing.T, stderr io.Writer, env ...string) *localDriver {
+	t.Helper()
 	argv := driverCommand(hostPython(t))
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "MPLBACKEND=Agg", "HOME="+t.TempDir())
 	cmd.Env = append(cmd.Env, env...)
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -52,9 +62,10 @@ func startLocal(t *testing.T, env ...string) *localDriver {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	d := &localDriver{t: t, cmd: cmd, stdin: stdin, events: make(chan message, 1024)}
+	d := &localDriver{t: t, cmd: cmd, stdin: stdin, events: make(chan message, 1024), key: []byte("0123456789abcdef")}
+	d.send(message{T: msgKey, Key: hex.EncodeToString(d.key)})
 	go func() {
-		dec := &frameDecoder{emit: func(b []byte) error {
+		dec := &frameDecoder{key: d.key, emit: func(b []byte) error {
 			var m message
 			if err := json.Unmarshal(b, &m); err != nil {
 				return err
@@ -62,7 +73,7 @@ func startLocal(t *testing.T, env ...string) *localDriver {
 			d.events <- m
 			return nil
 		}}
-		io.Copy(dec, stdout)
+		_, d.readErr = io.Copy(dec, stdout)
 		close(d.events)
 	}()
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
@@ -332,7 +343,7 @@ func TestDriverVariables(t *testing.T) {
 		got[v.Name] = v
 	}
 	if m.T != msgVars || got["n"].Repr != "5" || got["n"].Type != "int" || got["f"].Type != "function" ||
-		len(got["s"].Repr) > 201 || got["_single"].Repr != "2" {
+		got["s"].Repr != "'"+strings.Repeat("x", 199)+"…" || got["_single"].Repr != "2" {
 		t.Fatalf("%+v", m.Vars)
 	}
 	for _, hidden := range []string{"os", "__hidden", "__builtins__", "__name__"} {

@@ -20,6 +20,9 @@ type ExitInfo struct {
 	// EngineLost: the engine stopped answering; nothing else is known.
 	EngineLost bool
 	EngineErr  error
+	// Foreign: the host stopped it at a frame on its channel that its
+	// runtime did not write (a cell wrote to the channel's descriptor).
+	Foreign *ChannelError
 	// Killed: Kill or Close stopped it.
 	Killed bool
 	// Code is the exit code (137 for SIGKILL, the OOM killer included).
@@ -46,6 +49,8 @@ func (x ExitInfo) Describe() string {
 	switch {
 	case x.EngineLost:
 		return fmt.Sprintf("lost the connection to the container engine at %s: %v; start dockerd or set DOCKER_HOST", x.host, x.EngineErr)
+	case x.Foreign != nil:
+		return fmt.Sprintf("the kernel's channel to the host carried %s, which its driver did not write (a cell wrote to the channel's descriptor), so the kernel was stopped", x.Foreign.Why)
 	case x.Killed:
 		return "the kernel was stopped"
 	}
@@ -93,7 +98,7 @@ func (s *Session) Exit(ctx context.Context) ExitInfo {
 		}
 		ended := time.Now()
 		deadline := ended.Add(oomWord)
-		x := ExitInfo{Killed: s.killed.Load(), MemoryBytes: s.cfg.MemoryBytes, Stderr: s.stderr.String(), host: s.e.host}
+		x := ExitInfo{Foreign: s.foreign, Killed: s.killed.Load(), MemoryBytes: s.cfg.MemoryBytes, Stderr: s.stderr.String(), host: s.e.host}
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		// The stream can end a moment before the engine records the exit.

@@ -209,7 +209,7 @@ func walkHidden(r *files.Rules, root string, budget *int, fn func(host string, d
 	}
 	for _, e := range entries {
 		p := root + string(os.PathSeparator) + e.Name()
-		if r.Hidden(e.Name()) {
+		if r.HiddenIn(root, e.Name()) {
 			if err := fn(p, e.IsDir()); err != nil {
 				return err
 			}

@@ -3,11 +3,13 @@ package container
 import (
 	"context"
 	_ "embed"
+	"encoding/base64"
 	"fmt"
 	"path"
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // forkServerSource is the batch fork server: stdlib-only Python >= 3.8,
@@ -44,6 +46,10 @@ type ForkServer struct {
 
 var moduleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 
+// IsModuleName reports whether s is a dotted module name a fork server
+// imports (ASCII identifiers).
+func IsModuleName(s string) bool { return moduleName.MatchString(s) }
+
 // StartForkServer starts a fork-server container on e that imports the
 // modules preload (e.g. "numpy") once. cfg.MemoryBytes is the limit of
 // each snippet; the container itself gets ForkServerHeadroom more. A
@@ -75,9 +81,22 @@ type Snippet struct {
 	Code string
 	// Inputs are the lines the snippet's stdin holds (what input() reads).
 	Inputs []string
+	// Stdin, when set, is what the snippet's stdin holds, as is (Inputs
+	// are then ignored).
+	Stdin *string
 	// Files are written into the snippet's working directory before it
-	// runs: relative slash-separated path → UTF-8 text.
+	// runs: relative slash-separated path → content (UTF-8 text or any
+	// bytes).
 	Files map[string]string
+	// Fetch are files of the working directory read back once the snippet
+	// ended (SnippetResult.Fetched): regular files reached without a
+	// symbolic link, at most FetchMax bytes in all (default 16 MiB); the
+	// others are left out.
+	Fetch    []string
+	FetchMax int
+	// Program runs it as `python file.py` would: a trailing expression
+	// is evaluated but has no value to show.
+	Program bool
 	// Timeout, MemoryBytes, MaxOutput and RecursionLimit bound the
 	// snippet (defaults 30 s, 256 MiB, 1 MiB per stream, 1000).
 	Timeout        time.Duration
@@ -95,6 +114,12 @@ type SnippetResult struct {
 	Value          *Value // the trailing expression's repr, nil if none
 	Error          *PyError
 	Duration       time.Duration
+	// Fetched are the Fetch files found, path → content.
+	Fetched map[string]string
+	// ExitCode or Signal tell how a crashed snippet's process ended, when
+	// it exited (ExitCode set) or was killed (Signal > 0).
+	ExitCode *int
+	Signal   int
 }
 
 // runRequest is the fork server's request frame.
@@ -102,8 +127,13 @@ type runRequest struct {
 	T              string            `json:"t"`
 	ID             uint64            `json:"id"`
 	Code           string            `json:"code"`
+	Program        bool              `json:"program,omitempty"`
 	Inputs         []string          `json:"inputs,omitempty"`
+	Stdin          *string           `json:"stdin,omitempty"`
 	Files          map[string]string `json:"files,omitempty"`
+	FilesB64       map[string]string `json:"files_b64,omitempty"` // files that are not UTF-8 text
+	Fetch          []string          `json:"fetch,omitempty"`
+	FetchMax       int               `json:"fetch_max,omitempty"`
 	Timeout        float64           `json:"timeout"`
 	Memory         int64             `json:"memory"`
 	MaxOutput      int               `json:"max_output"`
@@ -122,20 +152,42 @@ const gvisorProcesses = 64
 // be a relative, clean, slash-separated path inside the working directory.
 func CheckFiles(files map[string]string) error {
 	for name := range files {
-		if name == "" || strings.ContainsRune(name, 0) || strings.HasPrefix(name, "/") || path.Clean(name) != name ||
-			name == "." || name == ".." || strings.HasPrefix(name, "../") || strings.Contains(name, `\`) {
-			return fmt.Errorf("file name %q must be a relative path inside the working directory, like data/in.csv", name)
+		if err := checkPath(name); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// Run runs one snippet and waits for its end. The error is for a fork
-// server that cannot go on (its container stopped: ErrEnded; a bad file
-// name; ctx ended, after which the server must be closed); a snippet that
-// fails, crashes or runs out of time is a result.
+// CheckPaths is CheckFiles for a list of names.
+func CheckPaths(names []string) error {
+	for _, name := range names {
+		if err := checkPath(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkPath(name string) error {
+	if name == "" || strings.ContainsRune(name, 0) || strings.HasPrefix(name, "/") || path.Clean(name) != name ||
+		name == "." || name == ".." || strings.HasPrefix(name, "../") || strings.Contains(name, `\`) {
+		return fmt.Errorf("file name %q must be a relative path inside the working directory, like data/in.csv", name)
+	}
+	return nil
+}
+
+// Run runs one snippet and waits for its end. When ctx ends, the server is
+// asked to kill the snippet's processes: the result then has Status
+// "interrupted" and the server goes on. The error is for a fork server
+// that cannot go on (its container stopped: ErrEnded; a bad file name; a
+// stopped snippet it did not end in time); a snippet that fails, crashes
+// or runs out of time is a result.
 func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error) {
 	if err := CheckFiles(sn.Files); err != nil {
+		return SnippetResult{}, err
+	}
+	if err := CheckPaths(sn.Fetch); err != nil {
 		return SnippetResult{}, err
 	}
 	if sn.Timeout <= 0 {
@@ -153,9 +205,10 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 	s := f.s
 	id := s.nextID.Add(1)
 	req := runRequest{
-		T: "run", ID: id, Code: sn.Code, Inputs: sn.Inputs, Files: sn.Files, Timeout: sn.Timeout.Seconds(),
-		Memory: sn.MemoryBytes, MaxOutput: sn.MaxOutput, RecursionLimit: sn.RecursionLimit,
+		T: "run", ID: id, Code: sn.Code, Program: sn.Program, Inputs: sn.Inputs, Stdin: sn.Stdin, Timeout: sn.Timeout.Seconds(),
+		Memory: sn.MemoryBytes, MaxOutput: sn.MaxOutput, RecursionLimit: sn.RecursionLimit, Fetch: sn.Fetch, FetchMax: sn.FetchMax,
 	}
+	req.Files, req.FilesB64 = splitFiles(sn.Files)
 	if f.Runtime().Name == RuntimeRunsc {
 		req.Processes = gvisorProcesses
 	}
@@ -173,6 +226,7 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 	stuck := time.NewTimer(sn.Timeout + forkServerGrace)
 	defer stuck.Stop()
 	var r SnippetResult
+	done := ctx.Done()
 	for {
 		select {
 		case m, ok := <-s.events:
@@ -186,17 +240,118 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 				r.Stdout += m.D
 			case m.T == msgDone && m.ID == id:
 				r.Status, r.Value, r.Error, r.Duration = m.Status, m.Value, m.Error, time.Since(start)
+				r.ExitCode, r.Signal = m.Exit, m.Signal
+				if len(m.Fetched) > 0 {
+					r.Fetched = make(map[string]string, len(m.Fetched))
+					for p, b := range m.Fetched {
+						if data, err := base64.StdEncoding.DecodeString(b); err == nil {
+							r.Fetched[p] = string(data)
+						}
+					}
+				}
 				return r, nil
 			case m.T == msgError:
 				return SnippetResult{}, fmt.Errorf("fork server: %s", m.Message)
 			}
 		case <-stuck.C:
 			s.Kill()
+			if done == nil {
+				return SnippetResult{}, fmt.Errorf("%w: the fork server did not stop the snippet within %s", ErrEnded, forkServerGrace)
+			}
 			return SnippetResult{}, fmt.Errorf("%w: the fork server did not answer within %s of the time limit", ErrEnded, forkServerGrace)
-		case <-ctx.Done():
-			return SnippetResult{}, context.Cause(ctx)
+		case <-done:
+			// Stopped: the server kills the snippet and answers
+			// "interrupted".
+			done = nil
+			buf, _ := appendFrame(nil, message{T: msgCancel, ID: id})
+			s.wmu.Lock()
+			_, err := s.conn.Conn.Write(buf)
+			s.wmu.Unlock()
+			if err != nil {
+				return SnippetResult{}, context.Cause(ctx)
+			}
+			stuck.Reset(forkServerGrace)
 		}
 	}
+}
+
+// Imported is what Import did.
+type Imported struct {
+	Modules []string          // imported
+	Had     []string          // already imported before (by the interpreter, a preload, a module)
+	Failed  map[string]string // module → why not
+	// Threads are the server's threads afterwards: more than one makes
+	// forking unsafe (a child gets only the forking thread), and the
+	// server must then be given up.
+	Threads int
+	// RSS is the server's resident memory afterwards, in bytes.
+	RSS int64
+}
+
+// Import imports modules into the fork server between snippets, as a
+// preload would have: the snippets after it find them loaded. A module
+// that fails to import is reported, not an error; the error is for a
+// server that cannot go on (as Run's).
+func (f *ForkServer) Import(ctx context.Context, modules []string) (Imported, error) {
+	for _, m := range modules {
+		if !moduleName.MatchString(m) {
+			return Imported{}, fmt.Errorf("%q is not a module name", m)
+		}
+	}
+	s := f.s
+	id := s.nextID.Add(1)
+	buf, err := appendFrame(nil, message{T: msgImport, ID: id, Modules: modules})
+	if err != nil {
+		return Imported{}, err
+	}
+	s.wmu.Lock()
+	_, err = s.conn.Conn.Write(buf)
+	s.wmu.Unlock()
+	if err != nil {
+		s.conn.Close() // let the reader end
+	}
+	stuck := time.NewTimer(importTimeout)
+	defer stuck.Stop()
+	for {
+		select {
+		case m, ok := <-s.events:
+			if !ok {
+				return Imported{}, fmt.Errorf("%w: %s", ErrEnded, s.Exit(context.Background()).Describe())
+			}
+			switch {
+			case m.T == msgImported && m.ID == id:
+				return Imported{Modules: m.Modules, Had: m.Had, Failed: m.Failed, Threads: m.Threads, RSS: m.RSS}, nil
+			case m.T == msgError:
+				return Imported{}, fmt.Errorf("fork server: %s", m.Message)
+			}
+		case <-stuck.C:
+			s.Kill()
+			return Imported{}, fmt.Errorf("%w: the fork server did not import %v within %s", ErrEnded, modules, importTimeout)
+		case <-ctx.Done():
+			return Imported{}, context.Cause(ctx)
+		}
+	}
+}
+
+// importTimeout bounds an Import (a module that hangs on import).
+const importTimeout = time.Minute
+
+// splitFiles sends UTF-8 files as text and the others base64-encoded.
+func splitFiles(files map[string]string) (text, b64 map[string]string) {
+	for p, c := range files {
+		if utf8.ValidString(c) {
+			if text == nil {
+				text = map[string]string{}
+			}
+			text[p] = c
+			continue
+		}
+		if b64 == nil {
+			b64 = map[string]string{}
+		}
+		b64[p] = base64.StdEncoding.EncodeToString([]byte(c))
+	}
+	return text, b64
 }
 
 // ID is the container's ID.

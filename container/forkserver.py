@@ -8,6 +8,14 @@
 # empties the writable directories, so no snippet sees what another left.
 # Frames as the kernel driver's: a 4-byte big-endian length and UTF-8 JSON,
 # requests on stdin, events on stdout.
+#
+# A child reports its outcome on a pipe (RESULT_FD) that its subprocesses do
+# not inherit, prefixed with a key drawn for that run alone: whatever else the
+# snippet writes there (a forged result, junk, a deep JSON array) makes the
+# run a crash, never a result and never the server's end. (The key is in the
+# child's memory, which the snippet owns: a snippet that reads its runtime's
+# memory or rewrites its code can make it report anything, as it could by
+# catching its own exceptions.)
 import os
 import sys
 
@@ -28,7 +36,8 @@ PROTOCOL = 1
 WORKDIR = "/tmp"  # the snippet's working directory and HOME: a tmpfs
 SCRATCH = ("/tmp", "/dev/shm", "/dev/mqueue")  # emptied after every snippet
 MAX_FRAMES = 30
-RESULT_FD = 3  # where the child writes its outcome
+RESULT_FD = 3  # where the child writes its outcome: the run's key, then JSON
+KEY_BYTES = 16
 
 
 def _frame(msg):
@@ -49,13 +58,23 @@ def _write_all(fd, data):
         view = view[_write(fd, view) :]
 
 
-def _requests(fd):
-    stream = open(fd, "rb", buffering=1 << 16, closefd=False)
-    while True:
-        head = stream.read(4)
-        if len(head) < 4:
-            return
-        yield json.loads(stream.read(int.from_bytes(head, "big")).decode("utf-8"))
+def _read_exact(fd, n):
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = os.read(fd, n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return buf
+
+
+def _request(fd):
+    """The next request, None once the host closed the stream. Read
+    exactly, never ahead: a request sent while a snippet runs (a cancel)
+    must be seen by select."""
+    head = _read_exact(fd, 4)
+    body = head and _read_exact(fd, int.from_bytes(head, "big"))
+    return None if body is None else json.loads(body.decode("utf-8"))
 
 
 # ---- in the child -----------------------------------------------------------
@@ -185,18 +204,28 @@ def _setup_child(req, mapped):
             os.makedirs(parent, exist_ok=True)
         with open(rel, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+    if req.get("files_b64"):
+        import base64
+
+        for rel, data in req["files_b64"].items():
+            parent = os.path.dirname(rel)
+            if parent:
+                os.makedirs(parent, exist_ok=True)
+            with open(rel, "wb") as f:
+                f.write(base64.b64decode(data))
     sys.stdin, sys.stdout, sys.stderr = _stdio
     sys.argv = [""]
     limit = int(req.get("recursion_limit", 1000))
-    sys.setrecursionlimit(limit + 20)  # room for the frames above the snippet
+    sys.setrecursionlimit(limit)  # as read by sys.getrecursionlimit(), CPython's own
 
 
 class _SetupFailed(Exception):
     pass
 
 
-def _child(req, mapped):
-    """Runs the snippet and writes its outcome to RESULT_FD; never returns."""
+def _child(req, mapped, key):
+    """Runs the snippet and writes its outcome, after key, to RESULT_FD;
+    never returns."""
     import types
 
     name = "<snippet>"
@@ -215,7 +244,10 @@ def _child(req, mapped):
         main.__dict__["__builtins__"] = builtins
         sys.modules["__main__"] = main  # pickle finds the snippet's classes
         try:
-            body, expr = _value_split(code, name)
+            if req.get("program"):  # as `python file.py`: no value, no top-level await
+                body, expr = compile(code, name, "exec", 0, dont_inherit=True), None
+            else:
+                body, expr = _value_split(code, name)
             _evaluate(body, main.__dict__)
             value = _evaluate(expr, main.__dict__) if expr is not None else None
             if value is not None:
@@ -239,7 +271,7 @@ def _child(req, mapped):
         except BaseException:
             body = b""  # the server reports a child that ended without a result
     try:
-        _write_all(RESULT_FD, body)
+        _write_all(RESULT_FD, key + body)
         # Closed before the exit, which first unmaps the address space:
         # the server can answer while that happens.
         _closerange(0, RESULT_FD + 1)
@@ -265,63 +297,122 @@ class Server:
         self.null = os.open(os.devnull, os.O_RDONLY)  # stdin without inputs
         self.max_fd = os.sysconf("SC_OPEN_MAX")
 
+    def learn(self, req):
+        """Imports modules the host saw snippets keep importing, so that
+        their children find them loaded, as with a preload. A module that
+        fails is reported and left; the reply counts the server's threads
+        (a module that started one makes forking unsafe: the host then
+        gives this server up)."""
+        import gc
+        import importlib
+
+        done, failed = [], {}
+        had = [m for m in req.get("modules") or [] if m in sys.modules]
+        path = sys.path[:]
+        sys.path[:] = [p for p in path if p not in ("", ".", WORKDIR)]  # never a snippet's file
+        try:
+            for m in req.get("modules") or []:
+                if m in had:
+                    continue
+                try:
+                    importlib.import_module(m)
+                    done.append(m)
+                except BaseException as e:  # SystemExit and the like too
+                    failed[m] = "%s: %s" % (type(e).__name__, e)
+        finally:
+            sys.path[:] = path
+            os.chdir(WORKDIR)
+            signal.signal(signal.SIGCHLD, lambda *_: None)
+            signal.set_wakeup_fd(self.wake_w)
+            signal.siginterrupt(signal.SIGCHLD, False)
+        gc.collect()
+        gc.freeze()
+        try:
+            threads = len(os.listdir("/proc/self/task"))
+        except OSError:
+            import threading
+
+            threads = threading.active_count()
+        self._empty()  # what an import wrote under /tmp
+        rss = int(os.pread(self.statm, 128, 0).split()[1]) * resource.getpagesize()
+        return {"t": "imported", "id": req.get("id", 0), "modules": done, "had": had, "failed": failed, "threads": threads, "rss": rss}
+
     def run(self, req):
         timeout = float(req.get("timeout", 30))
         cap = int(req.get("max_output", 1 << 20))
         start = time.monotonic()
         stdin = self.null
-        lines = req.get("inputs") or []
-        if lines:
+        data = req.get("stdin")
+        if data is None and req.get("inputs"):
+            data = "\n".join(req["inputs"]) + "\n"
+        if data:
             stdin = os.memfd_create("stdin") if hasattr(os, "memfd_create") else os.open(WORKDIR, os.O_TMPFILE | os.O_RDWR)
-            _write_all(stdin, ("\n".join(lines) + "\n").encode("utf-8"))
+            _write_all(stdin, data.encode("utf-8", "surrogatepass"))
             os.lseek(stdin, 0, os.SEEK_SET)
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         res_r, res_w = os.pipe()
         _reseed()
+        key = os.urandom(KEY_BYTES)
         mapped = int(os.pread(self.statm, 128, 0).split()[0]) * resource.getpagesize()
         pid = os.fork()
         if pid == 0:
             try:
-                for src, dst in ((stdin, 0), (out_w, 1), (err_w, 2), (res_w, RESULT_FD)):
+                for src, dst in ((stdin, 0), (out_w, 1), (err_w, 2)):
                     os.dup2(src, dst)
+                os.dup2(res_w, RESULT_FD, inheritable=False)  # not for the snippet's subprocesses
                 os.closerange(RESULT_FD + 1, self.max_fd)  # every other descriptor of the server
             finally:
-                _child(req, mapped)
+                _child(req, mapped, key)
         for fd in (out_w, err_w, res_w) if stdin == self.null else (stdin, out_w, err_w, res_w):
             os.close(fd)
         streams = {out_r: bytearray(), err_r: bytearray(), res_r: bytearray()}
         # The result holds a value cut to cap and a short traceback; more
         # is a child writing junk there, which makes it a crash.
         keep = {out_r: cap + 4, err_r: cap + 4, res_r: 4 * cap + (1 << 20)}
-        status, timed_out, done = None, False, None
+        status, timed_out, cancelled, done = None, False, False, None
         watch = [out_r, err_r, res_r, self.wake_r]
         # Until the child has written everything (its pipes end, with a
         # result), exits or runs out of time.
         while status is None:
             if len(watch) == 1:
-                done = self._result(streams[res_r])
+                done = self._result(streams[res_r], key)
                 if done is not None:
                     break
             left = start + timeout - time.monotonic()
             if left <= 0:
                 timed_out = True
                 break
-            for fd in select.select(watch, [], [], left)[0]:
-                if fd == self.wake_r:
+            for fd in select.select(watch + [self.proto_in], [], [], left)[0]:
+                if fd == self.proto_in:
+                    # Only a cancel comes while a snippet runs (or the end
+                    # of the stream: the host is gone).
+                    stop = _request(self.proto_in)
+                    cancelled = cancelled or stop is None or stop.get("t") == "cancel" and stop.get("id") == req.get("id")
+                elif fd == self.wake_r:
                     self._drain_wake()
                     got, st = os.waitpid(pid, os.WNOHANG)
                     if got:
                         status = st
                 elif not self._read(fd, streams[fd], keep[fd]):
                     watch.remove(fd)
-        cleaned = done is None
+            if cancelled:
+                break
+        fetch = req.get("fetch")
+        cleaned = done is None or bool(fetch)
         if cleaned:
-            # No result: whatever is left is killed first, which ends the
-            # pipes and tells how the child ended.
-            status = self._clean(pid, status)
+            # No result (or files to read back, which nothing may change
+            # while they are read): whatever is left is killed first, which
+            # ends the pipes and tells how the child ended.
+            status = self._kill_all(pid, status)
             self._drain(streams, keep)
-            done = self._outcome(req, streams[res_r], status, timed_out)
+            if cancelled:
+                done = {"status": "interrupted"}
+            elif done is None:
+                done = self._outcome(req, streams[res_r], key, status, timed_out)
+            if fetch:
+                done["fetched"] = _fetch(fetch, int(req.get("fetch_max", 1 << 24)))
+            self._empty()
         self._reply(req, done, streams, out_r, err_r)
         if not cleaned:
             self._clean()
@@ -340,11 +431,20 @@ class Server:
                 pass
 
     @staticmethod
-    def _result(data):
-        try:
-            return json.loads(data.decode("utf-8", "surrogatepass")) if data else None
-        except ValueError:
+    def _result(data, key):
+        """The outcome on the result channel: None when it is empty, a crash
+        when it holds anything but the run's key and one result."""
+        if not data:
             return None
+        done = None
+        if data[:KEY_BYTES] == key:
+            try:
+                done = json.loads(data[KEY_BYTES:].decode("utf-8", "surrogatepass"))
+            except Exception:  # ValueError, RecursionError, MemoryError: never the server's end
+                pass
+        if isinstance(done, dict) and done.get("status") in ("ok", "error"):
+            return done
+        return _crashed("left %d bytes on the runtime's result channel that the runtime did not write" % len(data))
 
     def _drain_wake(self):
         try:
@@ -367,12 +467,14 @@ class Server:
         return True
 
     @classmethod
-    def _outcome(cls, req, result, status, timed_out):
+    def _outcome(cls, req, result, key, status, timed_out):
         if timed_out:
             return {"status": "timeout"}  # the host words it, with the limit
-        done = cls._result(result)
-        if done is not None:
+        done = cls._result(result, key)
+        if done is not None and done["status"] != "crashed":
             return done
+        # A child killed while it wrote its result is told by the signal.
+        exit = {}
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig == signal.SIGXCPU:
@@ -380,16 +482,25 @@ class Server:
             why = "was killed by signal %d (%s)" % (sig, signal.Signals(sig).name)
             if sig == signal.SIGKILL:
                 why += ", most likely for running out of memory (limit %d MiB)" % (int(req.get("memory", 0)) >> 20)
+            exit = {"signal": sig}
+        elif done is not None:
+            return done
         elif status is not None:
             why = "exited with code %d before it finished" % os.WEXITSTATUS(status)
+            exit = {"exit": os.WEXITSTATUS(status)}
         else:
             why = "ended without a result"
-        return {"status": "crashed", "error": {"ename": "KernelCrashed", "evalue": "the snippet's process " + why, "traceback": []}}
+        return dict(_crashed(why), **exit)
 
     def _clean(self, child=0, status=None):
         """Kills every process but this one and empties the scratch
         directories: the next snippet starts from nothing. It returns the
         wait status of child, when it is reaped here."""
+        status = self._kill_all(child, status)
+        self._empty()
+        return status
+
+    def _kill_all(self, child=0, status=None):
         while True:
             try:
                 os.kill(-1, signal.SIGKILL)
@@ -401,6 +512,9 @@ class Server:
                     status = st
             except ChildProcessError:
                 time.sleep(0.001)  # a process that is not our child yet
+        return status
+
+    def _empty(self):
         for d in SCRATCH:
             try:
                 names = os.listdir(d)
@@ -410,7 +524,50 @@ class Server:
                 _remove(os.path.join(d, n))
         self.ipc.clean()
         self._drain_wake()
-        return status
+
+
+def _fetch(paths, budget):
+    """The content of each path (relative to WORKDIR) that is a regular
+    file reached without a symbolic link, base64-encoded, while the total
+    stays within budget bytes. Every process of the snippet is gone."""
+    import base64
+    import stat
+
+    out = {}
+    for rel in paths:
+        try:
+            fd = _open_beneath(rel)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > budget:
+                continue
+            data = os.read(fd, st.st_size + 1)
+            if len(data) > budget:
+                continue
+            budget -= len(data)
+            out[rel] = base64.b64encode(data).decode("ascii")
+        finally:
+            os.close(fd)
+    return out
+
+
+def _open_beneath(rel):
+    d = os.open(WORKDIR, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        parts = rel.split("/")
+        for part in parts[:-1]:
+            sub = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=d)
+            os.close(d)
+            d = sub
+        return os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=d)
+    finally:
+        os.close(d)
+
+
+def _crashed(why):
+    return {"status": "crashed", "error": {"ename": "KernelCrashed", "evalue": "the snippet's process " + why, "traceback": []}}
 
 
 def _reseed():
@@ -568,9 +725,16 @@ def main():
     server = Server(proto_in, proto_out)
     server._clean()
     _write_all(proto_out, _frame({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()}))
-    for req in _requests(proto_in):
+    while True:
+        req = _request(proto_in)
+        if req is None:
+            break
         if req.get("t") == "run":
             server.run(req)
+        elif req.get("t") == "import":
+            _write_all(proto_out, _frame(server.learn(req)))
+        elif req.get("t") == "cancel":
+            pass  # its snippet had ended
         else:
             _write_all(proto_out, _frame({"t": "error", "id": req.get("id", 0), "message": "unknown request %r" % (req.get("t"),)}))
 

@@ -2,6 +2,8 @@ package container
 
 import (
 	"context"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -245,4 +247,136 @@ func TestCheckFiles(t *testing.T) {
 	if err := CheckFiles(map[string]string{"in.csv": "", "data/deep/x.json": ""}); err != nil {
 		t.Error(err)
 	}
+}
+
+// What a program run gets beyond a snippet's lines: its stdin byte for
+// byte, files that are not text, files read back after it ended (regular
+// files only, never through a symbolic link), how a process that ended
+// without a result ended.
+func TestForkServerProgramIO(t *testing.T) {
+	e := requireEngine(t)
+	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
+		t.Run(rt, func(t *testing.T) {
+			f := startForkServer(t, e, rt)
+			stdin := "no newline at the end"
+			r := runSnippet(t, f, Snippet{Code: "import sys\nsys.stdin.read()", Stdin: &stdin, Inputs: []string{"ignored"}})
+			if snippetValue(r) != `'no newline at the end'` {
+				t.Fatalf("%+v %v", r, r.Error)
+			}
+			bin := "\x00\xff\xfe binary"
+			r = runSnippet(t, f, Snippet{
+				Code:  "import os\nos.symlink('/etc/hostname', 'link.txt')\nos.mkfifo('fifo')\nos.makedirs('out')\nopen('out/x.bin', 'wb').write(open('in.bin', 'rb').read() * 2)\nlen(open('in.bin', 'rb').read())",
+				Files: map[string]string{"in.bin": bin}, Fetch: []string{"out/x.bin", "in.bin", "link.txt", "fifo", "out", "missing"},
+			})
+			if snippetValue(r) != "10" || len(r.Fetched) != 2 || r.Fetched["out/x.bin"] != bin+bin || r.Fetched["in.bin"] != bin {
+				t.Fatalf("%+v %v %q", r, r.Error, r.Fetched)
+			}
+			r = runSnippet(t, f, Snippet{Code: "print('x')", Fetch: []string{"big.txt"}, FetchMax: 10, Files: map[string]string{"big.txt": strings.Repeat("y", 11)}})
+			if len(r.Fetched) != 0 {
+				t.Fatalf("over FetchMax: %q", r.Fetched)
+			}
+			r = runSnippet(t, f, Snippet{Code: "import os\nos._exit(7)"})
+			if r.Status != "crashed" || r.ExitCode == nil || *r.ExitCode != 7 || r.Signal != 0 {
+				t.Fatalf("%+v", r)
+			}
+			r = runSnippet(t, f, Snippet{Code: "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"})
+			if r.Status != "crashed" || r.ExitCode != nil || r.Signal != 9 {
+				t.Fatalf("%+v", r)
+			}
+		})
+	}
+}
+
+// Import brings modules into the server between snippets, as a preload
+// would: the next snippets find them loaded. A module that does not
+// import is reported and the server goes on.
+func TestForkServerImport(t *testing.T) {
+	e := requireEngine(t)
+	f := startForkServer(t, e, RuntimeRunc)
+	r := runSnippet(t, f, Snippet{Code: "import sys\n'numpy' in sys.modules"})
+	if snippetValue(r) != "False" {
+		t.Fatalf("%+v", r)
+	}
+	got, err := f.Import(context.Background(), []string{"numpy", "no_such_module_here"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Modules) != 1 || got.Modules[0] != "numpy" || !strings.Contains(got.Failed["no_such_module_here"], "ModuleNotFoundError") || got.Threads != 1 || got.RSS <= 0 {
+		t.Fatalf("%+v", got)
+	}
+	r = runSnippet(t, f, Snippet{Code: "import sys\n'numpy' in sys.modules, __import__('numpy').arange(3).sum()"})
+	if snippetValue(r) != "(True, np.int64(3))" && snippetValue(r) != "(True, 3)" {
+		t.Fatalf("%+v %v", r, r.Error)
+	}
+	if _, err := f.Import(context.Background(), []string{"os; import x"}); err == nil {
+		t.Fatal("a module name that is not one was sent")
+	}
+	got, err = f.Import(context.Background(), []string{"threading"})
+	if err != nil || got.Threads != 1 {
+		t.Fatalf("%+v %v", got, err)
+	}
+}
+
+// A program shows no value: its trailing expression is evaluated, its
+// repr never computed (a __repr__ that raises is no error).
+func TestForkServerProgram(t *testing.T) {
+	e := requireEngine(t)
+	f := startForkServer(t, e, RuntimeRunc)
+	code := "class A:\n    def __repr__(self):\n        raise ValueError('no repr')\nprint('ran')\nA()"
+	if r := runSnippet(t, f, Snippet{Code: code, Program: true}); r.Status != "ok" || r.Value != nil || r.Stdout != "ran\n" {
+		t.Fatalf("%+v %v", r, r.Error)
+	}
+	if r := runSnippet(t, f, Snippet{Code: code}); r.Status != "error" || r.Error.EName != "ValueError" {
+		t.Fatalf("as a cell: %+v", r)
+	}
+	if r := runSnippet(t, f, Snippet{Code: "import asyncio\nawait asyncio.sleep(0)", Program: true}); r.Status != "error" || r.Error.EName != "SyntaxError" {
+		t.Fatalf("top-level await in a program: %+v", r)
+	}
+}
+
+// A snippet whose context ends is killed by the server, which goes on: the
+// next snippet runs in the same container with nothing left of the
+// stopped one.
+func TestForkServerStopsASnippet(t *testing.T) {
+	e := requireEngine(t)
+	for _, rt := range []string{RuntimeRunc, RuntimeRunsc} {
+		t.Run(rt, func(t *testing.T) {
+			f := startForkServer(t, e, rt)
+			for _, code := range []string{"while True:\n    pass", "import os, time\nos.fork()\ntime.sleep(300)"} {
+				ctx, cancel := context.WithCancel(context.Background())
+				got := make(chan SnippetResult, 1)
+				go func() {
+					r, err := f.Run(ctx, Snippet{Code: "print('started', flush=True)\n" + code, Timeout: 5 * time.Minute})
+					if err != nil {
+						t.Error(err)
+					}
+					got <- r
+				}()
+				// Stopped once it runs: the container has the server and
+				// the snippet besides the probe itself.
+				for containerProcesses(t, f.ID()) < 2 {
+					time.Sleep(10 * time.Millisecond)
+				}
+				cancel()
+				if r := <-got; r.Status != "interrupted" {
+					t.Fatalf("%q: %+v", code, r)
+				}
+				after := runSnippet(t, f, Snippet{Code: "import os\n[p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid())]"})
+				if snippetValue(after) != "[]" || !f.Alive() {
+					t.Fatalf("after %q: %+v", code, after)
+				}
+			}
+		})
+	}
+}
+
+// containerProcesses counts a container's processes other than the one counting.
+func containerProcesses(t *testing.T, id string) int {
+	t.Helper()
+	out, err := exec.Command("docker", "exec", id, "python3", "-c", "import os; print(len([p for p in os.listdir('/proc') if p.isdigit()]) - 1)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return n
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/pkg/stdcopy"
+
+	"github.com/backyard-ls/backyard-ls/pypkg"
 )
 
 // Packages installed on demand live in a volume per image, shared by every
@@ -34,7 +36,8 @@ func PackagesVolume(image string) string {
 
 // InstallRequest is one installation into an image's package volume.
 type InstallRequest struct {
-	// Requirements are pip requirement strings ("numpy", "requests<3").
+	// Requirements are pip requirement strings ("numpy", "requests<3"),
+	// as pypkg.CheckRequirement takes them (others fail the install).
 	Requirements []string
 	// IndexURL replaces PyPI; FindLinks is a host directory of wheels and
 	// sdists, mounted read-only into the installer.
@@ -75,6 +78,9 @@ func (e *Engine) Install(ctx context.Context, cfg Config, req InstallRequest) (s
 	cfg = cfg.WithDefaults()
 	if len(req.Requirements) == 0 {
 		return "", nil
+	}
+	if err := pypkg.CheckRequirements(req.Requirements); err != nil {
+		return "", err
 	}
 	if req.Timeout <= 0 {
 		req.Timeout = 10 * time.Minute

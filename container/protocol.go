@@ -1,6 +1,10 @@
 package container
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+)
 
 // ProtocolVersion is the version of the driver protocol; the driver reports
 // it in its ready event.
@@ -8,6 +12,7 @@ const ProtocolVersion = 1
 
 // Message kinds ("t").
 const (
+	msgKey   = "key"   // host → driver, first: the channel's key (hex)
 	msgReady = "ready" // driver → host: started
 	msgExec  = "exec"  // host → driver: run a cell; driver → host: none
 	msgOut   = "out"   // driver → host: output of the running cell
@@ -26,6 +31,13 @@ const (
 	msgOverlay = "overlay" // host → driver: list what differs from the workspace
 	msgRead    = "read"    // host → driver: the content of files
 	msgBased   = "based"   // host → driver: these files were saved to the workspace
+	// Fork server: import modules into the server (host → server "import",
+	// answered "imported").
+	msgImport   = "import"
+	msgImported = "imported"
+	// Fork server: stop the running snippet (host → server; the snippet's
+	// "done" says "interrupted").
+	msgCancel = "cancel"
 )
 
 // message is every frame of the driver protocol; T says which fields are
@@ -39,6 +51,7 @@ type message struct {
 	Silent    bool   `json:"silent,omitempty"`
 	MaxOutput int    `json:"max_output,omitempty"`
 	Stdin     bool   `json:"stdin,omitempty"` // the host answers input()
+	File      string `json:"file,omitempty"`  // __file__ of the cells
 	// exec request: named inputs (a JSON object) and host function names
 	Inputs    json.RawMessage `json:"inputs,omitempty"`
 	Functions []string        `json:"functions,omitempty"`
@@ -50,6 +63,9 @@ type message struct {
 	Name   string          `json:"name,omitempty"`
 	Args   json.RawMessage `json:"args,omitempty"`
 	Kwargs json.RawMessage `json:"kwargs,omitempty"`
+
+	// key
+	Key string `json:"key,omitempty"`
 
 	// ready
 	Protocol int    `json:"protocol,omitempty"`
@@ -84,6 +100,19 @@ type message struct {
 	Cwd   string    `json:"cwd,omitempty"`
 	// put: the files' data follows in the next frame, this many bytes
 	Raw int `json:"raw,omitempty"`
+
+	// fork server: a snippet's fetched files (path → base64) and how its
+	// process ended without a result (exit code or signal)
+	Fetched map[string]string `json:"fetched,omitempty"`
+	Exit    *int              `json:"exit,omitempty"`
+	Signal  int               `json:"signal,omitempty"`
+	// fork server "imported": the modules imported, those that failed
+	// (module → why) and the server's threads afterwards
+	Modules []string          `json:"modules,omitempty"`
+	Had     []string          `json:"had,omitempty"` // already imported before
+	Failed  map[string]string `json:"failed,omitempty"`
+	Threads int               `json:"threads,omitempty"`
+	RSS     int64             `json:"rss,omitempty"` // bytes resident
 }
 
 // fileMsg is one file in a workspace message.
@@ -112,22 +141,61 @@ type Value struct {
 	Dropped map[string]int `json:"dropped,omitempty"`
 }
 
-// PyError is a Python exception raised by a cell.
+// PyError is a Python exception raised by a cell, with what CPython's
+// traceback prints around it (contract.ExecutionError).
 type PyError struct {
-	EName     string  `json:"ename"`
-	EValue    string  `json:"evalue"`
-	Traceback []Frame `json:"traceback"`
+	EName          string     `json:"ename"`
+	EValue         string     `json:"evalue"`
+	Traceback      []Frame    `json:"traceback"`
+	Notes          []string   `json:"notes,omitempty"`
+	Cause          *PyError   `json:"cause,omitempty"`
+	Context        *PyError   `json:"context,omitempty"`
+	Exceptions     []*PyError `json:"exceptions,omitempty"`
+	MoreExceptions int        `json:"more_exceptions,omitempty"`
+}
+
+// maxErrorDepth bounds how deep a record nests chains and groups (the
+// driver bounds their number).
+const maxErrorDepth = 64
+
+// ExecutionError is the record of e, as kernels report it (frames' lines
+// in the code that ran).
+func (e *PyError) ExecutionError() *contract.ExecutionError {
+	return e.record(0)
+}
+
+func (e *PyError) record(depth int) *contract.ExecutionError {
+	if e == nil || depth > maxErrorDepth {
+		return nil
+	}
+	r := &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback)),
+		Notes: e.Notes, Cause: e.Cause.record(depth + 1), Context: e.Context.record(depth + 1), MoreExceptions: e.MoreExceptions}
+	for _, f := range e.Traceback {
+		r.Traceback = append(r.Traceback, contract.Frame{Line: f.Line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine,
+			Col: f.Col, EndLine: f.EndLine, EndCol: f.EndCol})
+	}
+	for _, m := range e.Exceptions {
+		if x := m.record(depth + 1); x != nil {
+			r.Exceptions = append(r.Exceptions, *x)
+		}
+	}
+	return r
 }
 
 // Frame is a traceback frame, outermost first. Line is 1-based in the cell
 // that ran; 0 for frames elsewhere: in an earlier cell (Text then starts
-// with "cell N:line: ") or in a file (File and FileLine say where).
+// with "cell N:line: ") or in a file (File and FileLine say where). Col,
+// EndLine and EndCol are the span CPython marks in a frame of the cell
+// (code point columns from 0, the end exclusive), when it knows it.
 type Frame struct {
 	Line     int    `json:"line"`
 	Name     string `json:"name"`
 	Text     string `json:"text"`
 	File     string `json:"file,omitempty"`
 	FileLine int    `json:"file_line,omitempty"`
+	Col      int    `json:"col,omitempty"`
+	EndLine  int    `json:"end_line,omitempty"`
+	EndCol   int    `json:"end_col,omitempty"`
 }
 
 // Variable is one name bound in the kernel's namespace; Repr is cut by the

@@ -2,6 +2,8 @@ package container
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,8 +45,20 @@ type Session struct {
 	events    chan message
 	ended     chan struct{} // closed with events
 	streamErr error
-	stderr    tail      // the container's own stderr: the driver's fatal errors
-	stash     []message // output that arrived during a Variables call
+	// key starts every frame of a keyed program (the kernel driver);
+	// foreign is the first frame that was not its runtime's, after which
+	// the container is killed.
+	key     []byte
+	foreign *ChannelError
+	stderr  tail      // the container's own stderr: the driver's fatal errors
+	stash   []message // output that arrived during a Variables call
+
+	// running is the id of the exec request the driver runs, 0 between
+	// cells: the reader sends output that comes between cells to onIdle
+	// (SetIdleOutput) as it comes.
+	running atomic.Uint64
+	idleMu  sync.Mutex
+	onIdle  func(stream, text string)
 
 	killed atomic.Bool // Kill was called: an exit is ours, not a crash
 	// oom follows the container's memory cgroup on this host (nil when it
@@ -63,7 +77,7 @@ var containerSeq atomic.Uint64
 // Errors: *UnreachableError when the engine does not answer,
 // *ImageMissingError, or a message saying why the container did not start.
 func (e *Engine) Start(ctx context.Context, cfg Config) (*Session, error) {
-	return e.start(ctx, cfg, program{command: driverCommand, protocol: ProtocolVersion, files: true})
+	return e.start(ctx, cfg, program{command: driverCommand, protocol: ProtocolVersion, files: true, keyed: true})
 }
 
 // program is what a container runs: its command for the interpreter, the
@@ -75,6 +89,11 @@ type program struct {
 	// files: it serves the workspace (the plan's copies and base); a
 	// fork server gets its snippets' files with each snippet instead.
 	files bool
+	// keyed: the program runs the user's code in its own process, which
+	// can reach the channel's descriptors: the host's first frame is a key
+	// that starts every frame the program writes. (A fork server's
+	// children have no descriptor of its channel.)
+	keyed bool
 }
 
 func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Session, err error) {
@@ -125,6 +144,10 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 		events: make(chan message, 256),
 		ended:  make(chan struct{}),
 	}
+	if prog.keyed {
+		s.key = make([]byte, keyBytes)
+		rand.Read(s.key)
+	}
 	defer func(s *Session) {
 		if err != nil {
 			s.Close()
@@ -140,6 +163,11 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 	tAttached := time.Now()
 	if err := e.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
 		return nil, fmt.Errorf("start kernel container (image %s, runtime %s): %w", cfg.Image, rt.Name, e.wrap(err))
+	}
+	if prog.keyed {
+		if err := s.send(message{T: msgKey, Key: hex.EncodeToString(s.key)}); err != nil {
+			return nil, err
+		}
 	}
 	tStarted := time.Now()
 	// Alongside the driver's start: the cgroup must be followed before a
@@ -197,12 +225,25 @@ func (s *Session) Python() string { return s.python }
 func (s *Session) ImageID() string { return s.imageID }
 
 // read demultiplexes the attach stream until it ends: the driver's frames
-// into s.events, the container's own stderr into s.stderr.
+// into s.events, the container's own stderr into s.stderr. A frame its
+// runtime did not write ends the container: the stream cannot be followed
+// after it.
 func (s *Session) read() {
-	dec := &frameDecoder{emit: func(body []byte) error {
+	dec := &frameDecoder{key: s.key, emit: func(body []byte) error {
 		var m message
 		if err := json.Unmarshal(body, &m); err != nil {
-			return fmt.Errorf("corrupt driver frame: %w", err)
+			return &ChannelError{Why: "a frame that is not a message: " + err.Error()}
+		}
+		switch {
+		case m.T == msgOut && s.running.Load() == 0:
+			if f := s.idleOutput(); f != nil {
+				if m.D != "" {
+					f(m.S, m.D)
+				}
+				return nil
+			}
+		case m.T == msgDone:
+			s.running.CompareAndSwap(m.ID, 0) // what comes after it is between cells
 		}
 		s.events <- m
 		return nil
@@ -211,9 +252,34 @@ func (s *Session) read() {
 	if err != nil {
 		s.log.Debug("attach stream ended", zap.Error(err))
 	}
+	var foreign *ChannelError
+	if errors.As(err, &foreign) {
+		s.foreign = foreign
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := s.e.cli.ContainerKill(ctx, s.id, "SIGKILL"); err != nil && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err) {
+			s.log.Debug("kill kernel container", zap.Error(err))
+		}
+		cancel()
+		s.conn.Close()
+	}
 	s.streamErr = err
 	close(s.events)
 	close(s.ended)
+}
+
+// SetIdleOutput makes f get the output the driver sends while no cell
+// runs (threads a cell started), as it comes, on the session's reader
+// goroutine; without it (nil) that output goes to the next cell.
+func (s *Session) SetIdleOutput(f func(stream, text string)) {
+	s.idleMu.Lock()
+	s.onIdle = f
+	s.idleMu.Unlock()
+}
+
+func (s *Session) idleOutput() func(stream, text string) {
+	s.idleMu.Lock()
+	defer s.idleMu.Unlock()
+	return s.onIdle
 }
 
 // Alive reports whether the container's attach stream is still open (the
@@ -271,6 +337,9 @@ type ExecRequest struct {
 	OnCall    HostFunc
 	// OnSent, when set, is called once the cell is sent to the driver.
 	OnSent func()
+	// File is __file__ of the cells (the document's path); empty leaves it
+	// as it is.
+	File string
 }
 
 // Reply is how a cell ended in the driver.
@@ -312,7 +381,9 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	if err != nil {
 		return Reply{}, &InputError{Err: err}
 	}
-	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil, Inputs: inputs, Functions: req.Functions}); err != nil {
+	s.running.Store(id)
+	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil,
+		Inputs: inputs, Functions: req.Functions, File: req.File}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	} else if req.OnSent != nil {
 		req.OnSent()

@@ -30,13 +30,18 @@ func hostUser() string {
 // CellEnv is the environment cells see (os.environ), as NAME=value; a
 // Monty kernel shows the same.
 func CellEnv() []string {
-	return []string{
+	env := []string{
 		pathEnv,
 		"HOME=/tmp",
 		"LANG=C.UTF-8",
 		"PYTHONDONTWRITEBYTECODE=1",
 		"MPLBACKEND=Agg", // matplotlib draws PNGs, never a window
 	}
+	if tz := os.Getenv("TZ"); tz != "" {
+		// The server's time zone, as a kernel started beside it has it.
+		env = append(env, "TZ="+tz)
+	}
+	return env
 }
 
 // rlimits of the kernel. nproc counts per user ID across the engine's

@@ -73,13 +73,29 @@ func TestSpecSettings(t *testing.T) {
 	}
 }
 
-func TestSpecWorkspaceModes(t *testing.T) {
+// workspaceOf makes a workspace holding files (10 bytes each).
+func workspaceOf(t *testing.T, files ...string) string {
+	t.Helper()
 	ws := t.TempDir()
-	for _, p := range []string{"data/a.csv", ".env", "sub/.git/HEAD"} {
+	for _, p := range files {
 		full := filepath.Join(ws, p)
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		os.WriteFile(full, []byte("0123456789"), 0o644)
 	}
+	return ws
+}
+
+// copied are the paths a plan copies, below ws.
+func copied(plan *filePlan, ws string) string {
+	var put []string
+	for _, m := range plan.puts {
+		put = append(put, strings.TrimPrefix(m.Path, ws))
+	}
+	return strings.Join(put, " ")
+}
+
+func TestSpecWorkspaceModes(t *testing.T) {
+	ws := workspaceOf(t, "data/a.csv", ".env", "sub/.git/HEAD")
 	rules := files.NewRules([]string{ws}, []string{".env", ".git"})
 	cfg := Config{ContainerSettings: contract.ContainerSettings{MountWorkspace: true}, Rules: rules}.WithDefaults()
 
@@ -88,12 +104,8 @@ func TestSpecWorkspaceModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var put []string
-	for _, m := range plan.puts {
-		put = append(put, strings.TrimPrefix(m.Path, ws))
-	}
-	if want := "/data /data/a.csv /sub"; strings.Join(put, " ") != want || plan.bytes != 10 || plan.note != "" {
-		t.Fatalf("put %v, %d bytes, want %s", put, plan.bytes, want)
+	if want := "/data /data/a.csv /sub"; copied(plan, ws) != want || plan.bytes != 10 || plan.note != "" {
+		t.Fatalf("put %v, %d bytes, want %s", copied(plan, ws), plan.bytes, want)
 	}
 
 	// Too large to copy: read-only, hidden names masked, and a note.
@@ -225,5 +237,29 @@ func TestOwnerGone(t *testing.T) {
 	dead[LabelHost] = "another-machine"
 	if ownerGone(dead) {
 		t.Fatal("another machine's container is never reaped")
+	}
+}
+
+// A hide pattern of several parts (.config/gh) keeps its folder out of
+// the container's copy of the workspace, and masks it in a read-only
+// mount, while the rest of .config is seen.
+func TestSpecHidesNamesOfSeveralParts(t *testing.T) {
+	ws := workspaceOf(t, ".config/gh/hosts.yml", ".config/ok.txt", "a_history")
+	cfg := Config{ContainerSettings: contract.ContainerSettings{MountWorkspace: true}, Rules: files.NewRules([]string{ws}, contract.DefaultSettings().Files.Hide)}.WithDefaults()
+	plan, err := planFiles(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "/.config /.config/ok.txt"; copied(plan, ws) != want {
+		t.Fatalf("put %v, want %s", copied(plan, ws), want)
+	}
+	cfg.CopyBytes = 5
+	plan, _ = planFiles(cfg)
+	var masked []string
+	for _, m := range plan.masks {
+		masked = append(masked, strings.TrimPrefix(m.Target, ws))
+	}
+	if want := "/.config/gh /a_history"; strings.Join(masked, " ") != want {
+		t.Fatalf("masked %v, want %s", masked, want)
 	}
 }

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -32,7 +33,7 @@ func ptr[T any](v T) *T { return &v }
 func TestAppendJSONMatchesMarshal(t *testing.T) {
 	full := &Execution{
 		ID: "e1", Range: Range{Start: Position{Line: 1}, End: Position{Line: 3, Character: 7}},
-		ExecutionCount: 2, Status: StatusError, Stdout: "a \"quoted\"\n\ttab \x01 é 😀 \u2028", Stderr: "",
+		ExecutionCount: 2, Status: StatusError, Stdout: "a \"quoted\"\n\ttab \x01 é 😀 \u2028 \u2029 \u0085 \ufffd", Stderr: "",
 		Result:  &Value{Text: "42", MIME: map[string]string{"text/plain": "42", "image/png": "iVBOR"}},
 		Error:   &ExecutionError{EName: "ZeroDivisionError", EValue: "division by zero", Traceback: []Frame{{Line: 3, Name: "<module>", Text: "1/0"}, {Line: -1, Name: "f", Text: ""}}},
 		Backend: "monty", Runtime: "monty", DurationMs: 0.022,
@@ -68,6 +69,11 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		if !jsontext.Value(got).IsValid() {
 			t.Errorf("%T: invalid JSON %s", v, got)
 			continue
+		}
+		// Records are written as lines: nothing that splits lines for
+		// str.splitlines (or JavaScript) may appear raw.
+		if bytes.ContainsAny(got, "\u2028\u2029\u0085") {
+			t.Errorf("%T: a raw line separator in %q", v, got)
 		}
 		var g, w any
 		if err := json.Unmarshal(got, &g); err != nil {

@@ -17,6 +17,9 @@ type JSONAppender interface {
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
+// U+0085, U+2028 and U+2029 are escaped too: a reader that splits lines
+// as Python's str.splitlines does (or JavaScript) would otherwise see a
+// record cut in two.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -45,9 +48,9 @@ func appendString(b []byte, s string) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		if r == utf8.RuneError && size == 1 || r == '\u0085' || r == '\u2028' || r == '\u2029' {
 			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			b = append(b, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 			i += size
 			start = i
 			continue

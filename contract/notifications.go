@@ -4,6 +4,8 @@ package contract
 const (
 	// Output of a running execution, in order, in batches (not line by line);
 	// it stops after the output limit (the text then ends with a marker).
+	// Output a kernel's threads print while no cell runs comes as it is
+	// printed, with idle set (OutputParams).
 	MethodOutput = "backyard/output"
 	// An execution's way: queued → running → done.
 	MethodExecutionState = "backyard/executionState"
@@ -17,6 +19,11 @@ type OutputParams struct {
 	ExecutionID string `json:"executionId"`
 	Stream      Stream `json:"stream"`
 	Text        string `json:"text"`
+	// The text was printed while no cell ran (by a thread a cell started):
+	// ExecutionID names the document's last execution that ran, under whose
+	// output it is shown, as Jupyter shows it; empty when none ran in this
+	// kernel.
+	Idle bool `json:"idle,omitzero"`
 }
 
 // ExecutionStateParams are backyard/executionState's params.

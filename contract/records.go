@@ -91,6 +91,17 @@ type Frame struct {
 	File string `json:"file,omitempty"`
 	// The frame's 1-based line in File.
 	FileLine int `json:"fileLine,omitzero"`
+	// Where the span CPython's traceback marks in the frame (its carets)
+	// starts on Line, when the backend knows it (CPython 3.11 and later,
+	// Monty). In an Execution a 0-based UTF-16 column of the document line;
+	// a kernel's result carries a 0-based code point column of the code.
+	Col int `json:"col,omitzero"`
+	// The line the span ends on: a document line in an Execution, absent
+	// when it is Line; 1-based in the code in a kernel's result.
+	EndLine int `json:"endLine,omitzero"`
+	// Where the span ends on EndLine (exclusive), counted as Col; 0 when
+	// there is no span.
+	EndCol int `json:"endCol,omitzero"`
 }
 
 // ExecutionError is a Python exception (or a stopped, timed-out or crashed
@@ -98,9 +109,28 @@ type Frame struct {
 type ExecutionError struct {
 	// The exception's type, e.g. "ZeroDivisionError".
 	EName string `json:"ename"`
-	// Its message, as str() of the exception gives it.
+	// Its message, as str() of the exception gives it ("<exception str()
+	// failed>" when that raises, as CPython prints it).
 	EValue    string  `json:"evalue"`
 	Traceback []Frame `json:"traceback"`
+	// Its PEP 678 notes (add_note), in order, printed after the message.
+	Notes []string `json:"notes,omitempty"`
+	// The exception it was raised from (`raise … from cause`), printed
+	// before it, then "The above exception was the direct cause of the
+	// following exception:".
+	Cause *ExecutionError `json:"cause,omitzero"`
+	// The exception being handled when it was raised, when there is no
+	// cause and the context is not suppressed (`from None`), printed before
+	// it, then "During handling of the above exception, another exception
+	// occurred:".
+	Context *ExecutionError `json:"context,omitzero"`
+	// The members of an exception group (ExceptionGroup, except*), each
+	// with its own frames, notes, chain and members; CPython prints the
+	// first 15.
+	Exceptions []ExecutionError `json:"exceptions,omitempty"`
+	// How many more members the group has than Exceptions lists ("and N
+	// more exceptions").
+	MoreExceptions int `json:"moreExceptions,omitzero"`
 }
 
 // Value is the value of a cell's trailing expression.
@@ -215,7 +245,7 @@ type Variable struct {
 	Name string `json:"name"`
 	// The value's type name, e.g. "list".
 	Type string `json:"type"`
-	// repr() of the value, cut to about 200 bytes.
+	// repr() of the value, cut after 200 bytes with "…" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>.
 	Repr string `json:"repr"`
 }
 

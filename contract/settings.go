@@ -36,8 +36,10 @@ type Settings struct {
 // kernel sees (its folders, read-only, less the hidden names) and where its
 // writes go.
 type FilesSettings struct {
-	// Names kept out of kernels, as glob patterns matched against each part of a path: such a file or folder behaves as if it did not exist.
-	Hide []string `json:"hide" default:".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc"`
+	// Names kept out of kernels, as glob patterns matched against each part of a path (a pattern with `/`, such as `.config/gh`, against as many consecutive parts): such a file or folder behaves as if it did not exist.
+	Hide []string `json:"hide" default:".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc,.git-credentials,.config/gh,.config/gcloud,*_history,.password-store"`
+	// Let kernels see a workspace folder that is the file system's root, the home folder or a folder above it, with a warning. Off: such a folder is left out, and a document's kernel sees its project folder instead (the nearest folder above it with `.git`, `pyproject.toml` or `setup.cfg`, else its own folder; none in the home folder itself).
+	BroadWorkspace bool `json:"broadWorkspace" default:"false"`
 	// Where the files a cell writes go: `sandbox` keeps them in the kernel (the workspace stays untouched; `backyard.saveFiles` writes chosen ones), `workspace` writes the real files.
 	Write FilesWrite `json:"write" default:"sandbox" flag:"files-write"`
 }

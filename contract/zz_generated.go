@@ -210,6 +210,28 @@ func (a *SaveFilesArg) check() error {
 
 func (*SaveFilesArg) nested() []string { return []string(nil) }
 
+// RunStatusValues lists every RunStatus.
+var RunStatusValues = []RunStatus{RunSuccess, RunFailed, RunSandboxError}
+
+func (v RunStatus) valid() bool {
+	switch v {
+	case RunSuccess, RunFailed, RunSandboxError:
+		return true
+	}
+	return false
+}
+
+// CommandRunStatusValues lists every CommandRunStatus.
+var CommandRunStatusValues = []CommandRunStatus{CommandFinished, CommandError, CommandTimeLimitExceeded}
+
+func (v CommandRunStatus) valid() bool {
+	switch v {
+	case CommandFinished, CommandError, CommandTimeLimitExceeded:
+		return true
+	}
+	return false
+}
+
 // StatusValues lists every Status.
 var StatusValues = []Status{StatusOK, StatusError, StatusInterrupted, StatusTimeout, StatusCrashed}
 
@@ -373,9 +395,9 @@ var ToolSpecs = []ToolSpec{
 // and JSON name, for their JSON schemas.
 var ToolFieldDocs = map[string]map[string]string{
 	"VariablesResult":       {},
-	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File."},
+	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File.", "col": "Where the span CPython's traceback marks in the frame (its carets) starts on Line, when the backend knows it (CPython 3.11 and later, Monty). In an Execution a 0-based UTF-16 column of the document line; a kernel's result carries a 0-based code point column of the code.", "endLine": "The line the span ends on: a document line in an Execution, absent when it is Line; 1-based in the code in a kernel's result.", "endCol": "Where the span ends on EndLine (exclusive), counted as Col; 0 when there is no span."},
 	"FileChange":            {"path": "Absolute, as both the kernel and the host name it."},
-	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut to about 200 bytes."},
+	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut after 200 bytes with \"…\" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>."},
 	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
 	"SessionArg":            {"session": "The session; omitted: the default session."},
 	"InstallPackagesArgs":   {"session": "The session whose kernel gets the packages; omitted: the default session.", "packages": "pip requirement strings, e.g. \"pandas\" or \"requests<3\"."},
@@ -383,6 +405,31 @@ var ToolFieldDocs = map[string]map[string]string{
 	"ToolError":             {"ename": "The exception's type, e.g. ZeroDivisionError.", "evalue": "Its message.", "traceback": "Frames, outermost first; line is 1-based in the code that ran, 0 outside it."},
 	"ResetSessionResult":    {"backend": "The backend of the session's next kernel (auto: Monty first)."},
 	"InstallPackagesResult": {"installed": "The packages now installed."},
+}
+
+// HTTPEndpoints lists the endpoints of HTTPService, in declaration order.
+var HTTPEndpoints = []HTTPEndpoint{
+	{Name: "RunCode", Method: "POST", Path: "/run_code", Request: "RunCodeRequest", Response: "RunCodeResponse"},
+	{Name: "RunJupyter", Method: "POST", Path: "/run_jupyter", Request: "RunJupyterRequest", Response: "RunJupyterResponse"},
+	{Name: "CreateSession", Method: "POST", Path: "/sessions", Request: "CreateSessionRequest", Response: "SessionInfo"},
+	{Name: "RunInSession", Method: "POST", Path: "/sessions/{session}/run", Request: "SessionRunRequest", Response: "Execution"},
+	{Name: "ResetSession", Method: "POST", Path: "/sessions/{session}/reset", Request: "SessionRef", Response: "SessionInfo"},
+	{Name: "CloseSession", Method: "DELETE", Path: "/sessions/{session}", Request: "SessionRef", Response: "SessionInfo"},
+}
+
+// SetDefaults sets the fields that have a declared default to it.
+func (x *RunCodeRequest) SetDefaults() {
+	x.CompileTimeout = 10
+	x.RunTimeout = 10
+	x.MemoryLimitMB = -1
+}
+
+// SetDefaults sets the fields that have a declared default to it.
+func (x *RunJupyterRequest) SetDefaults() {
+	x.CellTimeout = 0
+	x.TotalTimeout = 45
+	x.MemoryLimitMB = -1
+	x.Kernel = "python3"
 }
 
 // settingFields are the leaves of Settings, in declaration order.
@@ -417,8 +464,10 @@ var settingFields = []settingField{
 		ptr: func(s *Settings) any { return &s.Container.MountWorkspace }},
 	{key: "container.warmPool", alias: "", doc: "Containers kept started and empty for each image and runtime, so that the first cell of a document that needs the container does not wait for one to start; `0` keeps none.", def: "1", min: "0", max: "8", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Container.WarmPool }},
-	{key: "files.hide", alias: "", doc: "Names kept out of kernels, as glob patterns matched against each part of a path: such a file or folder behaves as if it did not exist.", def: ".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc", min: "", max: "", check: "", flag: "", enum: []string(nil),
+	{key: "files.hide", alias: "", doc: "Names kept out of kernels, as glob patterns matched against each part of a path (a pattern with `/`, such as `.config/gh`, against as many consecutive parts): such a file or folder behaves as if it did not exist.", def: ".git,.hg,.svn,.env,.env.*,*.pem,*.key,*.p12,*.pfx,id_rsa*,id_dsa*,id_ecdsa*,id_ed25519*,.ssh,.aws,.azure,.gnupg,.kube,.docker,.netrc,.npmrc,.pypirc,.git-credentials,.config/gh,.config/gcloud,*_history,.password-store", min: "", max: "", check: "", flag: "", enum: []string(nil),
 		ptr: func(s *Settings) any { return &s.Files.Hide }},
+	{key: "files.broadWorkspace", alias: "", doc: "Let kernels see a workspace folder that is the file system's root, the home folder or a folder above it, with a warning.", def: "false", min: "", max: "", check: "", flag: "", enum: []string(nil),
+		ptr: func(s *Settings) any { return &s.Files.BroadWorkspace }},
 	{key: "files.write", alias: "", doc: "Where the files a cell writes go: `sandbox` keeps them in the kernel (the workspace stays untouched; `backyard.saveFiles` writes chosen ones), `workspace` writes the real files.", def: "sandbox", min: "", max: "", check: "", flag: "files-write", enum: []string{"sandbox", "workspace"},
 		ptr: func(s *Settings) any { return &s.Files.Write }},
 }
@@ -632,6 +681,10 @@ func (x *OutputParams) AppendJSON(b []byte) []byte {
 	b = appendString(b, string(x.Stream))
 	b = append(b, `,"text":`...)
 	b = appendString(b, x.Text)
+	if x.Idle {
+		b = append(b, `,"idle":`...)
+		b = strconv.AppendBool(b, x.Idle)
+	}
 	return append(b, '}')
 }
 
@@ -709,6 +762,18 @@ func (x *Frame) AppendJSON(b []byte) []byte {
 		b = append(b, `,"fileLine":`...)
 		b = strconv.AppendInt(b, int64(x.FileLine), 10)
 	}
+	if x.Col != 0 {
+		b = append(b, `,"col":`...)
+		b = strconv.AppendInt(b, int64(x.Col), 10)
+	}
+	if x.EndLine != 0 {
+		b = append(b, `,"endLine":`...)
+		b = strconv.AppendInt(b, int64(x.EndLine), 10)
+	}
+	if x.EndCol != 0 {
+		b = append(b, `,"endCol":`...)
+		b = strconv.AppendInt(b, int64(x.EndCol), 10)
+	}
 	return append(b, '}')
 }
 
@@ -729,6 +794,40 @@ func (x *ExecutionError) AppendJSON(b []byte) []byte {
 		b = (&x.Traceback[i]).AppendJSON(b)
 	}
 	b = append(b, ']')
+	if len(x.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = append(b, '[')
+		for i := range x.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, x.Notes[i])
+		}
+		b = append(b, ']')
+	}
+	if x.Cause != nil {
+		b = append(b, `,"cause":`...)
+		b = x.Cause.AppendJSON(b)
+	}
+	if x.Context != nil {
+		b = append(b, `,"context":`...)
+		b = x.Context.AppendJSON(b)
+	}
+	if len(x.Exceptions) > 0 {
+		b = append(b, `,"exceptions":`...)
+		b = append(b, '[')
+		for i := range x.Exceptions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Exceptions[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	if x.MoreExceptions != 0 {
+		b = append(b, `,"moreExceptions":`...)
+		b = strconv.AppendInt(b, int64(x.MoreExceptions), 10)
+	}
 	return append(b, '}')
 }
 

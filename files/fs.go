@@ -2,6 +2,7 @@ package files
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 )
 
 // FS is one kernel's view of the files: the host under Rules, with an
@@ -375,13 +377,9 @@ func (f *FS) writeFile(kp string, data []byte, appendTo bool) error {
 		if appendTo {
 			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 		}
-		h, err := os.OpenFile(HostPath(kp), flag, 0o644)
-		if err != nil {
-			return err
-		}
-		_, err = h.Write(data)
-		if cerr := h.Close(); err == nil {
-			err = cerr
+		err := writeHost(HostPath(kp), flag, data)
+		if errors.Is(err, proc.ErrNotRegular) {
+			err = notExist(kp)
 		}
 		return err
 	}
@@ -713,7 +711,7 @@ func (f *FS) Entries() []contract.FileEntry {
 		}
 		st := contract.FileCreated
 		if h, err := f.rules.stat(kp, true); err == nil && !h.isDir() {
-			if old, err := os.ReadFile(HostPath(kp)); err == nil && bytes.Equal(old, n.data) {
+			if old, err := proc.ReadRegular(HostPath(kp)); err == nil && bytes.Equal(old, n.data) {
 				continue
 			}
 			st = contract.FileChanged
@@ -791,7 +789,21 @@ func SaveToHost(r *Rules, p string, data []byte, remove bool) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(p, data, 0o644)
+	return writeHost(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, data)
+}
+
+// writeHost writes data to host file p opened with flag: a regular file
+// only (a FIFO or device in its place gives proc.ErrNotRegular).
+func writeHost(p string, flag int, data []byte) error {
+	f, err := proc.OpenRegular(p, flag, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 type saveError string

@@ -18,16 +18,20 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 )
 
-// Rules say what of the host a kernel sees: the files under its roots
-// (symlinks are followed only where they stay under a root) whose path,
-// below the root, has no part matching a hide pattern. Everything else does
-// not exist for the kernel, except the folders above a root, which it sees
-// holding only the way to the root.
+// Rules say what of the host a kernel sees: the regular files and folders
+// under its roots (symlinks are followed only where they stay under a
+// root) whose path, below the root, has no part matching a hide pattern.
+// Everything else does not exist for the kernel: FIFOs, sockets, devices
+// and whatever lies in the system's pseudo-file folders (/proc, /sys,
+// /dev), whatever the roots; the folders above a root are seen holding
+// only the way to the root.
 type Rules struct {
 	roots []root
-	hide  []string
+	hide  [][]string // patterns, split at /
 }
 
 // Key identifies what the rules let a kernel see (two Rules with equal
@@ -46,12 +50,20 @@ type root struct {
 
 // NewRules returns the rules for host folders roots (absolute; missing
 // ones are left out) and hide patterns (path.Match syntax, matched against
-// single names).
+// single names; a pattern with / in it, such as .config/gh, against as
+// many consecutive names).
 func NewRules(roots []string, hide []string) *Rules {
 	r := &Rules{}
 	for _, h := range hide {
-		if _, err := path.Match(h, ""); err == nil && h != "" {
-			r.hide = append(r.hide, h)
+		parts := strings.Split(strings.Trim(h, "/"), "/")
+		ok := h != ""
+		for _, p := range parts {
+			if _, err := path.Match(p, ""); err != nil || p == "" {
+				ok = false
+			}
+		}
+		if ok {
+			r.hide = append(r.hide, parts)
 		}
 	}
 	seen := map[string]bool{}
@@ -92,15 +104,65 @@ func (r *Rules) HostRoots() []string {
 	return out
 }
 
-// Hidden reports whether name (one path part) matches a hide pattern.
-func (r *Rules) Hidden(name string) bool {
-	for _, h := range r.hide {
-		if ok, _ := path.Match(h, name); ok {
+// HiddenIn reports whether entry name of host folder dir matches a hide
+// pattern (what lies above dir is not looked at).
+func (r *Rules) HiddenIn(dir, name string) bool {
+	parts := splitPath(KernelPath(dir))
+	return r.hiddenAt(append(parts, name), len(parts))
+}
+
+// hiddenAt reports whether a part of parts (the names of a kernel path),
+// from index from on, ends a match of a hide pattern; the names before it
+// count for patterns of several parts.
+func (r *Rules) hiddenAt(parts []string, from int) bool {
+	for i := max(from, 0); i < len(parts); i++ {
+		for _, h := range r.hide {
+			if i+1 < len(h) {
+				continue
+			}
+			match := true
+			for j, pat := range h {
+				if ok, _ := path.Match(pat, parts[i+1-len(h)+j]); !ok {
+					match = false
+					break
+				}
+			}
+			if match {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitPath are the names of kernel path kp ("/" has none).
+func splitPath(kp string) []string {
+	kp = strings.Trim(kp, "/")
+	if kp == "" {
+		return nil
+	}
+	return strings.Split(kp, "/")
+}
+
+// systemDirs hold the kernel's and devices' pseudo-files: never part of
+// what a kernel sees, whatever the roots (reading /proc/self/environ
+// would give the server's environment, /dev/stdin its protocol stream).
+var systemDirs = []string{"/proc", "/sys", "/dev"}
+
+// systemPath reports whether kernel path kp (clean) is or lies in a
+// system folder.
+func systemPath(kp string) bool {
+	for _, d := range systemDirs {
+		if kp == d || strings.HasPrefix(kp, d+"/") {
 			return true
 		}
 	}
 	return false
 }
+
+// plain reports whether a file of mode m is one a kernel may see: a
+// regular file or folder (a link is judged by its target).
+func plain(m fs.FileMode) bool { return m.IsRegular() || m.IsDir() }
 
 // KernelPath is the kernel's name of host path p.
 func KernelPath(p string) string {
@@ -136,6 +198,9 @@ const (
 
 // locate says where kernel path kp (clean) lies; for inside, the root.
 func (r *Rules) locate(kp string) (place, *root) {
+	if systemPath(kp) {
+		return nowhere, nil
+	}
 	pl := nowhere
 	for i := range r.roots {
 		rt := &r.roots[i]
@@ -143,10 +208,8 @@ func (r *Rules) locate(kp string) (place, *root) {
 			return inside, rt
 		}
 		if rel, ok := strings.CutPrefix(kp, rt.kpath); ok && (strings.HasSuffix(rt.kpath, "/") || strings.HasPrefix(rel, "/")) {
-			for _, part := range strings.Split(strings.Trim(rel, "/"), "/") {
-				if r.Hidden(part) {
-					return hiddenIn, rt
-				}
+			if r.hiddenAt(splitPath(kp), len(splitPath(rt.kpath))) {
+				return hiddenIn, rt
 			}
 			return inside, rt
 		}
@@ -186,25 +249,26 @@ func (r *Rules) childrenAbove(kp string) []string {
 }
 
 // realOK reports whether host path p, symlinks resolved, is still under a
-// root and not hidden there: a link that leads out (or into a hidden
-// folder) makes the path not exist. A missing path is fine.
+// root, not hidden there, and a regular file or folder: a link that leads
+// out (or into a hidden folder, or to a device) makes the path not exist.
+// A missing path is fine.
 func (r *Rules) realOK(p string) bool {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return errors.Is(err, fs.ErrNotExist) && r.realOK(filepath.Dir(p)) || filepath.Dir(p) == p
+	}
+	if systemPath(KernelPath(real)) {
+		return false
+	}
+	if fi, err := os.Stat(real); err != nil || !plain(fi.Mode()) {
+		return false
 	}
 	for _, rt := range r.roots {
 		rel, err := filepath.Rel(rt.real, real)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
 		}
-		ok := true
-		for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
-			if part != "." && r.Hidden(part) {
-				ok = false
-			}
-		}
-		if ok {
+		if !r.hiddenAt(splitPath(KernelPath(real)), len(splitPath(KernelPath(rt.real)))) {
 			return true
 		}
 	}
@@ -233,12 +297,15 @@ func (r *Rules) stat(kp string, follow bool) (hostInfo, error) {
 	host := HostPath(kp)
 	fi, err := os.Lstat(host)
 	if err != nil {
-		return hostInfo{}, err
+		return hostInfo{}, r.lookupErr(kp, host, err)
 	}
 	if !r.realOK(host) {
 		return hostInfo{}, notExist(kp)
 	}
 	if fi.Mode()&fs.ModeSymlink == 0 {
+		if !plain(fi.Mode()) {
+			return hostInfo{}, notExist(kp)
+		}
 		return hostInfo{fi: fi}, nil
 	}
 	if !follow {
@@ -248,7 +315,28 @@ func (r *Rules) stat(kp string, follow bool) (hostInfo, error) {
 	if err != nil {
 		return hostInfo{}, err
 	}
+	if !plain(fi.Mode()) {
+		return hostInfo{}, notExist(kp)
+	}
 	return hostInfo{fi: fi}, nil
+}
+
+// lookupErr is the error of a kernel path whose host path could not be
+// looked up: "not a folder" only when the file in the way is one the
+// kernel sees (a FIFO in the way does not exist).
+func (r *Rules) lookupErr(kp, host string, err error) error {
+	if !errors.Is(err, syscall.ENOTDIR) {
+		return err
+	}
+	for d := filepath.Dir(host); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, e := os.Lstat(d); e == nil {
+			if r.realOK(d) {
+				return err
+			}
+			break
+		}
+	}
+	return notExist(kp)
 }
 
 // readDir lists host folder kp (clean) under the rules: hidden names and
@@ -271,12 +359,16 @@ func (r *Rules) readDir(kp string) ([]string, error) {
 		return nil, err
 	}
 	out := make([]string, 0, len(entries))
+	parts := splitPath(kp)
 	for _, e := range entries {
-		if r.Hidden(e.Name()) {
+		if r.hiddenAt(append(parts[:len(parts):len(parts)], e.Name()), len(parts)) || systemPath(path.Join(kp, e.Name())) {
 			continue
 		}
 		if e.Type()&fs.ModeSymlink != 0 && !r.realOK(filepath.Join(host, e.Name())) {
 			continue
+		}
+		if e.Type()&fs.ModeSymlink == 0 && e.Type()&^fs.ModeDir != 0 {
+			continue // FIFOs, sockets, devices
 		}
 		out = append(out, e.Name())
 	}
@@ -292,7 +384,11 @@ func (r *Rules) readFile(kp string) ([]byte, error) {
 	if h.isDir() {
 		return nil, pathErr("read", kp, syscall.EISDIR)
 	}
-	return os.ReadFile(HostPath(kp))
+	data, err := proc.ReadRegular(HostPath(kp))
+	if errors.Is(err, proc.ErrNotRegular) {
+		return nil, notExist(kp) // swapped for a FIFO or a device since the stat
+	}
+	return data, err
 }
 
 // resolve is kp with symlinks resolved as far as they stay under a root
@@ -341,7 +437,7 @@ func (r *Rules) Walk(fn func(kp, host string, fi fs.FileInfo) error) error {
 				}
 				return nil // vanished or unreadable: not seen
 			}
-			if p != host && r.Hidden(d.Name()) {
+			if p != host && r.HiddenIn(filepath.Dir(p), d.Name()) {
 				if d.IsDir() {
 					return fs.SkipDir
 				}

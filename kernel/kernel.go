@@ -88,6 +88,18 @@ type Result struct {
 	// Routing is set by an auto kernel when a rule decided where the cell
 	// ran or whose result is shown.
 	Routing *contract.Routing
+	// Fetched holds the content of a batch snippet's Fetch files, by path.
+	Fetched map[string]string
+	// Exit is how a batch snippet's process ended when it ended without a
+	// result (status crashed): os._exit, or a signal.
+	Exit *ProcessExit
+}
+
+// ProcessExit is how a process ended: its exit code, or the signal that
+// killed it (Signal > 0).
+type ProcessExit struct {
+	Code   int
+	Signal int
 }
 
 // Request is one execution.
@@ -194,6 +206,13 @@ type Config struct {
 	// Dir is the kernel's working directory (os.getcwd()), the document's
 	// folder; empty: the first root.
 	Dir string
+	// File is the document's path: cells see it as __file__, as VS Code's
+	// Interactive Window defines it. Empty: __file__ is not defined, as in
+	// an IPython kernel.
+	File string
+	// OnIdleOutput, when set, gets what the kernel's threads print while no
+	// execution runs, as it comes (stream and text).
+	OnIdleOutput func(stream Stream, text string)
 	// DockerHost overrides DOCKER_HOST, e.g. unix:///run/podman/podman.sock.
 	DockerHost string
 	// Env is added to the environment every kernel's cells see

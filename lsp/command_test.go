@@ -93,13 +93,15 @@ func TestRunRangeDedentsAndMapsLines(t *testing.T) {
 	if ex[0].Range != (contract.Range{Start: contract.Position{Line: 2, Character: 4}, End: contract.Position{Line: 4, Character: 5}}) {
 		t.Errorf("range: %+v", ex[0].Range)
 	}
-	// From column 0: dedent handles it too; the error is on document line 5.
+	// From column 0: dedent handles it too; the error is on document line 5,
+	// its diagnostic on `1/0` past the indentation the dedent took.
 	ex = run(t, c, contract.CmdRunRange, sel(4, 0, 5, 11))
 	if len(ex) != 1 || ex[0].Status != "error" || len(ex[0].Error.Traceback) == 0 || ex[0].Error.Traceback[len(ex[0].Error.Traceback)-1].Line != 5 {
 		t.Fatalf("error in a selection: %s", mustJSON(ex))
 	}
 	d, _ := c.PublishedDiagnostics(uri)
-	if len(d) != 1 || d[0].Range.Start != (protocol.Position{Line: 5, Character: 4}) || lsptest.Plain(d[0].Message) != "ZeroDivisionError: division by zero" {
+	if len(d) != 1 || d[0].Range != (protocol.Range{Start: protocol.Position{Line: 5, Character: 8}, End: protocol.Position{Line: 5, Character: 11}}) ||
+		lsptest.Plain(d[0].Message) != "ZeroDivisionError: division by zero" {
 		t.Errorf("diagnostics: %s", mustJSON(d))
 	}
 	// A part of a line.

@@ -4,24 +4,29 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
-)
 
-// maxFrame bounds one incoming message body. A 10 MB document in a didOpen
-// fits with room to spare.
-const maxFrame = 256 << 20
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/bounded"
+)
 
 // framer reads the LSP base-protocol framing ("Content-Length: n\r\n\r\n" + JSON)
 // over stdio, made to survive a misbehaving peer instead of closing the
 // connection as jsonrpc2's own header stream does:
 //   - a body that is not JSON, or not a JSON-RPC message, is answered with a
 //     ParseError/InvalidRequest response (id null) and skipped;
+//   - a body over contract.MaxLSPMessageBytes is read past without being
+//     held and skipped: a request gets an InvalidRequest response with its
+//     id, a notification a window/showMessage;
 //   - a header block that cannot be parsed (garbage, a wrong Content-Length
 //     that left the reader mid-body) is skipped up to the next
 //     "Content-Length:" field.
@@ -59,6 +64,12 @@ func (s *framer) ReadFrame(ctx context.Context) (body []byte, n int64, err error
 		if err != nil {
 			return nil, 0, err
 		}
+		if n > contract.MaxLSPMessageBytes {
+			if err := s.refuse(n); err != nil {
+				return nil, 0, err
+			}
+			continue
+		}
 		if s.rbuf.Cap() > 1<<20 {
 			s.rbuf = bytes.Buffer{} // do not keep a 10 MB document's buffer
 		}
@@ -79,6 +90,49 @@ func (s *framer) ReadFrame(ctx context.Context) (body []byte, n int64, err error
 		}
 		return body, int64(hdr + n), nil
 	}
+}
+
+// refuse reads past a body of n bytes over the limit and answers it.
+func (s *framer) refuse(n int) error {
+	h, err := bounded.Scan(io.LimitReader(s.in, int64(n)))
+	if err != nil {
+		return err
+	}
+	if h.Bytes < int64(n) {
+		return io.ErrUnexpectedEOF // the input ended inside the body
+	}
+	msg := fmt.Sprintf("a message of %d bytes is over the server's limit of %d bytes: it was skipped", n, contract.MaxLSPMessageBytes)
+	s.log.Warn("skipping a message over the limit", zap.Int("bytes", n), zap.String("method", h.Method))
+	if id, ok := rpcID(h.ID); ok {
+		return s.answer(jsonrpc2.NewResponse(id, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)))
+	}
+	if h.Method != "" {
+		params, err := json.Marshal(&protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "backyard-ls: " + h.Method + ": " + msg})
+		if err == nil {
+			return s.answer(jsonrpc2.NewNotification(protocol.MethodWindowShowMessage, params))
+		}
+	}
+	return nil
+}
+
+// rpcID reads a request id (a string or a number that fits).
+func rpcID(raw []byte) (jsonrpc2.ID, bool) {
+	if len(raw) == 0 {
+		return jsonrpc2.ID{}, false
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return jsonrpc2.ID{}, false
+	}
+	switch x := v.(type) {
+	case string:
+		return jsonrpc2.NewStringID(x), true
+	case float64:
+		if x == float64(int64(x)) {
+			return jsonrpc2.NewNumberID(int64(x)), true
+		}
+	}
+	return jsonrpc2.ID{}, false
 }
 
 // validate reports why body is not a JSON-RPC message (or batch), or nil.
@@ -144,7 +198,7 @@ func (s *framer) readHeader() (length, size int, err error) {
 		}
 		if bytes.EqualFold(name, []byte("Content-Length")) {
 			n, err := strconv.Atoi(string(bytes.TrimSpace(value)))
-			if err != nil || n <= 0 || n > maxFrame {
+			if err != nil || n <= 0 {
 				skip("skipping frame with bad Content-Length", zap.ByteString("value", truncateBytes(value, 40)))
 				continue
 			}

@@ -71,6 +71,7 @@ type server struct {
 	overrides contract.Overrides // what the client set
 	folders   []string           // the workspace folders' paths: what kernels see
 	watching  bool               // a parent-process watcher runs
+	warned    map[string]bool    // workspace warnings given
 
 	exit     chan error // the reason Serve returns
 	exitOnce sync.Once
@@ -199,11 +200,27 @@ func (s *server) settings() contract.Settings {
 }
 
 // kernelConfig is the configuration of a new kernel of document uri: it
-// sees the workspace folders and runs in the document's folder.
+// sees the workspace folders (the broad ones only when files.broadWorkspace
+// says so) and runs in the document's folder.
 func (s *server) kernelConfig(docURI string) kernel.Config {
+	settings := s.settings()
 	s.mu.Lock()
-	folders := s.folders
+	folders, warnings := notebook.NarrowFolders(s.folders, settings.Files.BroadWorkspace)
+	var fresh []string
+	for _, w := range warnings {
+		if !s.warned[w] {
+			if s.warned == nil {
+				s.warned = map[string]bool{}
+			}
+			s.warned[w] = true
+			fresh = append(fresh, w)
+		}
+	}
 	s.mu.Unlock()
+	for _, w := range fresh {
+		s.log.Warn("workspace", zap.String("warning", w))
+		s.showMessage(protocol.MessageTypeWarning, "backyard: %s", w)
+	}
 	dir, roots := notebook.FileScope(docURI, folders)
-	return kernel.Config{Settings: s.settings(), Roots: roots, Dir: dir, Logger: s.log}
+	return kernel.Config{Settings: settings, Roots: roots, Dir: dir, Logger: s.log}
 }

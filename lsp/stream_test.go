@@ -10,6 +10,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp"
 )
 
@@ -162,5 +163,49 @@ func TestWrongContentLength(t *testing.T) {
 	r.send(strings.Repeat("x", 200<<10) + call(8, "textDocument/codeLens", `{"textDocument":{"uri":"file:///a.py"}}`))
 	if resp := r.response(8); resp.Err() != nil {
 		t.Fatalf("after a long garbage line: %v", resp.Err())
+	}
+}
+
+// sendBig writes one frame whose body is head, n bytes of padding inside
+// a JSON string, and tail, without building it in memory.
+func (r *rawSession) sendBig(head string, n int, tail string) {
+	r.t.Helper()
+	r.send(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(head)+n+len(tail), head))
+	chunk := strings.Repeat("x", 1<<20)
+	for left := n; left > 0; left -= len(chunk) {
+		r.send(chunk[:min(left, len(chunk))])
+	}
+	r.send(tail)
+}
+
+// A message over the limit is read past: a request gets an error with its
+// id, a notification a message to the user; the session goes on.
+func TestMessageOverTheLimit(t *testing.T) {
+	r := newRaw(t)
+	r.send(call(1, "initialize", initParams))
+	r.response(1)
+	big := contract.MaxLSPMessageBytes + 1
+	r.sendBig(`{"jsonrpc":"2.0","method":"textDocument/codeLens","params":{"pad":"`, big, `"},"id":2}`)
+	if resp := r.response(2); rpcCode(resp.Err()) != jsonrpc2.InvalidRequest || !strings.Contains(resp.Err().Error(), "over the server's limit") {
+		t.Fatalf("got %v, want InvalidRequest", resp.Err())
+	}
+	r.sendBig(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///big.py","languageId":"python","version":1,"text":"`, big, `"}}}`)
+	ctx := testCtx(t)
+	for shown := false; !shown; {
+		select {
+		case m := <-r.msgs:
+			if n, ok := m.(*jsonrpc2.Notification); ok && n.Method() == "window/showMessage" {
+				if !strings.Contains(string(n.Params()), "textDocument/didOpen") {
+					t.Fatalf("%s", n.Params())
+				}
+				shown = true
+			}
+		case <-ctx.Done():
+			t.Fatal("no window/showMessage for a notification over the limit")
+		}
+	}
+	r.send(call(3, "textDocument/codeLens", `{"textDocument":{"uri":"file:///a.py"}}`))
+	if resp := r.response(3); resp.Err() != nil {
+		t.Fatalf("after a message over the limit: %v", resp.Err())
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"sync"
 	"time"
@@ -100,20 +99,10 @@ const instructions = "run_python runs Python in a stateful, sandboxed kernel: na
 	"\"error\". Use list_variables to see a session's names, reset_session to empty it, install_packages for PyPI " +
 	"packages the container lacks."
 
-// Serve serves one client on t (sdk.StdioTransport: stdin and stdout)
-// until the client goes away or ctx ends.
+// Serve serves one client on t (StdioTransport: stdin and stdout) until
+// the client goes away or ctx ends.
 func (s *Server) Serve(ctx context.Context, t sdk.Transport) error {
 	return s.srv.Run(ctx, t)
-}
-
-// Handler serves streamable HTTP. Requests whose Host is not a loopback
-// name are refused when the server listens on loopback (the SDK's DNS
-// rebinding protection).
-func (s *Server) Handler() http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{
-		PropagateRequestCancellation: true, // a client that drops the request interrupts the cell
-		SessionTimeout:               s.opts.IdleTimeout,
-	})
 }
 
 // Close closes every session's kernel and waits until none is left.

@@ -17,6 +17,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/notebook"
+	"github.com/backyard-ls/backyard-ls/pypkg"
 )
 
 // tools implements contract.Tools on a server.
@@ -120,10 +121,8 @@ func (t tools) InstallPackages(ctx context.Context, a *contract.InstallPackagesA
 	if len(a.Packages) == 0 {
 		return nil, errors.New("packages is empty: name the PyPI packages to install")
 	}
-	for _, p := range a.Packages {
-		if strings.TrimSpace(p) == "" || strings.HasPrefix(strings.TrimSpace(p), "-") {
-			return nil, fmt.Errorf("package %q is not a requirement (a PyPI name, optionally with a version)", p)
-		}
+	if err := pypkg.CheckRequirements(a.Packages); err != nil {
+		return nil, err
 	}
 	x, err := t.s.session(a.Session)
 	if err != nil {

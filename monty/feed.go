@@ -3,6 +3,7 @@ package monty
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
@@ -76,6 +77,9 @@ type Outcome struct {
 	// Interrupted: ctx ended while the code waited on the host, and the
 	// code got its KeyboardInterrupt (it may have caught it).
 	Interrupted bool
+	// TimedOut: after that, a sleep reached ctx's deadline, which ended
+	// the feed (with a KeyboardInterrupt the code could not catch).
+	TimedOut bool
 }
 
 // ErrInterrupted is the cause used when a feed waiting on the host (a
@@ -181,10 +185,12 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			if w.cfg.onOSCall != nil {
 				w.cfg.onOSCall(k.OsCall)
 			}
-			resume, err = w.osCall(ctx, k.OsCall, &interrupted)
+			var timedOut bool
+			resume, timedOut, err = w.osCall(ctx, k.OsCall, &interrupted)
 			if err != nil {
 				return fail(err)
 			}
+			out.TimedOut = out.TimedOut || timedOut
 		case *pb.ChildEvent_ResolveFutures:
 			resume = abort("RuntimeError", "backyard-ls provides no asynchronous host functions")
 		default:
@@ -281,10 +287,12 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 // osHost (os.go).
 //
 // An interrupt (ctx's end) during a sleep raises a KeyboardInterrupt the
-// cell can catch, as a SIGINT does in CPython; the handler then runs to its
-// end (Monty's own time budget still bounds it), and a sleep in it returns
-// at once: there is one interrupt per request, and this feed had its.
-func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (*pb.ParentRequest, error) {
+// cell can catch, as a SIGINT does in CPython; there is one per feed. A
+// sleep after it (in the handler, or in a loop that caught it) sleeps as
+// asked, but not past ctx's deadline, the cell's time limit: one that
+// reaches it ends the feed there, with a KeyboardInterrupt the cell cannot
+// catch, and timedOut set.
+func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (resume *pb.ParentRequest, timedOut bool, err error) {
 	var seconds float64
 	switch k := c.Call.(type) {
 	case *pb.OsCall_SystemSleep:
@@ -296,26 +304,58 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (*
 	case *pb.OsCall_AsyncSleep_:
 		seconds = k.AsyncSleep.Delay
 	default:
-		return w.host.serve(c), nil
+		return w.host.serve(c), false, nil
 	}
 	w.hostPhase(phaseHost, *interrupted)
-	if ctx.Err() == nil && seconds > 0 {
-		t := time.NewTimer(time.Duration(seconds * float64(time.Second)))
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
+	d := sleepDuration(seconds)
+	if !*interrupted {
+		if ctx.Err() == nil {
+			w.wait(d, ctx.Done())
 		}
-	}
-	if ctx.Err() != nil && !*interrupted {
-		*interrupted = true
-		w.hostPhase(phaseHandled, false)
-		e := &pb.RaisedException{ExcType: "KeyboardInterrupt"}
-		return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: e}}, nil), nil
+		if ctx.Err() != nil {
+			*interrupted = true
+			w.hostPhase(phaseHandled, false)
+			e := &pb.RaisedException{ExcType: "KeyboardInterrupt"}
+			return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_Error{Error: e}}, nil), false, nil
+		}
+	} else {
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
+			w.wait(time.Until(deadline), nil)
+			return abort("KeyboardInterrupt", ""), true, nil
+		}
+		w.wait(d, nil)
 	}
 	w.hostPhase(phaseRunning, *interrupted)
 	none := &pb.Arena{NodeCount: 1, Nodes: []*pb.MontyNode{{Kind: &pb.MontyNode_None{None: &pb.Unit{}}}}}
-	return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, none), nil
+	return resumeCall(c.CallId, &pb.ExtFunctionResult{Kind: &pb.ExtFunctionResult_ReturnValue{ReturnValue: 0}}, none), false, nil
+}
+
+// sleepDuration is time.sleep's argument as a duration (the worker has
+// refused negative and non-finite ones); one past what a Duration holds
+// sleeps as long as it can.
+func sleepDuration(seconds float64) time.Duration {
+	switch {
+	case !(seconds > 0):
+		return 0
+	case seconds >= float64(math.MaxInt64/int64(time.Second)):
+		return math.MaxInt64
+	}
+	return time.Duration(seconds * float64(time.Second))
+}
+
+// wait sleeps for d, less when stop closes or the worker dies (a kernel
+// stopped while its cell sleeps).
+func (w *Worker) wait(d time.Duration, stop <-chan struct{}) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-stop:
+	case <-w.exited:
+	}
 }
 
 func resumeCall(id uint32, r *pb.ExtFunctionResult, values *pb.Arena) *pb.ParentRequest {

@@ -98,12 +98,7 @@ func TestInputsBindGlobals(t *testing.T) {
 
 func startEnv(t *testing.T, env map[string]string) *Worker {
 	t.Helper()
-	w, err := Start(context.Background(), Config{Binary: workerBinary(t), Env: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
-	return w
+	return startConfig(t, Config{Binary: workerBinary(t), Env: env})
 }
 
 func TestEnvServedFromTheMap(t *testing.T) {

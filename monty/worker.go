@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -52,6 +53,9 @@ type Config struct {
 	FS *files.FS
 	// Env is os.environ.
 	Env map[string]string
+	// TimeZone is the IANA name of the session's local time zone
+	// (datetime's astimezone()); empty is UTC.
+	TimeZone string
 	// hostClock makes the worker ask the host for the time, the date,
 	// random seeds and sleeps; typeCheck type-checks every feed; onOSCall
 	// sees every OS call (tests of those calls).
@@ -195,12 +199,24 @@ func configure(cfg Config) *pb.ParentRequest {
 		v := cfg.Limits.RecursionDepth
 		lim.MaxRecursionDepth = &v
 	}
-	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion, TypeCheck: cfg.typeCheck}
-	if cfg.hostClock {
-		c.OsPolicy = &pb.OsPolicy{Datetime: &pb.OsPolicy_DtCallHost{DtCallHost: &pb.Unit{}},
-			Sleep:       &pb.SleepMode{Mode: &pb.SleepMode_CallHost{CallHost: &pb.Unit{}}},
-			RandomStart: &pb.OsPolicy_RandomCallHost{RandomCallHost: &pb.Unit{}}}
+	// Sleeps are the worker's own kind, waited out by the host (Feed), with
+	// no cap of the worker's (10 s by default): the cell's time limit
+	// bounds them. process_time() is the session's execution time, as
+	// CPython's is the process's CPU time (the default stays 0.0).
+	noCap := uint64(math.MaxUint64)
+	policy := &pb.OsPolicy{
+		Sleep:       &pb.SleepMode{Mode: &pb.SleepMode_System{System: &pb.SystemSleep{MaxMicros: &noCap}}},
+		ProcessTime: &pb.OsPolicy_PtElapsed{PtElapsed: &pb.Unit{}},
 	}
+	if cfg.hostClock {
+		policy.Datetime = &pb.OsPolicy_DtCallHost{DtCallHost: &pb.Unit{}}
+		policy.Sleep = &pb.SleepMode{Mode: &pb.SleepMode_CallHost{CallHost: &pb.Unit{}}}
+		policy.RandomStart = &pb.OsPolicy_RandomCallHost{RandomCallHost: &pb.Unit{}}
+	}
+	if cfg.TimeZone != "" {
+		policy.Timezone = &pb.SandboxTimeZone{Zone: &pb.SandboxTimeZone_Named{Named: cfg.TimeZone}}
+	}
+	c := &pb.Configure{ScriptName: cfg.ScriptName, Limits: lim, MontyVersion: RuntimeVersion, ProtocolVersion: ProtocolVersion, TypeCheck: cfg.typeCheck, OsPolicy: policy}
 	if cfg.PrintFlushInterval > 0 {
 		v := uint32(cfg.PrintFlushInterval.Milliseconds())
 		c.PrintFlushIntervalMs = &v

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 )
 
 // binary finds the real pinned worker; the integration tests fail without it
@@ -23,7 +25,13 @@ func workerBinary(t testing.TB) string {
 
 func start(t testing.TB, lim Limits) *Worker {
 	t.Helper()
-	w, err := Start(context.Background(), Config{Binary: workerBinary(t), Limits: lim})
+	return startConfig(t, Config{Binary: workerBinary(t), Limits: lim})
+}
+
+// startConfig starts a worker the test closes at its end.
+func startConfig(t testing.TB, cfg Config) *Worker {
+	t.Helper()
+	w, err := Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,10 +242,14 @@ func TestCancelKillsRunningCode(t *testing.T) {
 }
 
 func TestCancelDuringSleepIsInBand(t *testing.T) {
-	w := start(t, Limits{})
-	feed(t, w, "import time\nkept = 1")
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	defer cancel()
+	w := startHooked(t, func(c *pb.OsCall) {
+		if isSleep(c) {
+			cancel() // once the worker waits in the sleep
+		}
+	})
+	feed(t, w, "import time\nkept = 1")
 	o, err := w.Feed(ctx, "kept = 2\ntime.sleep(30)\nkept = 3", FeedOptions{})
 	if err != nil {
 		t.Fatal(err)

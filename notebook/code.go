@@ -7,6 +7,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/pypkg"
 )
 
 // A document also runs code that is not in its text (RunCode): the MCP
@@ -31,6 +32,9 @@ const installTimeout = 15 * time.Minute
 // also one the document moves to later. A kernel that cannot install
 // packages (Monty) is an error.
 func (d *Document) Install(packages []string) (contract.Reply[[]string], error) {
+	if err := pypkg.CheckRequirements(packages); err != nil {
+		return nil, err
+	}
 	return control(d.sess, func(s *session) ([]string, error) {
 		k, _, err := s.kernel()
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 
 	"github.com/backyard-ls/backyard-ls/cells"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -19,6 +20,8 @@ type execution struct {
 	reqs      []string       // the document's declared packages
 	rng       contract.Range // reported range
 	startLine int            // document line of the code's first line
+	firstCol  int            // UTF-16 columns before a selection's code on its first line
+	margin    int            // bytes its dedent took from each line
 	cell      *cells.Cell    // the cell that runs, nil for a selection
 	selLines  []string       // a selection's full document lines, to notice edits
 	batch     *batch
@@ -67,13 +70,25 @@ func (b *batch) stopped() bool {
 // record builds the execution's record from a kernel result; lines map
 // from the code's 1-based lines to document lines by adding startLine-1.
 func (e *execution) record(r kernel.Result) *contract.Execution {
-	return Record(e.id, e.rng, e.startLine, r)
+	return Record(e.id, e.rng, Placement{Code: e.code, StartLine: e.startLine, FirstCol: e.firstCol, Margin: e.margin}, r)
 }
 
-// Record is the record of code that started at document line startLine
-// (0-based) and ran with result r, reported with range rng. Traceback lines
-// become document lines; a frame outside the code that ran gets -1.
-func Record(id string, rng contract.Range, startLine int, r kernel.Result) *contract.Execution {
+// Placement is where code that ran lies in its document.
+type Placement struct {
+	Code string
+	// StartLine is the document line (0-based) of the code's first line.
+	StartLine int
+	// FirstCol is how many UTF-16 columns precede the code on its first
+	// line (a selection that starts within a line), and Margin how many
+	// bytes (spaces and tabs) a dedent took from the start of every line.
+	FirstCol, Margin int
+}
+
+// Record is the record of code placed at at that ran with result r,
+// reported with range rng. Traceback lines become document lines (a frame
+// outside the code that ran gets -1), the spans' code point columns UTF-16
+// columns of the document's lines.
+func Record(id string, rng contract.Range, at Placement, r kernel.Result) *contract.Execution {
 	x := &contract.Execution{
 		ID: id, Range: rng, ExecutionCount: r.ExecutionCount, Status: r.Status,
 		Stdout: r.Stdout, Stderr: r.Stderr, Result: r.Value,
@@ -85,16 +100,63 @@ func Record(id string, rng contract.Range, startLine int, r kernel.Result) *cont
 		x.Status = kernel.StatusCrashed
 	}
 	if r.Error != nil {
-		x.Error = &contract.ExecutionError{EName: r.Error.EName, EValue: r.Error.EValue, Traceback: make([]contract.Frame, len(r.Error.Traceback))}
-		for i, f := range r.Error.Traceback {
-			line := -1
-			if f.Line > 0 {
-				line = startLine + f.Line - 1
-			}
-			x.Error.Traceback[i] = contract.Frame{Line: line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine}
+		x.Error = at.error(r.Error, strings.Split(at.Code, "\n"))
+	}
+	return x
+}
+
+// error is e in document terms, its chain and members too.
+func (at Placement) error(e *contract.ExecutionError, lines []string) *contract.ExecutionError {
+	if e == nil {
+		return nil
+	}
+	x := &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, len(e.Traceback)),
+		Notes: e.Notes, Cause: at.error(e.Cause, lines), Context: at.error(e.Context, lines), MoreExceptions: e.MoreExceptions}
+	for i, f := range e.Traceback {
+		x.Traceback[i] = at.frame(f, lines)
+	}
+	if len(e.Exceptions) > 0 {
+		x.Exceptions = make([]contract.ExecutionError, len(e.Exceptions))
+		for i := range e.Exceptions {
+			x.Exceptions[i] = *at.error(&e.Exceptions[i], lines)
 		}
 	}
 	return x
+}
+
+// frame is f in document terms.
+func (at Placement) frame(f contract.Frame, lines []string) contract.Frame {
+	x := contract.Frame{Line: -1, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine}
+	if f.Line <= 0 {
+		return x
+	}
+	x.Line = at.StartLine + f.Line - 1
+	if f.EndCol <= 0 || f.EndLine < f.Line || f.EndLine > len(lines) || f.Line > len(lines) {
+		return x
+	}
+	x.Col = at.column(lines, f.Line, f.Col)
+	x.EndCol = at.column(lines, f.EndLine, f.EndCol)
+	if f.EndLine != f.Line {
+		x.EndLine = at.StartLine + f.EndLine - 1
+	}
+	return x
+}
+
+// column is the document's UTF-16 column of code point col of code line
+// n (1-based).
+func (at Placement) column(lines []string, n, col int) int {
+	c := at.Margin
+	if n == 1 {
+		c += at.FirstCol
+	}
+	for _, r := range lines[n-1] {
+		if col <= 0 {
+			break
+		}
+		col--
+		c += utf16.RuneLen(r)
+	}
+	return c
 }
 
 // kernelErrorRecord records a run that no kernel could take (it could not
@@ -107,21 +169,42 @@ func kernelErrorRecord(e *execution, backend contract.Backend, err error, d time
 	}
 }
 
-// errorLine is the code line (0-based) a diagnostic goes on: the innermost
-// frame whose line is inside the code, else the first non-blank code line.
-func errorLine(code string, tb []contract.Frame) int {
+// diagSpot is where a diagnostic goes, relative to the code: its code
+// line (0-based; -1 for no diagnostic) and, when the error's frame marks
+// a span there, that span (UTF-16 columns, the end line a code line too);
+// endCol 0 means the whole line.
+type diagSpot struct {
+	line, col, endLine, endCol int
+}
+
+var noDiag = diagSpot{line: -1}
+
+// errorSpot is where the diagnostic of a recorded error goes: the span of
+// the innermost frame inside the code (startLine is the code's first
+// document line), else its line, else the first non-blank code line.
+func errorSpot(code string, startLine int, tb []contract.Frame) diagSpot {
 	n := strings.Count(code, "\n") + 1
 	for i := len(tb) - 1; i >= 0; i-- {
-		if l := tb[i].Line; l >= 1 && l <= n {
-			return l - 1
+		f := tb[i]
+		l := f.Line - startLine
+		if f.Line < 0 || l < 0 || l >= n {
+			continue
 		}
+		d := diagSpot{line: l}
+		if f.EndCol > 0 {
+			d.col, d.endLine, d.endCol = f.Col, l, f.EndCol
+			if f.EndLine > f.Line && f.EndLine-startLine < n {
+				d.endLine = f.EndLine - startLine
+			}
+		}
+		return d
 	}
 	for i, l := range strings.Split(code, "\n") {
 		if strings.TrimSpace(l) != "" {
-			return i
+			return diagSpot{line: i}
 		}
 	}
-	return 0
+	return diagSpot{}
 }
 
 // CellRange is the range an execution of c reports: its first code line to

@@ -72,30 +72,41 @@ func (s *session) fileKeeper() (kernel.FileKeeper, context.Context, context.Canc
 // FileScope is what the kernel of document docURI sees, given the
 // workspace folders: it runs in the document's folder (an untitled
 // document in the first folder) and sees the folders, plus the document's
-// own folder when it lies outside them (unless that is a drive's root).
+// project (ProjectRoot) when it lies outside them, unless that is broad (a
+// drive's root, the home folder).
 func FileScope(docURI string, folders []string) (dir string, roots []string) {
 	roots = append([]string(nil), folders...)
-	u, err := url.Parse(docURI)
-	if err != nil || u.Scheme != "file" {
+	p := DocumentPath(docURI)
+	if p == "" {
 		if len(roots) > 0 {
 			dir = roots[0]
 		}
 		return dir, roots
 	}
-	p := u.Path
-	if runtime.GOOS == "windows" {
-		p = strings.TrimPrefix(p, "/") // file:///C:/x
-	}
-	dir = filepath.Dir(filepath.FromSlash(p))
+	dir = filepath.Dir(p)
 	for _, r := range roots {
 		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return dir, roots
 		}
 	}
-	if filepath.Dir(dir) == dir {
-		return dir, roots // a document at the root of a drive: not the whole disk
+	if root, ok := ProjectRoot(dir); ok {
+		return dir, append(roots, root)
 	}
-	return dir, append(roots, dir)
+	return dir, roots // not the whole disk or home
+}
+
+// DocumentPath is the file a document URI names, "" for a URI that is no
+// file: URI.
+func DocumentPath(docURI string) string {
+	u, err := url.Parse(docURI)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return ""
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" {
+		p = strings.TrimPrefix(p, "/") // file:///C:/x
+	}
+	return filepath.FromSlash(p)
 }
 
 // FileMark is the sign of a file change: + created, ~ changed, - deleted.

@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -27,7 +28,7 @@ type cellResult struct {
 	state     string // queued, running or done
 	exec      *contract.Execution
 	gen       int         // kernel generation it ran in; an older one is stale
-	diagLine  int         // code line (0-based) of the error diagnostic, -1 for none
+	diag      diagSpot    // where the error diagnostic goes
 	stale     bool        // the cell's code is no longer the code that ran
 	prev      *cellResult // what the cell showed before this run was queued
 }
@@ -38,7 +39,7 @@ type rangeResult struct {
 	startLine int
 	lines     []string // the document lines the selection covered
 	exec      *contract.Execution
-	diagLine  int // code line of the diagnostic, -1 for none
+	diag      diagSpot // where the diagnostic goes
 }
 
 // results are a document's tracked results, valid for one document version.
@@ -176,7 +177,7 @@ func abs(x int) int {
 // queue records that cell c is queued to run code, replacing what the cell
 // showed before (as a notebook clears a cell's output when it runs again).
 func (r *results) queue(c cells.Cell, gen int) *cellResult {
-	rec := &cellResult{index: c.Index, startLine: c.StartLine, code: c.Code, state: stateQueued, gen: gen, diagLine: -1}
+	rec := &cellResult{index: c.Index, startLine: c.StartLine, code: c.Code, state: stateQueued, gen: gen, diag: noDiag}
 	for i, old := range r.cells {
 		if old.index == c.Index {
 			if old.state == stateDone {
@@ -194,10 +195,10 @@ func (r *results) queue(c cells.Cell, gen int) *cellResult {
 
 // finish records a cell's finished run. It reports false when the result
 // no longer belongs to the document (its cell was removed meanwhile).
-func (r *results) finish(rec *cellResult, x *contract.Execution, diagLine int) bool {
+func (r *results) finish(rec *cellResult, x *contract.Execution, diag diagSpot) bool {
 	for _, c := range r.cells {
 		if c == rec {
-			c.state, c.exec, c.diagLine, c.prev = stateDone, x, diagLine, nil
+			c.state, c.exec, c.diag, c.prev = stateDone, x, diag, nil
 			return true
 		}
 	}
@@ -246,4 +247,27 @@ func ErrorMessage(e *contract.ExecutionError) string {
 		return e.EName
 	}
 	return e.EName + ": " + strings.TrimSpace(e.EValue)
+}
+
+// diagnosticMessage is an error as its diagnostic reads: the message and
+// its notes, without the terminal control sequences a message may hold
+// (the output keeps them; an editor's problem list cannot show them).
+func diagnosticMessage(e *contract.ExecutionError) string {
+	msg := ErrorMessage(e)
+	for _, n := range e.Notes {
+		msg += "\n" + n
+	}
+	return StripANSI(msg)
+}
+
+// ansi matches ECMA-48 control sequences (CSI: colours, cursor moves),
+// operating system commands (OSC: titles, links) and two-byte escapes.
+var ansi = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]`)
+
+// StripANSI removes terminal control sequences from s.
+func StripANSI(s string) string {
+	if !strings.ContainsAny(s, "\x1b\u009b") {
+		return s
+	}
+	return ansi.ReplaceAllString(s, "")
 }

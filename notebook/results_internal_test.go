@@ -16,7 +16,7 @@ func ran(text string) *results {
 	for _, c := range s.Cells() {
 		if c.Kind == cells.Code {
 			rec := r.queue(c, 0)
-			r.finish(rec, &contract.Execution{ID: c.Code}, -1)
+			r.finish(rec, &contract.Execution{ID: c.Code}, noDiag)
 		}
 	}
 	return r

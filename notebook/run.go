@@ -245,6 +245,7 @@ func (d *Document) selectionExecution(snap *snapshot, r contract.Range, b *batch
 	}
 	e := d.newExecution(b)
 	e.code, e.rng, e.startLine = pysrc.Dedent(text), r, int(r.Start.Line)
+	e.firstCol, e.margin = int(start.Character), len(pysrc.DedentMargin(text))
 	for l := int(r.Start.Line); l <= int(r.End.Line); l++ {
 		e.selLines = append(e.selLines, snap.Line(l))
 	}
@@ -273,10 +274,11 @@ func (e *execution) run(s *session) {
 		if !errors.Is(err, errDocumentClosed) {
 			nb.ev.Message(Error, fmt.Sprintf("backyard: cannot create a %s kernel for %s: %v", s.configuredBackend(), DisplayName(e.doc.uri), err))
 		}
-		e.finish(s, kernelErrorRecord(e, s.configuredBackend(), err, time.Since(started)), -1, gen)
+		e.finish(s, kernelErrorRecord(e, s.configuredBackend(), err, time.Since(started)), noDiag, gen)
 		return
 	}
 	e.doc.setState(e.rec, stateRunning)
+	s.ran(e.id)
 	nb.executionState(e, contract.PhaseRunning, nil)
 
 	uri, id := e.doc.uri, e.id
@@ -299,7 +301,7 @@ func (e *execution) run(s *session) {
 	out.close()
 
 	var x *contract.Execution
-	diagLine := -1
+	diag := noDiag
 	if err != nil {
 		x = kernelErrorRecord(e, s.configuredBackend(), err, time.Since(started))
 		if e.ctx.Err() != nil || errors.Is(err, kernel.ErrClosed) {
@@ -309,8 +311,8 @@ func (e *execution) run(s *session) {
 		}
 	} else {
 		x = e.record(res)
-		if res.Error != nil {
-			diagLine = errorLine(e.code, res.Error.Traceback)
+		if x.Error != nil {
+			diag = errorSpot(e.code, e.startLine, x.Error.Traceback)
 		}
 		if x.Status == kernel.StatusCrashed {
 			s.newGeneration()
@@ -318,12 +320,12 @@ func (e *execution) run(s *session) {
 			nb.ev.Message(Error, fmt.Sprintf("backyard: the %s kernel of %s crashed (%s); the next run starts a fresh kernel", BackendTitle(contract.Backend(x.Backend)), DisplayName(e.doc.uri), ErrorMessage(x.Error)))
 		}
 	}
-	e.finish(s, x, diagLine, gen)
+	e.finish(s, x, diag, gen)
 }
 
 // finish records a finished run and reports it: diagnostics first, then
 // the done state, then the waiting request is released.
-func (e *execution) finish(s *session, x *contract.Execution, diagLine, gen int) {
+func (e *execution) finish(s *session, x *contract.Execution, diag diagSpot, gen int) {
 	nb := s.nb
 	e.result = x
 	if x.Status != kernel.StatusOK {
@@ -337,9 +339,9 @@ func (e *execution) finish(s *session, x *contract.Execution, diagLine, gen int)
 			hinted = true
 		}
 		e.rec.gen = gen
-		d.results.finish(e.rec, x, diagLine)
+		d.results.finish(e.rec, x, diag)
 	} else if !e.untracked {
-		d.results.setRange(&rangeResult{startLine: e.startLine, lines: e.selLines, exec: x, diagLine: diagLine})
+		d.results.setRange(&rangeResult{startLine: e.startLine, lines: e.selLines, exec: x, diag: diag})
 	}
 	d.mu.Unlock()
 	nb.ev.Diagnostics(d)

@@ -37,6 +37,11 @@ type session struct {
 	// out streams the running execution's output; flushed before the
 	// kernel reports idle so output precedes it.
 	out *outputStream
+	// lastRun is the execution that ran last, under which output printed
+	// between cells shows (idleOutput); idleSent counts that output per
+	// stream, bounded like a cell's.
+	lastRun  string
+	idleSent [2]int
 
 	// Reported in backyard/kernelState; refreshed when a kernel starts.
 	infoBackend contract.Backend
@@ -121,7 +126,7 @@ func (s *session) runJob(j job) {
 		if p := recover(); p != nil {
 			s.nb.log.Error("panic in a kernel job", zap.String("uri", s.doc.uri), zap.Any("panic", p), zap.Stack("stack"))
 			if e, ok := j.(*execution); ok && !e.ended {
-				e.finish(s, kernelErrorRecord(e, s.configuredBackend(), fmt.Errorf("internal error: %v", p), 0), -1, s.generation())
+				e.finish(s, kernelErrorRecord(e, s.configuredBackend(), fmt.Errorf("internal error: %v", p), 0), noDiag, s.generation())
 			}
 		}
 	}()
@@ -169,6 +174,10 @@ func (s *session) kernel() (kernel.Kernel, int, error) {
 	cfg.OnProgress = s.pullProgress
 	cfg.OnWarning = func(w string) { nb.ev.Message(Warning, "backyard: "+w) }
 	cfg.Confirm = func(ctx context.Context, pkgs []string) bool { return nb.ev.ConfirmInstall(ctx, uri, pkgs) }
+	cfg.OnIdleOutput = func(st kernel.Stream, text string) { s.idleOutput(gen, st, text) }
+	if cfg.File == "" {
+		cfg.File = DocumentPath(uri)
+	}
 	k, err := nb.opts.NewKernel(cfg)
 	if err != nil {
 		return nil, gen, err
@@ -204,6 +213,47 @@ func (s *session) setOutput(out *outputStream) {
 	s.mu.Lock()
 	s.out = out
 	s.mu.Unlock()
+}
+
+// ran notes the execution about to run: output printed after it, between
+// cells, shows under it.
+func (s *session) ran(id string) {
+	s.mu.Lock()
+	s.lastRun, s.idleSent = id, [2]int{}
+	s.mu.Unlock()
+}
+
+// idleOutput sends what the kernel of generation gen printed while no
+// cell ran (a thread a cell started), as it comes, under the last
+// execution that ran, as Jupyter shows it; like a cell's output it stops
+// at the output limit, with a marker.
+func (s *session) idleOutput(gen int, st kernel.Stream, text string) {
+	i := 0
+	if st == kernel.Stderr {
+		i = 1
+	}
+	s.mu.Lock()
+	if gen != s.gen || s.closed {
+		s.mu.Unlock()
+		return
+	}
+	id, limit, sent := s.lastRun, s.maxOutput, s.idleSent[i]
+	if limit <= 0 {
+		limit = kernel.DefaultLimits.MaxOutputBytes
+	}
+	if sent+len(text) > limit {
+		if sent > limit {
+			s.mu.Unlock()
+			return
+		}
+		text = cutUTF8(text, limit-sent) + fmt.Sprintf("\n[backyard: output truncated at %d bytes]\n", limit)
+		sent = limit + 1
+	} else {
+		sent += len(text)
+	}
+	s.idleSent[i] = sent
+	s.mu.Unlock()
+	s.nb.ev.Output(&contract.OutputParams{URI: s.doc.uri, ExecutionID: id, Stream: st, Text: text, Idle: true})
 }
 
 // onState forwards a kernel state change as a kernel state event and runs

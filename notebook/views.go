@@ -81,20 +81,27 @@ func (d *Document) Diagnostics() ([]Diagnostic, bool) {
 
 func (r *results) diagnostics(snap *snapshot) []Diagnostic {
 	var out []Diagnostic
-	add := func(line int, x *contract.Execution) {
+	add := func(start int, d diagSpot, x *contract.Execution) {
+		line := start + d.line
 		if line < 0 || line >= snap.LineCount() {
 			return
 		}
-		out = append(out, Diagnostic{Range: snap.lineRange(line), Message: ErrorMessage(x.Error)})
+		rng := snap.lineRange(line)
+		if end := start + d.endLine; d.endCol > 0 && end < snap.LineCount() {
+			// CPython's span, kept within the lines as they are now.
+			rng.Start.Character = uint32(min(d.col, utf16Len(snap.Line(line))))
+			rng.End = contract.Position{Line: uint32(end), Character: uint32(min(d.endCol, utf16Len(snap.Line(end))))}
+		}
+		out = append(out, Diagnostic{Range: rng, Message: diagnosticMessage(x.Error)})
 	}
 	for _, c := range r.cells {
-		if c.state == stateDone && !c.stale && c.diagLine >= 0 && showsError(c.exec) {
-			add(c.startLine+c.diagLine, c.exec)
+		if c.state == stateDone && !c.stale && c.diag.line >= 0 && showsError(c.exec) {
+			add(c.startLine, c.diag, c.exec)
 		}
 	}
 	for _, x := range r.ranges {
-		if x.diagLine >= 0 && showsError(x.exec) {
-			add(x.startLine+x.diagLine, x.exec)
+		if x.diag.line >= 0 && showsError(x.exec) {
+			add(x.startLine, x.diag, x.exec)
 		}
 	}
 	return out

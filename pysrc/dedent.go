@@ -10,6 +10,25 @@ import "strings"
 // newline, if any, is kept.
 func Dedent(code string) string {
 	lines := strings.SplitAfter(code, "\n")
+	margin := margin(lines)
+	var b strings.Builder
+	b.Grow(len(code))
+	for _, l := range lines {
+		body, brk := splitBreak(l)
+		if !isBlankLine(body) {
+			b.WriteString(body[len(margin):])
+		}
+		b.WriteString(brk)
+	}
+	return b.String()
+}
+
+// DedentMargin is the leading whitespace Dedent removes from every
+// non-blank line of code.
+func DedentMargin(code string) string { return margin(strings.SplitAfter(code, "\n")) }
+
+// margin is the longest leading whitespace common to the non-blank lines.
+func margin(lines []string) string {
 	margin, have := "", false
 	for _, l := range lines {
 		body, _ := splitBreak(l)
@@ -27,16 +46,7 @@ func Dedent(code string) string {
 		}
 		margin = margin[:n]
 	}
-	var b strings.Builder
-	b.Grow(len(code))
-	for _, l := range lines {
-		body, brk := splitBreak(l)
-		if !isBlankLine(body) {
-			b.WriteString(body[len(margin):])
-		}
-		b.WriteString(brk)
-	}
-	return b.String()
+	return margin
 }
 
 // splitBreak splits a line from SplitAfter into its text and its break.

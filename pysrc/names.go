@@ -13,7 +13,10 @@ import (
 // tokenizing error the tokens scanned so far are used.
 func Names(code string) []string {
 	toks, _ := Tokenize(code)
-	sig := significant(toks)
+	return namesOf(significant(toks))
+}
+
+func namesOf(sig []Token) []string {
 	var out []string
 	seen := map[string]bool{}
 	var brackets []byte

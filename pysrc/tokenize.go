@@ -88,16 +88,22 @@ func TokenizeLenient(code string) ([]Token, error) {
 }
 
 func tokenize(code string, lenient bool) ([]Token, error) {
+	s := scan(code, lenient)
+	if s.err != nil {
+		return s.toks, s.err
+	}
+	return s.toks, nil
+}
+
+// scan runs a scanner over code: its tokens, error and f-string fields.
+func scan(code string, lenient bool) *scanner {
 	// Typical code has a token per 4-5 bytes; this saves most regrowth.
 	s := &scanner{src: code, toks: make([]Token, 0, len(code)/4+4), lenient: lenient}
 	if strings.HasPrefix(code, bom) {
 		s.pos = len(bom)
 	}
 	s.run()
-	if s.err != nil {
-		return s.toks, s.err
-	}
-	return s.toks, nil
+	return s
 }
 
 const bom = "\ufeff"
@@ -130,6 +136,12 @@ type Span struct{ Start, End int }
 func FStringFields(code string) []Span {
 	s := &scanner{src: code, toks: make([]Token, 0, len(code)/4+4)}
 	s.run()
+	return s.fStringFields()
+}
+
+// fStringFields are the fields the scan found, those of unterminated
+// strings left out.
+func (s *scanner) fStringFields() []Span {
 	out := s.fields[:0]
 	for _, f := range s.fields {
 		if f.End >= f.Start {

@@ -2,6 +2,7 @@ package pysrc
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -27,6 +28,11 @@ import (
 //	"object-repr"            a string that looks like part of an object's default repr
 //	                         ("object at 0x", "<__main__.", "<class '", "<function "):
 //	                         the cell inspects such reprs, which interpreters spell differently
+//	"is-literal"             `is` or `is not` with a number or string operand (CPython warns
+//	                         at compile time: SyntaxWarning: "is" with a literal)
+//	"annotations"            __annotations__ or get_type_hints: annotations read as values
+//	"surrogate-escape"       a string with a surrogate escape (\ud800 to \udfff): a lone
+//	                         surrogate, or a pair an interpreter may not keep apart
 //
 // Replacement fields of f-strings are scanned too. The result is sorted and
 // de-duplicated; nil when there is none. Code that cannot be tokenized is
@@ -78,12 +84,18 @@ func usesIn(code string, sig []Token, found map[string]bool) {
 			found["re-ascii"] = true
 		case t.Kind == String && looksLikeRepr(t.Text):
 			found["object-repr"] = true
+		case t.Kind == String && surrogateEscape.MatchString(t.Text):
+			found["surrogate-escape"] = true
 		case t.Kind == String && hasGroupReference(t.Text):
 			templates = true
 		case t.Kind == Name && (t.Text == "sub" || t.Text == "subn" || t.Text == "expand") && next(sig, i, "("):
 			subs = true
 		case t.Kind == Name && t.Text == "hasattr" && next(sig, i, "(") && !after(sig, i, "."):
 			found["hasattr"] = true
+		case t.Kind == Name && t.Text == "is" && literalIs(sig, i):
+			found["is-literal"] = true
+		case t.Kind == Name && (t.Text == "__annotations__" || t.Text == "get_type_hints"):
+			found["annotations"] = true
 		case t.Kind == Name && (t.Text == "set" || t.Text == "frozenset") && next(sig, i, "(") && !after(sig, i, "."):
 			found["set"] = true
 		case isOp(t, "(") && match[i] > i:
@@ -101,6 +113,28 @@ func usesIn(code string, sig []Token, found map[string]bool) {
 	if templates && subs {
 		found["re-template"] = true
 	}
+}
+
+// literalIs reports whether the `is` (or `is not`) at sig[i] has a literal
+// operand: a number or a string, maybe signed or in parentheses. An
+// operand that only starts or ends with one (`x is 1 + y`) counts too.
+func literalIs(sig []Token, i int) bool {
+	literal := func(t Token) bool { return t.Kind == Number || t.Kind == String }
+	j := i + 1
+	if j < len(sig) && sig[j].Kind == Name && sig[j].Text == "not" {
+		j++
+	}
+	for j < len(sig) && (isOp(sig[j], "(") || isOp(sig[j], "-") || isOp(sig[j], "+")) {
+		j++
+	}
+	if j < len(sig) && literal(sig[j]) {
+		return true
+	}
+	k := i - 1
+	for k >= 0 && isOp(sig[k], ")") {
+		k--
+	}
+	return k >= 0 && literal(sig[k])
 }
 
 // exceptBinds reports whether the except clause at sig[i] names its
@@ -130,6 +164,9 @@ func inBraces(sig []Token, match []int, i int) bool {
 	}
 	return false
 }
+
+// surrogateEscape matches a \u escape of a UTF-16 surrogate.
+var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F][0-9a-fA-F]{2}`)
 
 func looksLikeRepr(lit string) bool {
 	for _, m := range []string{"object at 0x", "<__main__.", "<class '", "<function "} {
@@ -255,11 +292,41 @@ type Analysis struct {
 	Imports  []Import
 	Features []string // as Features reports them
 	Uses     []string // as Uses reports them
+	Names    []string // as Names reports them
+	// Regions are the parts of the code read as code: the code, then the
+	// expression of each f-string replacement field (FStringFields), each
+	// as its tokens without comments and line breaks, with offsets into
+	// the code (what a rewrite of call sites scans).
+	Regions [][]Token
 }
 
-// Analyze scans code once for its imports, features and uses.
+// Analyze scans code once for its imports, features, uses, names and
+// regions.
 func Analyze(code string) Analysis {
-	toks, _ := Tokenize(code)
-	sig := significant(toks)
-	return Analysis{Imports: importsOf(sig), Features: featuresOf(code, toks, sig), Uses: usesOf(code, sig)}
+	s := scan(code, false)
+	sig := significant(s.toks)
+	found := map[string]bool{}
+	usesIn(code, sig, found)
+	regions := [][]Token{codeTokens(sig, 0)}
+	for _, f := range s.fStringFields() {
+		field := code[f.Start:f.End]
+		ft, _ := Tokenize(field)
+		fsig := significant(ft)
+		usesIn(field, fsig, found)
+		regions = append(regions, codeTokens(fsig, f.Start))
+	}
+	return Analysis{Imports: importsOf(sig), Features: featuresOf(code, s.toks, sig), Uses: sortedSet(found), Names: namesOf(sig), Regions: regions}
+}
+
+// codeTokens are sig without line breaks, their offsets moved by off.
+func codeTokens(sig []Token, off int) []Token {
+	out := make([]Token, 0, len(sig))
+	for _, t := range sig {
+		if t.Kind != Newline {
+			t.Start += off
+			t.End += off
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -11,6 +11,20 @@ func TestUses(t *testing.T) {
 		want []string
 	}{
 		{"x = 1", nil},
+		{"n is 1000", []string{"is-literal"}},
+		{"n is not 'a'", []string{"is-literal"}},
+		{"n is -1", []string{"is-literal"}},
+		{"1 is n", []string{"is-literal"}},
+		{"n is None", nil},
+		{"n is not other", nil},
+		{"type(n) is int", nil},
+		{"C.__annotations__", []string{"annotations"}},
+		{"print(__annotations__)", []string{"annotations"}},
+		{"typing.get_type_hints(C)", []string{"annotations"}},
+		{"x: int = 1", nil},
+		{`s = '\ud83d\ude00'`, []string{"surrogate-escape"}},
+		{`s = "\uD800"`, []string{"surrogate-escape"}},
+		{`s = '\u00e9 \ue000'`, nil},
 		{"class V:\n    def __bool__(self):\n        return False", []string{"dunder:__bool__"}},
 		{"class V:\n    async def __aenter__(self):\n        pass", []string{"dunder:__aenter__"}},
 		{"def __init__(self):\n    pass", nil}, // top level: not a method

@@ -234,6 +234,16 @@ func TestAutoMoveKeepsHostAnswers(t *testing.T) {
 	}
 }
 
+// A package that is not a name is refused before any backend is asked.
+func TestInstallTakesOnlyNames(t *testing.T) {
+	s := newSandbox(t, contract.BackendMonty, Options{})
+	for _, p := range []string{"x @ file:///etc/passwd", "-e.", "x\ny"} {
+		if err := s.Install(context.Background(), []string{p}); err == nil || !strings.Contains(err.Error(), "not a requirement") {
+			t.Fatalf("%q: %v", p, err)
+		}
+	}
+}
+
 func TestInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a container engine")

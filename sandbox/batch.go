@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strconv"
 	"sync"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -23,11 +24,20 @@ type BatchOptions struct {
 	// Preload are modules the containers import once, before any snippet
 	// (e.g. "numpy"): a snippet importing them pays nothing.
 	Preload []string
+	// HashSeed is the PYTHONHASHSEED of the snippets that run in a
+	// container (see CheckHashSeed); empty means "0". A fixed seed gives a
+	// set of strings the same order on every container lane. (Monty has
+	// no hash seed: its sets keep the order of insertion.)
+	HashSeed string
 	// OnResult gets each snippet's result as soon as it ends (not in input
 	// order) with the snippet's index in the sequence. Calls never overlap.
 	OnResult func(i int, r kernel.Result)
 	// OnWarning gets warnings for the user (gVisor missing), each once.
 	OnWarning func(string)
+	// Backlog is how many snippets may wait for a container lane without
+	// holding up the snippets behind them that go to Monty (0 means
+	// Parallelism): a service sets its admission bound here.
+	Backlog int
 }
 
 // Batch runs independent snippets on the sandbox's backend, Parallelism at
@@ -49,7 +59,25 @@ func (s *Sandbox) Batch(ctx context.Context, snippets iter.Seq[kernel.Snippet], 
 	if b.opts.Parallelism <= 0 {
 		b.opts.Parallelism = 2
 	}
+	if b.opts.HashSeed == "" {
+		b.opts.HashSeed = "0"
+	}
+	if err := CheckHashSeed(b.opts.HashSeed); err != nil {
+		return err
+	}
 	return b.run(ctx, snippets)
+}
+
+// CheckHashSeed reports what is wrong with a PYTHONHASHSEED value:
+// CPython takes an integer from 0 to 4294967295, or "random".
+func CheckHashSeed(seed string) error {
+	if seed == "random" {
+		return nil
+	}
+	if n, err := strconv.ParseUint(seed, 10, 32); err != nil || strconv.FormatUint(n, 10) != seed {
+		return fmt.Errorf("hash seed %q: want an integer from 0 to 4294967295, or random", seed)
+	}
+	return nil
 }
 
 type job struct {
@@ -101,7 +129,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 	var lanes []*containerkernel.ForkLane
 	if useContainer {
 		b.pool = containerkernel.NewForkPool(containerkernel.BatchOptions{
-			Container: b.sb.opts.settings().Container, Limits: b.limits, Preload: b.opts.Preload, OnWarning: b.opts.OnWarning,
+			Container: b.sb.opts.settings().Container, Limits: b.limits, Preload: b.opts.Preload, HashSeed: b.opts.HashSeed, OnWarning: b.opts.OnWarning,
 		})
 		for range n {
 			lanes = append(lanes, b.pool.Lane())
@@ -130,7 +158,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 		}
 	}
 	montyQ := make(chan job, n*montykernel.LaneDepth)
-	ctrQ := make(chan job, n)
+	ctrQ := make(chan job, max(n, b.opts.Backlog))
 	var montyWG, ctrWG sync.WaitGroup
 	if useMonty {
 		for range n {
@@ -148,11 +176,15 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 			b.emit(j.i, interrupted(false))
 			break
 		}
+		if sn.Stopped() {
+			b.emit(j.i, interrupted(!useMonty))
+			continue
+		}
 		q := montyQ
 		switch {
 		case !useMonty:
 			q = ctrQ
-		case len(sn.Files) > 0 || len(sn.Inputs) > 0:
+		case sn.NeedsContainer():
 			if !useContainer {
 				b.emit(j.i, needsContainer(filesOrInputs(sn).Reason, errors.New("the backend is monty")))
 				continue
@@ -186,6 +218,7 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 // one that needs the container after all goes on to ctr.
 func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 	lane := montykernel.NewLane(ctx, b.sb.opts.MontyBinary, b.limits)
+	lane.SetShims(b.backend == contract.BackendMonty) // auto mode checks such snippets in the container
 	defer lane.Close()
 	held := map[int]job{}
 	open := true
@@ -208,7 +241,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 				open = false
 				break
 			}
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || j.sn.Stopped() {
 				b.emit(j.i, interrupted(false))
 				continue
 			}
@@ -256,11 +289,11 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 // server.
 func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, q <-chan job) {
 	for j := range q {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || j.sn.Stopped() {
 			b.emit(j.i, interrupted(true))
 			continue
 		}
-		r := l.Run(ctx, j.sn)
+		r := runOn(ctx, l, j.sn)
 		switch {
 		case r.Error != nil && r.Error.EName == "BackendUnavailable" && j.why != nil:
 			if j.montyResult != nil {
@@ -281,11 +314,26 @@ func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, 
 	}
 }
 
-// filesOrInputs is why a snippet with files or stdin lines runs in the
+// runOn runs a snippet on a container lane until it ends or its own
+// context does.
+func runOn(ctx context.Context, l *containerkernel.ForkLane, sn kernel.Snippet) kernel.Result {
+	if sn.Context != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(sn.Context, cancel)()
+	}
+	return l.Run(ctx, sn)
+}
+
+// filesOrInputs is why a snippet with files or stdin runs in the
 // container.
 func filesOrInputs(sn kernel.Snippet) *contract.Routing {
-	if len(sn.Files) > 0 {
+	switch {
+	case len(sn.Files) > 0 || len(sn.Fetch) > 0:
 		return &contract.Routing{Rule: "snippet:files", Reason: "it has files, which Monty does not provide"}
+	case sn.Stdin != nil:
+		return &contract.Routing{Rule: "snippet:inputs", Reason: "it has stdin, which Monty does not read"}
 	}
 	return &contract.Routing{Rule: "snippet:inputs", Reason: "it has stdin lines (inputs), which Monty does not read"}
 }

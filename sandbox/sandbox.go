@@ -17,6 +17,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kernels"
 	"github.com/backyard-ls/backyard-ls/monty"
+	"github.com/backyard-ls/backyard-ls/pypkg"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
@@ -156,10 +157,14 @@ func (s *Sandbox) RunWith(ctx context.Context, code string, o RunOptions) (kerne
 // Install installs packages (pip requirement strings) for the container
 // backend, into the image's package volume, through a short-lived
 // installer container (the kernel itself stays offline); the next run can
-// import them. It installs whatever Options.Install.AutoInstall says (the
+// import them. Each package is a name with optional extras and versions
+// (pypkg.CheckRequirement): anything else is an error before any install. It installs whatever Options.Install.AutoInstall says (the
 // program asked), from Options.Install's index or wheel folder. The Monty
 // backend has no packages: an error.
 func (s *Sandbox) Install(ctx context.Context, packages []string) error {
+	if err := pypkg.CheckRequirements(packages); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	in, ok := s.kernel.(kernel.Installer)
 	if !ok {
 		return fmt.Errorf("sandbox: the %s backend cannot install packages; use the auto or container backend", s.opts.Backend)

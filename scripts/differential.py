@@ -11,7 +11,9 @@ and each cell is compared with CPython's recording beside it
 (NAME.expected.json, made by scripts/record-cpython.py; --record makes them
 afresh first). Cells are matched by their first body line. A cell is
 identical when status, stdout, stderr, value, ename and evalue are all
-equal (a missing value, ename or evalue counts as "").
+equal (a missing value, ename or evalue counts as ""), and the whole
+exception too: its notes, cause or context and group members, which the
+recording holds as "exception" when there are any.
 
 It prints, per notebook and in total, the cells identical to CPython and
 the cells the Monty worker served; --diffs prints every differing cell with
@@ -34,7 +36,23 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 DEFAULT_SETS = ["corpus/stdlib", "corpus/differential"]
-FIELDS = ("status", "stdout", "stderr", "value", "ename", "evalue")
+FIELDS = ("status", "stdout", "stderr", "value", "ename", "evalue", "exception")
+
+
+def whole(err):
+    """A record's error as the recordings hold it, frames aside; None when
+    it is the exception alone (no notes, chain or members)."""
+    out = {"ename": err.get("ename", ""), "evalue": err.get("evalue", "")}
+    if err.get("notes"):
+        out["notes"] = err["notes"]
+    for k in ("cause", "context"):
+        if err.get(k):
+            out[k] = whole(err[k]) or {"ename": err[k].get("ename", ""), "evalue": err[k].get("evalue", "")}
+    if err.get("exceptions"):
+        out["exceptions"] = [whole(x) or {"ename": x.get("ename", ""), "evalue": x.get("evalue", "")} for x in err["exceptions"]]
+    if err.get("moreExceptions"):
+        out["moreExceptions"] = err["moreExceptions"]
+    return out if len(out) > 2 else None
 
 
 def notebooks(paths):
@@ -53,11 +71,18 @@ def observed(rec):
     err = rec.get("error") or {}
     return {"status": rec.get("status", ""), "stdout": rec.get("stdout", ""), "stderr": rec.get("stderr", ""),
             "value": (rec.get("result") or {}).get("text", ""), "ename": err.get("ename", ""),
-            "evalue": err.get("evalue", "")}
+            "evalue": err.get("evalue", ""), "exception": whole(err) if err else None}
+
+
+def short(v):
+    """A field's value, cut for --diffs."""
+    return (v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))[:120]
 
 
 def expected(cell):
-    return {f: cell.get(f) or "" for f in FIELDS}
+    out = {f: cell.get(f) or "" for f in FIELDS}
+    out["exception"] = cell.get("exception")
+    return out
 
 
 def classify(got, want):
@@ -123,7 +148,7 @@ def main():
             n_monty += backend == "monty"
             if diff and args.diffs:
                 print("  %s:%s [%s, %s] %s" % (row["notebook"], cell["title"] or cell["line"], backend, row["class"],
-                                               "; ".join("%s: %r vs CPython %r" % (f, g[f][:120], w[f][:120]) for f in diff)))
+                                               "; ".join("%s: %r vs CPython %r" % (f, short(g[f]), short(w[f])) for f in diff)))
         total += len(want)
         same += n_same
         on_monty += n_monty

@@ -19,12 +19,19 @@ folder shows it:
   * cells split as the cells package splits them (markdown cells skipped),
     each compiled as its own file with top-level await allowed, run one
     after the other; a failing cell does not stop the next;
+  * a __future__ feature a cell imports stays on for the cells after it,
+    as IPython keeps its compiler's flags;
   * a trailing expression is displayed as its repr (Out[n]) unless it is
     None or the cell ends in ';' (the container kernel's driver shows repr
     too; IPython's pretty printer would wrap long containers and sort sets);
   * an exception is recorded as ename (the type's name) and evalue
-    (str(e); for the cell's own syntax error the message only), with the
-    output printed before it;
+    (str(e), "<exception str() failed>" when that raises; for the cell's own
+    syntax error the message only), with the output printed before it;
+    when it has notes, a cause or context, or members (an exception group),
+    "exception" holds all of it as the execution record's error does,
+    frames aside;
+  * bytes written to sys.stdout.buffer are decoded as one stream, and a
+    lone surrogate printed is one U+FFFD, as Jupyter shows it;
   * matplotlib draws with Agg; figures left open at the end of a cell are
     closed and their text recorded, as the inline backend shows them.
 Files a notebook writes do not persist: each notebook runs in a fresh copy
@@ -76,13 +83,7 @@ def _marker(line):
         if after and not _is_space(after[0]):
             return None
         t = after.strip(" \t\f\v\r")
-        for tag in ("[markdown]", "[md]"):
-            if t.startswith(tag) and (t == tag or _is_space(t[len(tag)])):
-                return "markdown", t[len(tag):].lstrip(" \t\f\v\r")
-        for tag in ("[markdown]", "[md]"):
-            if t.endswith(tag) and (t == tag or _is_space(t[-len(tag) - 1])):
-                return "markdown", t[: -len(tag)].rstrip(" \t\f\v\r")
-        return "code", t
+        return _percent_kind(t)
     if rest.startswith("In["):
         tail = rest[3:]
         end = tail.find("]")
@@ -94,6 +95,35 @@ def _marker(line):
     if rest == "<markdowncell>":
         return "markdown", ""
     return None
+
+
+def _percent_kind(t):
+    """(kind, title) of a "# %%" line's text, read as Jupytext reads it: a
+    type tag anywhere in the title (before the metadata) makes it markdown
+    or raw; a code cell inactive in notebooks (active="py") is raw."""
+    import re
+
+    curly, eq = t.find("{"), t.find("=")
+    if curly >= 0 and (eq < 0 or curly < eq):
+        title, meta = t[:curly].strip(), t[curly:]
+    else:
+        words = (t[:eq] if eq >= 0 else t).split(" ")
+        if eq >= 0:
+            while words and not words[-1]:
+                words.pop()
+            if words:
+                words.pop()  # the key
+        while words and (not words[-1].strip() or words[-1].startswith(".")):
+            words.pop()
+        title = " ".join(words)
+        meta = t[len(title):]
+    for tag, kind in (("[markdown]", "markdown"), ("[raw]", "raw"), ("[md]", "markdown")):
+        if tag in title:
+            return kind, title.replace(tag, "").strip(" \t\f\v\r")
+    m = re.search(r'(?:^|[\s,{])"?active"?\s*[=:]\s*"([^"]*)"', meta)
+    if m and "ipynb" not in re.split(r"[.,]", m.group(1)):
+        return "raw", t
+    return "code", t
 
 
 def parse_cells(text):
@@ -143,17 +173,31 @@ class _Stream:
     closed = False
 
     def __init__(self, name, sink):
+        import codecs
+
         self.name = "<%s>" % name
         self._sink = sink
         self.buffer = self
+        # Bytes written through .buffer are one stream, as a terminal reads
+        # them: a character split across writes arrives whole.
+        self._bytes = codecs.getincrementaldecoder("utf-8")("replace")
 
     def write(self, s):
-        if isinstance(s, (bytes, bytearray)):  # through .buffer
-            s = bytes(s).decode("utf-8", "replace")
-        elif not isinstance(s, str):
+        if isinstance(s, (bytes, bytearray, memoryview)):  # through .buffer
+            self._sink.append(self._bytes.decode(bytes(s)))
+            return len(s)
+        if not isinstance(s, str):
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
-        self._sink.append(s)
+        self.end()
+        # Surrogates as Jupyter shows them: a pair as its character, a lone
+        # one as U+FFFD.
+        self._sink.append(s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace"))
         return len(s)
+
+    def end(self):
+        """Ends the byte stream: an incomplete character is U+FFFD."""
+        if self._bytes.getstate()[0]:
+            self._sink.append(self._bytes.decode(b"", True))
 
     def writelines(self, lines):
         for line in lines:
@@ -203,7 +247,12 @@ def run_notebook(path):
     ns = main.__dict__
     sys.path[0] = ""
     sys.stdin = open(os.devnull)
+    import __future__
+
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+    future_mask = 0
+    for feature in __future__.all_feature_names:
+        future_mask |= getattr(__future__, feature).compiler_flag
     loop = None
     records = []
     real_out, real_err = sys.stdout, sys.stderr
@@ -213,7 +262,8 @@ def run_notebook(path):
         out, err = [], []
         rec = {"index": index, "title": title, "line": line, "status": "ok", "stdout": "", "stderr": "",
                "value": None, "display": [], "ename": None, "evalue": None}
-        sys.stdout, sys.stderr = _Stream("stdout", out), _Stream("stderr", err)
+        cell_out, cell_err = _Stream("stdout", out), _Stream("stderr", err)
+        sys.stdout, sys.stderr = cell_out, cell_err
         try:
             try:
                 tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
@@ -223,6 +273,7 @@ def run_notebook(path):
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
                 last = tree.body.pop()
             parts = [compile(tree, fname, "exec", flags, dont_inherit=True)]
+            flags |= parts[0].co_flags & future_mask  # IPython keeps __future__ features across cells
             if last is not None:
                 parts.append(compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True))
             value = None
@@ -241,8 +292,13 @@ def run_notebook(path):
             rec.update(status="error", ename=type(w.error).__name__, evalue=w.error.msg)
         except BaseException as e:  # noqa: B036 - a cell's KeyboardInterrupt/SystemExit is its result
             rec.update(status="error", ename=type(e).__name__,
-                       evalue="" if isinstance(e, KeyboardInterrupt) else str(e))
+                       evalue="" if isinstance(e, KeyboardInterrupt) else _safe(e, "exception"))
+            whole = _exception(e)
+            if set(whole) - {"ename", "evalue"}:
+                rec["exception"] = whole
         finally:
+            cell_out.end()
+            cell_err.end()
             sys.stdout, sys.stderr = real_out, real_err
         plt = sys.modules.get("matplotlib.pyplot")
         if plt is not None and plt.get_fignums():
@@ -251,6 +307,38 @@ def run_notebook(path):
         rec["stdout"], rec["stderr"] = "".join(out), "".join(err)
         records.append(rec)
     return records
+
+
+def _safe(value, what, func=str):
+    """str() (or func) of value, as CPython's traceback prints one that raises."""
+    try:
+        return func(value)
+    except BaseException:  # noqa: B036
+        return "<%s %s() failed>" % (what, func.__name__)
+
+
+def _exception(e, seen=None):
+    """The whole exception as a traceback prints it, frames aside: ename,
+    evalue, notes, the cause or context printed before it and an exception
+    group's members (the execution record's error, without tracebacks)."""
+    seen = seen if seen is not None else set()
+    seen.add(id(e))
+    out = {"ename": type(e).__name__, "evalue": "" if isinstance(e, KeyboardInterrupt) else _safe(e, "exception")}
+    notes = getattr(e, "__notes__", None)
+    if notes is not None:
+        out["notes"] = [_safe(n, "note") for n in notes] if isinstance(notes, (list, tuple)) else [_safe(notes, "__notes__", repr)]
+    if e.__cause__ is not None and id(e.__cause__) not in seen:
+        out["cause"] = _exception(e.__cause__, seen)
+    elif e.__cause__ is None and e.__context__ is not None and not e.__suppress_context__ and id(e.__context__) not in seen:
+        out["context"] = _exception(e.__context__, seen)
+    import builtins
+
+    group = getattr(builtins, "BaseExceptionGroup", None)
+    if group is not None and isinstance(e, group):
+        out["exceptions"] = [_exception(m, seen) for m in e.exceptions[:15] if id(m) not in seen]
+        if len(e.exceptions) > 15:
+            out["moreExceptions"] = len(e.exceptions) - 15
+    return out
 
 
 class _CellSyntaxError(Exception):

@@ -24,6 +24,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/bounded"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/notebook"
 	"github.com/backyard-ls/backyard-ls/sandbox"
@@ -34,16 +35,18 @@ import (
 // each snippet).
 var batchFlags = []string{"backend", "timeout", "memory", "recursion-limit", "max-output-bytes", "monty", "image", "runtime"}
 
-// batchWindow bounds how far reading may run ahead of the oldest snippet
-// whose record is not written yet (input order), so memory stays bounded
-// when one snippet is slow.
+// batchWindow bounds the lines read whose records are not written yet:
+// ahead of the oldest snippet still running when the output is in input
+// order (the reorder window), in flight when it is not. What the batch
+// holds is bounded by it whatever the input's length.
 const batchWindow = 1 << 16
 
 func runBatch(args []string) int {
 	fs := flag.NewFlagSet("batch", flag.ContinueOnError)
 	parallel := fs.Int("parallel", 2, "snippets running at once: Monty workers, and containers for the snippets that need one")
-	preload := fs.String("preload", "", "comma-separated modules each container imports once before any snippet, e.g. numpy,pandas")
+	preload := fs.String("preload", "", "comma-separated modules each container imports once before any snippet, e.g. numpy,pandas (modules the snippets keep importing are imported without it)")
 	unordered := fs.Bool("unordered", false, "write each record as its snippet ends instead of in input order")
+	hashSeed := fs.String("hash-seed", "0", "PYTHONHASHSEED of the snippets that run in a container (0 to 4294967295, or random): a fixed one gives a set the same order on every lane")
 	settings := contract.BindFlags(fs, batchFlags...)
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "warn", "log level: debug, info, warn, error")
@@ -64,6 +67,10 @@ interrupted and nothing is left running.
 	}
 	if fs.NArg() != 0 || *parallel < 1 {
 		fs.Usage()
+		return 2
+	}
+	if err := sandbox.CheckHashSeed(*hashSeed); err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls batch: --hash-seed:", err)
 		return 2
 	}
 	flags, err := settings()
@@ -117,15 +124,10 @@ interrupted and nothing is left running.
 	if progressOnTerminal() {
 		b.progress = newProgress(os.Stderr, os.Stdin)
 	}
-	var modules []string
-	for _, m := range strings.Split(*preload, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			modules = append(modules, m)
-		}
-	}
+	modules := splitList(*preload)
 	go b.read(ctx)
 	err = sb.Batch(ctx, b.snippets(ctx), sandbox.BatchOptions{
-		Parallelism: *parallel, Preload: modules, OnResult: b.result,
+		Parallelism: *parallel, Preload: modules, HashSeed: *hashSeed, OnResult: b.result,
 		OnWarning: func(w string) { fmt.Fprintln(os.Stderr, "backyard-ls batch:", w) },
 	})
 	stop()
@@ -161,6 +163,16 @@ type line struct {
 	bad *contract.Execution
 }
 
+// placed is where a running snippet's record goes, its range and its code
+// (the record's spans are counted in it); the window bounds how many are
+// kept.
+type placed struct {
+	seq  int
+	id   jsontext.Value
+	rng  contract.Range
+	code string
+}
+
 // batchRun reads the input, hands its snippets to the batch and writes
 // their records, in input order unless unordered.
 type batchRun struct {
@@ -172,7 +184,8 @@ type batchRun struct {
 	progress *progress
 
 	metaMu sync.Mutex
-	meta   []line // by batch index: where the record goes
+	meta   map[int]placed // by batch index, until the snippet's result
+	next   int            // the next batch index
 
 	out      chan numbered
 	wrote    chan struct{}
@@ -197,7 +210,7 @@ type numbered struct {
 
 func newBatchRun(in io.Reader, out io.Writer, ordered bool, stop func()) *batchRun {
 	b := &batchRun{in: in, ordered: ordered, stop: stop, lines: make(chan line, 256), window: make(chan struct{}, batchWindow),
-		out: make(chan numbered, 1024), wrote: make(chan struct{})}
+		meta: map[int]placed{}, out: make(chan numbered, 1024), wrote: make(chan struct{})}
 	go b.write(out)
 	return b
 }
@@ -207,28 +220,10 @@ func newBatchRun(in io.Reader, out io.Writer, ordered bool, stop func()) *batchR
 // batch's iterator, so nothing it does comes after the batch.
 func (b *batchRun) read(ctx context.Context) {
 	defer close(b.lines)
-	r := bufio.NewReaderSize(b.in, 1<<16)
+	r := bounded.NewLines(b.in, contract.MaxRequestBytes)
 	seq := 0
 	for n := 1; ; n++ {
-		text, err := r.ReadBytes('\n')
-		if b.progress != nil {
-			b.progress.read(len(text))
-		}
-		if len(bytes.TrimSpace(text)) > 0 {
-			l := parseLine(text, n)
-			l.seq = seq
-			seq++
-			select {
-			case b.window <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case b.lines <- l:
-			case <-ctx.Done():
-				return
-			}
-		}
+		text, over, err := r.Next()
 		if err != nil {
 			if err != io.EOF {
 				b.errMu.Lock()
@@ -236,6 +231,34 @@ func (b *batchRun) read(ctx context.Context) {
 				b.errMu.Unlock()
 				b.stop()
 			}
+			return
+		}
+		size := len(text) + 1
+		if over != nil {
+			size = int(over.Bytes) + 1
+		}
+		if b.progress != nil {
+			b.progress.read(size)
+		}
+		var l line
+		switch {
+		case over != nil:
+			l = overLine(over, n)
+		case len(bytes.TrimSpace(text)) == 0:
+			continue
+		default:
+			l = parseLine(text, n)
+		}
+		l.seq = seq
+		seq++
+		select {
+		case b.window <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case b.lines <- l:
+		case <-ctx.Done():
 			return
 		}
 	}
@@ -262,7 +285,8 @@ func (b *batchRun) snippets(ctx context.Context) func(func(kernel.Snippet) bool)
 				continue
 			}
 			b.metaMu.Lock()
-			b.meta = append(b.meta, line{seq: l.seq, id: l.id, sn: kernel.Snippet{Code: l.sn.Code}})
+			b.meta[b.next] = placed{seq: l.seq, id: l.id, rng: snippetRange(l.sn.Code), code: l.sn.Code}
+			b.next++
 			b.metaMu.Unlock()
 			if !yield(l.sn) {
 				return
@@ -275,9 +299,9 @@ func (b *batchRun) snippets(ctx context.Context) func(func(kernel.Snippet) bool)
 func (b *batchRun) result(i int, r kernel.Result) {
 	b.metaMu.Lock()
 	l := b.meta[i]
-	b.meta[i] = line{} // let its code go
+	delete(b.meta, i)
 	b.metaMu.Unlock()
-	rec := notebook.Record("", snippetRange(l.sn.Code), 0, r)
+	rec := notebook.Record("", l.rng, notebook.Placement{Code: l.code}, r)
 	rec.ExecutionCount = 1 // a fresh kernel's first cell
 	b.put(l.seq, l.id, rec)
 }
@@ -401,6 +425,15 @@ func parseLine(text []byte, n int) line {
 		l.bad = inputError(fmt.Sprintf("line %d: timeout_s must be between 0 and 86400 seconds, got %v", n, float64(in.TimeoutS)))
 	default:
 		l.sn = kernel.Snippet{Code: in.Code, Inputs: in.Inputs, Files: in.Files, Timeout: in.TimeoutS.Duration()}
+	}
+	return l
+}
+
+// overLine is the record of a line over the limit, read past.
+func overLine(h *bounded.Head, n int) line {
+	l := line{id: jsontext.Value(strconv.Itoa(n)), bad: inputError(fmt.Sprintf("line %d is %d bytes, over the limit of %d bytes: it was not run", n, h.Bytes, contract.MaxRequestBytes))}
+	if h.ID != nil {
+		l.id = jsontext.Value(h.ID)
 	}
 	return l
 }

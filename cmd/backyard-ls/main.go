@@ -8,6 +8,7 @@
 //	backyard-ls run [flags] FILE.py         run every code cell of a file, notebook style
 //	backyard-ls batch [flags] < in.jsonl    run independent snippets, one result line each
 //	backyard-ls mcp [--http ADDR] [flags]   the MCP server for AI agents (stdio by default)
+//	backyard-ls http [--listen ADDR] [flags] the HTTP service: SandboxFusion's API and sessions
 //	backyard-ls doctor                      report the Monty worker and the container engine
 //	backyard-ls version                     print versions
 package main
@@ -38,6 +39,8 @@ func main() {
 		code = runBatch(args)
 	case "mcp":
 		code = runMCP(args)
+	case "http":
+		code = runHTTP(args)
 	case "doctor":
 		code = runDoctor(args)
 	case "version":
@@ -58,6 +61,7 @@ func usage() {
   backyard-ls run [flags] FILE.py         run every code cell, print each cell's output
   backyard-ls batch [flags] < in.jsonl    run independent snippets (JSON Lines), one record each
   backyard-ls mcp [--http ADDR] [flags]   MCP tools for AI agents, on stdio or streamable HTTP
+  backyard-ls http [--listen ADDR] [flags] SandboxFusion's /run_code and /run_jupyter, and sessions
   backyard-ls doctor                      what was found: Monty worker, container engine, runtimes
   backyard-ls version                     versions of backyard-ls and its worker
 Run "backyard-ls COMMAND -h" for the flags of a command.

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"go.lsp.dev/uri"
+	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/cells"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -30,7 +30,7 @@ func runRun(args []string) int {
 	settings := contract.BindFlags(fs, runFlags...)
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "warn", "log level: debug, info, warn, error")
-	workspace := fs.String("workspace", "", "the folder the cells see, read-only (default: the current directory when it holds FILE, else FILE's folder)")
+	workspace := fs.String("workspace", "", "the folder the cells see, read-only (default: FILE's project, the nearest folder above it with .git, pyproject.toml or setup.cfg, else FILE's folder; never / or the home folder, which only this flag shows)")
 	saveFiles := fs.Bool("save-files", false, "at the end, write the files the cells wrote (kept apart by files.write=sandbox) to the workspace")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: backyard-ls run [flags] FILE.py\n\nRuns every code cell of FILE.py in order, in FILE's folder, and prints each cell's output.\nExit status 1 when any cell failed.")
@@ -66,12 +66,18 @@ func runRun(args []string) int {
 		return 2
 	}
 
-	root, err := runWorkspace(*workspace, abs)
+	roots, warning, err := runWorkspace(*workspace, abs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
 		return 2
 	}
-	cfg := kernel.Config{Settings: flags.Apply(contract.DefaultSettings()), Roots: []string{root}, Dir: filepath.Dir(abs), Logger: log}
+	if warning != "" {
+		fmt.Fprintln(os.Stderr, "backyard-ls run: warning:", warning)
+		if *logFile != "" { // else the line above is the log's
+			log.Warn("workspace", zap.String("warning", warning))
+		}
+	}
+	cfg := kernel.Config{Settings: flags.Apply(contract.DefaultSettings()), Roots: roots, Dir: filepath.Dir(abs), Logger: log}
 	// One document: its own pre-warm covers it, a warm pool would only
 	// start a container it never uses.
 	cfg.Settings.Container.WarmPool = 0
@@ -128,8 +134,7 @@ func runRun(args []string) int {
 			failed = true
 		}
 		if *asJSON {
-			b, _ := json.Marshal(rec)
-			out.Write(append(b, '\n'))
+			out.Write(append(rec.AppendJSON(nil), '\n')) // one line: line separators escaped
 		} else {
 			printResult(out, path, rec)
 		}
@@ -144,24 +149,28 @@ func runRun(args []string) int {
 }
 
 // runWorkspace is the folder the cells of file see: flag, when given, else
-// the current directory when it holds file, else file's folder.
-func runWorkspace(flag, file string) (string, error) {
+// file's project (notebook.ProjectRoot), none when file lies in the home
+// folder or the file system's root. The warning says when that folder is
+// broad, or why there is none.
+func runWorkspace(flag, file string) (roots []string, warning string, err error) {
 	if flag != "" {
 		abs, err := filepath.Abs(flag)
 		if err != nil {
-			return "", err
+			return nil, "", err
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return "", fmt.Errorf("--workspace %s is not a folder", flag)
+			return nil, "", fmt.Errorf("--workspace %s is not a folder", flag)
 		}
-		return abs, nil
-	}
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
-			return wd, nil
+		if notebook.Broad(abs) {
+			warning = notebook.BroadWarning(abs)
 		}
+		return []string{abs}, warning, nil
 	}
-	return filepath.Dir(file), nil
+	root, ok := notebook.ProjectRoot(filepath.Dir(file))
+	if !ok {
+		return nil, fmt.Sprintf("%s is in the home folder or the file system's root: its cells see none of the files there (--workspace %s shows them)", filepath.Base(file), root), nil
+	}
+	return []string{root}, "", nil
 }
 
 // saveKernelFiles writes every file the kernel kept apart to the workspace
@@ -254,16 +263,17 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 		fmt.Fprintf(w, "Out[%d]: %s\n", rec.ExecutionCount, rec.Result.Text)
 	}
 	if rec.Error != nil {
-		for _, f := range rec.Error.Traceback {
-			if f.Line >= 0 {
-				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
-			} else if f.File != "" {
-				fmt.Fprintf(w, "  File %q, line %d, in %s\n    %s\n", f.File, f.FileLine, f.Name, f.Text)
-			} else if f.Text != "" {
-				fmt.Fprintf(w, "  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
+		io.WriteString(w, notebook.Traceback(rec.Error, func(f contract.Frame) string {
+			switch {
+			case f.Line >= 0:
+				return fmt.Sprintf("  File %q, line %d, in %s\n    %s\n", path, f.Line+1, f.Name, f.Text)
+			case f.File != "":
+				return fmt.Sprintf("  File %q, line %d, in %s\n    %s\n", f.File, f.FileLine, f.Name, f.Text)
+			case f.Text != "":
+				return fmt.Sprintf("  In %s (code from another cell)\n    %s\n", f.Name, f.Text)
 			}
-		}
-		fmt.Fprintln(w, notebook.ErrorMessage(rec.Error))
+			return ""
+		}))
 	}
 	if rec.Status != contract.StatusOK && rec.Status != contract.StatusError {
 		fmt.Fprintf(w, "[%s]\n", rec.Status)

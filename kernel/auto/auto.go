@@ -61,6 +61,9 @@ type Kernel struct {
 	bg     context.Context
 	bgStop context.CancelFunc
 
+	// montyFile: Monty's __file__ is the document's path, as CPython's.
+	montyFile bool
+
 	// Owned by the goroutine holding q.
 	caps *Capabilities
 	seen map[string]bool // names the journal's cells mention
@@ -124,7 +127,7 @@ type ContainerKernel interface {
 
 // New returns an auto kernel; nothing starts until the first cell.
 func New(cfg kernel.Config) (*Kernel, error) {
-	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{},
+	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{}, montyFile: montykernel.ScriptName(cfg) != "",
 		drawers: map[string]string{}, redrawNoted: map[*kcore.Replayable]bool{}}
 	a.life, a.end = context.WithCancel(context.Background())
 	a.bg, a.bgStop = context.WithCancel(a.life)
@@ -138,6 +141,15 @@ func New(cfg kernel.Config) (*Kernel, error) {
 	a.newContainer = func() (ContainerKernel, error) {
 		co := containerkernel.OptionsOf(cfg)
 		co.OnState = a.forwardState(a.isMoved)
+		if f := cfg.OnIdleOutput; f != nil {
+			// A container that only checks cells prints nothing a person
+			// asked for between them.
+			co.OnIdleOutput = func(s kernel.Stream, text string) {
+				if a.isMoved() {
+					f(s, text)
+				}
+			}
+		}
 		return containerkernel.New(co)
 	}
 	return a, nil
@@ -260,7 +272,8 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return kernel.Result{}, err
 	}
-	p := planCell(req.Code, caps)
+	c := analyze(req.Code)
+	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {
 		return a.route(ctx, req, *p.route)
 	}
@@ -272,6 +285,9 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return r, err
 	}
+	if p.code != req.Code {
+		unshim(r.Error, req.Code, p.code)
+	}
 
 	a.mu.Lock()
 	drift := a.drift
@@ -280,24 +296,47 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if drift != "" {
 		rules = append(rules, rule{"check:replay", drift})
 	}
-	if n := a.orderedName(req.Code); n != "" {
+	if n := a.orderedName(c); n != "" {
 		rules = append(rules, rule{"value:set-order", "uses " + n + ", whose value holds a set, which Monty iterates in another order than CPython"})
 	}
 	if len(rules) == 0 {
-		a.record(rec, r, false)
+		a.record(c, rec, r, false)
 		return r, nil
 	}
-	if readsInput(req.Code) && !(r.Error != nil && r.Error.EName == "NameError" && r.Error.EValue == "name 'input' is not defined") {
+	if readsInput(c) && !(r.Error != nil && r.Error.EName == "NotImplementedError" && r.Error.EValue == "Monty does not support the built-in input") {
 		// Running it again would ask the person again (unless Monty could
 		// not ask).
-		return a.unconfirmed(rec, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
+		return a.unconfirmed(c, rec, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
 	}
-	return a.check(ctx, req, rec, r, rules, &shown)
+	return a.check(ctx, req, c, rec, r, rules, &shown)
+}
+
+// unshim makes the frames of an error Monty raised in a cell it ran with
+// shims applied (shimmed) read the cell's own lines (code); a rewritten
+// line's span is not the cell's, and is dropped.
+func unshim(e *contract.ExecutionError, code, shimmed string) {
+	if e == nil {
+		return
+	}
+	lines, got := strings.Split(code, "\n"), strings.Split(shimmed, "\n")
+	for i := range e.Traceback {
+		f := &e.Traceback[i]
+		if f.Line < 1 || f.Line > len(lines) || f.Line > len(got) {
+			continue
+		}
+		f.Text = strings.TrimSpace(lines[f.Line-1])
+		for l := f.Line; l <= max(f.EndLine, f.Line) && l <= len(lines); l++ {
+			if l > len(got) || lines[l-1] != got[l-1] {
+				f.Col, f.EndLine, f.EndCol = 0, 0, 0
+				break
+			}
+		}
+	}
 }
 
 // readsInput reports a cell that calls input().
-func readsInput(code string) bool {
-	for _, sig := range regions(code) {
+func readsInput(c *cell) bool {
+	for _, sig := range c.Regions {
 		for i := 0; i+1 < len(sig); i++ {
 			if sig[i].Kind == pysrc.Name && sig[i].Text == "input" && isOp(sig[i+1], "(") && (i == 0 || !isOp(sig[i-1], ".")) {
 				return true
@@ -307,9 +346,9 @@ func readsInput(code string) bool {
 	return false
 }
 
-// record adds a cell Monty ran to the journal; ranInContainer says the
-// container ran it too (a check), in the same namespace.
-func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer bool) {
+// record adds cell c, which Monty ran, to the journal; ranInContainer says
+// the container ran it too (a check), in the same namespace.
+func (a *Kernel) record(c *cell, rec *kcore.Replayable, r kernel.Result, ranInContainer bool) {
 	switch {
 	case r.Restored:
 		// Monty put the namespace back as it was before the cell (a limit
@@ -341,7 +380,7 @@ func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer b
 		}
 		return
 	}
-	for _, n := range pysrc.Names(rec.Code) {
+	for _, n := range c.Names {
 		a.seen[n] = true
 	}
 	e := entry{rec: rec, status: r.Status, draws: pysrc.Draws(rec.Code, a.drawers), wrote: len(r.Files) > 0}
@@ -363,25 +402,25 @@ func (a *Kernel) record(rec *kcore.Replayable, r kernel.Result, ranInContainer b
 
 // check runs the cell in the container, after the journal, and shows
 // CPython's result when it differs from Monty's (mr), moving the document.
-func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Replayable, mr kernel.Result, rules []rule, shown *echo) (kernel.Result, error) {
+func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kcore.Replayable, mr kernel.Result, rules []rule, shown *echo) (kernel.Result, error) {
 	why := rules[0]
 	a.sync.Lock()
 	defer a.sync.Unlock()
 	ctr, err := a.syncedContainer(ctx, false)
 	if err != nil {
-		return a.unconfirmed(rec, mr, why, "no container could confirm it: "+err.Error()), nil
+		return a.unconfirmed(c, rec, mr, why, "no container could confirm it: "+err.Error()), nil
 	}
 	creq := req
 	creq.OnOutput = shown.resume(req.OnOutput)
 	creq.Functions = rec.Request().Functions // Monty's run called the host; this one hears its answers
 	creq.Spent = req.Spent + mr.Duration     // one budget per cell: the container gets what Monty left
 	if creq.TimeLeft(a.limits(req)) <= 0 {
-		return a.unconfirmed(rec, mr, why, "Monty's run used the cell's whole time limit"), nil
+		return a.unconfirmed(c, rec, mr, why, "Monty's run used the cell's whole time limit"), nil
 	}
 	cr, err := a.run(ctx, ctr, creq)
 	if err != nil {
 		a.setStale()
-		return a.unconfirmed(rec, mr, why, "the container could not run it: "+err.Error()), nil
+		return a.unconfirmed(c, rec, mr, why, "the container could not run it: "+err.Error()), nil
 	}
 
 	ended := func(r kernel.Result) bool { return r.Status == kernel.StatusOK || r.Status == kernel.StatusError }
@@ -390,7 +429,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Repla
 		// Monty's limit or crash: CPython ran the cell.
 		return a.moveAfter(cr, why, mr), nil
 	case !ended(mr):
-		a.record(rec, mr, true)
+		a.record(c, rec, mr, true)
 		if mr.Status == kernel.StatusTimeout {
 			a.setStale() // the container may have done part of the cell
 		}
@@ -399,20 +438,20 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, rec *kcore.Repla
 	case !ended(cr):
 		// The container was interrupted or failed: no verdict.
 		a.setStale()
-		return a.unconfirmed(rec, mr, why, "the container did not finish the cell: "+errorText(cr)), nil
+		return a.unconfirmed(c, rec, mr, why, "the container did not finish the cell: "+errorText(cr)), nil
 	}
 	same, exception := sameOutput(mr, cr), sameException(mr, cr)
 	if same || exception {
-		diff, sets := a.compareValues(ctx, ctr, req.Code)
+		diff, sets := a.compareValues(ctx, ctr, c)
 		if diff != "" {
 			return a.moveAfter(cr, rule{why.id, why.reason + "; " + diff}, mr), nil
 		}
-		if sets || a.orderedName(req.Code) != "" {
-			for _, n := range comparedNames(req.Code) {
+		if sets || a.orderedName(c) != "" {
+			for _, n := range comparedNames(c) {
 				a.ordered[n] = true
 			}
 		}
-		a.record(rec, mr, true)
+		a.record(c, rec, mr, true)
 		a.followDraws(ctx, ctr, rec)
 		if same {
 			mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckConfirmed}
@@ -451,9 +490,9 @@ func (a *Kernel) followDraws(ctx context.Context, ctr kernel.Kernel, rec *kcore.
 }
 
 // unconfirmed is Monty's result shown without CPython's word on it.
-func (a *Kernel) unconfirmed(rec *kcore.Replayable, mr kernel.Result, why rule, msg string) kernel.Result {
+func (a *Kernel) unconfirmed(c *cell, rec *kcore.Replayable, mr kernel.Result, why rule, msg string) kernel.Result {
 	a.log.Info("Monty's result is unconfirmed", zap.String("rule", why.id), zap.String("why", msg))
-	a.record(rec, mr, false)
+	a.record(c, rec, mr, false)
 	mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckUnconfirmed, Note: "Monty's result could not be compared with CPython's: " + msg}
 	return mr
 }
@@ -464,9 +503,10 @@ func (a *Kernel) setStale() {
 	a.mu.Unlock()
 }
 
-// orderedName is a name of code whose value holds a set, "" when none is.
-func (a *Kernel) orderedName(code string) string {
-	for _, n := range comparedNames(code) {
+// orderedName is a name of the cell whose value holds a set, "" when none
+// is.
+func (a *Kernel) orderedName(c *cell) string {
+	for _, n := range comparedNames(c) {
 		if a.ordered[n] {
 			return n
 		}
@@ -478,8 +518,8 @@ func (a *Kernel) orderedName(code string) string {
 // and in the container after it ran in both; it says how they differ, ""
 // when they agree. sets reports values that agree only once their sets are
 // read in one order.
-func (a *Kernel) compareValues(ctx context.Context, ctr kernel.Kernel, code string) (diff string, sets bool) {
-	names := comparedNames(code)
+func (a *Kernel) compareValues(ctx context.Context, ctr kernel.Kernel, c *cell) (diff string, sets bool) {
+	names := comparedNames(c)
 	if len(names) == 0 {
 		return "", false
 	}
@@ -488,11 +528,11 @@ func (a *Kernel) compareValues(ctx context.Context, ctr kernel.Kernel, code stri
 	if err != nil || m.Status != kernel.StatusOK {
 		return "its values could not be read on Monty", false
 	}
-	c, err := a.run(ctx, ctr, kernel.Request{Code: fp})
-	if err != nil || c.Status != kernel.StatusOK {
+	cr, err := a.run(ctx, ctr, kernel.Request{Code: fp})
+	if err != nil || cr.Status != kernel.StatusOK {
 		return "its values could not be read in the container", false
 	}
-	ml, cl := strings.Split(normalizeRepr(m.Stdout), "\n"), strings.Split(normalizeRepr(c.Stdout), "\n")
+	ml, cl := strings.Split(normalizeRepr(m.Stdout), "\n"), strings.Split(normalizeRepr(cr.Stdout), "\n")
 	for i, n := range names {
 		switch {
 		case i >= len(ml) || i >= len(cl):
@@ -765,7 +805,7 @@ func (a *Kernel) Prewarm(codes []string) bool {
 	}
 	why := -1
 	for i, c := range codes {
-		if mayNeedContainer(c, caps) {
+		if mayNeedContainer(c, caps, a.montyFile) {
 			why = i
 			break
 		}

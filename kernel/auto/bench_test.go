@@ -41,7 +41,7 @@ func BenchmarkAutoMove(b *testing.B) {
 	}
 	move := -1
 	for i, c := range codes {
-		if planCell(c, caps).route != nil {
+		if planCell(analyze(c), caps, false).route != nil {
 			move = i
 			break
 		}
@@ -216,5 +216,75 @@ func waitCaughtUp(b *testing.B, a *Kernel, n int) {
 			b.Fatal("the container did not catch up")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// benchCell is a cell of plain Python that auto mode runs on Monty with no
+// check: what a router adds to every such cell is its own work.
+const benchCell = `def area(w, h):
+    return w * h
+rooms = [("kitchen", 3.5, 4.0), ("hall", 2.0, 6.5), ("study", 3.0, 3.0)]
+total = 0
+for name, w, h in rooms:
+    total += area(w, h)  # square metres
+label = f"{len(rooms)} rooms, {total:.1f} m2, largest {max(r[1] * r[2] for r in rooms)}"
+label`
+
+// BenchmarkMontyCell measures a cell auto mode runs on Monty, against the
+// same cell on a Monty kernel alone in the same run: the difference is
+// what the auto kernel adds (reading the cell, its plan, the checks of
+// Monty's result).
+func BenchmarkMontyCell(b *testing.B) {
+	ctx := context.Background()
+	for _, kind := range []string{"monty", "auto"} {
+		b.Run(kind, func(b *testing.B) {
+			var k kernel.Kernel
+			var err error
+			if kind == "monty" {
+				k, err = montykernel.New(montykernel.Options{})
+			} else {
+				k, err = New(testConfig(nil))
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer k.Close()
+			if r, err := k.Execute(ctx, kernel.Request{Code: benchCell}); err != nil || r.Status != kernel.StatusOK || r.Backend != contract.BackendMonty || r.Routing != nil {
+				b.Fatalf("%+v %v", r, err)
+			}
+			var s kerneltest.Samples
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t := time.Now()
+				r, err := k.Execute(ctx, kernel.Request{Code: benchCell})
+				s = append(s, time.Since(t))
+				if err != nil || r.Status != kernel.StatusOK {
+					b.Fatalf("%+v %v", r, err)
+				}
+			}
+			s.Report(b)
+		})
+	}
+}
+
+// BenchmarkRouteCell measures the router's own reading of benchCell for
+// one execution on Monty: the scan, the plan with its shims, the names a
+// check compares, the input() test and the journal's names.
+func BenchmarkRouteCell(b *testing.B) {
+	bin, err := monty.Find("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	caps, err := MontyCapabilities(context.Background(), bin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := &Kernel{seen: map[string]bool{}, ordered: map[string]bool{}}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c := analyze(benchCell)
+		if p := planCell(c, caps, false); p.route != nil || a.orderedName(c) != "" || readsInput(c) || len(c.Names) == 0 {
+			b.Fatal("benchCell is routed, ordered or reads input()")
+		}
 	}
 }

@@ -43,7 +43,7 @@ type Capabilities struct {
 func (c *Capabilities) shims() []shim {
 	var out []shim
 	for _, s := range shims {
-		if c.Shimmed[s.construct] {
+		if c.Shimmed[s.Construct] {
 			out = append(out, s)
 		}
 	}
@@ -217,13 +217,13 @@ func probeMonty(ctx context.Context, binary, version string) (*Capabilities, err
 	}
 	c.Shimmed = map[string]bool{}
 	for _, s := range shims {
-		code, ok := cells[s.construct]
-		if _, diverges := c.Divergent[s.construct]; !ok || !diverges {
+		code, ok := cells[s.Construct]
+		if _, diverges := c.Divergent[s.Construct]; !ok || !diverges {
 			continue
 		}
-		rewritten, _ := applyShims(code, []shim{s})
-		got, err := feed(s.prelude + rewritten)
-		c.Shimmed[s.construct] = err == nil && got == want[s.construct]
+		rewritten, _ := applyShims(analyze(code), []shim{s})
+		got, err := feed(s.Prelude + rewritten)
+		c.Shimmed[s.Construct] = err == nil && got == want[s.Construct]
 	}
 	return c, ctx.Err()
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/monty"
-	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 func capabilities(t *testing.T) *Capabilities {
@@ -37,7 +36,7 @@ func TestCapabilitiesOfPinnedWorker(t *testing.T) {
 			t.Errorf("%s should not be importable", m)
 		}
 	}
-	for _, d := range []string{"class-inheritance", "yield", "dunder:__bool__", "dunder:__lt__", "set", "generator-expression"} {
+	for _, d := range []string{"class-inheritance", "yield", "dunder:__bool__", "dunder:__lt__", "set", "generator-expression", "is-literal", "annotations"} {
 		if _, ok := c.Divergent[d]; !ok {
 			t.Errorf("%s should diverge on Monty %s", d, c.Version)
 		}
@@ -57,7 +56,7 @@ func TestEveryProbeIsDetected(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, code := range cells {
-		found := constructs(pysrc.Analyze(code), code)
+		found := constructs(analyze(code))
 		if !slices.Contains(found, name) {
 			t.Errorf("probe %s: constructs found %v", name, found)
 		}

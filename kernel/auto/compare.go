@@ -7,15 +7,37 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // sameOutput reports whether two runs of a cell show the same: status,
-// output, value and exception (tracebacks and durations aside).
+// output, value and exception with its notes, chain and group members
+// (tracebacks and durations aside).
 func sameOutput(a, b kernel.Result) bool {
 	return a.Status == b.Status && a.Stdout == b.Stdout && a.Stderr == b.Stderr &&
-		valueText(a) == valueText(b) && errorText(a) == errorText(b)
+		valueText(a) == valueText(b) && sameError(a.Error, b.Error)
+}
+
+// sameError reports whether two exceptions read the same where a traceback
+// shows them: type, message, notes, the cause or context before them and
+// their members (Monty reports no chain: a chained exception of CPython's
+// is not Monty's).
+func sameError(a, b *contract.ExecutionError) bool {
+	switch {
+	case a == nil || b == nil:
+		return a == b
+	case a.EName != b.EName || a.EValue != b.EValue || !slices.Equal(a.Notes, b.Notes) || a.MoreExceptions != b.MoreExceptions,
+		len(a.Exceptions) != len(b.Exceptions) || !sameError(a.Cause, b.Cause) || !sameError(a.Context, b.Context):
+		return false
+	}
+	for i := range a.Exceptions {
+		if !sameError(&a.Exceptions[i], &b.Exceptions[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameException reports whether two runs raised the same exception type at
@@ -68,9 +90,9 @@ const (
 
 // comparedNames are the names of a cell whose values a check compares: the
 // names it mentions, except CPython's built-ins and dunder names.
-func comparedNames(code string) []string {
+func comparedNames(c *cell) []string {
 	var out []string
-	for _, n := range pysrc.Names(code) {
+	for _, n := range c.Names {
 		if pysrc.IsBuiltin(n) || strings.HasPrefix(n, "__") || n == "_" {
 			continue
 		}
@@ -131,7 +153,13 @@ func setOrderFree(repr string) string {
 	if err != nil {
 		return repr
 	}
-	c := canon{sig: significant(toks)}
+	sig := toks[:0:0]
+	for _, t := range toks {
+		if t.Kind != pysrc.Comment && t.Kind != pysrc.Newline {
+			sig = append(sig, t)
+		}
+	}
+	c := canon{sig: sig}
 	var b strings.Builder
 	for c.i < len(c.sig) {
 		text, _ := c.item()

@@ -117,7 +117,7 @@ func TestReadsInput(t *testing.T) {
 	for code, want := range map[string]bool{
 		"name = input('name? ')": true, "print(f'{input()}')": true, "x.input(1)": false, "inputs = 1": false, "'input('": false,
 	} {
-		if readsInput(code) != want {
+		if readsInput(analyze(code)) != want {
 			t.Errorf("%q: %v", code, !want)
 		}
 	}

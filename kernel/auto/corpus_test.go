@@ -133,7 +133,7 @@ func TestEveryDifferenceHasARule(t *testing.T) {
 			standalone := set == "differential"
 			started := false
 			for i, c := range nb.cells {
-				p := planCell(c.Code, caps)
+				p := planCell(analyze(c.Code), caps, false)
 				if p.route != nil {
 					checked++
 					if !standalone {

@@ -35,7 +35,7 @@ type Plan struct {
 
 // Plan decides how code runs.
 func (r *Router) Plan(code string) Plan {
-	p := planCell(code, r.caps)
+	p := planCell(analyze(code), r.caps, false) // a snippet has no document
 	out := Plan{Code: p.code, p: p}
 	if p.route != nil {
 		out.Route = &contract.Routing{Rule: p.route.id, Reason: p.route.reason}

@@ -46,19 +46,33 @@ var checkable = map[string]bool{
 	"global": true, "nonlocal": true, "match": true, "object-repr": true,
 }
 
-// constructs are the probe names of the constructs in code.
-func constructs(a pysrc.Analysis, code string) []string {
-	out := slices.Concat(a.Features, a.Uses, shimConstructs(code))
+// cell is a cell's code and what one scan of it found (pysrc.Analyze):
+// the plan, the shims, the input() test and the names a check compares
+// all read it, so that an execution scans its code once.
+type cell struct {
+	code string
+	pysrc.Analysis
+}
+
+func analyze(code string) *cell { return &cell{code: code, Analysis: pysrc.Analyze(code)} }
+
+// constructs are the probe names of the constructs in the cell.
+func constructs(c *cell) []string {
+	out := slices.Concat(c.Features, c.Uses, shimConstructs(c))
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// planCell decides how the cell code runs, by what the worker was found to
-// support (caps).
-func planCell(code string, caps *Capabilities) plan {
-	a := pysrc.Analyze(code)
-	p := plan{code: code}
-	for _, imp := range a.Imports {
+// planCell decides how the cell runs, by what the worker was found to
+// support (caps). montyFile says whether Monty's __file__ is CPython's (the
+// document's path, see montykernel.ScriptName).
+func planCell(c *cell, caps *Capabilities, montyFile bool) plan {
+	p := plan{code: c.code}
+	if !montyFile && slices.Contains(c.Names, "__file__") {
+		p.route = &rule{"construct:__file__", "uses __file__, which Monty defines otherwise than CPython for this code (CPython names the document, or has none without one)"}
+		return p
+	}
+	for _, imp := range c.Imports {
 		if imp.Top == "" || imp.Top == "__future__" {
 			continue
 		}
@@ -68,35 +82,35 @@ func planCell(code string, caps *Capabilities) plan {
 		}
 	}
 	var use []shim
-	for _, c := range constructs(a, code) {
-		if _, diverges := caps.Divergent[c]; !diverges {
+	for _, x := range constructs(c) {
+		if _, diverges := caps.Divergent[x]; !diverges {
 			continue
 		}
 		switch {
-		case caps.Shimmed[c]:
-			i := slices.IndexFunc(shims, func(s shim) bool { return s.construct == c })
+		case caps.Shimmed[x]:
+			i := slices.IndexFunc(shims, func(s shim) bool { return s.Construct == x })
 			use = append(use, shims[i])
-		case checkable[c]:
-			p.checks = append(p.checks, rule{"check:" + c, fmt.Sprintf("uses %s, which Monty runs differently from CPython in some cases", describe(c))})
+		case checkable[x]:
+			p.checks = append(p.checks, rule{"check:" + x, fmt.Sprintf("uses %s, which Monty runs differently from CPython in some cases", describe(x))})
 		default:
-			p.route = &rule{"construct:" + c, fmt.Sprintf("uses %s, which Monty does not run as CPython does", describe(c))}
+			p.route = &rule{"construct:" + x, fmt.Sprintf("uses %s, which Monty does not run as CPython does", describe(x))}
 			return p
 		}
 	}
-	p.code, _ = applyShims(code, use)
+	p.code, _ = applyShims(c, use)
 	return p
 }
 
 // mayNeedContainer reports whether a cell is likely to need the container:
 // it is routed or checked, or it raises on purpose (its error is
 // confirmed).
-func mayNeedContainer(code string, caps *Capabilities) bool {
-	p := planCell(code, caps)
+func mayNeedContainer(code string, caps *Capabilities, montyFile bool) bool {
+	c := analyze(code)
+	p := planCell(c, caps, montyFile)
 	if p.route != nil || len(p.checks) > 0 {
 		return true
 	}
-	toks, _ := pysrc.Tokenize(code)
-	for _, t := range toks {
+	for _, t := range c.Regions[0] {
 		if t.Kind == pysrc.Name && (t.Text == "raise" || t.Text == "assert") {
 			return true
 		}

@@ -29,7 +29,7 @@ func TestApplyShims(t *testing.T) {
 		"print(1,\n  round(x,\n  2))": "print(1,\n  __backyard_round__(round, x,\n  2))",
 	}
 	for code, want := range cases {
-		if got, _ := applyShims(code, shims); got != want {
+		if got, _ := applyShims(analyze(code), shims); got != want {
 			t.Errorf("%q: got %q, want %q", code, got, want)
 		}
 	}
@@ -75,8 +75,8 @@ func TestRoundShimMatchesCPython(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	shimmed, _ := applyShims(code, shims)
-	r, _ := montykernel.RunSnippet(context.Background(), w, roundPrelude+shimmed, kernel.DefaultLimits, true)
+	shimmed, _ := applyShims(analyze(code), shims)
+	r, _ := montykernel.RunSnippet(context.Background(), w, prelude(shims)+shimmed, kernel.DefaultLimits, true)
 	if r.Status != kernel.StatusOK {
 		t.Fatalf("%+v", r.Error)
 	}

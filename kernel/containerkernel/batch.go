@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"go.uber.org/zap"
@@ -25,6 +26,9 @@ type BatchOptions struct {
 	Limits kernel.Limits
 	// Preload are modules each fork server imports once, e.g. "numpy".
 	Preload []string
+	// HashSeed is the snippets' PYTHONHASHSEED ("0", "random"); empty
+	// leaves Python's default (random per fork server).
+	HashSeed string
 	// OnWarning gets warnings for the user (gVisor missing), each once.
 	OnWarning func(string)
 	Logger    *zap.Logger
@@ -32,8 +36,12 @@ type BatchOptions struct {
 
 // ForkPool hands out the lanes of one batch. A fork server that cannot
 // start fails every lane the same way from then on, without trying again.
+// The pool learns what its snippets import: a module its snippets keep
+// importing is imported into every lane's fork server between snippets,
+// as if it had been preloaded.
 type ForkPool struct {
-	opts BatchOptions
+	opts  BatchOptions
+	learn *learner
 
 	mu     sync.Mutex
 	failed error
@@ -45,14 +53,19 @@ func NewForkPool(opts BatchOptions) *ForkPool {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
-	return &ForkPool{opts: opts}
+	return &ForkPool{opts: opts, learn: newLearner(opts.Preload)}
 }
+
+// Learned are the modules the pool's fork servers import because its
+// snippets kept importing them.
+func (p *ForkPool) Learned() []string { return p.learn.modules() }
 
 // ForkLane runs snippets one at a time on its own fork-server container
 // (container.ForkServer), started on first use and again after it stopped.
 // A ForkLane is not safe for concurrent use, except Close.
 type ForkLane struct {
 	pool *ForkPool
+	has  []string // the learned modules its fork server imported
 
 	mu sync.Mutex
 	f  *container.ForkServer
@@ -84,9 +97,22 @@ func (l *ForkLane) Start(ctx context.Context) error {
 		ContainerSettings: o.Container, DockerHost: o.DockerHost, Packages: true,
 		MemoryBytes: int64(o.Limits.MemoryBytes), RecursionLimit: o.Limits.RecursionDepth, Logger: o.Logger,
 	}
+	if o.HashSeed != "" {
+		// Every child of a fork server has its hash secret: one seed for
+		// all of them makes the lanes alike.
+		cfg.Env = map[string]string{"PYTHONHASHSEED": o.HashSeed}
+	}
+	learned := p.learn.modules()
 	e, err := container.Shared(ctx, o.DockerHost, o.Logger)
 	if err == nil {
-		f, err = e.StartForkServer(ctx, cfg, o.Preload)
+		f, err = e.StartForkServer(ctx, cfg, append(slices.Clone(o.Preload), learned...))
+		if err != nil && len(learned) > 0 && ctx.Err() == nil {
+			// What was learned may be what fails: without it.
+			o.Logger.Warn("a fork server with the learned modules did not start", zap.Strings("modules", learned), zap.Error(err))
+			p.learn.refuse(learned...)
+			learned = nil
+			f, err = e.StartForkServer(ctx, cfg, o.Preload)
+		}
 	}
 	if err != nil {
 		if ctx.Err() == nil {
@@ -101,9 +127,55 @@ func (l *ForkLane) Start(ctx context.Context) error {
 		warnOnce(w, o.OnWarning)
 	}
 	l.mu.Lock()
-	l.f = f
+	l.f, l.has = f, learned
 	l.mu.Unlock()
 	return nil
+}
+
+// catchUp imports into the lane's fork server what the pool learned since
+// it started. A module that fails, starts a thread or takes the memory
+// meant for the snippets is never tried again; the server it spoiled is
+// given up for a new one.
+func (l *ForkLane) catchUp(ctx context.Context) error {
+	var missing []string
+	for _, m := range l.pool.learn.modules() {
+		if !slices.Contains(l.has, m) {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	l.mu.Lock()
+	f := l.f
+	l.mu.Unlock()
+	got, err := f.Import(ctx, missing)
+	log := l.pool.opts.Logger
+	switch {
+	case err != nil:
+		l.discard()
+		if ctx.Err() != nil {
+			return err
+		}
+		log.Warn("a fork server stopped importing learned modules", zap.Strings("modules", missing), zap.Error(err))
+		l.pool.learn.refuse(missing...)
+	case got.Threads > 1 || got.RSS > container.ForkServerHeadroom*3/4:
+		log.Warn("learned modules make a fork server unfit: forgotten", zap.Strings("modules", got.Modules), zap.Int("threads", got.Threads), zap.Int64("rss", got.RSS))
+		l.discard()
+		l.pool.learn.refuse(got.Modules...)
+	default:
+		l.has = append(l.has, got.Modules...)
+		log.Info("fork server imported learned modules", zap.Strings("modules", got.Modules))
+	}
+	for m, why := range got.Failed {
+		log.Info("a learned module does not import", zap.String("module", m), zap.String("error", why))
+		l.pool.learn.refuse(m)
+		l.has = append(l.has, m) // not asked again
+	}
+	// Loaded before anything was learned: nothing to learn.
+	l.pool.learn.refuse(got.Had...)
+	l.has = append(l.has, got.Had...)
+	return l.Start(ctx)
 }
 
 // Run runs one snippet; every outcome is a result. A container that
@@ -114,7 +186,15 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 	if err := container.CheckFiles(sn.Files); err != nil {
 		return InvalidSnippet(err)
 	}
-	if err := l.Start(ctx); err != nil {
+	if err := container.CheckPaths(sn.Fetch); err != nil {
+		return InvalidSnippet(err)
+	}
+	l.pool.learn.saw(sn.Code)
+	err := l.Start(ctx)
+	if err == nil {
+		err = l.catchUp(ctx)
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedSnippet()
 		}
@@ -128,7 +208,7 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 	out := kcore.NewOutput(lim.MaxOutputBytes, kernel.Request{})
 	r := kernel.Result{Backend: contract.BackendContainer, Runtime: f.Runtime().Name}
 	got, err := f.Run(ctx, container.Snippet{
-		Code: sn.Code, Inputs: sn.Inputs, Files: sn.Files, Timeout: lim.Timeout,
+		Code: sn.Code, Program: sn.Program, Inputs: sn.Inputs, Stdin: sn.Stdin, Files: sn.Files, Fetch: sn.Fetch, Timeout: lim.Timeout,
 		MemoryBytes: int64(lim.MemoryBytes), MaxOutput: lim.MaxOutputBytes, RecursionLimit: lim.RecursionDepth,
 	})
 	if err != nil {
@@ -146,21 +226,25 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 	}
 	out.Write(kernel.Stdout, got.Stdout)
 	out.Write(kernel.Stderr, got.Stderr)
-	r.Stdout, r.Stderr, r.Duration = out.Stdout(), out.Stderr(), got.Duration
+	r.Stdout, r.Stderr, r.Duration, r.Fetched = out.Stdout(), out.Stderr(), got.Duration, got.Fetched
+	if got.Signal > 0 {
+		r.Exit = &kernel.ProcessExit{Signal: got.Signal}
+	} else if got.ExitCode != nil {
+		r.Exit = &kernel.ProcessExit{Code: *got.ExitCode}
+	}
 	if got.Value != nil {
 		r.Value = &contract.Value{Text: got.Value.Text}
 	}
 	if e := got.Error; e != nil {
-		r.Error = &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback))}
-		for _, fr := range e.Traceback {
-			r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: fr.Line, Name: fr.Name, Text: fr.Text})
-		}
+		r.Error = e.ExecutionError()
 	}
 	switch got.Status {
 	case "ok":
 		r.Status = kernel.StatusOK
 	case "error":
 		r.Status = kernel.StatusError
+	case "interrupted":
+		return interruptedSnippet()
 	case "timeout":
 		r.Status = kernel.StatusTimeout
 		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", lim.Timeout)}

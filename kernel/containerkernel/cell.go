@@ -29,11 +29,12 @@ const (
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
 	code   string
+	file   string // __file__
 	silent bool
 	limits kernel.Limits
-	// left is the time the cell may run here: its time limit less what it
-	// spent on another backend (kernel.Request.Spent).
-	left    time.Duration
+	// spent is what the cell spent of its time limit on another backend
+	// (kernel.Request.Spent): it may run for what is left.
+	spent   time.Duration
 	grace   time.Duration
 	out     *kcore.Output
 	log     *zap.Logger
@@ -101,7 +102,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
-		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent, File: c.file,
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
@@ -135,10 +136,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		e = &container.PyError{EName: "Error", EValue: "the kernel reported an error without details"}
 	}
 	r.Status = kernel.StatusError
-	r.Error = &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, 0, len(e.Traceback))}
-	for _, f := range e.Traceback {
-		r.Error.Traceback = append(r.Error.Traceback, contract.Frame{Line: f.Line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine})
-	}
+	r.Error = e.ExecutionError()
 	c.mu.Lock()
 	stopped := c.reason != notStopped || c.dismissed
 	c.mu.Unlock()
@@ -197,7 +195,7 @@ var watchWakeups atomic.Int64
 // SIGINT and, after the grace period, kills the container. Restart and
 // Close (hard) kill at once. It returns when done is closed.
 func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-chan struct{}) {
-	limit := time.NewTimer(max(c.left, 0))
+	limit := time.NewTimer(max(c.limits.Timeout-c.spent, 0))
 	defer limit.Stop()
 	cancelled := ctx.Done()
 	var grace <-chan time.Time

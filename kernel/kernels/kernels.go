@@ -20,7 +20,9 @@ func New(cfg kernel.Config) (kernel.Kernel, error) {
 	case contract.BackendAuto, "":
 		return auto.New(cfg)
 	case contract.BackendMonty:
-		return montykernel.New(montykernel.OptionsOf(cfg))
+		o := montykernel.OptionsOf(cfg)
+		o.Shims = true // alone, the kernel gives CPython's answers where a shim can
+		return montykernel.New(o)
 	case contract.BackendContainer:
 		return containerkernel.New(containerkernel.OptionsOf(cfg))
 	}

@@ -2,13 +2,17 @@ package montykernel
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
+	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // LaneDepth is how many snippets a Lane sends ahead of the one running.
@@ -32,6 +36,7 @@ type Lane struct {
 	ctx     context.Context
 	binary  string
 	limits  kernel.Limits
+	shims   bool // SetShims
 	w       *monty.Worker
 	p       *monty.Pipeline
 	sent    []*laneSnippet // in the pipeline, oldest first
@@ -47,6 +52,31 @@ type laneSnippet struct {
 	limits  kernel.Limits // the lane's, with the snippet's time limit
 	fed     string        // the code as fed, rewritten to show its value
 	wrapped bool
+	prelude string // the shims' helpers, run before it (then alone)
+	src     string // the snippet as written, when its code has shims applied
+	// stopped is set when the snippet's own context ends (sn.Context);
+	// unwatch stops watching it.
+	stopped atomic.Bool
+	unwatch func() bool
+}
+
+// watch has the lane stop s when its own context ends: at once when it is
+// the snippet waited for, else once it is.
+func (l *Lane) watch(s *laneSnippet) {
+	if s.sn.Context == nil {
+		return
+	}
+	s.unwatch = context.AfterFunc(s.sn.Context, func() {
+		s.stopped.Store(true)
+		l.guard.stopIf(s)
+	})
+}
+
+// done stops watching s.
+func (s *laneSnippet) done() {
+	if s.unwatch != nil {
+		s.unwatch()
+	}
 }
 
 type laneResult struct {
@@ -80,9 +110,29 @@ func (l *Lane) Send(tag int, sn kernel.Snippet) error {
 		return err
 	}
 	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits)}
-	s.fed, s.wrapped = cutDisplayCode(sn.Code, s.limits.MaxOutputBytes)
-	return l.send(s)
+	if l.shims {
+		if code, used := ApplyShims(sn.Code, pysrc.Analyze(sn.Code).Regions, allShims); len(used) > 0 {
+			// Its helpers run first, in its session: it runs alone.
+			s.src, s.sn.Code, s.prelude = sn.Code, code, ShimPrelude(allShims)
+			l.alone = append(l.alone, s)
+			l.watch(s)
+			return nil
+		}
+	}
+	s.fed = sn.Code
+	if !sn.Program {
+		s.fed, s.wrapped = cutDisplayCode(sn.Code, s.limits.MaxOutputBytes)
+	}
+	if err := l.send(s); err != nil {
+		return err
+	}
+	l.watch(s)
+	return nil
 }
+
+// SetShims makes the lane apply every shim (Options.Shims) to its
+// snippets: a batch on Monty alone.
+func (l *Lane) SetShims(on bool) { l.shims = on }
 
 func (l *Lane) worker() error {
 	if l.w != nil && l.w.Alive() {
@@ -121,25 +171,30 @@ func (l *Lane) Receive() (int, kernel.Result) {
 		if len(l.sent) == 0 {
 			s := l.alone[0]
 			l.alone = l.alone[1:]
-			return s.tag, l.runAlone(s)
+			r := l.runAlone(s)
+			s.done()
+			return s.tag, r
 		}
 		s := l.sent[0]
 		l.sent = l.sent[1:]
 		lim := s.limits
 		c := &montyCell{code: s.sn.Code, limits: lim, out: kcore.NewOutput(lim.MaxOutputBytes, kernel.Request{}), fresh: true, cut: true}
 		start := time.Now()
-		l.guard.begin(start.Add(lim.Timeout + timeoutGrace))
+		l.guard.begin(start.Add(lim.Timeout+timeoutGrace), s)
 		o, suspended, err := l.p.Receive(c.print)
-		late := l.guard.end()
+		late, cut := l.guard.end()
 		if err == nil && (suspended || s.againAlone(o)) {
 			l.alone = append(l.alone, s)
 			continue
 		}
+		s.done()
 		var stopped error
 		switch {
 		case err == nil:
 		case l.ctx.Err() != nil:
 			stopped = context.Cause(l.ctx)
+		case cut:
+			stopped = context.Canceled
 		case late:
 			stopped = kcore.ErrTimedOut
 		}
@@ -179,15 +234,52 @@ func (c *montyCell) print(s monty.Stream, text string) {
 // runAlone runs a snippet the pipeline could not finish; the pipeline is
 // empty, so the worker is free for a feed of its own.
 func (l *Lane) runAlone(s *laneSnippet) kernel.Result {
+	if s.stopped.Load() {
+		return Interrupted()
+	}
 	if err := l.worker(); err != nil {
 		return crashed(err)
 	}
-	r, lost := RunSnippet(l.ctx, l.w, s.sn.Code, s.limits, true)
+	ctx := l.ctx
+	if s.sn.Context != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.sn.Context, cancel)()
+	}
+	var r kernel.Result
+	var lost bool
+	if s.prelude != "" {
+		r, lost = runShimmed(ctx, l.w, s)
+	} else {
+		r, lost = runSnippet(ctx, l.w, s.sn, s.limits, true)
+	}
 	if lost {
 		l.w.Close()
 		l.w = nil
 	}
 	return r
+}
+
+// runShimmed runs a snippet with shims applied alone: its helpers in a
+// fresh session, then the snippet in that session.
+func runShimmed(ctx context.Context, w *monty.Worker, s *laneSnippet) (kernel.Result, bool) {
+	o, err := w.Feed(ctx, s.prelude, monty.FeedOptions{Fresh: true})
+	if err != nil || o.Exception != nil {
+		r := crashed(fmt.Errorf("run the shims' helpers: %v", errors.Join(err, exceptionError(o.Exception))))
+		return r, err != nil
+	}
+	c := &montyCell{code: s.sn.Code, src: s.src, program: s.sn.Program, limits: s.limits, out: kcore.NewOutput(s.limits.MaxOutputBytes, kernel.Request{}), grace: timeoutGrace}
+	c.run(ctx, w)
+	c.result.Runtime = "monty"
+	return c.result, c.sessionLost
+}
+
+func exceptionError(e *monty.Exception) error {
+	if e == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", e.Type, e.Message)
 }
 
 // replace starts a new worker after the old one died and sends it what
@@ -215,6 +307,7 @@ func (l *Lane) stop() {
 		l.w = nil
 	}
 	for _, s := range append(l.sent, l.alone...) {
+		s.done()
 		l.ready = append(l.ready, laneResult{s.tag, Interrupted()})
 	}
 	l.sent, l.alone = nil, nil
@@ -223,6 +316,9 @@ func (l *Lane) stop() {
 // Close stops the worker.
 func (l *Lane) Close() {
 	l.unwatch()
+	for _, s := range append(l.sent, l.alone...) {
+		s.done()
+	}
 	l.guard.close()
 	if l.w != nil {
 		l.w.Close()
@@ -242,8 +338,10 @@ const laneGuardTick = 100 * time.Millisecond
 type laneGuard struct {
 	mu        sync.Mutex
 	w         *monty.Worker
-	due       time.Time // the backstop of the snippet waited for; zero when not waiting
-	late      bool      // the guard stopped the worker for the snippet waited for
+	due       time.Time    // the backstop of the snippet waited for; zero when not waiting
+	waiting   *laneSnippet // the snippet waited for
+	late      bool         // the guard stopped the worker for the snippet waited for
+	cut       bool         // … because the snippet's own context ended
 	cancelled bool
 	stop      chan struct{}
 	done      chan struct{}
@@ -265,7 +363,13 @@ func (g *laneGuard) watch() {
 			return
 		case now := <-t.C:
 			g.mu.Lock()
-			if !g.due.IsZero() && !g.late && now.After(g.due) {
+			switch {
+			case g.due.IsZero() || g.late || g.cut:
+			case g.waiting != nil && g.waiting.stopped.Load():
+				// Stopped before it was waited for, and still running.
+				g.cut = true
+				g.killLocked()
+			case now.After(g.due):
 				g.late = true
 				g.killLocked()
 			}
@@ -297,20 +401,31 @@ func (g *laneGuard) cancel() {
 	g.killLocked()
 }
 
-// begin starts waiting for a snippet whose backstop is due.
-func (g *laneGuard) begin(due time.Time) {
+// begin starts waiting for snippet s, whose backstop is due.
+func (g *laneGuard) begin(due time.Time, s *laneSnippet) {
 	g.mu.Lock()
-	g.due, g.late = due, false
+	g.due, g.waiting, g.late, g.cut = due, s, false, false
 	g.mu.Unlock()
 }
 
-// end stops waiting; late reports that the guard stopped the worker
-// because the snippet outlived its backstop.
-func (g *laneGuard) end() (late bool) {
+// stopIf stops the worker when s is the snippet waited for.
+func (g *laneGuard) stopIf(s *laneSnippet) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.due = time.Time{}
-	return g.late
+	if g.waiting == s && !g.late && !g.cut {
+		g.cut = true
+		g.killLocked()
+	}
+}
+
+// end stops waiting; late reports that the guard stopped the worker
+// because the snippet outlived its backstop, cut that it stopped it
+// because the snippet's own context ended.
+func (g *laneGuard) end() (late, cut bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.due, g.waiting = time.Time{}, nil
+	return g.late, g.cut
 }
 
 // close ends the guard's goroutine.

@@ -123,3 +123,79 @@ func TestLaneGuardStopsAHungWorker(t *testing.T) {
 		t.Fatalf("stopped after %v, before the limits and their grace", took)
 	}
 }
+
+// A snippet whose own context ends stops, running or waiting its turn in
+// the pipeline, and comes back interrupted; the snippets sent with it
+// still run (on a new worker when the stopped one was running), and the
+// lane goes on.
+func TestLaneStopsOneSnippet(t *testing.T) {
+	bin, err := monty.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLane(context.Background(), bin, kernel.Limits{Timeout: 5 * time.Minute})
+	defer l.Close()
+	running, stopRunning := context.WithCancel(context.Background())
+	waiting, stopWaiting := context.WithCancel(context.Background())
+	slept, stopSleep := context.WithCancel(context.Background())
+	defer stopRunning()
+	defer stopSleep()
+	stopWaiting() // stopped before its turn
+	sent := []kernel.Snippet{
+		{Code: "1 + 1"},
+		{Code: "while True:\n    pass", Context: running},
+		{Code: "2 + 2"},
+		{Code: "while True:\n    pass", Context: waiting},
+		{Code: "import time\ntime.sleep(300)", Context: slept},
+		{Code: "3 + 3"},
+	}
+	for i, sn := range sent {
+		if err := l.Send(i, sn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"2", "interrupted", "4", "interrupted", "interrupted", "6"}
+	for range sent {
+		tag, r := l.Receive()
+		switch tag {
+		case 0:
+			stopRunning() // snippet 1 is running now
+		case 3:
+			stopSleep() // snippet 4 sleeps alone after the pipeline
+		}
+		got := string(r.Status)
+		if r.Status == kernel.StatusOK {
+			got = r.Value.Text
+		}
+		if got != want[tag] {
+			t.Fatalf("snippet %d: %+v %+v", tag, r, r.Error)
+		}
+	}
+	if err := l.Send(9, kernel.Snippet{Code: "'after'"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, r := l.Receive(); r.Status != kernel.StatusOK || r.Value.Text != "'after'" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// A program's trailing expression shows no value, in the pipeline and
+// run alone.
+func TestLaneProgram(t *testing.T) {
+	bin, err := monty.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLane(context.Background(), bin, kernel.Limits{})
+	defer l.Close()
+	for i, code := range []string{"x = 6 * 7\nprint(x)\nx", "import time\ntime.sleep(0.01)\n'slept'"} {
+		if err := l.Send(i, kernel.Snippet{Code: code, Program: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if tag, r := l.Receive(); r.Status != kernel.StatusOK || r.Value != nil || tag == 0 && r.Stdout != "42\n" {
+			t.Fatalf("snippet %d: %+v", tag, r)
+		}
+	}
+}

@@ -74,11 +74,14 @@ const restoredNote = "the namespace was restored to its state before this cell: 
 // the caller restores or replaces it.
 type montyCell struct {
 	code   string
+	src    string // the cell as written, when code has shims applied
 	limits kernel.Limits
 	out    *kcore.Output
 	input  func(ctx context.Context, prompt string, password bool) (string, error)
 	onSent func()
 	fresh  bool // empty namespace before running
+	// program: run as a program, no value shown (kernel.Snippet.Program)
+	program bool
 	// cut: the value comes from cutDisplayCode (a whole repr), not
 	// displayCode (a count and a cut repr)
 	cut     bool
@@ -94,9 +97,9 @@ type montyCell struct {
 	// grace is how long past the time limit the host waits for the
 	// worker's own budget to stop the cell (0: the host stops it).
 	grace time.Duration
-	// left is the time the cell may run: its time limit less what it spent
-	// on another backend (kernel.Request.Spent).
-	left   time.Duration
+	// spent is what the cell spent of its time limit on another backend
+	// (kernel.Request.Spent): it may run for what is left.
+	spent  time.Duration
 	inputs map[string]any
 	funcs  map[string]monty.Func
 	// dismissed: the person dismissed an input() question.
@@ -119,7 +122,7 @@ type montyCell struct {
 // Close kill its worker at once, a second interrupt too, and its time
 // limit after stopGrace. It returns when done is closed.
 func (c *montyCell) enforce(w *monty.Worker, done <-chan struct{}) {
-	limit := time.NewTimer(max(c.left, 0) + c.grace + stopGrace)
+	limit := time.NewTimer(c.left() + c.grace + stopGrace)
 	defer limit.Stop()
 	var again chan struct{}
 	if c.rep != nil {
@@ -142,12 +145,18 @@ func (c *montyCell) enforce(w *monty.Worker, done <-chan struct{}) {
 	w.Kill()
 }
 
+// left is the time the cell may run.
+func (c *montyCell) left() time.Duration { return max(c.limits.Timeout-c.spent, 0) }
+
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
-	code, wrapped := displayCode(c.code, c.limits.MaxOutputBytes)
+	code, wrapped := c.code, false
+	if !c.program {
+		code, wrapped = displayCode(c.code, c.limits.MaxOutputBytes)
+	}
 	if c.rep != nil {
 		c.rep.Running(ctx)
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, max(c.left, 0)+c.grace, kcore.ErrTimedOut)
+	ctx, cancel := context.WithTimeoutCause(ctx, c.left()+c.grace, kcore.ErrTimedOut)
 	defer cancel()
 	done := make(chan struct{})
 	enforced := make(chan struct{})
@@ -189,6 +198,9 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	var stopped error
 	if ctx.Err() != nil {
 		stopped = context.Cause(ctx)
+	}
+	if o.TimedOut {
+		stopped = kcore.ErrTimedOut // a sleep after a caught interrupt reached the time limit
 	}
 	c.mu.Lock()
 	if c.killedBy != nil && err != nil {
@@ -233,10 +245,15 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 	case o.Exception != nil:
 		e := o.Exception
 		r.Status = kernel.StatusError
-		r.Error = &contract.ExecutionError{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, c.code)}
+		src := c.src
+		if src == "" {
+			src = c.code
+		}
+		r.Error = &contract.ExecutionError{EName: e.Type, EValue: e.Message, Traceback: frames(e.Frames, src, fed)}
 		if e.Type == "KeyError" {
 			r.Error.EValue = keyErrorValue(e.Message)
 		}
+		honest(r.Error)
 		switch {
 		case e.Type == "TimeoutError" && strings.Contains(e.Message, "time limit exceeded") && len(e.Frames) == 0:
 			r.Status, c.tainted = kernel.StatusTimeout, true
@@ -290,15 +307,20 @@ const maxFrames = 30
 
 // frames maps Monty frames to cell-relative frames. The outermost frame is
 // always the cell's own module level; frames in code from other cells (a
-// function defined earlier) or in eval'd strings keep line 0.
-func frames(fs []monty.Frame, code string) []contract.Frame {
-	lines := strings.Split(code, "\n")
+// function defined earlier) or in eval'd strings keep line 0. A frame's
+// span is kept where the line fed is the cell's line (a rewritten line's
+// columns are not the cell's).
+func frames(fs []monty.Frame, code, fed string) []contract.Frame {
+	lines, fedLines := strings.Split(code, "\n"), strings.Split(fed, "\n")
 	cell := ""
 	if len(fs) > 0 {
 		cell = fs[0].File
 	}
 	out := make([]contract.Frame, 0, min(len(fs), maxFrames+1))
 	for i, f := range fs {
+		if strings.HasPrefix(f.Name, "__backyard_") {
+			continue // a shim's helper: the cell called what it stands for
+		}
 		if len(fs) > maxFrames && i == maxFrames/2 {
 			out = append(out, contract.Frame{Name: "...", Text: fmt.Sprintf("[%d frames omitted]", len(fs)-maxFrames)})
 		}
@@ -315,12 +337,123 @@ func frames(fs []monty.Frame, code string) []contract.Frame {
 			if f.Line >= 1 && f.Line <= len(lines) {
 				fr.Text = strings.TrimSpace(lines[f.Line-1])
 			}
+			if f.Col >= 1 && f.EndCol >= 1 && f.EndLine >= f.Line && f.EndLine <= len(lines) && f.EndLine <= len(fedLines) {
+				// Monty's columns are 1-based code points of the lines fed,
+				// the record's from 0 of the cell's lines.
+				col, ok1 := fedColumn(lines[f.Line-1], fedLines[f.Line-1], f.Col-1)
+				end, ok2 := fedColumn(lines[f.EndLine-1], fedLines[f.EndLine-1], f.EndCol-1)
+				if ok1 && ok2 && sameLines(lines, fedLines, f.Line+1, f.EndLine-1) {
+					fr.Col, fr.EndLine, fr.EndCol = col, f.EndLine, end
+				}
+			}
 		case !strings.HasPrefix(f.File, "<python-input-"):
 			fr.File, fr.FileLine = f.File, f.Line // not a cell: eval'd code
 		}
 		out = append(out, fr)
 	}
 	return out
+}
+
+// internalError is how Monty names its internal errors.
+const internalError = "Internal error in monty: "
+
+// moduleSetattr is Monty's refusal of an assignment to a module attribute.
+var moduleSetattr = regexp.MustCompile(`^'module' object has no attribute '([^']*)' and no __dict__ for setting new attributes$`)
+
+// honest replaces Monty's errors that are not Python's with a
+// NotImplementedError saying what Monty does not support: an internal
+// error, an assignment to a module's attribute, which CPython allows, and
+// a NameError for a built-in of CPython's that Monty lacks.
+func honest(e *contract.ExecutionError) {
+	switch {
+	case e.EName == "NameError" && undefinedBuiltin(e.EValue) != "":
+		e.EName, e.EValue = "NotImplementedError", "Monty does not support the built-in "+undefinedBuiltin(e.EValue)
+	case e.EName == "RuntimeError" && strings.HasPrefix(e.EValue, internalError):
+		detail := strings.TrimPrefix(e.EValue, internalError)
+		e.EName, e.EValue = "NotImplementedError", "Monty does not support this: "+detail
+		if strings.HasPrefix(detail, "exceptions can only be called with zero or one string argument") {
+			e.EValue = "Monty does not support exceptions made from other arguments than one string (" + detail + ")"
+		}
+	case e.EName == "AttributeError" && moduleSetattr.MatchString(e.EValue):
+		name := moduleSetattr.FindStringSubmatch(e.EValue)[1]
+		e.EName, e.EValue = "NotImplementedError", "Monty does not support setting a module's attributes ('"+name+"'): its modules are read-only"
+	}
+}
+
+// undefinedBuiltin is the name of a NameError's message when it is one of
+// CPython's built-ins, else "".
+func undefinedBuiltin(msg string) string {
+	name, ok := strings.CutPrefix(msg, "name '")
+	name, ok2 := strings.CutSuffix(name, "' is not defined")
+	if !ok || !ok2 || !pysrc.IsBuiltin(name) {
+		return ""
+	}
+	return name
+}
+
+// fedColumn maps code point column c of a line as fed back to the cell's
+// line src: the value rewrite (displayCode) puts text before and after
+// the trailing expression, so fed is src[:p] + X + src[p:q] + Y + src[q:].
+// A column in inserted text, or on a line rewritten otherwise (a shim), has
+// none (ok false); so has a line too long to align cheaply.
+func fedColumn(src, fed string, c int) (int, bool) {
+	if src == fed {
+		return c, true
+	}
+	if len(fed) > maxAlignedLine {
+		return 0, false
+	}
+	p := commonPrefix(src, fed)
+	rest, tail := src[p:], fed[p:]
+	keep, at := -1, 0 // the longest part of rest found whole after X
+	for i := 0; i <= len(tail); i++ {
+		if i < len(tail) && !utf8.RuneStart(tail[i]) {
+			continue
+		}
+		if l := commonPrefix(rest, tail[i:]); l > keep {
+			keep, at = l, i
+		}
+	}
+	if !strings.HasSuffix(tail[at+keep:], rest[keep:]) {
+		return 0, false
+	}
+	before, n, m := utf8.RuneCountInString(src[:p]), utf8.RuneCountInString(tail[:at]), utf8.RuneCountInString(rest[:keep])
+	switch {
+	case c <= before:
+		return c, true
+	case c >= before+n && c <= before+n+m:
+		return c - n, true
+	}
+	return 0, false
+}
+
+// maxAlignedLine bounds the lines fedColumn aligns (its search is
+// quadratic in the line).
+const maxAlignedLine = 4096
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	for n > 0 && n < len(a) && !utf8.RuneStart(a[n]) {
+		n--
+	}
+	return n
+}
+
+// sameLines reports whether lines from..to (1-based; none when to <
+// from) of a and b are equal.
+func sameLines(a, b []string, from, to int) bool {
+	if to > len(a) || to > len(b) {
+		return false
+	}
+	for i := from - 1; i < to; i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 var literal = regexp.MustCompile(`^(-?[0-9][0-9_.eE+-]*j?|None|True|False|[-(\[{'"].*|b['"].*)$`)
@@ -341,7 +474,12 @@ func keyErrorValue(msg string) string {
 // feed). lost reports that the worker is dead or was killed afterwards and
 // must be replaced.
 func RunSnippet(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
-	c := &montyCell{code: code, limits: limits, left: limits.Timeout, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh, grace: timeoutGrace}
+	return runSnippet(ctx, w, kernel.Snippet{Code: code}, limits, fresh)
+}
+
+// runSnippet is RunSnippet for a batch snippet (a program shows no value).
+func runSnippet(ctx context.Context, w *monty.Worker, sn kernel.Snippet, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
+	c := &montyCell{code: sn.Code, program: sn.Program, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh, grace: timeoutGrace}
 	c.run(ctx, w)
 	c.result.Runtime = "monty"
 	return c.result, c.sessionLost

@@ -2,8 +2,11 @@ package montykernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +14,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/files"
+	"github.com/backyard-ls/backyard-ls/internal/shortrepr"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
@@ -30,6 +34,14 @@ type Options struct {
 	// Env is added to the environment every kernel's cells see
 	// (container.CellEnv).
 	Env map[string]string
+	// ScriptName is the document's file name when it lies in Dir: Monty's
+	// __file__ is Dir joined with it (ScriptName).
+	ScriptName string
+	// Shims makes the kernel apply every shim (ProbedShims and AloneShims)
+	// to its cells: a Monty kernel alone gives CPython's answers where a
+	// shim can, as an auto kernel does with its own. An auto kernel's
+	// Monty kernel leaves it off.
+	Shims bool
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -101,8 +113,15 @@ func New(opts Options) (*Kernel, error) {
 		}
 		opts.Binary = p
 	}
-	return &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}, nil
+	k := &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}
+	if opts.Shims {
+		k.prelude = ShimPrelude(allShims)
+	}
+	return k, nil
 }
+
+// allShims are the shims of a Monty kernel alone.
+var allShims = slices.Concat(ProbedShims, AloneShims)
 
 // budgetCeiling is the worker's own time budget per feed: the host stops a
 // cell at its time limit (which an execution may override), so the budget
@@ -119,8 +138,33 @@ func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
 	c.Limits.CellTime = budgetCeiling
 	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv(k.opts.Env)
+	c.ScriptName, c.TimeZone = k.opts.ScriptName, TimeZone(c.Env["TZ"])
 	c.Spin = answerSpin
 	return c
+}
+
+// TimeZone is the IANA name a TZ value gives Monty's sessions, "" when it
+// names none the host knows (a POSIX rule such as "UTC+3": then Monty's
+// local time is UTC).
+func TimeZone(tz string) string {
+	tz = strings.TrimPrefix(tz, ":")
+	if tz == "" || tz == "Local" || strings.HasPrefix(tz, "/") {
+		return ""
+	}
+	if _, err := time.LoadLocation(tz); err != nil {
+		return ""
+	}
+	return tz
+}
+
+// ScriptName is the name Monty's __file__ ends with for cfg: the
+// document's file name when the document lies in the kernel's working
+// directory (Monty joins the two), else "".
+func ScriptName(cfg kernel.Config) string {
+	if cfg.File == "" || filepath.Dir(cfg.File) != filepath.Clean(cfg.WorkDir()) {
+		return ""
+	}
+	return filepath.Base(cfg.File)
 }
 
 // cellEnv is os.environ: what a container kernel's cells see, with extra.
@@ -142,7 +186,13 @@ func (k *Kernel) worker(ctx context.Context) (*monty.Worker, error) {
 	}
 	k.discard()
 	k.SetState(kernel.StateStarting)
-	w, err := monty.Start(ctx, k.workerConfig())
+	cfg := k.workerConfig()
+	w, err := monty.Start(ctx, cfg)
+	if err != nil && cfg.TimeZone != "" && ctx.Err() == nil {
+		// A zone the host knows and the worker's own database does not.
+		cfg.TimeZone = ""
+		w, err = monty.Start(ctx, cfg)
+	}
 	if err != nil {
 		k.SetState(kernel.StateDead)
 		return nil, fmt.Errorf("start Monty kernel: %w", err)
@@ -226,7 +276,14 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
-	c := &montyCell{code: req.Code, limits: limits, left: req.TimeLeft(limits), out: out, inputs: req.Inputs, funcs: workerFuncs(funcs),
+	code := req.Code
+	var names []string // the cell's names, for Variables
+	if k.opts.Shims {
+		a := pysrc.Analyze(req.Code)
+		code, _ = ApplyShims(code, a.Regions, allShims)
+		names = a.Names
+	}
+	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs),
 		hard: hard, rep: kcore.NewRepeats()}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
@@ -268,7 +325,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.scheduleIdleSnapshot()
 	}
 	if r.Status == kernel.StatusOK || r.Status == kernel.StatusError {
-		for _, n := range pysrc.Names(req.Code) {
+		if names == nil {
+			names = pysrc.Names(req.Code)
+		}
+		for _, n := range names {
 			k.names[n] = true
 		}
 		for n := range req.Inputs {
@@ -379,8 +439,11 @@ func (k *Kernel) scheduleIdleSnapshot() {
 func (k *Kernel) Restart(ctx context.Context) error { return k.RestartWith(ctx, k.fresh) }
 
 // Variables implements Kernel. Monty has no globals(): candidate names come
-// from the cells that ran, and the worker is asked for the type and repr of
-// those that are bound.
+// from the cells that ran, and the worker is asked for the type and the
+// short repr (shortrepr) of those that are bound. A listing that takes
+// longer than variablesTime (an object's own __repr__ that does not
+// return) stops the worker; the namespace is restored and the listing made
+// again without calling any object's own __repr__.
 func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	if err := k.Acquire(ctx); err != nil {
 		return nil, err
@@ -389,20 +452,52 @@ func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	if k.w == nil || !k.w.Alive() || len(k.names) == 0 {
 		return nil, nil
 	}
+	vs, err := k.listVariables(ctx, false)
+	if !errors.Is(err, errSlowListing) {
+		return vs, err
+	}
+	if k.w.Alive() { // stopped in-band (a sleep in a repr)
+		return k.listVariables(ctx, true)
+	}
+	if _, err := k.recover(nil); err != nil {
+		k.fresh()
+		return nil, fmt.Errorf("list variables: an object's repr ran past %s, and the namespace could not be restored: %w", variablesTime, err)
+	}
+	return k.listVariables(ctx, true)
+}
+
+// variablesTime bounds one listing of the variables.
+const variablesTime = 3 * time.Second
+
+var errSlowListing = errors.New("listing the variables took too long")
+
+// listVariables lists the bound candidates; safe calls no object's own
+// __repr__.
+func (k *Kernel) listVariables(ctx context.Context, safe bool) ([]kernel.Variable, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, variablesTime, errSlowListing)
+	defer cancel()
 	var cand []string
 	for n := range k.names {
 		cand = append(cand, n)
 	}
+	mode := "False"
+	if safe {
+		mode = "True"
+	}
 	for len(cand) > 0 {
 		var b strings.Builder
-		b.WriteString("(")
+		b.WriteString(shortrepr.Source)
+		b.WriteString("\n(")
 		for _, n := range cand {
-			fmt.Fprintf(&b, "(type(%s).__name__, repr(%s)), ", n, n)
+			fmt.Fprintf(&b, "(type(%s).__name__, %s(%s, %d, %s)), ", n, shortrepr.Func, n, kernel.MaxVariableRepr, mode)
 		}
 		b.WriteString(")")
 		o, err := k.w.Feed(ctx, b.String(), monty.FeedOptions{})
 		if err != nil {
 			return nil, err
+		}
+		if o.Interrupted {
+			return nil, context.Cause(ctx)
 		}
 		if o.Exception != nil {
 			if len(o.Undefined) == 0 {
@@ -570,7 +665,7 @@ func OptionsOf(cfg kernel.Config) Options {
 	if dir != "" {
 		dir = files.KernelPath(dir)
 	}
-	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, Env: cfg.Env, OnState: cfg.OnState}
+	return Options{Binary: cfg.Settings.MontyPath, Limits: lim, Dir: dir, Files: fs, Env: cfg.Env, ScriptName: ScriptName(cfg), OnState: cfg.OnState}
 }
 
 // Binary is the worker executable.

@@ -3,6 +3,7 @@ package lsptest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"go.lsp.dev/protocol"
@@ -65,7 +66,23 @@ func (caps Capabilities) Protocol() protocol.ClientCapabilities {
 // Initialize sends initialize (processId and rootUri null) and
 // initialized. options are the initializationOptions (nil for none).
 func (c *Client) Initialize(ctx context.Context, caps Capabilities, options any) (*protocol.InitializeResult, error) {
+	return c.InitializeIn(ctx, caps, options)
+}
+
+// InitializeIn is Initialize by an editor opened on folders (host paths):
+// the workspace folders, the first one the rootUri.
+func (c *Client) InitializeIn(ctx context.Context, caps Capabilities, options any, folders ...string) (*protocol.InitializeResult, error) {
 	p := &protocol.InitializeParams{Capabilities: caps.Protocol()}
+	if len(folders) > 0 {
+		var ws []protocol.WorkspaceFolder
+		for _, f := range folders {
+			ws = append(ws, protocol.WorkspaceFolder{URI: uri.File(f), Name: filepath.Base(f)})
+		}
+		root := uri.File(folders[0])
+		//lint:ignore SA1019 editors still send rootUri beside the folders
+		p.RootURI = &root
+		p.WorkspaceFolders = protocol.NewNullable(ws)
+	}
 	if options != nil {
 		raw, err := encode(options)
 		if err != nil {

@@ -145,7 +145,23 @@ func (m *model) readme(root string) ([]byte, error) {
 	if text, err = splice(text, "tools", m.toolTable()); err != nil {
 		return nil, err
 	}
+	if text, err = splice(text, "limits", m.limitsTable()); err != nil {
+		return nil, err
+	}
+	if text, err = splice(text, "http", m.httpTable()); err != nil {
+		return nil, err
+	}
 	return []byte(text), nil
+}
+
+// limitsTable lists the size limits of what the servers read.
+func (m *model) limitsTable() string {
+	var b strings.Builder
+	b.WriteString("| constant | size | bounds |\n| --- | --- | --- |\n")
+	for _, l := range m.limits {
+		fmt.Fprintf(&b, "| `contract.%s` | %d MiB | %s |\n", l.name, l.bytes>>20, mdCell(l.doc))
+	}
+	return b.String()
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
@@ -265,6 +281,7 @@ func (m *model) contractDoc() []byte {
 		p("\n")
 	}
 	m.toolsDoc(p)
+	p("## Limits\n\n%s\n\n%s\n", oneLine(m.limitsDoc), m.limitsTable())
 	p("## Settings\n\nUnder `backyard`, in `initializationOptions`, `workspace/didChangeConfiguration`\n")
 	p("or answers to `workspace/configuration` (the server asks when the client\n")
 	p("supports it); nested objects and dotted keys are equivalent. An invalid value\n")

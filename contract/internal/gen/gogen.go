@@ -94,6 +94,7 @@ func Dispatch(ctx context.Context, c Commands, command string, args []jsontext.V
 	}
 
 	m.toolsGo(p)
+	m.httpGo(p)
 
 	p("// settingFields are the leaves of Settings, in declaration order.\nvar settingFields = []settingField{\n")
 	for _, s := range m.settings {

@@ -2,7 +2,8 @@
 // declarations: the server's command dispatch and the records' JSON
 // encoders (contract/zz_generated.go), the VS Code extension's
 // contract.gen.ts and package.json settings, the Neovim plugin's contract
-// table, the README's command and setting tables, and docs/contract.md.
+// table, the README's command, setting, tool and endpoint tables,
+// docs/contract.md and docs/http.md.
 //
 // Run from the contract directory (go generate does): `go run ./internal/gen`.
 // With -check it writes nothing and fails when a file is not current.
@@ -83,5 +84,6 @@ func (m *model) outputs(root string) ([]output, error) {
 		{"editors/neovim/lua/backyard/contract.lua", m.luaFile()},
 		{"README.md", readme},
 		{"docs/contract.md", m.contractDoc()},
+		{"docs/http.md", m.httpDoc()},
 	}, nil
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/doc"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,13 +22,23 @@ type model struct {
 	enums     map[string]*enumType
 	order     []string // struct and enum names in declaration order
 	commands  []*command
-	tools     []*command // MCP tools: id is the tool name
+	tools     []*command  // MCP tools: id is the tool name
+	endpoints []*endpoint // HTTP service
 	notifies  []*notification
 	requests  []*request // server → client
 	settings  []*setting // server settings, flattened, in declaration order
 	editor    []*setting // editor-only settings
 	typeDocs  map[string]string
 	basicDefs map[string]string // named non-struct, non-enum types → underlying ("Seconds" → "float64")
+	limits    []limit           // the Max…Bytes constants (limits.go)
+	limitsDoc string
+}
+
+// limit is a size limit of what the servers read.
+type limit struct {
+	name  string
+	bytes int64
+	doc   string
 }
 
 type structType struct {
@@ -109,7 +121,7 @@ func load(dir string) (*model, error) {
 		files = append(files, f)
 	}
 	m := &model{structs: map[string]*structType{}, enums: map[string]*enumType{}, typeDocs: map[string]string{}, basicDefs: map[string]string{}}
-	var iface, tools *ast.InterfaceType
+	var iface, tools, httpService *ast.InterfaceType
 	var methodConsts []*ast.ValueSpec
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -155,6 +167,8 @@ func load(dir string) (*model, error) {
 							iface = t
 						case "Tools":
 							tools = t
+						case "HTTPService":
+							httpService = t
 						}
 					case *ast.Ident:
 						m.basicDefs[ts.Name.Name] = t.Name
@@ -180,6 +194,15 @@ func load(dir string) (*model, error) {
 					}
 					if strings.HasPrefix(vs.Names[0].Name, "Method") || strings.HasPrefix(vs.Names[0].Name, "Request") {
 						methodConsts = append(methodConsts, vs)
+					}
+					if n := vs.Names[0].Name; strings.HasPrefix(n, "Max") && strings.HasSuffix(n, "Bytes") && len(vs.Values) == 1 {
+						tv, err := types.Eval(fset, nil, token.NoPos, types.ExprString(vs.Values[0]))
+						if err != nil || tv.Value == nil || tv.Value.Kind() != constant.Int {
+							return nil, fmt.Errorf("%s: not an integer constant: %v", n, err)
+						}
+						v, _ := constant.Int64Val(tv.Value)
+						m.limits = append(m.limits, limit{name: n, bytes: v, doc: text(vs.Doc)})
+						m.limitsDoc = text(g.Doc)
 					}
 				}
 			}
@@ -225,6 +248,9 @@ func load(dir string) (*model, error) {
 		m.notifies = append(m.notifies, &notification{goName: name, method: v, params: params, doc: text(vs.Doc)})
 	}
 	if err := m.loadTools(tools); err != nil {
+		return nil, err
+	}
+	if err := m.loadHTTP(httpService); err != nil {
 		return nil, err
 	}
 	if m.settings, err = m.flatten("Settings", nil, ""); err != nil {
@@ -316,14 +342,28 @@ func (m *model) argTypes() []string {
 // wireTypes are the struct types reachable from the commands' arguments and
 // results and the notifications' params, in declaration order.
 func (m *model) wireTypes() []string {
+	roots := []string{"ClientCapabilities"}
+	for _, c := range m.commands {
+		roots = append(roots, c.arg, c.result)
+	}
+	for _, n := range m.notifies {
+		roots = append(roots, n.params)
+	}
+	for _, r := range m.requests {
+		roots = append(roots, r.params, r.result)
+	}
+	return m.reachable(roots...)
+}
+
+// reachable are the struct and enum types reachable from the types roots
+// (through pointers, lists, map values and fields), in declaration order.
+func (m *model) reachable(roots ...string) []string {
 	seen := map[string]bool{}
 	var visit func(string)
 	visit = func(t string) {
 		t = strings.TrimLeft(t, "*[]")
-		if strings.HasPrefix(t, "map[") {
-			t = t[strings.IndexByte(t, ']')+1:]
-			visit(t)
-			return
+		for strings.HasPrefix(t, "map[") {
+			t = strings.TrimLeft(t[strings.IndexByte(t, ']')+1:], "*[]")
 		}
 		if seen[t] {
 			return
@@ -337,18 +377,9 @@ func (m *model) wireTypes() []string {
 			seen[t] = true
 		}
 	}
-	for _, c := range m.commands {
-		visit(c.arg)
-		visit(c.result)
+	for _, r := range roots {
+		visit(r)
 	}
-	for _, n := range m.notifies {
-		visit(n.params)
-	}
-	for _, r := range m.requests {
-		visit(r.params)
-		visit(r.result)
-	}
-	visit("ClientCapabilities")
 	var out []string
 	for _, n := range m.order {
 		if seen[n] {

@@ -3,7 +3,7 @@
 local T = require("backyard_test")
 local cells = require("backyard.cells")
 
-T.test("markers: code, markdown and non-markers as the server reads them", function()
+T.test("markers: code, markdown, raw and non-markers as the server reads them", function()
   local cases = {
     ["# %%"] = "code",
     ["#%%"] = "code",
@@ -24,7 +24,13 @@ T.test("markers: code, markdown and non-markers as the server reads them", funct
     ["# %% x [md]"] = "markdown",
     ["# <markdowncell>"] = "markdown",
     ["# %% [Markdown]"] = "code", -- tags are lowercase only
-    ["# %% [markdown]x"] = "code",
+    ["# %% [markdown]x"] = "markdown", -- Jupytext: the tag anywhere in the title
+    ["# %% [raw]"] = "raw",
+    ["# %% Notes [raw] k=\"v\""] = "raw",
+    ["# %% t active=\"py\""] = "raw",
+    ["# %% {\"active\": \"py,R\"}"] = "raw",
+    ["# %% active=\"ipynb,py\""] = "code",
+    ["# %% t x=\"[raw]\""] = "code",
   }
   for line, want in pairs(cases) do
     T.eq(want, cells.marker(line), line)

@@ -52,5 +52,6 @@ T.test("a frame outside the notebook shows its file and line", function()
     return l[1]:find("%[%d+%]") ~= nil
   end)
   T.eq("│ ZeroDivisionError: division by zero", lines[2], "error")
-  T.eq("│   <string>:1, in <module>", lines[4], "the eval'd frame")
+  T.eq("│ Traceback (most recent call last):", lines[3], "the traceback, as CPython prints it")
+  T.eq("│   <string>:1, in <module>", lines[5], "the eval'd frame")
 end)

@@ -3,7 +3,7 @@
 // where the cursor goes on run-and-advance and whether a file has cells at
 // all. Lines are 0-based.
 
-export type CellKind = 'code' | 'markdown';
+export type CellKind = 'code' | 'markdown' | 'raw';
 
 export interface Cell {
   kind: CellKind;
@@ -35,7 +35,7 @@ export function markerKind(line: string): CellKind | undefined {
   if (rest.startsWith('%%')) {
     const after = rest.slice(2);
     if (after !== '' && !isSpace(after[0]!)) return undefined; // "# %%%" is a comment
-    return isMarkdownTitle(trimSpace(after)) ? 'markdown' : 'code';
+    return percentKind(trimSpace(after));
   }
   if (rest.startsWith('In[')) return isInPrompt(rest.slice(3)) ? 'code' : undefined;
   if (rest === '<codecell>') return 'code';
@@ -51,13 +51,34 @@ function isInPrompt(s: string): boolean {
   return /^ *[0-9]* *$/.test(s.slice(0, end));
 }
 
-function isMarkdownTitle(t: string): boolean {
-  for (const tag of ['[markdown]', '[md]']) {
-    if (t === tag) return true;
-    if (t.startsWith(tag) && isSpace(t[tag.length]!)) return true;
-    if (t.endsWith(tag) && isSpace(t[t.length - tag.length - 1]!)) return true;
+/**
+ * The kind of a "# %%" cell from the text after "%%", read as Jupytext reads
+ * it: a type tag anywhere in the title (before the metadata) makes it
+ * markdown or raw; a code cell inactive in notebooks (active="py") is raw.
+ */
+function percentKind(t: string): CellKind {
+  let title = t;
+  let meta = '';
+  const curly = t.indexOf('{');
+  const eq = t.indexOf('=');
+  if (curly >= 0 && (eq < 0 || curly < eq)) {
+    title = trimSpace(t.slice(0, curly));
+    meta = t.slice(curly);
+  } else {
+    let words = eq >= 0 ? t.slice(0, eq).split(' ') : t.split(' ');
+    if (eq >= 0) {
+      while (words.length > 0 && words[words.length - 1] === '') words.pop();
+      words.pop(); // the key
+    }
+    while (words.length > 0 && (words[words.length - 1]!.trim() === '' || words[words.length - 1]!.startsWith('.'))) words.pop();
+    title = words.join(' ');
+    meta = t.slice(title.length);
   }
-  return false;
+  for (const [tag, kind] of [['[markdown]', 'markdown'], ['[raw]', 'raw'], ['[md]', 'markdown']] as const) {
+    if (title.includes(tag)) return kind;
+  }
+  const active = /(?:^|[\s,{])"?active"?\s*[=:]\s*"([^"]*)"/.exec(meta);
+  return active && !active[1]!.split(/[.,]/).includes('ipynb') ? 'raw' : 'code';
 }
 
 // Python's strings, found as the server's tokenizer (pysrc.TokenizeLenient)

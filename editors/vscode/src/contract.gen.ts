@@ -54,6 +54,8 @@ export const Notify = {
   /**
    * Output of a running execution, in order, in batches (not line by line);
    * it stops after the output limit (the text then ends with a marker).
+   * Output a kernel's threads print while no cell runs comes as it is
+   * printed, with idle set (OutputParams).
    */
   output: 'backyard/output',
   /** An execution's way: queued → running → done. */
@@ -157,6 +159,13 @@ export interface OutputParams {
   executionId: string;
   stream: Stream;
   text: string;
+  /**
+   * The text was printed while no cell ran (by a thread a cell started):
+   * ExecutionID names the document's last execution that ran, under whose
+   * output it is shown, as Jupyter shows it; empty when none ran in this
+   * kernel.
+   */
+  idle?: boolean;
 }
 
 /** ExecutionStateParams are backyard/executionState's params. */
@@ -232,6 +241,23 @@ export interface Frame {
   file?: string;
   /** The frame's 1-based line in File. */
   fileLine?: number;
+  /**
+   * Where the span CPython's traceback marks in the frame (its carets)
+   * starts on Line, when the backend knows it (CPython 3.11 and later,
+   * Monty). In an Execution a 0-based UTF-16 column of the document line;
+   * a kernel's result carries a 0-based code point column of the code.
+   */
+  col?: number;
+  /**
+   * The line the span ends on: a document line in an Execution, absent
+   * when it is Line; 1-based in the code in a kernel's result.
+   */
+  endLine?: number;
+  /**
+   * Where the span ends on EndLine (exclusive), counted as Col; 0 when
+   * there is no span.
+   */
+  endCol?: number;
 }
 
 /**
@@ -241,9 +267,38 @@ export interface Frame {
 export interface ExecutionError {
   /** The exception's type, e.g. "ZeroDivisionError". */
   ename: string;
-  /** Its message, as str() of the exception gives it. */
+  /**
+   * Its message, as str() of the exception gives it ("<exception str()
+   * failed>" when that raises, as CPython prints it).
+   */
   evalue: string;
   traceback: Frame[];
+  /** Its PEP 678 notes (add_note), in order, printed after the message. */
+  notes?: string[];
+  /**
+   * The exception it was raised from (`raise … from cause`), printed
+   * before it, then "The above exception was the direct cause of the
+   * following exception:".
+   */
+  cause?: ExecutionError;
+  /**
+   * The exception being handled when it was raised, when there is no
+   * cause and the context is not suppressed (`from None`), printed before
+   * it, then "During handling of the above exception, another exception
+   * occurred:".
+   */
+  context?: ExecutionError;
+  /**
+   * The members of an exception group (ExceptionGroup, except*), each
+   * with its own frames, notes, chain and members; CPython prints the
+   * first 15.
+   */
+  exceptions?: ExecutionError[];
+  /**
+   * How many more members the group has than Exceptions lists ("and N
+   * more exceptions").
+   */
+  moreExceptions?: number;
 }
 
 /** Value is the value of a cell's trailing expression. */
@@ -346,7 +401,7 @@ export interface Variable {
   name: string;
   /** The value's type name, e.g. "list". */
   type: string;
-  /** repr() of the value, cut to about 200 bytes. */
+  /** repr() of the value, cut after 200 bytes with "…" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>. */
   repr: string;
 }
 
@@ -463,7 +518,8 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'container.network', default: 'none', server: true },
   { key: 'container.mountWorkspace', default: true, server: true },
   { key: 'container.warmPool', default: 1, server: true },
-  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc"], server: true },
+  { key: 'files.hide', default: [".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".config/gh", ".config/gcloud", "*_history", ".password-store"], server: true },
+  { key: 'files.broadWorkspace', default: false, server: true },
   { key: 'files.write', default: 'sandbox', server: true },
   { key: 'serverPath', default: '', server: false },
   { key: 'inlineResults', default: 'decorations', server: false },
@@ -491,6 +547,7 @@ export interface ServerSettings {
   };
   files: {
     hide: string[];
+    broadWorkspace: boolean;
     write: FilesWrite;
   };
 }

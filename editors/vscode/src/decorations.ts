@@ -68,7 +68,7 @@ export class InlineResults implements vscode.Disposable {
 
   onOutput(p: OutputParams): void {
     // Streaming can be chatty: redraw at most every 100 ms per document.
-    if (this.results(p.uri).onOutput(p.executionId, p.text)) this.draw(p.uri, 100);
+    if (this.results(p.uri).onOutput(p.executionId, p.text, p.stream, p.idle)) this.draw(p.uri, 100);
   }
 
   /** After a restart the namespace is gone: earlier results describe nothing now. */

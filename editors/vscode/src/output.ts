@@ -24,6 +24,11 @@ export class OutputLog {
 
   /** A backyard/output chunk; where names the code, e.g. "sales.py:12". */
   onOutput(p: OutputParams, where: string): void {
+    if (p.idle) {
+      // A thread printed it after the execution ended: whole, at once.
+      for (const l of p.text.replace(/\n$/, '').split('\n')) this.line(p.stream, where, l);
+      return;
+    }
     const st = this.state(p.executionId);
     st.streamed = true;
     const text = st.partial[p.stream] + p.text;

@@ -1,7 +1,7 @@
 // How a result reads: the one-line after-text, its colour class, the hover
 // markdown and the traceback text. Pure, so every status is unit-tested.
 
-import { backendLabel, formatDuration, type Execution, type ExecutionError, type FileChange, type FileState } from './protocol';
+import { backendLabel, formatDuration, type Execution, type ExecutionError, type FileChange, type FileState, type Frame } from './protocol';
 import type { ResultEntry } from './results';
 
 /** The colour class of an inline result. timeout and crashed read as errors. */
@@ -99,17 +99,94 @@ export function errorLine(err: ExecutionError): string {
   return err.evalue ? `${err.ename}: ${err.evalue}` : err.ename;
 }
 
-/** A Python-style traceback with 1-based document lines. */
+/** A Python-style traceback with 1-based document lines: the whole exception (chain, notes, group members), as CPython prints it. */
 export function formatTraceback(err: ExecutionError): string {
-  const out: string[] = [];
-  if (err.traceback.length > 0) out.push('Traceback (most recent call last):');
-  for (const f of err.traceback) {
+  return traceback(err, (f) => {
     const where = f.line >= 0 ? `line ${f.line + 1}` : f.file ? `File "${f.file}", line ${f.fileLine ?? 0}` : 'outside this code';
-    out.push(`  ${where}, in ${f.name || '<module>'}`);
-    if (f.text) out.push(`    ${f.text.trim()}`);
-  }
-  out.push(errorLine(err));
-  return out.join('\n');
+    return `  ${where}, in ${f.name || '<module>'}\n${f.text ? `    ${f.text.trim()}\n` : ''}`;
+  }).replace(/\n$/, '');
+}
+
+const causeMessage = '\nThe above exception was the direct cause of the following exception:\n\n';
+const contextMessage = '\nDuring handling of the above exception, another exception occurred:\n\n';
+const maxGroupDepth = 10;
+
+/**
+ * err as CPython's traceback module prints it, and IPython, which prints
+ * exception groups through it: the chain first (each cause or context, then
+ * the line that says which), each exception's frames under "Traceback (most
+ * recent call last):", its "ENAME: message" line and its notes; a group's
+ * members boxed as CPython boxes them. frame writes one frame's lines, each
+ * ending in "\n". (The server's notebook.Traceback; both are tested against
+ * notebook/testdata/tracebacks.json.)
+ */
+export function traceback(err: ExecutionError, frame: (f: Frame) => string): string {
+  let out = '';
+  let depth = 0;
+  let close = false;
+  const indent = (): string => ' '.repeat(2 * depth);
+  const emit = (text: string, margin = '|'): void => {
+    const prefix = indent() + (depth > 0 ? `${margin} ` : '');
+    for (const l of text.split(/(?<=\n)/)) if (l !== '') out += prefix + l;
+  };
+  const frames = (e: ExecutionError): string => (e.traceback ?? []).map(frame).join('');
+  const format = (e: ExecutionError): void => {
+    const chain: { msg: string; e: ExecutionError }[] = [];
+    for (let x: ExecutionError | undefined = e; x; ) {
+      const next: ExecutionError | undefined = x.cause ?? x.context;
+      chain.push({ msg: x.cause ? causeMessage : x.context ? contextMessage : '', e: x });
+      x = next;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { msg, e: x } = chain[i]!;
+      if (msg) emit(msg);
+      if (!x.exceptions?.length && !x.moreExceptions) {
+        if (x.traceback?.length) {
+          emit('Traceback (most recent call last):\n');
+          emit(frames(x));
+        }
+        emit(exceptionOnly(x));
+      } else if (depth > maxGroupDepth) {
+        emit(`... (max_group_depth is ${maxGroupDepth})\n`);
+      } else {
+        group(x);
+      }
+    }
+  };
+  const group = (x: ExecutionError): void => {
+    const top = depth === 0;
+    if (top) depth++;
+    if (x.traceback?.length) {
+      emit('Exception Group Traceback (most recent call last):\n', top ? '+' : '|');
+      emit(frames(x));
+    }
+    emit(exceptionOnly(x));
+    const members = x.exceptions ?? [];
+    const more = x.moreExceptions ?? 0;
+    const shown = members.length + (more > 0 ? 1 : 0);
+    close = false;
+    for (let i = 0; i < shown; i++) {
+      const last = i === shown - 1;
+      if (last) close = true;
+      out += `${indent()}${i === 0 ? '+-' : '  '}+---------------- ${i < members.length ? i + 1 : '...'} ----------------\n`;
+      depth++;
+      if (i < members.length) format(members[i]!);
+      else emit(`and ${more} more exception${more === 1 ? '' : 's'}\n`);
+      if (last && close) {
+        out += `${indent()}+------------------------------------\n`;
+        close = false;
+      }
+      depth--;
+    }
+    if (top) depth = 0;
+  };
+  format(err);
+  return out;
+}
+
+/** An exception's own lines: "ENAME: message" (the name alone for no message), then its notes. */
+export function exceptionOnly(e: ExecutionError): string {
+  return `${e.evalue ? `${e.ename}: ${e.evalue}` : e.ename}\n${(e.notes ?? []).map((n) => `${n}\n`).join('')}`;
 }
 
 /** The hover: status, then stdout, stderr, the value, the traceback in full (each section bounded) and the files the run changed. */

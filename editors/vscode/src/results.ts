@@ -3,7 +3,7 @@
 // result's lines makes it stale) and replaced when the same lines run again.
 // Pure: fed by backyard/executionState, backyard/output and text changes.
 
-import type { Execution, ExecutionStateParams, Range } from './protocol';
+import type { Execution, ExecutionStateParams, Range, Stream } from './protocol';
 
 export type Phase = 'queued' | 'running' | 'done';
 
@@ -83,10 +83,19 @@ export class DocumentResults {
     }
   }
 
-  /** Appends streamed output of a queued or running execution; returns whether it is known. */
-  onOutput(executionId: string, text: string): boolean {
+  /**
+   * Appends streamed output of a queued or running execution, or output a
+   * thread printed after it ended (idle), which shows under it as Jupyter
+   * shows it; returns whether it is known.
+   */
+  onOutput(executionId: string, text: string, stream: Stream = 'stdout', idle = false): boolean {
     const e = this.get(executionId);
-    if (!e || e.phase === 'done') return false;
+    if (!e) return false;
+    if (e.phase === 'done') {
+      if (!idle || !e.execution) return false;
+      e.execution = { ...e.execution, [stream]: (e.execution[stream] + text).slice(-maxStreamed) };
+      return true;
+    }
     e.streamed = (e.streamed + text).slice(-maxStreamed);
     return true;
   }

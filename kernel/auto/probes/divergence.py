@@ -513,3 +513,22 @@ class P:
 def f():
     pass
 print(repr(P()).startswith("<__main__.P object at 0x"), repr(P), repr(f).startswith("<function f at 0x"))
+
+# %% is-literal
+import warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    compile("x = 1000\nx is 1000", "<probe>", "exec")
+print([str(w.message) for w in caught])
+small = 5
+print(small is 5)
+
+# %% annotations
+class C:
+    x: int
+    y: "str" = "a"
+print(C.__annotations__)
+
+# %% surrogate-escape
+s = '\ud83d\ude00'
+print(len(s), ascii(s), ascii('\ud800'))

@@ -1,7 +1,11 @@
 -- Cell markers, found with the server's rules (package cells) so that
 -- motions and "advance" land where the server thinks cells are:
 --   # %%  /  #%%  [title]            code cell
---   # %% [markdown] / [md] [title]   markdown cell (tag first or last)
+--   # %% [markdown] / [md] [title]   markdown cell
+--   # %% [raw] [title]               raw cell, never run
+-- (a "# %%" line is read as Jupytext reads it: the type tag anywhere in the
+-- title, before the metadata; a code cell inactive in notebooks,
+-- active="py", is raw)
 --   # In[ ]:  /  # In[12]:  /  # In[]   code cell (colon optional)
 --   # <codecell>  /  # <markdowncell>
 -- A marker is a whole line from column 0; trailing whitespace is ignored;
@@ -10,6 +14,7 @@ local M = {}
 
 M.CODE = "code"
 M.MARKDOWN = "markdown"
+M.RAW = "raw"
 
 -- Python's intra-line whitespace, plus \r and \v (as the server).
 local SPACE = "[ \t\f\v\r]"
@@ -22,17 +27,56 @@ local function ltrim(s)
   return (s:gsub("^" .. SPACE .. "+", ""))
 end
 
-local function has_tag(t)
-  for _, tag in ipairs({ "[markdown]", "[md]" }) do
-    local n = #tag
-    if t:sub(1, n) == tag and (#t == n or t:sub(n + 1, n + 1):match(SPACE)) then
-      return true
+-- split splits s at every single space, as Python's str.split(" ").
+local function split(s)
+  local out, from = {}, 1
+  while true do
+    local at = s:find(" ", from, true)
+    if not at then
+      out[#out + 1] = s:sub(from)
+      return out
     end
-    if #t >= n and t:sub(-n) == tag and (#t == n or t:sub(-n - 1, -n - 1):match(SPACE)) then
-      return true
+    out[#out + 1] = s:sub(from, at - 1)
+    from = at + 1
+  end
+end
+
+-- percent_kind is the kind of a "# %%" cell from the trimmed text after
+-- "%%", as Jupytext reads it.
+local function percent_kind(t)
+  local title, meta
+  local curly, eq = t:find("{", 1, true), t:find("=", 1, true)
+  if curly and (not eq or curly < eq) then
+    title, meta = ltrim(rtrim(t:sub(1, curly - 1))), t:sub(curly)
+  else
+    local words = split(eq and t:sub(1, eq - 1) or t)
+    if eq then
+      while #words > 0 and words[#words] == "" do
+        words[#words] = nil
+      end
+      words[#words] = nil -- the key
+    end
+    while #words > 0 and (vim.trim(words[#words]) == "" or words[#words]:sub(1, 1) == ".") do
+      words[#words] = nil
+    end
+    title = table.concat(words, " ")
+    meta = t:sub(#title + 1)
+  end
+  for _, c in ipairs({ { "[markdown]", M.MARKDOWN }, { "[raw]", M.RAW }, { "[md]", M.MARKDOWN } }) do
+    if title:find(c[1], 1, true) then
+      return c[2]
     end
   end
-  return false
+  local active = meta:match('^"?active"?%s*[=:]%s*"([^"]*)"') or meta:match('[%s,{]"?active"?%s*[=:]%s*"([^"]*)"')
+  if active then
+    for ext in active:gmatch("[^.,]+") do
+      if ext == "ipynb" then
+        return M.CODE
+      end
+    end
+    return M.RAW
+  end
+  return M.CODE
 end
 
 -- "]" or "]:" after an optional count with spaces: " ]", "12]:".
@@ -61,7 +105,7 @@ function M.marker(line)
     if after ~= "" and not after:sub(1, 1):match(SPACE) then
       return nil -- "# %%%" and "# %%x" are comments
     end
-    return has_tag(ltrim(rtrim(after))) and M.MARKDOWN or M.CODE
+    return percent_kind(ltrim(rtrim(after)))
   elseif rest:sub(1, 3) == "In[" then
     return in_prompt(rest:sub(4)) and M.CODE or nil
   elseif rest == "<codecell>" then

@@ -53,7 +53,8 @@ return {
     ["container.network"] = "none",
     ["container.mountWorkspace"] = true,
     ["container.warmPool"] = 1,
-    ["files.hide"] = { ".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc" },
+    ["files.hide"] = { ".git", ".hg", ".svn", ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".config/gh", ".config/gcloud", "*_history", ".password-store" },
+    ["files.broadWorkspace"] = false,
     ["files.write"] = "sandbox",
   },
 }

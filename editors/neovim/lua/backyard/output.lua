@@ -236,8 +236,147 @@ function M.relative(dir, path)
   return path
 end
 
+local CAUSE = "\nThe above exception was the direct cause of the following exception:\n\n"
+local CONTEXT = "\nDuring handling of the above exception, another exception occurred:\n\n"
+local MAX_GROUP_DEPTH = 10
+
+-- exception_only is an exception's own lines: "ENAME: message" (the name
+-- alone for no message), then its notes.
+local function exception_only(e)
+  local s = (e.evalue and e.evalue ~= "") and (e.ename .. ": " .. e.evalue) or (e.ename or "Error")
+  s = s .. "\n"
+  for _, n in ipairs(nilify(e.notes) or {}) do
+    s = s .. n .. "\n"
+  end
+  return s
+end
+
+--- The lines of err as CPython's traceback module prints it (and IPython,
+--- which prints exception groups through it): the chain first (each cause
+--- or context, then the line that says which), each exception's frames
+--- under "Traceback (most recent call last):", its "ENAME: message" line
+--- and its notes; a group's members boxed as CPython boxes them. frame
+--- gives a frame's text (lines each ending in "\n"). Each line is {text,
+--- kind}: kind "error" for an exception's own lines, else "frame". (The
+--- server's notebook.Traceback; both are tested against
+--- notebook/testdata/tracebacks.json.)
+---@param err table an ExecutionError
+---@param frame fun(f: table): string
+---@return table[]
+function M.traceback_lines(err, frame)
+  local out, depth, close = {}, 0, false
+  local function indent()
+    return string.rep(" ", 2 * depth)
+  end
+  local function emit(text, kind, margin)
+    local prefix = indent() .. (depth > 0 and ((margin or "|") .. " ") or "")
+    for l in text:gmatch("[^\n]*\n") do
+      out[#out + 1] = { prefix .. l:sub(1, -2), kind }
+    end
+  end
+  local function frames(e)
+    local s = ""
+    for _, f in ipairs(nilify(e.traceback) or {}) do
+      s = s .. frame(f)
+    end
+    return s
+  end
+  local format
+  local function group(x)
+    local top = depth == 0
+    if top then
+      depth = depth + 1
+    end
+    if #(nilify(x.traceback) or {}) > 0 then
+      emit("Exception Group Traceback (most recent call last):\n", "frame", top and "+" or "|")
+      emit(frames(x), "frame")
+    end
+    emit(exception_only(x), "error")
+    local members = nilify(x.exceptions) or {}
+    local more = tonumber(x.moreExceptions) or 0
+    local shown = #members + (more > 0 and 1 or 0)
+    close = false
+    for i = 1, shown do
+      local last = i == shown
+      if last then
+        close = true
+      end
+      local title = i <= #members and tostring(i) or "..."
+      out[#out + 1] = { indent() .. (i == 1 and "+-" or "  ") .. "+---------------- " .. title .. " ----------------", "frame" }
+      depth = depth + 1
+      if i <= #members then
+        format(members[i])
+      else
+        emit("and " .. more .. " more exception" .. (more == 1 and "" or "s") .. "\n", "error")
+      end
+      if last and close then
+        out[#out + 1] = { indent() .. "+------------------------------------", "frame" }
+        close = false
+      end
+      depth = depth - 1
+    end
+    if top then
+      depth = 0
+    end
+  end
+  format = function(e)
+    local chain = {}
+    local x = e
+    while x do
+      local cause, context = nilify(x.cause), nilify(x.context)
+      chain[#chain + 1] = { msg = cause and CAUSE or (context and CONTEXT or nil), e = x }
+      x = cause or context
+    end
+    for i = #chain, 1, -1 do
+      local c = chain[i]
+      if c.msg then
+        emit(c.msg, "frame")
+      end
+      local y = c.e
+      if #(nilify(y.exceptions) or {}) == 0 and (tonumber(y.moreExceptions) or 0) == 0 then
+        if #(nilify(y.traceback) or {}) > 0 then
+          emit("Traceback (most recent call last):\n", "frame")
+          emit(frames(y), "frame")
+        end
+        emit(exception_only(y), "error")
+      elseif depth > MAX_GROUP_DEPTH then
+        emit("... (max_group_depth is " .. MAX_GROUP_DEPTH .. ")\n", "frame")
+      else
+        group(y)
+      end
+    end
+  end
+  format(err)
+  return out
+end
+
+--- err as text: the lines of traceback_lines, each ending in "\n".
+---@param err table
+---@param frame fun(f: table): string
+---@return string
+function M.traceback(err, frame)
+  local s = ""
+  for _, l in ipairs(M.traceback_lines(err, frame)) do
+    s = s .. l[1] .. "\n"
+  end
+  return s
+end
+
+-- frame_text is a frame as the output shows it, on one line.
+local function frame_text(f)
+  local where = ""
+  if (tonumber(f.line) or -1) >= 0 then
+    where = "line " .. (f.line + 1) .. ", "
+  elseif type(f.file) == "string" and f.file ~= "" then
+    where = f.file .. ":" .. (tonumber(f.fileLine) or 0) .. ", " -- library code
+  end
+  local text = f.text and f.text ~= "" and (": " .. vim.trim(f.text)) or ""
+  return "  " .. where .. "in " .. (f.name or "?") .. text .. "\n"
+end
+
 -- body lists {text, hl} of an execution: stdout, stderr, the value, the
--- error and its frames, then the files it changed (paths relative to dir).
+-- error (its message, then, with the traceback option, the whole exception
+-- as CPython prints it), then the files it changed (paths relative to dir).
 local function body(x, out, dir)
   for _, l in ipairs(split(x.stdout)) do
     out[#out + 1] = { l, "BackyardStdout" }
@@ -259,24 +398,15 @@ local function body(x, out, dir)
   end
   local err = nilify(x.error)
   if err then
-    local msg = err.ename or "Error"
-    if err.evalue and err.evalue ~= "" then
-      msg = msg .. ": " .. err.evalue
-    end
-    local lines = split(msg)
-    for _, l in ipairs(lines) do
+    -- The exception first, as IPython's header names it; then, with the
+    -- traceback option, the whole exception as CPython prints it.
+    for _, l in ipairs(split(exception_only(err))) do
       out[#out + 1] = { l, "BackyardError" }
     end
-    if opts().traceback then
-      for _, f in ipairs(nilify(err.traceback) or {}) do
-        local where = ""
-        if (tonumber(f.line) or -1) >= 0 then
-          where = "line " .. (f.line + 1) .. ", "
-        elseif type(f.file) == "string" and f.file ~= "" then
-          where = f.file .. ":" .. (tonumber(f.fileLine) or 0) .. ", " -- library code
-        end
-        local text = f.text and f.text ~= "" and (": " .. vim.trim(f.text)) or ""
-        out[#out + 1] = { "  " .. where .. "in " .. (f.name or "?") .. text, "BackyardTraceback" }
+    local whole = #(nilify(err.traceback) or {}) > 0 or nilify(err.cause) or nilify(err.context) or #(nilify(err.exceptions) or {}) > 0
+    if opts().traceback and whole then
+      for _, l in ipairs(M.traceback_lines(err, frame_text)) do
+        out[#out + 1] = { l[1], l[2] == "error" and "BackyardError" or "BackyardTraceback" }
       end
     end
   end
@@ -414,6 +544,7 @@ function M.on_state(bufnr, p)
   local x = nilify(p.execution)
   if x then
     o.exec, o.restarted = x, false
+    s.last = { id = id, o = o } -- output printed after it, between cells, shows under it
   elseif not o.exec then
     delete(bufnr, o)
     s.list = vim.tbl_filter(function(v)
@@ -424,11 +555,22 @@ function M.on_state(bufnr, p)
   render(bufnr, o)
 end
 
---- Handles backyard/output: streamed text of a running cell.
+--- Handles backyard/output: streamed text of a running cell, or text a
+--- thread printed after the last cell ended (idle), shown under that cell
+--- as Jupyter shows it.
 ---@param bufnr integer
----@param p { executionId: string, stream: "stdout"|"stderr", text: string }
+---@param p { executionId: string, stream: "stdout"|"stderr", text: string, idle: boolean? }
 function M.on_output(bufnr, p)
   local s = bufs[bufnr]
+  if p.idle == true then
+    local last = s and s.last
+    if last and last.id == p.executionId and last.o.exec and not last.o.deleted then
+      local key = p.stream == "stderr" and "stderr" or "stdout"
+      last.o.exec[key] = (last.o.exec[key] or "") .. (p.text or "")
+      schedule_render(bufnr, last.o)
+    end
+    return
+  end
   local o = s and s.by_id[p.executionId]
   if not o or o.deleted or not o.live or o.live.id ~= p.executionId then
     return

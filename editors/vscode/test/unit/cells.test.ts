@@ -17,6 +17,16 @@ describe('markerKind', () => {
     assert.equal(markerKind('# <codecell>'), 'code');
     assert.equal(markerKind('# <markdowncell>'), 'markdown');
   });
+  it('reads a "# %%" line as Jupytext does: raw cells, tags anywhere in the title, inactive cells', () => {
+    assert.equal(markerKind('# %% [raw]'), 'raw');
+    assert.equal(markerKind('# %% Notes [raw] k="v"'), 'raw');
+    assert.equal(markerKind('# %% a [markdown] b'), 'markdown');
+    assert.equal(markerKind('# %% t active="py"'), 'raw');
+    assert.equal(markerKind('# %% {"active": "py,R"}'), 'raw');
+    assert.equal(markerKind('# %% active="ipynb,py"'), 'code');
+    assert.equal(markerKind('# %% t x="[raw]"'), 'code');
+    assert.equal(markerKind('# %% [RAW]'), 'code');
+  });
   it('rejects comments that only look similar', () => {
     for (const l of ['# %%%', '# %%x', '  # %%', 'x = 1  # %%', '# In[a]', '# In[1]x', '']) assert.equal(markerKind(l), undefined, l);
   });

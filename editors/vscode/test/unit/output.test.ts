@@ -19,6 +19,11 @@ describe('OutputLog', () => {
     out.onDone(execution({ id: 'e1', executionCount: 7, stdout: 'one\ntwo', stderr: 'careful\n', result: { text: '42' } }), 'a.py:3');
     assert.deepEqual(lines, ['I a.py:3 │ one', 'W a.py:3 │ careful', 'I a.py:3 │ two', 'I [7] a.py:3 ok · 1.3 ms · monty', 'I a.py:3 │ Out[7]: 42']);
   });
+  it('logs what a thread printed after the execution ended at once, whole lines and the rest', () => {
+    const { lines, out } = recorder();
+    out.onOutput({ uri: 'u', executionId: 'e1', stream: 'stdout', text: 'tick 1\ntick', idle: true }, 'a.py:3');
+    assert.deepEqual(lines, ['I a.py:3 │ tick 1', 'I a.py:3 │ tick']);
+  });
   it('logs the record when nothing streamed, and errors with their traceback', () => {
     const { lines, out } = recorder();
     out.onDone(

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fenced, fileChanges, fileCounts, formatTraceback, hoverMarkdown, inline, relativePath, summaryLine } from '../../src/render';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionError, Frame } from '../../src/protocol';
+import { fenced, fileChanges, fileCounts, formatTraceback, hoverMarkdown, inline, relativePath, summaryLine, traceback } from '../../src/render';
 import { DocumentResults } from '../../src/results';
 import type { Execution } from '../../src/protocol';
 import { execution, state } from './fixtures';
@@ -101,5 +104,25 @@ describe('files a run changed', () => {
     assert.match(md, /\+ out\/summary\.csv\n~ sales\.csv\n- \.\.\/shared\/old\.txt/);
     assert.match(summaryLine(x, 'demo.py:2'), / · files \+ \/home\/ada\/out\/summary\.csv/);
     assert.doesNotMatch(hoverMarkdown(entry(execution())), /files/);
+  });
+});
+
+describe('the shared tracebacks (notebook/testdata/tracebacks.json, from the server renderer)', () => {
+  interface Vector {
+    name: string;
+    error: ExecutionError;
+    text: string;
+  }
+  const vectors = JSON.parse(readFileSync(join('..', '..', 'notebook', 'testdata', 'tracebacks.json'), 'utf8')) as Vector[];
+  const canonical = (f: Frame): string => `  line ${f.line + 1}, in ${f.name}\n    ${f.text}\n`;
+  for (const v of vectors) {
+    it(`lays out ${v.name} as CPython does`, () => {
+      assert.equal(traceback(v.error, canonical), v.text);
+    });
+  }
+  it('formatTraceback shows a chain, notes and a group', () => {
+    const tb = formatTraceback(vectors.find((v) => v.name === 'cause')!.error);
+    assert.match(tb, /ZeroDivisionError: division by zero\n\nThe above exception was the direct cause of the following exception:\n\nTraceback/);
+    assert.match(formatTraceback(vectors.find((v) => v.name === 'nested groups with notes')!.error), / {6}\| TypeError: t\n {6}\| a note\n/);
   });
 });

@@ -21,6 +21,18 @@ describe('DocumentResults', () => {
     assert.equal(r.onOutput('a', 'late'), false);
   });
 
+  it('shows what a thread printed after the execution ended under it (idle output)', () => {
+    const r = new DocumentResults();
+    r.onExecutionState(state('a', 1, 2, 'queued'));
+    r.onExecutionState(state('a', 1, 2, 'done', execution({ stdout: 'started\n' })));
+    assert.equal(r.onOutput('a', 'tick\n', 'stdout'), false, 'not idle: late output of the run');
+    assert.ok(r.onOutput('a', 'tick\n', 'stdout', true));
+    assert.ok(r.onOutput('a', 'warn\n', 'stderr', true));
+    assert.equal(r.get('a')?.execution?.stdout, 'started\ntick\n');
+    assert.equal(r.get('a')?.execution?.stderr, 'warn\n');
+    assert.equal(r.onOutput('gone', 'x', 'stdout', true), false);
+  });
+
   it('replaces the result of the same lines on rerun, and brings it back when the rerun is dropped', () => {
     const r = new DocumentResults();
     r.onExecutionState(state('a', 1, 2, 'queued'));
