@@ -172,12 +172,13 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 	tStarted := time.Now()
 	// Alongside the driver's start: the cgroup must be followed before a
 	// cell runs.
-	s.oomReady = make(chan struct{})
-	go func() {
-		defer close(s.oomReady)
+	ready := make(chan struct{})
+	s.oomReady = ready
+	go func(s *Session) {
+		defer close(ready)
 		s.watchOOM(ctx)
-	}()
-	defer func() { <-s.oomReady }()
+	}(s)
+	defer func() { <-ready }() // s is nil once start fails
 	select {
 	case m, ok := <-s.events:
 		if !ok {
