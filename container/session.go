@@ -338,6 +338,10 @@ type ExecRequest struct {
 	OnCall    HostFunc
 	// OnSent, when set, is called once the cell is sent to the driver.
 	OnSent func()
+	// OnCut, when set, is told of the bytes of a stream the driver
+	// dropped past MaxOutput: it sends the stream's last MaxOutput
+	// characters when the cell ends, after them.
+	OnCut func(stream string, bytes int)
 	// File is __file__ of the cells (the document's path); empty leaves it
 	// as it is.
 	File string
@@ -404,6 +408,9 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 			}
 			switch {
 			case m.T == msgOut:
+				if m.Cut > 0 && req.OnCut != nil {
+					req.OnCut(m.S, m.Cut)
+				}
 				deliver(m, onOutput)
 			case m.T == msgInput && req.Input != nil:
 				// Asked on another goroutine: the cell can still be

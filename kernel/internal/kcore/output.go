@@ -84,6 +84,17 @@ func (o *Output) Write(s kernel.Stream, text string) {
 	}
 }
 
+// Skip counts n bytes of stream s that the backend dropped (they go into
+// the cut): what it writes next follows them.
+func (o *Output) Skip(s kernel.Stream, n int) {
+	k := o.of(s)
+	if o.cell {
+		o.keep(k, k.line) // the line before the gap stays as it was
+		k.line, k.col, k.cr = k.line[:0], 0, false
+	}
+	k.cut += n
+}
+
 func (o *Output) of(s kernel.Stream) *kept {
 	if s == kernel.Stderr {
 		return &o.streams[1]

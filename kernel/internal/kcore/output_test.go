@@ -76,3 +76,15 @@ func TestSnippetOutputKeepsItsBytes(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// Bytes the backend dropped count in the cut, between what came before
+// and after them.
+func TestOutputSkip(t *testing.T) {
+	o, _ := cellOutput(20)
+	o.Write(kernel.Stdout, strings.Repeat("a", 30))
+	o.Skip(kernel.Stdout, 100)
+	o.Write(kernel.Stdout, strings.Repeat("b", 20)+"\n")
+	if got := o.Stdout(); got != "aaaaaaaaaa\n[backyard: output truncated at 20 bytes: 131 bytes cut here]\nbbbbbbbbb\n" {
+		t.Fatalf("%q", got)
+	}
+}
