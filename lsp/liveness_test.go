@@ -1,8 +1,9 @@
 package lsp_test
 
 import (
+	"maps"
+	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -73,15 +74,9 @@ func TestKernelEndsWhateverTheCellDoes(t *testing.T) {
 	}
 	tookFor.Lock()
 	defer tookFor.Unlock()
-	for _, op := range slices.Sorted(func(yield func(string) bool) {
-		for k := range tookFor.d {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, op := range slices.Sorted(maps.Keys(tookFor.d)) {
 		d := tookFor.d[op]
-		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		slices.Sort(d)
 		t.Logf("%s: median %s, max %s over %d", op, d[len(d)/2], d[len(d)-1], len(d))
 	}
 }
@@ -96,7 +91,11 @@ func endWhileRunning(t *testing.T, settings map[string]any, move bool, code, op 
 	if move {
 		text = "import json, csv, decimal, uuid\n# %%\n" + code
 	}
-	uri := open(t, c, "endless.py", text)
+	// A folder of its own: the container copies the document's folder.
+	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "endless.py"))
+	if err := c.Open(testCtx(t), uri, text); err != nil {
+		t.Fatal(err)
+	}
 	if move {
 		if ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0)); len(ex) != 1 || ex[0].Backend != "container" {
 			t.Fatalf("did not move: %s", mustJSON(ex))

@@ -111,8 +111,9 @@ type entry struct {
 	carry   map[string]any
 	rebuilt []string
 	// wrote: the cell changed files (Monty's overlay), which only running
-	// it again writes into the container's.
-	wrote bool
+	// it again writes into the container's; future: it imports from
+	// __future__, which changes how the cells after it compile.
+	wrote, future bool
 }
 
 var _ kernel.Prewarmer = (*Kernel)(nil)
@@ -383,7 +384,8 @@ func (a *Kernel) record(c *cell, rec *kcore.Replayable, r kernel.Result, ranInCo
 	for _, n := range c.Names {
 		a.seen[n] = true
 	}
-	e := entry{rec: rec, status: r.Status, draws: pysrc.Draws(rec.Code, a.drawers), wrote: len(r.Files) > 0}
+	e := entry{rec: rec, status: r.Status, draws: pysrc.Draws(rec.Code, a.drawers), wrote: len(r.Files) > 0,
+		future: slices.ContainsFunc(c.Imports, func(i pysrc.Import) bool { return i.Module == "__future__" })}
 	e.carry, e.rebuilt = a.drawnCarry(a.life, rec.Code, e.draws)
 	if r.Error != nil {
 		e.ename = r.Error.EName

@@ -173,17 +173,12 @@ func (c *containerCell) failed(s *container.Session, err error) {
 		x := s.Exit(c.life)
 		c.log.Warn("container kernel crashed", zap.String("why", x.Describe()), zap.NamedError("exec", err))
 		r.Status = kernel.StatusCrashed
+		// Describe words a death as every backend does (container.DeathText).
+		r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: x.Describe() + "; the next run starts a fresh kernel"}
 		if errors.Is(err, container.ErrEnded) && x.EngineLost {
-			r.Error = &contract.ExecutionError{EName: "EngineLost", EValue: x.Describe() + "; the next run starts a fresh kernel"}
-		} else {
-			r.Error = deathOf(x).Crashed()
+			r.Error.EName = "EngineLost"
 		}
 	}
-}
-
-// deathOf is how the container's end reads in a cell's result.
-func deathOf(x container.ExitInfo) kcore.Death {
-	return kcore.Death{Signal: x.Signal(), Code: x.Code, OOM: x.OOMKilled, MemoryBytes: uint64(x.MemoryBytes), Stderr: x.Stderr}
 }
 
 // watchWakeups counts the watcher's wake-ups (tests check it does not

@@ -227,11 +227,7 @@ func (k *Kernel) diedIdle(ctx context.Context) (string, bool) {
 	if k.s == nil || k.s.Alive() || k.s.Killed() {
 		return "", false
 	}
-	x := k.s.Exit(ctx)
-	if x.EngineLost {
-		return x.Describe(), true
-	}
-	return deathOf(x).Text(), true
+	return k.s.Exit(ctx).Describe(), true
 }
 
 // discard removes the container and forgets the namespace.
