@@ -91,6 +91,25 @@ def _frame(msg):
     return (len(_st.key) + len(body)).to_bytes(4, "big") + _st.key + body
 
 
+def _overwrite(text):
+    """Carriage returns in text done as a terminal does them, as far as
+    text goes: "A\rB\rC" becomes "A\r" and C written over B, which shows
+    the same wherever A's line began. A progress bar then sends its states
+    as they are at each flush, not every one it printed."""
+    if "\r" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        parts = line.split("\r")
+        if len(parts) <= 2:
+            continue
+        shown = ""
+        for part in parts[1:]:
+            shown = part + shown[len(part):]
+        lines[i] = parts[0] + "\r" + shown + ("\r" if parts[-1] == "" else "")
+    return "\n".join(lines)
+
+
 class _Out:
     """Buffers the streams of the running cell and sends them as frames.
 
@@ -113,6 +132,7 @@ class _Out:
         self.silent = False
         self.cap = 1 << 20
         self.sent = {"stdout": 0, "stderr": 0}
+        self._no_tails()
         self.decoders = {}
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
@@ -124,6 +144,32 @@ class _Out:
             self.cap = cap
             self.silent = silent
             self.sent = {"stdout": 0, "stderr": 0}
+            self._no_tails()
+
+    def _no_tails(self):
+        # What a stream writes past the cap: its last cap characters, sent
+        # when the cell ends (the host shows the head and the tail), and
+        # the bytes dropped before them.
+        self.tails = {"stdout": [], "stderr": []}
+        self.tail_chars = {"stdout": 0, "stderr": 0}
+        self.cut = {"stdout": 0, "stderr": 0}
+
+    def _keep_tail(self, stream, text):
+        tail = self.tails[stream]
+        tail.append(text)
+        self.tail_chars[stream] += len(text)
+        if len(tail) > 64 and self.tail_chars[stream] > 2 * self.cap:
+            # Trimmed now and then: a print loop past the cap costs an
+            # append per write.
+            self._trim_tail(stream)
+
+    def _trim_tail(self, stream):
+        text = "".join(self.tails[stream])
+        if len(text) > self.cap:
+            self.cut[stream] += len(text[:-self.cap].encode("utf-8", "surrogatepass"))
+            text = text[-self.cap:]
+        self.tails[stream] = [text]
+        self.tail_chars[stream] = len(text)
 
     def write(self, stream, text):
         if not text:
@@ -147,15 +193,6 @@ class _Out:
         with self.lock:
             if self.silent:
                 return
-            # The host caps and marks the output; sending a little past the
-            # cap (counted in characters, never more than bytes) lets it see
-            # that there was more.
-            room = self.cap + 64 - self.sent[stream]
-            if room <= 0:
-                return
-            if len(text) > room:
-                text = text[:room]
-            self.sent[stream] += len(text)
             self.parts.append((stream, text))
             self.size += len(text)
             wake = False
@@ -169,19 +206,46 @@ class _Out:
             except BlockingIOError:
                 pass  # the pipe is full of wake-ups already
 
-    def _take(self):
-        parts, self.parts, self.size, self.armed, self.urgent = self.parts, [], 0, False, False
+    def _runs(self):
+        """The buffered parts as runs of one stream each, carriage returns
+        done (_overwrite) and capped: the host caps and marks the output;
+        sending a little past the cap (counted in characters, never more
+        than bytes) lets it see that there was more, and what comes after
+        goes to the stream's tail."""
         runs = []  # [stream, [texts]]: one frame per run of a stream
-        for stream, text in parts:
+        for stream, text in self.parts:
             if runs and runs[-1][0] == stream:
                 runs[-1][1].append(text)
             else:
                 runs.append([stream, [text]])
-        return b"".join(_frame({"t": "out", "s": s, "d": "".join(texts)}) for s, texts in runs)
+        out = []
+        for stream, texts in runs:
+            text = _overwrite("".join(texts))
+            room = self.cap + 64 - self.sent[stream]
+            if len(text) > room:
+                self._keep_tail(stream, text[max(room, 0):])
+                text = text[:max(room, 0)]
+            self.sent[stream] += len(text)
+            if text:
+                out.append((stream, text))
+        return out
 
-    def flush(self, final=None):
+    def _take(self):
+        runs = self._runs()
+        self.parts, self.size, self.armed, self.urgent = [], 0, False, False
+        return b"".join(_frame({"t": "out", "s": s, "d": d}) for s, d in runs)
+
+    def flush(self, final=None, end=False):
+        """Sends what is buffered, then final; end (the cell is over) sends
+        the streams' tails first, each with the bytes cut before it."""
         with self.lock:
             data = self._take()
+            if end:
+                for stream in ("stdout", "stderr"):
+                    if self.tails[stream]:
+                        self._trim_tail(stream)
+                        data += _frame({"t": "out", "s": stream, "d": self.tails[stream][0], "cut": self.cut[stream]})
+                self._no_tails()
             if final is not None:
                 data += _frame(final)
             if data:
@@ -1228,7 +1292,7 @@ def main():
                 _reap()
             if _files.tracked:
                 done["files"] = _files.changes()
-            out.flush(done)
+            out.flush(done, end=True)
             out.start_cell(1 << 20, False)  # output between cells
         elif kind == "vars":
             out.flush(_variables(req, ns))

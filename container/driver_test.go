@@ -250,8 +250,19 @@ func TestDriverStreamsInOrder(t *testing.T) {
 func TestDriverOutputCapAndSilent(t *testing.T) {
 	d := startLocal(t)
 	outs, _ := d.run("print('x' * 100000)", func(m *message) { m.MaxOutput = 1000 })
-	if n := len(text(outs, "stdout")); n <= 1000 || n > 1100 {
+	// The head a little past the cap as it comes, then, when the cell ends,
+	// the tail with the bytes cut before it.
+	tail := outs[len(outs)-1]
+	if n := len(text(outs[:len(outs)-1], "stdout")); n <= 1000 || n > 1100 {
 		t.Fatalf("sent %d bytes for a 1000-byte cap", n)
+	}
+	if tail.Cut != 100001-1064-1000 || len(tail.D) != 1000 || !strings.HasSuffix(tail.D, "x\n") {
+		t.Fatalf("tail of %d bytes after %d cut", len(tail.D), tail.Cut)
+	}
+	// Carriage returns are done before the cap counts: a progress bar fits.
+	outs, _ = d.run("for i in range(1, 5001):\n    print(f'\\r{i}/5000', end='')", func(m *message) { m.MaxOutput = 1000 })
+	if got := text(outs, "stdout"); !strings.HasSuffix(got, "\r5000/5000") || len(got) > 1000 || outs[len(outs)-1].Cut != 0 {
+		t.Fatalf("progress sent as %q", got)
 	}
 	outs, done := d.run("print('hidden')\nz = 3\nz", func(m *message) { m.Silent = true })
 	if len(outs) != 0 || done.Value != nil || done.Status != "ok" {

@@ -3,11 +3,16 @@ package container
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/events"
+	"github.com/docker/docker/api/types/filters"
 	"go.uber.org/zap"
+
+	"github.com/backyard-ls/backyard-ls/internal/cgroup"
 )
 
 // ExitInfo says why a session's container stopped.
@@ -24,6 +29,12 @@ type ExitInfo struct {
 	Code int
 	// OOMKilled: the engine says the kernel hit its memory limit.
 	OOMKilled bool
+	// oomFrom says whose word OOMKilled is: "cgroup" or "engine"; waited,
+	// that the engine's late event was waited for; known, how long after
+	// the stream's end the exit was known.
+	oomFrom string
+	waited  bool
+	known   time.Duration
 	// MemoryBytes is the memory limit, for messages.
 	MemoryBytes int64
 	// Stderr is the end of the container's own stderr (the driver's fatal
@@ -35,29 +46,47 @@ type ExitInfo struct {
 
 // Describe says in one sentence what happened, for a person.
 func (x ExitInfo) Describe() string {
-	var s string
 	switch {
 	case x.EngineLost:
-		s = fmt.Sprintf("lost the connection to the container engine at %s: %v; start dockerd or set DOCKER_HOST", x.host, x.EngineErr)
+		return fmt.Sprintf("lost the connection to the container engine at %s: %v; start dockerd or set DOCKER_HOST", x.host, x.EngineErr)
 	case x.Foreign != nil:
-		s = fmt.Sprintf("the kernel's channel to the host carried %s, which its driver did not write (a cell wrote to the channel's descriptor), so the kernel was stopped", x.Foreign.Why)
+		return fmt.Sprintf("the kernel's channel to the host carried %s, which its driver did not write (a cell wrote to the channel's descriptor), so the kernel was stopped", x.Foreign.Why)
 	case x.Killed:
-		s = "the kernel was stopped"
-	case x.OOMKilled:
-		// Only the engine's word: exit code 137 is any SIGKILL.
-		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB) and was killed (exit code %d)", x.MemoryBytes>>20, x.Code)
-	case x.Code > 128 && x.Code < 128+65:
-		s = fmt.Sprintf("the kernel was killed by signal %s (exit code %d)", signalName(x.Code-128), x.Code)
-	default:
-		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", x.Code)
+		return "the kernel was stopped"
 	}
-	if t := strings.TrimSpace(x.Stderr); t != "" && !x.Killed {
+	return DeathText(x.OOMKilled, uint64(x.MemoryBytes), x.Signal(), x.Code, x.Stderr)
+}
+
+// DeathText says how a kernel's process ended when the kernel did not end
+// it, in the words every backend uses: it ran out of memory (under the
+// limit memoryBytes), it was killed by a signal (its name), or it exited
+// with code; then the end of stderr, the process's own fatal errors.
+func DeathText(oom bool, memoryBytes uint64, signal string, code int, stderr string) string {
+	var s string
+	switch {
+	case oom:
+		s = fmt.Sprintf("the kernel ran out of memory (limit %d MiB)", memoryBytes>>20)
+	case signal != "":
+		s = "the kernel was killed by signal " + signal
+	default:
+		s = fmt.Sprintf("the kernel process exited with code %d (os._exit() or a fatal error of the interpreter)", code)
+	}
+	if t := strings.TrimSpace(stderr); t != "" {
 		if len(t) > 600 {
 			t = "…" + t[len(t)-600:]
 		}
 		s += ": " + t
 	}
 	return s
+}
+
+// Signal names the signal that ended the container's process (exit codes
+// 129-192 are 128 + the signal), "" when it exited.
+func (x ExitInfo) Signal() string {
+	if x.Code > 128 && x.Code < 128+65 {
+		return signalName(x.Code - 128)
+	}
+	return ""
 }
 
 // Exit waits for the container's attach stream to end and says why the
@@ -67,6 +96,8 @@ func (s *Session) Exit(ctx context.Context) ExitInfo {
 	s.exitOnce.Do(func() {
 		for range s.events { // wait for the reader to finish
 		}
+		ended := time.Now()
+		deadline := ended.Add(oomWord)
 		x := ExitInfo{Foreign: s.foreign, Killed: s.killed.Load(), MemoryBytes: s.cfg.MemoryBytes, Stderr: s.stderr.String(), host: s.e.host}
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -83,25 +114,90 @@ func (s *Session) Exit(ctx context.Context) ExitInfo {
 				s.log.Debug("wait for kernel container", zap.Error(err))
 			}
 		}
-		if !x.EngineLost {
-			// The engine learns of an OOM kill from an event that can come
-			// after the exit (well over a second later under gVisor on a
-			// busy host): a SIGKILL is asked about again, for a while.
-			start := time.Now()
-			for wait := 50 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
-				if ins, err := s.e.cli.ContainerInspect(ctx, s.id); err == nil && ins.State != nil {
-					x.OOMKilled = ins.State.OOMKilled
-					x.Code = ins.State.ExitCode
-				}
-				if x.OOMKilled || x.Code != 137 || x.Killed || time.Since(start) > 3*time.Second {
-					break
-				}
-				time.Sleep(wait)
-			}
+		if !x.EngineLost && !x.Killed && x.Code == 137 {
+			x.OOMKilled, x.oomFrom, x.waited = s.oomKilled(ctx, deadline)
 		}
+		x.known = time.Since(ended)
 		s.exit = x
 	})
 	return s.exit
+}
+
+// oomWord bounds how long a SIGKILLed container's end waits for the word
+// on whether the OOM killer sent the signal. The cgroup's word comes before
+// the kill, but its counter cannot be read once the engine has removed the
+// cgroup; the engine's comes from an event that can arrive after the exit
+// (well over a second late under gVisor on a busy host).
+const oomWord = 500 * time.Millisecond
+
+// watchOOM follows the container's memory cgroup when it is on this host
+// (a local engine on Linux).
+func (s *Session) watchOOM(ctx context.Context) {
+	ins, err := s.e.cli.ContainerInspect(ctx, s.id)
+	if err != nil || ins.State == nil || ins.State.Pid <= 0 {
+		s.log.Debug("no process to follow the memory cgroup of", zap.Error(err))
+		return
+	}
+	w, err := cgroup.WatchOOM(ins.State.Pid, s.id)
+	if err != nil {
+		s.log.Debug("the memory cgroup is not followed", zap.Error(err))
+		return
+	}
+	s.oom = w
+}
+
+// oomKilled says whether the kernel's OOM killer ended the container, and
+// whose word that is: the cgroup's when it has one by deadline (it sees the
+// container's process exit, and the OOM notification before the kill),
+// else the engine's: its flag, and unless the cgroup went away with one
+// signal alone (its removal: an OOM notification would have been read
+// while it existed), its "oom" event until deadline.
+func (s *Session) oomKilled(ctx context.Context, deadline time.Time) (oom bool, from string, waited bool) {
+	if s.oomReady != nil {
+		<-s.oomReady
+	}
+	wait := true
+	if w := s.oom; w != nil {
+		t := time.NewTimer(time.Until(deadline))
+		select {
+		case <-w.Done():
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+		switch w.Verdict() {
+		case cgroup.OOM:
+			return true, "cgroup", false
+		case cgroup.NoOOM:
+			return false, "cgroup", false
+		case cgroup.Unknown:
+			wait = false
+		}
+	}
+	ins, err := s.e.cli.ContainerInspect(ctx, s.id)
+	if err != nil || ins.State == nil {
+		return false, "engine", false
+	}
+	if ins.State.OOMKilled || !wait {
+		return ins.State.OOMKilled, "engine", false
+	}
+	since, err := time.Parse(time.RFC3339Nano, ins.State.StartedAt)
+	if err != nil {
+		return false, "engine", false
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	msgs, errs := s.e.cli.Events(ctx, events.ListOptions{
+		Since:   strconv.FormatInt(since.Unix()-1, 10),
+		Filters: filters.NewArgs(filters.Arg("type", string(events.ContainerEventType)), filters.Arg("container", s.id), filters.Arg("event", string(events.ActionOOM))),
+	})
+	select {
+	case <-msgs:
+		return true, "engine", true
+	case <-errs:
+	case <-ctx.Done():
+	}
+	return false, "engine", true
 }
 
 // signalName names a Linux signal (the kernel runs on Linux whatever the

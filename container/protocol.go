@@ -72,9 +72,11 @@ type message struct {
 	Python   string `json:"python,omitempty"`
 	PID      int    `json:"pid,omitempty"`
 
-	// out: stream ("stdout" or "stderr") and text
-	S string `json:"s,omitempty"`
-	D string `json:"d,omitempty"`
+	// out: stream ("stdout" or "stderr") and text; Cut, on the frame of a
+	// stream's tail that ends a cell, the bytes dropped before it
+	S   string `json:"s,omitempty"`
+	D   string `json:"d,omitempty"`
+	Cut int    `json:"cut,omitempty"`
 
 	// done
 	Status string     `json:"status,omitempty"` // "ok" or "error"

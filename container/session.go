@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/internal/cgroup"
 )
 
 // Session is one running kernel container: a long-lived container whose
@@ -59,7 +60,11 @@ type Session struct {
 	idleMu  sync.Mutex
 	onIdle  func(stream, text string)
 
-	killed    atomic.Bool // Kill was called: an exit is ours, not a crash
+	killed atomic.Bool // Kill was called: an exit is ours, not a crash
+	// oom follows the container's memory cgroup on this host (nil when it
+	// cannot be), once oomReady is closed.
+	oom       *cgroup.Watch
+	oomReady  chan struct{}
 	closeOnce sync.Once
 	exitOnce  sync.Once
 	exit      ExitInfo
@@ -165,6 +170,15 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 		}
 	}
 	tStarted := time.Now()
+	// Alongside the driver's start: the cgroup must be followed before a
+	// cell runs.
+	ready := make(chan struct{})
+	s.oomReady = ready
+	go func(s *Session) {
+		defer close(ready)
+		s.watchOOM(ctx)
+	}(s)
+	defer func() { <-ready }() // s is nil once start fails
 	select {
 	case m, ok := <-s.events:
 		if !ok {
@@ -324,6 +338,10 @@ type ExecRequest struct {
 	OnCall    HostFunc
 	// OnSent, when set, is called once the cell is sent to the driver.
 	OnSent func()
+	// OnCut, when set, is told of the bytes of a stream the driver
+	// dropped past MaxOutput: it sends the stream's last MaxOutput
+	// characters when the cell ends, after them.
+	OnCut func(stream string, bytes int)
 	// File is __file__ of the cells (the document's path); empty leaves it
 	// as it is.
 	File string
@@ -390,6 +408,9 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 			}
 			switch {
 			case m.T == msgOut:
+				if m.Cut > 0 && req.OnCut != nil {
+					req.OnCut(m.S, m.Cut)
+				}
 				deliver(m, onOutput)
 			case m.T == msgInput && req.Input != nil:
 				// Asked on another goroutine: the cell can still be
@@ -493,6 +514,10 @@ func (s *Session) Close() error {
 		}
 		if s.conn.Conn != nil {
 			s.conn.Close()
+		}
+		if s.oomReady != nil {
+			<-s.oomReady
+			s.oom.Close()
 		}
 		if err != nil {
 			err = fmt.Errorf("remove kernel container %s: %w", shortID(s.id), err)

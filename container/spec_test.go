@@ -199,11 +199,11 @@ func TestExitDescribe(t *testing.T) {
 		want string
 	}{
 		{ExitInfo{EngineLost: true, EngineErr: errors.New("EOF"), host: "unix:///s"}, "lost the connection to the container engine at unix:///s: EOF; start dockerd or set DOCKER_HOST"},
-		{ExitInfo{Code: 137, OOMKilled: true, MemoryBytes: 128 << 20}, "the kernel ran out of memory (limit 128 MiB) and was killed (exit code 137)"},
+		{ExitInfo{Code: 137, OOMKilled: true, MemoryBytes: 128 << 20}, "the kernel ran out of memory (limit 128 MiB)"},
 		{ExitInfo{Code: 137, Killed: true}, "the kernel was stopped"},
 		// A SIGKILL the engine does not blame on memory is not called out of memory.
-		{ExitInfo{Code: 137, MemoryBytes: 128 << 20}, "the kernel was killed by signal SIGKILL (exit code 137)"},
-		{ExitInfo{Code: 143}, "the kernel was killed by signal SIGTERM (exit code 143)"},
+		{ExitInfo{Code: 137, MemoryBytes: 128 << 20}, "the kernel was killed by signal SIGKILL"},
+		{ExitInfo{Code: 143}, "the kernel was killed by signal SIGTERM"},
 		{ExitInfo{Code: 3}, "the kernel process exited with code 3 (os._exit() or a fatal error of the interpreter)"},
 		{ExitInfo{Code: 70, Stderr: "backyard-ls driver failed:\nboom\n"}, "the kernel process exited with code 70 (os._exit() or a fatal error of the interpreter): backyard-ls driver failed:\nboom"},
 	}

@@ -79,6 +79,10 @@ type Result struct {
 	// Notes are facts about the run a person must see (contract.Execution's
 	// notes), e.g. that the namespace was restored to before the cell.
 	Notes []string
+	// Restored: the backend put the namespace back as it was before this
+	// execution (Monty after a limit or an interrupt stopped it): nothing
+	// the code did is kept, so nothing of it is replayed elsewhere.
+	Restored bool
 	// Files are the files the execution created, changed or deleted.
 	Files []contract.FileChange
 	// Routing is set by an auto kernel when a rule decided where the cell
@@ -133,7 +137,15 @@ type Request struct {
 	// can change; a session's MemoryBytes and RecursionDepth are fixed when
 	// it starts (a different one is an error wrapping ErrLimitFixed).
 	Limits Limits
+	// Spent is the part of its time limit the cell used on another backend
+	// before this run (an auto kernel's check): one budget per cell, this
+	// run gets what is left, and a timeout still names the whole limit.
+	Spent time.Duration
 }
+
+// TimeLeft is the time this execution may run under limits l: the time
+// limit less what the cell spent elsewhere.
+func (r Request) TimeLeft(l Limits) time.Duration { return l.Timeout - r.Spent }
 
 // Kernel runs code with state kept between executions. Executions of one
 // kernel are serialized in the order they are submitted. All methods are
@@ -167,6 +179,15 @@ type Prewarmer interface {
 	// a backend that is not running, starts it in the background. It
 	// reports whether a start was begun.
 	Prewarm(codes []string) bool
+}
+
+// Stopper is a kernel whose running execution can be ended at once, as
+// Restart and Close end it, whatever the code does (it catches every
+// KeyboardInterrupt, it never returns to the interpreter): a restart that
+// must not wait behind the cell calls Stop first. The execution ends
+// interrupted ("the kernel was restarted") and its namespace is lost.
+type Stopper interface {
+	Stop()
 }
 
 // ErrClosed is returned by a closed kernel.

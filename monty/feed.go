@@ -412,16 +412,24 @@ func (w *Worker) reset(extra ...*pb.ParentRequest) error {
 		return err
 	}
 	for range reqs {
-		ev, err := w.next()
-		if err != nil {
+		if err := w.okReply("Reset/Configure/Load"); err != nil {
 			return err
 		}
-		if ev.GetOk() == nil {
-			if e := ev.GetError(); e != nil {
-				return &ProtocolError{Msg: "worker refused the request: " + e.GetException().GetMessage()}
-			}
-			return w.fail(unexpected("Reset/Configure/Load", ev))
+	}
+	return nil
+}
+
+// okReply reads the worker's Ok to a request (what names it).
+func (w *Worker) okReply(what string) error {
+	ev, err := w.next()
+	if err != nil {
+		return err
+	}
+	if ev.GetOk() == nil {
+		if e := ev.GetError(); e != nil {
+			return &ProtocolError{Msg: "worker refused the request: " + e.GetException().GetMessage()}
 		}
+		return w.fail(unexpected(what, ev))
 	}
 	return nil
 }

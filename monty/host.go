@@ -234,6 +234,33 @@ func (a *hostArena) int(i int64) uint32 {
 	return a.node(&pb.MontyNode{Kind: &pb.MontyNode_Int{Int: i}})
 }
 
+// jsonScalar is node n as a JSON value when it is None, a bool, an int, a
+// finite float or a str.
+func jsonScalar(n *pb.MontyNode) (any, bool) {
+	switch k := n.GetKind().(type) {
+	case *pb.MontyNode_None:
+		return nil, true
+	case *pb.MontyNode_Boolean:
+		return k.Boolean, true
+	case *pb.MontyNode_Int:
+		return k.Int, true
+	case *pb.MontyNode_Bigint:
+		x := new(big.Int).SetBytes(k.Bigint.Magnitude)
+		if k.Bigint.Negative {
+			x.Neg(x)
+		}
+		return jsonval.Int(x), true
+	case *pb.MontyNode_Float:
+		if math.IsNaN(k.Float) || math.IsInf(k.Float, 0) {
+			return nil, false
+		}
+		return k.Float, true
+	case *pb.MontyNode_Str:
+		return k.Str, true
+	}
+	return nil, false
+}
+
 // fromNode decodes node i as a JSON-compatible value; the error says what
 // the value is when it is not one ("is not JSON-compatible: bytes").
 func fromNode(nodes []*pb.MontyNode, i uint32, depth int) (any, error) {
@@ -251,26 +278,12 @@ func fromNode(nodes []*pb.MontyNode, i uint32, depth int) (any, error) {
 		}
 		return out, nil
 	}
+	if v, ok := jsonScalar(nodes[i]); ok {
+		return v, nil
+	}
 	switch k := nodes[i].Kind.(type) {
-	case *pb.MontyNode_None:
-		return nil, nil
-	case *pb.MontyNode_Boolean:
-		return k.Boolean, nil
-	case *pb.MontyNode_Int:
-		return k.Int, nil
-	case *pb.MontyNode_Bigint:
-		x := new(big.Int).SetBytes(k.Bigint.Magnitude)
-		if k.Bigint.Negative {
-			x.Neg(x)
-		}
-		return jsonval.Int(x), nil
 	case *pb.MontyNode_Float:
-		if math.IsNaN(k.Float) || math.IsInf(k.Float, 0) {
-			return nil, fmt.Errorf("is not JSON-compatible: %s", FloatRepr(k.Float))
-		}
-		return k.Float, nil
-	case *pb.MontyNode_Str:
-		return k.Str, nil
+		return nil, fmt.Errorf("is not JSON-compatible: %s", FloatRepr(k.Float))
 	case *pb.MontyNode_List:
 		return seq(k.List.Items)
 	case *pb.MontyNode_Tuple:

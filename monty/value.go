@@ -290,6 +290,22 @@ func timedeltaRepr(t *pb.TimeDelta) string {
 	return "datetime.timedelta(" + strings.Join(parts, ", ") + ")"
 }
 
+// itemIndexes are the nodes of a list's, tuple's, set's or frozenset's
+// elements.
+func (v *Value) itemIndexes() []uint32 {
+	switch k := v.node(v.root).GetKind().(type) {
+	case *pb.MontyNode_List:
+		return k.List.Items
+	case *pb.MontyNode_Tuple:
+		return k.Tuple.Items
+	case *pb.MontyNode_Set:
+		return k.Set.Items
+	case *pb.MontyNode_FrozenSet:
+		return k.FrozenSet.Items
+	}
+	return nil
+}
+
 // FloatRepr formats f like CPython's repr(float): the shortest round-trip
 // digits, scientific notation below 1e-4 and from 1e16.
 func FloatRepr(f float64) string {
@@ -400,21 +416,7 @@ func BytesRepr(p []byte) string {
 
 // Items returns the elements of a list, tuple, set or frozenset value.
 func (v *Value) Items() []*Value {
-	n := v.node(v.root)
-	if n == nil {
-		return nil
-	}
-	var idx []uint32
-	switch k := n.Kind.(type) {
-	case *pb.MontyNode_List:
-		idx = k.List.Items
-	case *pb.MontyNode_Tuple:
-		idx = k.Tuple.Items
-	case *pb.MontyNode_Set:
-		idx = k.Set.Items
-	case *pb.MontyNode_FrozenSet:
-		idx = k.FrozenSet.Items
-	}
+	idx := v.itemIndexes()
 	out := make([]*Value, len(idx))
 	for i, j := range idx {
 		out[i] = &Value{nodes: v.nodes, root: j}

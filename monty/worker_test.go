@@ -373,3 +373,26 @@ func killPid(pid int) {
 		_ = p.Kill()
 	}
 }
+
+// A snapshot goes from one worker into another without crossing the host
+// whole; the source goes on unchanged, the destination's session is the
+// source's, and a second transfer replaces it.
+func TestDumpInto(t *testing.T) {
+	w := start(t, Limits{})
+	keeper := start(t, Limits{})
+	repr := func(w *Worker, code string) string {
+		o, _ := feed(t, w, code)
+		return o.Value.Repr()
+	}
+	feed(t, w, "x = 1\nbig = list(range(300_000))")
+	if err := w.DumpInto(keeper); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, w, "x = 2")
+	if got := repr(keeper, "x, len(big), big[-1]") + " " + repr(w, "x"); got != "(1, 300000, 299999) 2" {
+		t.Fatalf("keeper and source: %s", got)
+	}
+	if err := w.DumpInto(keeper); err != nil || repr(keeper, "x") != "2" {
+		t.Fatalf("a second transfer: %v", err)
+	}
+}

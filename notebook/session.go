@@ -489,11 +489,25 @@ func control[T any](s *session, fn func(*session) (T, error)) (contract.Reply[T]
 // to stop.
 func (d *Document) Interrupt() bool { return d.sess.interrupt() }
 
-// Restart interrupts the running cell, drops the queued ones, then empties
-// the namespace (execution count back to 0); the reply is the kernel's
-// info.
+// stopRunning ends the running execution at once, as a restart does,
+// whatever its code does (the kernel's process is killed): a restart must
+// not wait behind a cell that catches its KeyboardInterrupt.
+func (s *session) stopRunning() {
+	s.mu.Lock()
+	_, running := s.current.(*execution)
+	k := s.k
+	s.mu.Unlock()
+	if st, ok := k.(kernel.Stopper); ok && running {
+		st.Stop()
+	}
+}
+
+// Restart stops the running cell at once, drops the queued ones, then
+// empties the namespace (execution count back to 0); the reply is the
+// kernel's info.
 func (d *Document) Restart() (contract.Reply[*contract.KernelInfo], error) {
 	d.sess.interrupt()
+	d.sess.stopRunning()
 	return control(d.sess, func(s *session) (*contract.KernelInfo, error) {
 		s.mu.Lock()
 		k := s.k

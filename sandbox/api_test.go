@@ -155,7 +155,7 @@ func TestPerRunLimitsKeepState(t *testing.T) {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			r, _ = s.RunWith(context.Background(), "print('x' * 100)", RunOptions{Limits: kernel.Limits{MaxOutputBytes: 10}})
-			if !strings.HasPrefix(r.Stdout, "xxxxxxxxxx") || len(r.Stdout) > 100 {
+			if !strings.HasPrefix(r.Stdout, "xxxxx\n[backyard: output truncated at 10 bytes: ") || !strings.HasSuffix(r.Stdout, "xxxx\n") || len(r.Stdout) > 100 {
 				t.Fatalf("output cap: %q", r.Stdout)
 			}
 			wantText(t, run(t, s, "kept"), "'yes'")

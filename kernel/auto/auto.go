@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +71,8 @@ type Kernel struct {
 	// them): Monty iterates a set in another order than CPython, so every
 	// cell that mentions one is checked.
 	ordered map[string]bool
+	// drawers are the names that draw when used (pysrc.Draws).
+	drawers map[string]string
 
 	mu       sync.Mutex // guards the fields below
 	ctr      ContainerKernel
@@ -87,6 +90,12 @@ type Kernel struct {
 	drift    string // a replayed cell did not end as it did on Monty
 	gen      int    // counts restarts and moves: a catch-up of an older one stops
 	catching bool
+	halted   bool // Restart or Close is ending the running execution
+	// redrawNoted are the journal cells whose redrawn names a note named.
+	redrawNoted map[*kcore.Replayable]bool
+	// lost are notes on journal cells that could not be replayed in the
+	// container (they were dropped): the next result shows them.
+	lost []string
 }
 
 // entry is a journal cell and how it ended on Monty.
@@ -94,6 +103,17 @@ type entry struct {
 	rec    *kcore.Replayable // its code, inputs and host functions' answers
 	status kernel.Status
 	ename  string
+	// draws is what the cell reads that differs from run to run
+	// (pysrc.Draws); carry, the values of the names it bound then, as Monty
+	// had them (a replay keeps them), and rebuilt, those that could not be
+	// carried.
+	draws   []string
+	carry   map[string]any
+	rebuilt []string
+	// wrote: the cell changed files (Monty's overlay), which only running
+	// it again writes into the container's; future: it imports from
+	// __future__, which changes how the cells after it compile.
+	wrote, future bool
 }
 
 var _ kernel.Prewarmer = (*Kernel)(nil)
@@ -108,7 +128,8 @@ type ContainerKernel interface {
 
 // New returns an auto kernel; nothing starts until the first cell.
 func New(cfg kernel.Config) (*Kernel, error) {
-	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{}, montyFile: montykernel.ScriptName(cfg) != ""}
+	a := &Kernel{cfg: cfg, log: cfg.Log(), q: kcore.NewQueue(), seen: map[string]bool{}, ordered: map[string]bool{}, montyFile: montykernel.ScriptName(cfg) != "",
+		drawers: map[string]string{}, redrawNoted: map[*kcore.Replayable]bool{}}
 	a.life, a.end = context.WithCancel(context.Background())
 	a.bg, a.bgStop = context.WithCancel(a.life)
 	mo := montykernel.OptionsOf(cfg)
@@ -199,6 +220,10 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		r.ExecutionCount = count
 		a.note(r)
 	}
+	a.mu.Lock()
+	r.Notes = append(r.Notes, a.lost...)
+	a.lost = nil
+	a.mu.Unlock()
 	if r.Status == kernel.StatusCrashed {
 		// The backend starts afresh: so does the count.
 		a.mu.Lock()
@@ -227,6 +252,12 @@ const maxCells = 500
 
 func (a *Kernel) run(ctx context.Context, k kernel.Kernel, req kernel.Request) (kernel.Result, error) {
 	a.mu.Lock()
+	if a.halted {
+		// Restart or Close is under way: the cell's next step does not
+		// start.
+		a.mu.Unlock()
+		return kernel.Result{Status: kernel.StatusInterrupted, Backend: k.Info().Backend, Error: kcore.Restarted()}, nil
+	}
 	a.active = k
 	a.mu.Unlock()
 	defer func() {
@@ -319,16 +350,25 @@ func readsInput(c *cell) bool {
 // record adds cell c, which Monty ran, to the journal; ranInContainer says
 // the container ran it too (a check), in the same namespace.
 func (a *Kernel) record(c *cell, rec *kcore.Replayable, r kernel.Result, ranInContainer bool) {
-	switch r.Status {
-	case kernel.StatusOK, kernel.StatusError:
-	case kernel.StatusCrashed:
+	switch {
+	case r.Restored:
+		// Monty put the namespace back as it was before the cell (a limit
+		// stopped it): there is nothing of it to replay.
+		if ranInContainer {
+			a.setStale()
+		}
+		return
+	case r.Status == kernel.StatusOK, r.Status == kernel.StatusError:
+	case r.Status == kernel.StatusCrashed:
 		// A fresh Monty kernel: nothing to replay, and the container's
 		// namespace is the old one.
 		a.mu.Lock()
 		a.journal, a.synced, a.stale, a.drift = nil, 0, true, ""
+		clear(a.redrawNoted)
 		a.mu.Unlock()
 		clear(a.seen)
 		clear(a.ordered)
+		clear(a.drawers)
 		return
 	default:
 		// Interrupted or timed out: Monty's namespace is the one from before
@@ -344,7 +384,9 @@ func (a *Kernel) record(c *cell, rec *kcore.Replayable, r kernel.Result, ranInCo
 	for _, n := range c.Names {
 		a.seen[n] = true
 	}
-	e := entry{rec: rec, status: r.Status}
+	e := entry{rec: rec, status: r.Status, draws: pysrc.Draws(rec.Code, a.drawers), wrote: len(r.Files) > 0,
+		future: slices.ContainsFunc(c.Imports, func(i pysrc.Import) bool { return i.Module == "__future__" })}
+	e.carry, e.rebuilt = a.drawnCarry(a.life, rec.Code, e.draws)
 	if r.Error != nil {
 		e.ename = r.Error.EName
 	}
@@ -366,13 +408,17 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kc
 	why := rules[0]
 	a.sync.Lock()
 	defer a.sync.Unlock()
-	ctr, err := a.syncedContainer(ctx)
+	ctr, err := a.syncedContainer(ctx, false)
 	if err != nil {
 		return a.unconfirmed(c, rec, mr, why, "no container could confirm it: "+err.Error()), nil
 	}
 	creq := req
 	creq.OnOutput = shown.resume(req.OnOutput)
 	creq.Functions = rec.Request().Functions // Monty's run called the host; this one hears its answers
+	creq.Spent = req.Spent + mr.Duration     // one budget per cell: the container gets what Monty left
+	if creq.TimeLeft(a.limits(req)) <= 0 {
+		return a.unconfirmed(c, rec, mr, why, "Monty's run used the cell's whole time limit"), nil
+	}
 	cr, err := a.run(ctx, ctr, creq)
 	if err != nil {
 		a.setStale()
@@ -408,6 +454,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kc
 			}
 		}
 		a.record(c, rec, mr, true)
+		a.followDraws(ctx, ctr, rec)
 		if same {
 			mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckConfirmed}
 			return mr, nil
@@ -418,11 +465,30 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kc
 	return a.moveAfter(cr, why, mr), nil
 }
 
+// limits are the limits of one execution of req.
+func (a *Kernel) limits(req kernel.Request) kernel.Limits {
+	return kernel.LimitsOf(a.cfg.Settings).WithDefaults().Override(req.Limits)
+}
+
 func note(r kernel.Result) string {
 	if r.Routing != nil {
 		return r.Routing.Note
 	}
 	return ""
+}
+
+// followDraws gives the container Monty's values of what cell rec (just
+// run in both) drew: the container drew its own.
+func (a *Kernel) followDraws(ctx context.Context, ctr kernel.Kernel, rec *kcore.Replayable) {
+	a.mu.Lock()
+	var carry map[string]any
+	if n := len(a.journal); n > 0 && a.journal[n-1].rec == rec {
+		carry = a.journal[n-1].carry
+	}
+	a.mu.Unlock()
+	if err := load(ctx, ctr, carry); err != nil {
+		a.setStale()
+	}
 }
 
 // unconfirmed is Monty's result shown without CPython's word on it.
@@ -489,7 +555,7 @@ func (a *Kernel) compareValues(ctx context.Context, ctr kernel.Kernel, c *cell) 
 func (a *Kernel) route(ctx context.Context, req kernel.Request, why rule) (kernel.Result, error) {
 	a.sync.Lock()
 	defer a.sync.Unlock()
-	ctr, err := a.syncedContainer(ctx)
+	ctr, err := a.syncedContainer(ctx, true)
 	if err != nil {
 		return unavailable(why, err), nil
 	}
@@ -513,11 +579,13 @@ func (a *Kernel) moveTo(why rule) {
 	a.mu.Lock()
 	a.moved, a.movedBy = true, why
 	a.journal, a.synced, a.drift = nil, 0, ""
+	clear(a.redrawNoted)
 	a.gen++
 	ctr := a.ctr
 	a.mu.Unlock()
 	clear(a.seen)
 	clear(a.ordered)
+	clear(a.drawers)
 	a.monty.Restart(a.life) // its worker is not needed any more
 	a.log.Info("document moved to the container", zap.String("rule", why.id), zap.String("reason", why.reason))
 	if a.cfg.OnState != nil {
@@ -551,6 +619,10 @@ func (a *Kernel) container(ctx context.Context) (ContainerKernel, error) {
 		}
 	}
 	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return nil, kernel.ErrClosed
+	}
 	if a.ctr == nil {
 		ctr, err := a.newContainer()
 		if err != nil {
@@ -572,9 +644,12 @@ func (a *Kernel) container(ctx context.Context) (ContainerKernel, error) {
 	return ctr, nil
 }
 
-// syncedContainer returns the started container with the journal replayed
-// into it. The caller holds sync.
-func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
+// syncedContainer returns the started container with Monty's namespace
+// in it: with carry (a move, Monty's namespace is the one before the
+// cell) into an empty container, by carrying values (carryAll); else by
+// replaying the journal cells it has not run, with the values of cells
+// that draw carried after them. The caller holds sync.
+func (a *Kernel) syncedContainer(ctx context.Context, carry bool) (ContainerKernel, error) {
 	ctr, err := a.container(ctx)
 	if err != nil {
 		return nil, err
@@ -590,6 +665,23 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		a.synced, a.stale = 0, false
 		a.mu.Unlock()
 	}
+	a.mu.Lock()
+	empty := a.synced == 0 && len(a.journal) > 0
+	a.mu.Unlock()
+	if carry && empty {
+		ok, err := a.carryAll(ctx, ctr, gen)
+		if err != nil {
+			a.setStale()
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			a.log.Info("carrying values into the container failed: replaying the journal", zap.Error(err))
+			return a.syncedContainer(ctx, false)
+		}
+		if ok {
+			return ctr, nil
+		}
+	}
 	for {
 		a.mu.Lock()
 		if a.gen != gen {
@@ -603,8 +695,27 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		i, e, n := a.synced, a.journal[a.synced], len(a.journal)
 		a.mu.Unlock()
 		r, err := ctr.Execute(ctx, e.rec.Request())
+		if err == nil && (r.Status == kernel.StatusOK || r.Status == kernel.StatusError) && len(e.carry) > 0 {
+			err = load(ctx, ctr, e.carry)
+		}
+		if err == nil && len(e.rebuilt) > 0 {
+			a.mu.Lock()
+			if !a.redrawNoted[e.rec] {
+				a.redrawNoted[e.rec] = true
+				a.lost = append(a.lost, redrawn(e.rebuilt, e.draws))
+			}
+			a.mu.Unlock()
+		}
 		if err == nil && r.Status != kernel.StatusOK && r.Status != kernel.StatusError {
-			err = fmt.Errorf("replaying cell %d of %d: %s", i+1, n, errorText(r))
+			if ctx.Err() != nil {
+				err = fmt.Errorf("replaying cell %d of %d: %w", i+1, n, context.Cause(ctx))
+			} else {
+				// It dies or runs out of time in CPython: drop it, so that
+				// no later cell tries again (and fails the same way), and
+				// start the replay afresh without it.
+				a.drop(gen, e, r)
+				return a.syncedContainer(ctx, carry)
+			}
 		}
 		if err != nil {
 			a.setStale()
@@ -620,6 +731,23 @@ func (a *Kernel) syncedContainer(ctx context.Context) (ContainerKernel, error) {
 		}
 		a.mu.Unlock()
 	}
+}
+
+// drop takes journal cell e, whose replay ended r, out of the journal of
+// generation gen; the container restarts before the next replay, and
+// the next result says what is missing there.
+func (a *Kernel) drop(gen int, e entry, r kernel.Result) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	i := slices.IndexFunc(a.journal, func(x entry) bool { return x.rec == e.rec })
+	if a.gen != gen || i < 0 {
+		return
+	}
+	a.journal = append(a.journal[:i:i], a.journal[i+1:]...)
+	a.stale = true
+	a.lost = append(a.lost, fmt.Sprintf("an earlier cell (%s) could not be rebuilt in the container (%s): what it defined is missing there",
+		strings.TrimSpace(firstLine(e.rec.Code)), errorText(r)))
+	a.log.Warn("a journal cell could not be replayed in the container", zap.String("why", errorText(r)))
 }
 
 func ending(r kernel.Result) string {
@@ -656,7 +784,7 @@ func (a *Kernel) catchUp() {
 		if skip {
 			return
 		}
-		if _, err := a.syncedContainer(bg); err != nil && bg.Err() == nil {
+		if _, err := a.syncedContainer(bg, false); err != nil && bg.Err() == nil {
 			a.log.Info("replaying the journal into the container", zap.Error(err))
 		}
 	}()
@@ -744,6 +872,26 @@ func (a *Kernel) Install(ctx context.Context, packages []string) error {
 	return ctr.Install(ctx, packages)
 }
 
+// Stop implements kernel.Stopper: the running execution ends at once,
+// and so does what the cell would run next (a check, a comparison).
+func (a *Kernel) Stop() {
+	a.mu.Lock()
+	k := a.active
+	a.mu.Unlock()
+	if s, ok := k.(kernel.Stopper); ok {
+		s.Stop()
+	}
+}
+
+// halt stops the running execution for Restart or Close: it ends at once
+// and nothing further of the cell starts until unhalt.
+func (a *Kernel) halt() {
+	a.mu.Lock()
+	a.halted = true
+	a.mu.Unlock()
+	a.Stop()
+}
+
 // Interrupt implements Kernel.
 func (a *Kernel) Interrupt() error {
 	a.mu.Lock()
@@ -758,30 +906,36 @@ func (a *Kernel) Interrupt() error {
 // Restart implements Kernel: state is cleared and the document goes back
 // to Monty.
 func (a *Kernel) Restart(ctx context.Context) error {
-	a.Interrupt()
+	a.halt()
 	if err := a.q.Acquire(ctx); err != nil {
+		a.mu.Lock()
+		a.halted = false
+		a.mu.Unlock()
 		return err
 	}
 	defer a.q.Release()
 	a.mu.Lock()
+	a.halted = false
 	ctr := a.ctr
 	a.ctr, a.moved, a.movedBy, a.count, a.started = nil, false, rule{}, 0, false
 	a.warmDone = nil
-	a.journal, a.synced, a.stale, a.drift, a.cells = nil, 0, false, "", nil
+	a.journal, a.synced, a.stale, a.drift, a.cells, a.lost = nil, 0, false, "", nil, nil
+	clear(a.redrawNoted)
 	a.gen++
 	a.bgStop()
 	a.bg, a.bgStop = context.WithCancel(a.life)
 	a.mu.Unlock()
 	clear(a.seen)
 	clear(a.ordered)
-	// A catch-up replaying into the container stops (its cell is
-	// interrupted) before the container is closed.
-	a.sync.Lock()
-	a.sync.Unlock()
+	clear(a.drawers)
+	// Closing the container ends a catch-up's replayed cell at once, and
+	// the catch-up then stops.
 	var errs []error
 	if ctr != nil {
 		errs = append(errs, ctr.Close())
 	}
+	a.sync.Lock()
+	a.sync.Unlock()
 	errs = append(errs, a.monty.Restart(ctx))
 	return errors.Join(errs...)
 }
@@ -833,12 +987,13 @@ func (a *Kernel) Close() error {
 	ctr := a.ctr
 	a.mu.Unlock()
 	a.end() // a pre-warm's start and a catch-up stop
-	a.Interrupt()
-	// Before the container closes: a catch-up's cell is being interrupted.
-	a.warm.Wait()
+	a.halt()
+	// The kernels end their running cells at once; then the pre-warm and
+	// catch-up goroutines are done.
 	errs := []error{a.monty.Close()}
 	if ctr != nil {
 		errs = append(errs, ctr.Close())
 	}
+	a.warm.Wait()
 	return errors.Join(errs...)
 }

@@ -92,8 +92,10 @@ func TestJudge(t *testing.T) {
 		{errResult("AttributeError", "'int' object has no attribute 'bit_length'"), "error:AttributeError"},
 		{errResult("RecursionError", "maximum recursion depth exceeded"), "limit:recursion"},
 		{errResult("MemoryError", "memory limit exceeded"), "limit:memory"},
-		{kernel.Result{Status: kernel.StatusTimeout}, "limit:time"},
-		{kernel.Result{Status: kernel.StatusCrashed}, "limit:crash"},
+		// A cell the kernel stopped is never run again elsewhere.
+		{withRestored(errResult("MemoryError", "memory limit exceeded")), ""},
+		{kernel.Result{Status: kernel.StatusTimeout}, ""},
+		{kernel.Result{Status: kernel.StatusCrashed}, ""},
 		{kernel.Result{Status: kernel.StatusInterrupted}, ""},
 		{kernel.Result{Status: kernel.StatusOK, Value: &contract.Value{Text: "'" + strings.Repeat("[", 300) + "'"}}, "value:deep-nesting"},
 		{kernel.Result{Status: kernel.StatusOK, Stdout: "<Point object at 0x90>\n"}, "value:object-repr"},
@@ -119,4 +121,9 @@ func TestReadsInput(t *testing.T) {
 			t.Errorf("%q: %v", code, !want)
 		}
 	}
+}
+
+func withRestored(r kernel.Result) kernel.Result {
+	r.Restored = true
+	return r
 }

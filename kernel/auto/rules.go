@@ -131,17 +131,19 @@ var undefinedName = regexp.MustCompile(`^name '([A-Za-z_][A-Za-z0-9_]*)' is not 
 // with CPython's: the plan's checks, an exception Monty raised that is not
 // proven to be CPython's, a limit of Monty's, a value Monty may show
 // differently. seen holds the names of the cells run before.
+//
+// A cell that a limit, an interrupt or a death stopped is never run again
+// elsewhere: one budget per cell. Its result stands as Monty gave it.
 func judge(p plan, r kernel.Result, seen map[string]bool) []rule {
+	if stopped(r) {
+		return nil
+	}
 	var out []rule
 	switch r.Status {
 	case kernel.StatusError:
 		if !provenError(r.Error, seen) {
 			out = append(out, errorRule(r.Error))
 		}
-	case kernel.StatusTimeout:
-		out = append(out, rule{"limit:time", "Monty's time limit stopped the cell"})
-	case kernel.StatusCrashed:
-		out = append(out, rule{"limit:crash", "the Monty worker died running the cell"})
 	case kernel.StatusOK:
 		if deepNesting(r) {
 			out = append(out, rule{"value:deep-nesting", "the cell shows a deeply nested value, which CPython's repr may refuse (RecursionError)"})
@@ -153,6 +155,13 @@ func judge(p plan, r kernel.Result, seen map[string]bool) []rule {
 		}
 	}
 	return append(out, p.checks...)
+}
+
+// stopped reports a result that the kernel ended rather than the code:
+// its time limit, an interrupt, a death, or a limit Monty stopped it at
+// (its namespace restored to before the cell).
+func stopped(r kernel.Result) bool {
+	return r.Restored || r.Status == kernel.StatusTimeout || r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusCrashed
 }
 
 func errorRule(e *contract.ExecutionError) rule {

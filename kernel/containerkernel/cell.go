@@ -28,25 +28,27 @@ const (
 // containerCell runs one cell in a session and turns the outcome into a
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
-	code    string
-	file    string // __file__
-	silent  bool
-	limits  kernel.Limits
+	code   string
+	file   string // __file__
+	silent bool
+	limits kernel.Limits
+	// spent is what the cell spent of its time limit on another backend
+	// (kernel.Request.Spent): it may run for what is left.
+	spent   time.Duration
 	grace   time.Duration
 	out     *kcore.Output
 	log     *zap.Logger
 	onInput func(ctx context.Context, prompt string, password bool) (string, error)
 	onSent  func()
-	// again carries interrupt requests after the first (which cancels the
+	// rep carries interrupt requests after the first (which cancels the
 	// cell's context): each sends one more SIGINT.
-	again chan struct{}
+	rep *kcore.Repeats
 	// life is the kernel's lifetime; hard closes when Restart or Close
 	// must stop the cell at once.
 	life context.Context
 	hard <-chan struct{}
 
 	mu        sync.Mutex
-	ctx       context.Context // the running cell's, once it runs
 	reason    stopReason
 	killed    bool // stopped by killing the container after the grace period
 	dismissed bool // the person dismissed an input() question
@@ -65,22 +67,6 @@ func (c *containerCell) stop(r stopReason, kill bool) {
 		c.reason = r // a restart outranks a time limit, which outranks an interrupt
 	}
 	c.killed = c.killed || kill
-}
-
-// cancelled reports that the cell was interrupted already (its context
-// ended).
-func (c *containerCell) cancelled() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ctx != nil && c.ctx.Err() != nil
-}
-
-// interruptAgain asks for one more SIGINT.
-func (c *containerCell) interruptAgain() {
-	select {
-	case c.again <- struct{}{}:
-	default: // one is pending already
-	}
 }
 
 // input adapts the kernel's OnInput to the session's.
@@ -104,9 +90,7 @@ func (c *containerCell) input() func(context.Context, string, bool) (*string, bo
 }
 
 func (c *containerCell) run(ctx context.Context, s *container.Session) {
-	c.mu.Lock()
-	c.ctx = ctx
-	c.mu.Unlock()
+	c.rep.Running(ctx)
 	start := time.Now()
 	done := make(chan struct{})
 	watched := make(chan struct{})
@@ -118,12 +102,21 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
-		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent, File: c.file,
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
+		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file,
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
+	select {
+	case <-c.hard:
+		// Restart or Close: the exec may have ended with the kernel's
+		// lifetime before the watcher saw hard.
+		c.kill(s)
+	default:
+	}
 	r := &c.result
 	r.Duration = time.Since(start)
+	c.out.End()
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	if err != nil {
 		c.ended = true
@@ -168,15 +161,19 @@ func (c *containerCell) failed(s *container.Session, err error) {
 	switch {
 	case reason == stopRestart:
 		r.Status = kernel.StatusInterrupted
-		r.Error = &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the kernel was restarted"}
+		r.Error = kcore.Restarted()
 	case reason == stopTimeout && killed:
 		r.Status = kernel.StatusTimeout
 		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf(
 			"cell exceeded the %s time limit and did not stop within %s, so the kernel was restarted and its state is lost", c.limits.Timeout, c.grace)}
 	default:
+		if !errors.Is(err, container.ErrEnded) {
+			s.Kill() // the exec stopped waiting: the session's state is unknown
+		}
 		x := s.Exit(c.life)
 		c.log.Warn("container kernel crashed", zap.String("why", x.Describe()), zap.NamedError("exec", err))
 		r.Status = kernel.StatusCrashed
+		// Describe words a death as every backend does (container.DeathText).
 		r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: x.Describe() + "; the next run starts a fresh kernel"}
 		if errors.Is(err, container.ErrEnded) && x.EngineLost {
 			r.Error.EName = "EngineLost"
@@ -194,7 +191,7 @@ var watchWakeups atomic.Int64
 // SIGINT and, after the grace period, kills the container. Restart and
 // Close (hard) kill at once. It returns when done is closed.
 func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-chan struct{}) {
-	limit := time.NewTimer(c.limits.Timeout)
+	limit := time.NewTimer(max(c.limits.Timeout-c.spent, 0))
 	defer limit.Stop()
 	cancelled := ctx.Done()
 	var grace <-chan time.Time
@@ -210,7 +207,7 @@ func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-
 			cancelled = nil
 			c.stop(stopInterrupt, false)
 			c.interrupt(s)
-		case <-c.again:
+		case <-c.rep.C:
 			watchWakeups.Add(1)
 			c.interrupt(s)
 		case <-limit.C:

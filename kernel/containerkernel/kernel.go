@@ -86,7 +86,6 @@ type Kernel struct {
 	tried map[string]bool    // packages whose install was attempted
 
 	// Guarded by mu.
-	cell     *containerCell     // the running cell, for Interrupt
 	watched  *container.Session // the session whose death between cells is watched
 	runtime  string
 	id       string // container ID
@@ -287,7 +286,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(limits.MaxOutputBytes, req)
+	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
 		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
@@ -315,9 +314,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent {
 		r.ExecutionCount = count
 	}
-	k.Mu.Lock()
-	k.cell = nil
-	k.Mu.Unlock()
+	k.Track(nil)
 	if c.ended {
 		// Crashed, or killed after its time limit: the next run starts a
 		// fresh kernel.
@@ -331,30 +328,15 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	return r, nil
 }
 
-// newCell is the cell about to run, known to Interrupt.
+// newCell is the cell about to run, known to Interrupt (its repeats).
 func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{code: req.Code, file: k.opts.File, silent: req.Silent, limits: limits, grace: k.opts.InterruptGrace, out: out, log: k.log,
-		life: k.Life(), hard: hard, onInput: req.OnInput, again: make(chan struct{}, 1), inputs: req.Inputs, funcs: req.Functions}
+	c := &containerCell{code: req.Code, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
+		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
 	if !req.Silent {
 		c.onSent = req.OnSent
 	}
-	k.Mu.Lock()
-	k.cell = c
-	k.Mu.Unlock()
+	k.Track(c.rep)
 	return c
-}
-
-// Interrupt implements Kernel: the first request of a cell cancels it (the
-// watcher sends SIGINT), each later one sends one more SIGINT.
-func (k *Kernel) Interrupt() error {
-	k.Mu.Lock()
-	c := k.cell
-	k.Mu.Unlock()
-	if c != nil && c.cancelled() {
-		c.interruptAgain()
-		return nil
-	}
-	return k.Base.Interrupt()
 }
 
 // Restart implements Kernel: the container is removed (a running cell is

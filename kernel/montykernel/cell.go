@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -21,6 +22,11 @@ import (
 // stops a worker that Monty's own budget did not stop (the budget counts
 // only bytecode time).
 const timeoutGrace = time.Second
+
+// stopGrace is how long a cell stopped in-band (a KeyboardInterrupt raised
+// in a sleep or a host call at its time limit) may run on, having caught
+// it, before its worker is killed.
+const stopGrace = time.Second
 
 // displayCode rewrites a cell so that Monty itself computes the repr of the
 // trailing expression (the value crossing the wire loses __repr__ and
@@ -90,20 +96,78 @@ type montyCell struct {
 
 	// grace is how long past the time limit the host waits for the
 	// worker's own budget to stop the cell (0: the host stops it).
-	grace  time.Duration
+	grace time.Duration
+	// spent is what the cell spent of its time limit on another backend
+	// (kernel.Request.Spent): it may run for what is left.
+	spent  time.Duration
 	inputs map[string]any
 	funcs  map[string]monty.Func
 	// dismissed: the person dismissed an input() question.
 	dismissed bool
+
+	// hard closes when Restart or Close must end the cell at once; rep
+	// carries interrupt requests after the first (the worker is killed:
+	// Monty takes one in-band interrupt per cell). Both nil in a batch.
+	hard <-chan struct{}
+	rep  *kcore.Repeats
+	// killedBy says why the host killed the cell's worker after the cell
+	// was stopped: a restart, another interrupt, its time limit.
+	mu        sync.Mutex
+	killedBy  error
+	restarted bool
 }
+
+// enforce ends a cell that goes on after it was stopped, whatever it does
+// (it catches every KeyboardInterrupt, it loops on sleeps): Restart and
+// Close kill its worker at once, a second interrupt too, and its time
+// limit after stopGrace. It returns when done is closed.
+func (c *montyCell) enforce(w *monty.Worker, done <-chan struct{}) {
+	limit := time.NewTimer(c.left() + c.grace + stopGrace)
+	defer limit.Stop()
+	var again chan struct{}
+	if c.rep != nil {
+		again = c.rep.C
+	}
+	var why error
+	select {
+	case <-done:
+		return
+	case <-c.hard:
+		why = kcore.ErrRestarted
+	case <-again:
+		why = kcore.ErrInterrupted
+	case <-limit.C:
+		why = kcore.ErrTimedOut
+	}
+	c.mu.Lock()
+	c.killedBy = why
+	c.mu.Unlock()
+	w.Kill()
+}
+
+// left is the time the cell may run.
+func (c *montyCell) left() time.Duration { return max(c.limits.Timeout-c.spent, 0) }
 
 func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	code, wrapped := c.code, false
 	if !c.program {
 		code, wrapped = displayCode(c.code, c.limits.MaxOutputBytes)
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.Timeout+c.grace, kcore.ErrTimedOut)
+	if c.rep != nil {
+		c.rep.Running(ctx)
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, c.left()+c.grace, kcore.ErrTimedOut)
 	defer cancel()
+	done := make(chan struct{})
+	enforced := make(chan struct{})
+	go func() {
+		defer close(enforced)
+		c.enforce(w, done)
+	}()
+	defer func() {
+		close(done)
+		<-enforced
+	}()
 	start := time.Now()
 	opt := monty.FeedOptions{Fresh: c.fresh, OnPrint: func(s monty.Stream, text string) {
 		if s == monty.Stderr {
@@ -138,6 +202,13 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	if o.TimedOut {
 		stopped = kcore.ErrTimedOut // a sleep after a caught interrupt reached the time limit
 	}
+	c.mu.Lock()
+	if c.killedBy != nil && err != nil {
+		// The host killed the worker after the cell was stopped: that is
+		// why it ended.
+		stopped = c.killedBy
+	}
+	c.mu.Unlock()
 	c.finish(stopped, o, err, code, wrapped, time.Since(start))
 }
 
@@ -150,11 +221,16 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 	r := &c.result
 	r.Duration = took
 	r.Backend = contract.BackendMonty
+	c.out.End()
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	switch {
 	case err != nil:
 		c.sessionLost = true
 		switch {
+		case errors.Is(stopped, kcore.ErrRestarted) || errors.Is(stopped, kernel.ErrClosed):
+			c.restarted = true
+			r.Status = kernel.StatusInterrupted
+			r.Error = kcore.Restarted()
 		case errors.Is(stopped, kcore.ErrTimedOut):
 			r.Status = kernel.StatusTimeout
 			r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", c.limits.Timeout)}
@@ -164,7 +240,7 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 		default:
 			c.crash = err
 			r.Status = kernel.StatusCrashed
-			r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: err.Error()}
+			r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: deathText(err, c.limits)}
 		}
 	case o.Exception != nil:
 		e := o.Exception
@@ -214,6 +290,15 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 			}
 		}
 	}
+}
+
+// deathText says how the worker ended, in the words every backend uses.
+func deathText(err error, limits kernel.Limits) string {
+	var ce *monty.CrashError
+	if !errors.As(err, &ce) {
+		return err.Error() // a protocol failure: the worker was stopped for it
+	}
+	return kcore.Death{Signal: ce.Signal, Code: ce.ExitCode, OOM: ce.OutOfMemory(), MemoryBytes: limits.MemoryBytes, Stderr: ce.Stderr}.Text()
 }
 
 // maxFrames bounds a traceback; deep recursion would otherwise send

@@ -32,7 +32,9 @@ func TestReplayDoesNotCallTheHostAgain(t *testing.T) {
 	}
 	// The cell is in the journal (no snapshot yet), so recovery replays it.
 	k.Q <- struct{}{}
-	k.cp.idle.Stop()
+	if k.cp.idle != nil {
+		k.cp.idle.Stop()
+	}
 	if len(k.cp.journal) != 1 {
 		t.Fatalf("journal %d", len(k.cp.journal))
 	}

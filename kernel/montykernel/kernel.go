@@ -98,7 +98,7 @@ func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 	}
 	k.fed = code
 	if k.cp.record(&kcore.Replayable{Code: code}, time.Since(start), false) {
-		return k.cp.take(w, k.opts.Files)
+		return k.cp.take(w, k.opts.Files, k.startWorker)
 	}
 	return nil
 }
@@ -230,7 +230,7 @@ func (k *Kernel) diedIdle() (string, bool) {
 	ours := k.watched == k.w
 	k.Mu.Unlock()
 	if e := k.w.ExitError(); e != nil && ours {
-		return e.Error(), true
+		return deathText(e, k.limits), true
 	}
 	return "", false
 }
@@ -271,10 +271,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.fresh()
 		return kernel.Result{}, err
 	}
-	ctx, count, _, end := k.Begin(ctx, req.Silent)
+	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 
-	out := kcore.NewOutput(limits.MaxOutputBytes, req)
+	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
 	code := req.Code
 	var names []string // the cell's names, for Variables
@@ -283,11 +283,14 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		code, _ = ApplyShims(code, a.Regions, allShims)
 		names = a.Names
 	}
-	c := &montyCell{code: code, src: req.Code, limits: limits, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs)}
+	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs),
+		hard: hard, rep: kcore.NewRepeats()}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}
+	k.Track(c.rep)
 	c.run(ctx, w)
+	k.Track(nil)
 	rec.Code = c.fed
 	r := c.result
 	r.Runtime = "monty"
@@ -301,17 +304,21 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		// fresh kernel.
 		k.fresh()
 		r.Error.EValue += "; the next run starts a fresh kernel"
+	case c.restarted:
+		// Restart or Close ended it: the namespace goes anyway.
+		k.fresh()
 	case c.sessionLost || c.tainted:
-		if err := k.recover(); err != nil {
+		if notes, err := k.recover(hard); err != nil {
 			k.fresh()
 			r.Error.EValue = strings.TrimSpace(r.Error.EValue + " (state could not be restored: " + err.Error() + "; the next run starts a fresh kernel)")
 		} else {
-			r.Notes = append(r.Notes, restoredNote)
+			r.Notes = append(append(r.Notes, restoredNote), notes...)
+			r.Restored = true
 		}
 	default:
 		inBand := r.Status == kernel.StatusInterrupted || r.Status == kernel.StatusTimeout || c.outcome.Interrupted
 		if k.cp.record(rec, r.Duration, inBand) {
-			if err := k.cp.take(w, k.opts.Files); err != nil {
+			if err := k.cp.take(w, k.opts.Files, k.startWorker); err != nil {
 				k.fresh()
 			}
 		}
@@ -361,22 +368,34 @@ func (k *Kernel) changes() []contract.FileChange {
 	return k.opts.Files.Changes()
 }
 
-// recover brings back the namespace from before the last cell, in the same
-// worker when it lives, else in a new one.
-func (k *Kernel) recover() error {
-	if k.w == nil || !k.w.Alive() {
-		k.discard()
-		w, err := monty.Start(k.Life(), k.workerConfig())
-		if err != nil {
-			return err
+// recover brings back the namespace from before the last cell: the
+// checkpoint's worker becomes the kernel's, or the same worker when there
+// is no snapshot and it lives. Restart and Close (hard) stop it. notes say
+// what the replay drew anew.
+func (k *Kernel) recover(hard <-chan struct{}) ([]string, error) {
+	ctx, cancel := context.WithCancel(k.Life())
+	defer cancel()
+	go func() {
+		select {
+		case <-hard:
+			cancel()
+		case <-ctx.Done():
 		}
+	}()
+	start := func() (*monty.Worker, error) { return monty.Start(ctx, k.workerConfig()) }
+	w, notes, err := k.cp.restore(ctx, k.w, k.limits.Timeout, k.opts.Files, start)
+	if err != nil {
+		return nil, err
+	}
+	if w != k.w {
+		k.discard()
 		k.setWorker(w)
 	}
-	if err := k.cp.restore(k.Life(), k.w, k.limits.Timeout, k.opts.Files); err != nil {
-		return err
-	}
-	return k.cp.take(k.w, k.opts.Files)
+	return notes, k.cp.take(k.w, k.opts.Files, k.startWorker)
 }
+
+// startWorker starts a worker of the kernel's configuration (a keeper).
+func (k *Kernel) startWorker() (*monty.Worker, error) { return monty.Start(k.Life(), k.workerConfig()) }
 
 // fresh drops the worker and all state: the next run starts an empty kernel.
 func (k *Kernel) fresh() {
@@ -390,10 +409,10 @@ func (k *Kernel) fresh() {
 	k.ResetCount()
 }
 
-// scheduleIdleSnapshot snapshots a non-empty journal once the kernel has
-// been idle for a while, so a later interrupt replays nothing.
+// scheduleIdleSnapshot snapshots a journal worth keeping once the kernel
+// has been idle for a while, so a later interrupt replays nothing slow.
 func (k *Kernel) scheduleIdleSnapshot() {
-	if len(k.cp.journal) == 0 {
+	if !k.cp.worthKeeping() {
 		return
 	}
 	if k.cp.idle != nil {
@@ -407,8 +426,8 @@ func (k *Kernel) scheduleIdleSnapshot() {
 			return // busy: the running execution reschedules
 		}
 		defer k.Q.Release()
-		if k.w != nil && k.w.Alive() && len(k.cp.journal) > 0 {
-			if err := k.cp.take(k.w, k.opts.Files); err != nil && k.w.Alive() {
+		if k.w != nil && k.w.Alive() && k.cp.worthKeeping() {
+			if err := k.cp.take(k.w, k.opts.Files, k.startWorker); err != nil && k.w.Alive() {
 				k.fresh() // a death is the next run's to report
 			}
 		}
@@ -416,7 +435,7 @@ func (k *Kernel) scheduleIdleSnapshot() {
 }
 
 // Restart implements Kernel: the worker is stopped (a running cell is
-// interrupted first) and the next execution starts an empty one.
+// killed first) and the next execution starts an empty one.
 func (k *Kernel) Restart(ctx context.Context) error { return k.RestartWith(ctx, k.fresh) }
 
 // Variables implements Kernel. Monty has no globals(): candidate names come
@@ -440,7 +459,7 @@ func (k *Kernel) Variables(ctx context.Context) ([]kernel.Variable, error) {
 	if k.w.Alive() { // stopped in-band (a sleep in a repr)
 		return k.listVariables(ctx, true)
 	}
-	if err := k.recover(); err != nil {
+	if _, err := k.recover(nil); err != nil {
 		k.fresh()
 		return nil, fmt.Errorf("list variables: an object's repr ran past %s, and the namespace could not be restored: %w", variablesTime, err)
 	}
@@ -490,6 +509,40 @@ func (k *Kernel) listVariables(ctx context.Context, safe bool) ([]kernel.Variabl
 		return variables(cand, o.Value), nil
 	}
 	return nil, nil
+}
+
+// Values reads the values the names are bound to in the namespace, as
+// the worker sends them (monty.Value); a name that is not bound, or whose
+// value the worker cannot send, is left out. It waits for the executions
+// queued before it. The values are read from the checkpoint's keeper, a
+// snapshot of the namespace taken first when the journal is not empty,
+// never from the kernel's worker: some values make the worker fail to send
+// them (and die), which must not cost the namespace.
+func (k *Kernel) Values(ctx context.Context, names []string) (map[string]*monty.Value, error) {
+	if err := k.Acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer k.Q.Release()
+	out := map[string]*monty.Value{}
+	if k.w == nil || !k.w.Alive() || len(names) == 0 {
+		return out, nil
+	}
+	for _, n := range names {
+		if len(k.cp.journal) > 0 || k.cp.keeper == nil || !k.cp.keeper.Alive() {
+			if err := k.cp.take(k.w, k.opts.Files, k.startWorker); err != nil {
+				return nil, fmt.Errorf("read values: %w", err)
+			}
+		}
+		o, err := k.cp.keeper.Feed(ctx, n, monty.FeedOptions{})
+		if err != nil {
+			k.cp.keeper.Kill() // the next name takes a new snapshot
+			continue
+		}
+		if o.Exception == nil {
+			out[n] = o.Value
+		}
+	}
+	return out, nil
 }
 
 func without(names, drop []string) []string {
@@ -593,6 +646,7 @@ func (k *Kernel) Close() error {
 	if k.cp.idle != nil {
 		k.cp.idle.Stop()
 	}
+	k.cp.reset()
 	k.Q.Release()
 	k.NotifyDead()
 	return nil

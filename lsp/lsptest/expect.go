@@ -204,6 +204,26 @@ func Output(id string, stream contract.Stream, text string) Expectation {
 	})
 }
 
+// OutputContains is met once the backyard/output of execution id on stream,
+// put together in order, holds text (however the server batched it).
+func OutputContains(id string, stream contract.Stream, text string) Expectation {
+	return Expectation{
+		Check: func(s *State) Verdict {
+			var b strings.Builder
+			for _, m := range s.Messages() {
+				if p, ok := m.Value.(*contract.OutputParams); ok && p.ExecutionID == id && p.Stream == stream {
+					b.WriteString(p.Text)
+				}
+			}
+			if strings.Contains(b.String(), text) {
+				return Met
+			}
+			return Unmet
+		},
+		Description: fmt.Sprintf("%s of %s holding %q", stream, id, text),
+	}
+}
+
 // ShownMessage is met once a window/showMessage of type typ (0: any)
 // containing text came.
 func ShownMessage(typ protocol.MessageType, containing string) Expectation {

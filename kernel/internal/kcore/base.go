@@ -22,13 +22,14 @@ type Base struct {
 	life    context.Context
 	end     context.CancelFunc
 
-	Mu     sync.Mutex // guards the fields below and the backend's own
-	cancel context.CancelCauseFunc
-	hard   chan struct{} // closed when the running execution must end at once
-	hardUp bool          // hard is closed
-	count  int
-	state  kernel.State
-	closed bool
+	Mu      sync.Mutex // guards the fields below and the backend's own
+	cancel  context.CancelCauseFunc
+	hard    chan struct{} // closed when the running execution must end at once
+	hardUp  bool          // hard is closed
+	repeats *Repeats      // the running cell's, for Interrupt
+	count   int
+	state   kernel.State
+	closed  bool
 }
 
 // NewBase returns the bookkeeping of an idle kernel.
@@ -132,11 +133,9 @@ func (b *Base) StopRunning(cause error) {
 	}
 }
 
-// Interrupt implements kernel.Kernel.
-func (b *Base) Interrupt() error {
-	b.StopRunning(ErrInterrupted)
-	return nil
-}
+// Stop implements kernel.Stopper: the running execution ends at once, as
+// a restart ends it.
+func (b *Base) Stop() { b.StopRunning(ErrRestarted) }
 
 // ResetCount starts the execution count afresh (restart, crash).
 func (b *Base) ResetCount() {
