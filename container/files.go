@@ -38,12 +38,26 @@ const (
 	// maxMaskScan the entries looked at to find them.
 	maxMasks    = 200
 	maxMaskScan = 200000
+	// maxMasksRunsc is the bound under gVisor: its sandbox fails to start
+	// (StartRoot: EOF, or a start that never returns) past about 58 mounts
+	// of the kernel's spec, so a workspace with more hidden entries is not
+	// mounted at all.
+	maxMasksRunsc = 40
 )
+
+// maskLimit is maxMasks for the runtime named runtime.
+func maskLimit(runtime string) int {
+	if runtime == RuntimeRunsc {
+		return maxMasksRunsc
+	}
+	return maxMasks
+}
 
 // filePlan is how the container gets the workspace.
 type filePlan struct {
 	rules  *files.Rules
 	write  contract.FilesWrite
+	limit  int    // masks allowed (maskLimit)
 	dir    string // working directory (host path)
 	copied bool   // roots are tmpfs overlays filled by put
 	puts   []fileMsg
@@ -60,7 +74,7 @@ func (s *Session) FilesCurrent() bool {
 	if s.plan == nil || !s.plan.copied {
 		return true
 	}
-	now, err := planFiles(s.cfg)
+	now, err := planFiles(s.cfg, s.Runtime().Name)
 	if err != nil || !now.copied || len(now.puts) != len(s.plan.puts) {
 		return false
 	}
@@ -73,9 +87,10 @@ func (s *Session) FilesCurrent() bool {
 	return true
 }
 
-// planFiles decides, from the host's tree, how the container gets it.
-func planFiles(cfg Config) (*filePlan, error) {
-	p := &filePlan{rules: cfg.Rules, write: cfg.Write, dir: cfg.Dir}
+// planFiles decides, from the host's tree, how the container gets it
+// under the runtime named runtime.
+func planFiles(cfg Config, runtime string) (*filePlan, error) {
+	p := &filePlan{rules: cfg.Rules, write: cfg.Write, dir: cfg.Dir, limit: maskLimit(runtime)}
 	if p.rules == nil {
 		var roots []string
 		if cfg.MountWorkspace && cfg.Workspace != "" {
@@ -180,7 +195,7 @@ func (p *filePlan) maskHidden() error {
 	budget := maxMaskScan
 	for _, root := range p.rules.HostRoots() {
 		err := walkHidden(p.rules, root, &budget, func(host string, dir bool) error {
-			if len(p.masks) >= maxMasks {
+			if len(p.masks) >= p.limit {
 				return errTooMany
 			}
 			if dir {

@@ -123,7 +123,7 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 	if !prog.files {
 		cfg.Rules, cfg.MountWorkspace, cfg.Workspace = nil, false, ""
 	}
-	plan, err := planFiles(cfg)
+	plan, err := planFiles(cfg, rt.Name)
 	if err != nil {
 		return nil, fmt.Errorf("read the workspace: %w", err)
 	}

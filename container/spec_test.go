@@ -15,7 +15,7 @@ import (
 
 func TestSpecIsHardenedByDefault(t *testing.T) {
 	cfg := Config{}.WithDefaults()
-	plan, err := planFiles(cfg)
+	plan, err := planFiles(cfg, RuntimeRunc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestSpecSettings(t *testing.T) {
 	ws := t.TempDir()
 	cfg := Config{ContainerSettings: contract.ContainerSettings{Image: "img", Network: contract.NetworkBridge, MountWorkspace: true}, Workspace: ws, CPUs: 0.5,
 		PidsLimit: 300, MemoryBytes: 1 << 30, User: "1000:1000", Python: "/usr/bin/python3"}.WithDefaults()
-	plan, err := planFiles(cfg)
+	plan, err := planFiles(cfg, RuntimeRunc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestSpecSettings(t *testing.T) {
 	}
 	// Mounting is off unless asked for.
 	cfg.MountWorkspace = false
-	plan, _ = planFiles(cfg)
+	plan, _ = planFiles(cfg, RuntimeRunc)
 	if sp := buildSpec(cfg, "", nil, plan); len(sp.host.Mounts) != 0 || len(sp.host.Tmpfs) != 1 {
 		t.Fatalf("%+v %q", sp.host.Mounts, sp.host.Tmpfs)
 	}
@@ -100,7 +100,7 @@ func TestSpecWorkspaceModes(t *testing.T) {
 	cfg := Config{ContainerSettings: contract.ContainerSettings{MountWorkspace: true}, Rules: rules}.WithDefaults()
 
 	// Copied: every visible file, nothing hidden.
-	plan, err := planFiles(cfg)
+	plan, err := planFiles(cfg, RuntimeRunc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestSpecWorkspaceModes(t *testing.T) {
 
 	// Too large to copy: read-only, hidden names masked, and a note.
 	cfg.CopyBytes = 5
-	plan, _ = planFiles(cfg)
+	plan, _ = planFiles(cfg, RuntimeRunc)
 	sp := buildSpec(cfg, "", nil, plan)
 	var got []string
 	for _, m := range sp.host.Mounts {
@@ -123,7 +123,7 @@ func TestSpecWorkspaceModes(t *testing.T) {
 
 	// files.write workspace: read-write, as the server's user.
 	cfg.CopyBytes, cfg.Write = 0, contract.FilesWorkspace
-	plan, _ = planFiles(cfg)
+	plan, _ = planFiles(cfg, RuntimeRunc)
 	sp = buildSpec(cfg, "", nil, plan)
 	if len(sp.host.Mounts) != 3 || sp.host.Mounts[0].ReadOnly || !sp.host.Mounts[1].ReadOnly || sp.config.User != hostUser() {
 		t.Fatalf("%+v %s", sp.host.Mounts, sp.config.User)
@@ -246,7 +246,7 @@ func TestOwnerGone(t *testing.T) {
 func TestSpecHidesNamesOfSeveralParts(t *testing.T) {
 	ws := workspaceOf(t, ".config/gh/hosts.yml", ".config/ok.txt", "a_history")
 	cfg := Config{ContainerSettings: contract.ContainerSettings{MountWorkspace: true}, Rules: files.NewRules([]string{ws}, contract.DefaultSettings().Files.Hide)}.WithDefaults()
-	plan, err := planFiles(cfg)
+	plan, err := planFiles(cfg, RuntimeRunc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestSpecHidesNamesOfSeveralParts(t *testing.T) {
 		t.Fatalf("put %v, want %s", copied(plan, ws), want)
 	}
 	cfg.CopyBytes = 5
-	plan, _ = planFiles(cfg)
+	plan, _ = planFiles(cfg, RuntimeRunc)
 	var masked []string
 	for _, m := range plan.masks {
 		masked = append(masked, strings.TrimPrefix(m.Target, ws))

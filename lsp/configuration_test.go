@@ -85,7 +85,7 @@ func TestSettingsPulled(t *testing.T) {
 	}
 	// Settings apply to kernels created afterwards: the first document's
 	// kernel keeps its cap.
-	first := "file:///tmp/pulled.py"
+	first := docURI(t, "pulled.py")
 	if got := capOf(t, run(t, c, contract.CmdRunCell, lsptest.LineArg(first, 0))); got != "20" {
 		t.Errorf("the running kernel changed its cap to %s", got)
 	}

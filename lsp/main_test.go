@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
+	"go.lsp.dev/uri"
 	"go.uber.org/goleak"
 	"go.uber.org/zap"
 
@@ -91,10 +93,26 @@ func startWith(t testing.TB, opts lsp.Options, caps lsptest.Capabilities, option
 	return c
 }
 
+// docDirs holds each test's folder of documents.
+var docDirs sync.Map // testing.TB -> string
+
+// docURI is the uri of a document named name in the test's own folder
+// (never a shared one such as /tmp: the notebook's folder is its
+// workspace, and a container kernel sees it).
+func docURI(t testing.TB, name string) string {
+	t.Helper()
+	dir, ok := docDirs.Load(t)
+	if !ok {
+		dir, _ = docDirs.LoadOrStore(t, t.TempDir())
+		t.Cleanup(func() { docDirs.Delete(t) })
+	}
+	return string(uri.File(filepath.Join(dir.(string), name)))
+}
+
 // open opens a document named name with text and returns its uri.
 func open(t testing.TB, c *lsptest.Client, name, text string) string {
 	t.Helper()
-	uri := "file:///tmp/" + name
+	uri := docURI(t, name)
 	if err := c.Open(testCtx(t), uri, text); err != nil {
 		t.Fatal(err)
 	}

@@ -172,7 +172,7 @@ func TestServeLeavesNothingBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		uri := fmt.Sprintf("file:///tmp/leak%d.py", i)
+		uri := docURI(t, fmt.Sprintf("leak%d.py", i))
 		if err := c.Open(ctx, uri, "x = 1\n# %%\nwhile True:\n    pass\n"); err != nil {
 			t.Fatal(err)
 		}

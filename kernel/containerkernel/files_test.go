@@ -2,6 +2,7 @@ package containerkernel
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,4 +181,41 @@ func TestContainerWorkspaceTooLargeIsReadOnly(t *testing.T) {
 			t.Fatalf("no note: %+v", info)
 		}
 	}, filesOptions(ws, nbDir, contract.FilesSandbox), func(o *Options) { o.CopyBytes = 10 })
+}
+
+// A read-only workspace with more hidden entries than gVisor can take
+// mounts for (a shared folder such as /tmp) still gives a kernel that runs:
+// under runsc the workspace is left out, with a note saying why.
+func TestContainerWorkspaceWithManyHiddenEntriesStarts(t *testing.T) {
+	ws := t.TempDir()
+	for i := 0; i < 70; i++ {
+		dir := filepath.Join(ws, fmt.Sprintf("p%d", i))
+		if err := os.MkdirAll(filepath.Join(dir, ".ssh"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".netrc"), []byte("machine x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "data.txt"), []byte("0123456789abcdef"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		r := kerneltest.Run(t, k, "import os\nos.path.exists('data.txt'), os.path.exists('p1/.netrc') and open('p1/.netrc').read()")
+		if r.Status != kernel.StatusOK {
+			t.Fatalf("%+v %+v", r, r.Error)
+		}
+		info := k.Info()
+		notes := strings.Join(info.Notes, " ")
+		want := "(True, '')" // masked: seen read-only, credentials empty
+		if info.Runtime == "runsc" {
+			want = "(False, False)" // left out, and the kernel says so
+			if !strings.Contains(notes, "too many hidden files") {
+				t.Fatalf("workspace left out without a note: %q", notes)
+			}
+		}
+		if value(r) != want {
+			t.Fatalf("%s: value %s, want %s (notes %q)", info.Runtime, value(r), want, notes)
+		}
+	}, filesOptions(ws, ws, contract.FilesSandbox), func(o *Options) { o.CopyBytes = 10 })
 }
