@@ -100,8 +100,10 @@ func TestRunOnClosedDocument(t *testing.T) {
 	ctx := testCtx(t)
 	uri := open(t, c, "closed.py", "x = 1\n# %%\nwhile True:\n    pass\n")
 	run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
-	if n := montyChildren(t); n != 1 {
-		t.Fatalf("%d Monty workers, want 1", n)
+	// One worker per kernel, and sometimes a second one that keeps its
+	// snapshot (a keeper): at least one.
+	if n := montyChildren(t); n < 1 {
+		t.Fatalf("%d Monty workers, want the kernel's", n)
 	}
 
 	// Closing the document while a cell runs ends the run and the kernel.
@@ -179,8 +181,8 @@ func TestServeLeavesNothingBehind(t *testing.T) {
 		run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
 		queue(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 1))
 	}
-	if n := montyChildren(t); n != 3 {
-		t.Fatalf("%d workers, want 3", n)
+	if n := montyChildren(t); n < 3 {
+		t.Fatalf("%d workers, want one per document (and their keepers)", n)
 	}
 	if err := c.Close(); err != nil {
 		t.Fatalf("Serve: %v", err)
