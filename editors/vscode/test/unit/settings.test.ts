@@ -26,7 +26,7 @@ describe('settings → initializationOptions', () => {
         findLinks: '',
         prewarm: true,
         container: { image: 'python:3.13-slim', runtime: '', network: 'none', mountWorkspace: true, warmPool: 1 },
-        files: { hide: defaults['files.hide'], write: 'sandbox' },
+        files: { broadWorkspace: false, hide: defaults['files.hide'], write: 'sandbox' },
       },
     });
     assert.ok((defaults['files.hide'] as readonly string[]).includes('.env'));
@@ -67,7 +67,7 @@ describe('settings → initializationOptions', () => {
         findLinks: '',
         prewarm: true,
         container: { image: 'python:3.12-slim', runtime: 'runsc', network: 'bridge', mountWorkspace: false, warmPool: 1 },
-        files: { hide: ['.env', 'secrets'], write: 'workspace' },
+        files: { broadWorkspace: false, hide: ['.env', 'secrets'], write: 'workspace' },
       },
     });
   });
