@@ -237,11 +237,18 @@ def _actor_class() -> Any:
 
 
 @dataclass
-class _Actor:
+class Actor:
+    """An actor of a Pool: one lane on one node."""
+
     handle: Any
+    """Its Ray actor handle."""
     node: str
+    """The id of its node."""
     inflight: int = 0
+    """Chunks handed to it and not yet back."""
     alive: bool = True
+    chunks: int = 0
+    """Chunks it ran to the end."""
 
 
 @dataclass
@@ -316,7 +323,7 @@ class Pool:
         self._start_timeout = start_timeout
         self._lock = threading.Lock()
         self._closed = False
-        self.actors: list[_Actor] = []
+        self.actors: list[Actor] = []
         """The live actors (node id, handle)."""
         self._ray = _ray()
         if not self._ray.is_initialized():
@@ -330,7 +337,7 @@ class Pool:
         strategy = importlib.import_module("ray.util.scheduling_strategies").NodeAffinitySchedulingStrategy
         cls = _actor_class()
         want = set(self._nodes) if self._nodes is not None else None
-        made: list[_Actor] = []
+        made: list[Actor] = []
         for n in ray.nodes():
             cpus = float(n.get("Resources", {}).get("CPU", 0))
             if not n.get("Alive") or (want is not None and n["NodeID"] not in want) or (want is None and cpus <= 0):
@@ -346,7 +353,7 @@ class Pool:
                     max_concurrency=_DEPTH + 2,
                     scheduling_strategy=strategy(n["NodeID"], soft=False),
                 ).remote(params, self._binary)
-                made.append(_Actor(h, n["NodeID"]))
+                made.append(Actor(h, n["NodeID"]))
         if not made:
             raise BackendUnavailable("no alive Ray node with CPUs to run a lane on")
         refs = {a.handle.ready.remote(): a for a in made}
@@ -399,10 +406,10 @@ class Pool:
             raise BackyardError("the pool is closed")
         return RayBatchResults(self, snippets, ordered, on_progress, window, chunk_size, max_retries, False)
 
-    def _live(self) -> list[_Actor]:
+    def _live(self) -> list[Actor]:
         return [a for a in self.actors if a.alive]
 
-    def _lost(self, a: _Actor) -> None:
+    def _lost(self, a: Actor) -> None:
         """An actor died (or cannot be reached): it gets no more work."""
         if a.alive:
             a.alive = False
@@ -426,11 +433,11 @@ class Pool:
         except Exception:  # noqa: BLE001 - the kill below ends them anyway
             pass
         for a in live:
+            a.alive = False
             try:
                 self._ray.kill(a.handle)
             except Exception:  # noqa: BLE001
                 pass
-        self.actors = []
 
     def __enter__(self) -> Pool:
         return self
@@ -455,6 +462,8 @@ class RayBatchResults(Iterator[Execution]):
         max_retries: int,
         owns_pool: bool,
     ) -> None:
+        self.pool = pool
+        """The pool whose actors run the batch."""
         self._pool = pool
         self._ray = pool._ray
         self._items = iter(snippets)
@@ -469,7 +478,7 @@ class RayBatchResults(Iterator[Execution]):
         self._seq = 0  # chunks made
         self._exhausted = False
         self._retry: deque[_Work] = deque()
-        self._inflight: dict[Any, tuple[_Work, _Actor]] = {}
+        self._inflight: dict[Any, tuple[_Work, Actor]] = {}
         self._finished: dict[int, _Work] = {}  # ended chunks not yet yielded (ordered)
         self._next_seq = 0  # the chunk to yield next (ordered)
         self._ready: deque[Execution] = deque()
@@ -487,11 +496,15 @@ class RayBatchResults(Iterator[Execution]):
         while not self._ready:
             if self._closed:
                 raise StopIteration
-            self._send()
-            if not self._inflight:
+            try:
+                self._send()
+                if not self._inflight:
+                    self.close()
+                    raise StopIteration
+                self._wait()
+            except BaseException:
                 self.close()
-                raise StopIteration
-            self._wait()
+                raise
         return self._ready.popleft()
 
     def _make(self) -> _Work | None:
@@ -554,9 +567,10 @@ class RayBatchResults(Iterator[Execution]):
                 if isinstance(cause, BackyardError):
                     raise cause from e
                 raise
+            a.chunks += 1
             self._took(w, records)
 
-    def _redo(self, w: _Work, a: _Actor, e: BaseException, lost: bool) -> None:
+    def _redo(self, w: _Work, a: Actor, e: BaseException, lost: bool) -> None:
         w.tries += 1
         self.retried += 1
         if w.tries > self._max_retries:
@@ -768,4 +782,4 @@ def _column(e: Execution, c: str) -> Any:
     return getattr(e, c)
 
 
-__all__ = ["DEFAULT_CHUNK", "RESULT_COLUMNS", "Lane", "Pool", "RayBatchResults", "SnippetScorer", "encode_chunk", "run_batch"]
+__all__ = ["DEFAULT_CHUNK", "RESULT_COLUMNS", "Actor", "Lane", "Pool", "RayBatchResults", "SnippetScorer", "encode_chunk", "run_batch"]
