@@ -306,7 +306,7 @@ class Pool:
         cpus_per_actor: float | None = None,
         num_cpus: float | None = None,
         nodes: Sequence[str] | None = None,
-        start_timeout: float = 300.0,
+        start_timeout: float = 60.0,
     ) -> None:
         opts = batch_options(
             backend=backend, parallel=parallel, preload=preload, timeout=timeout, memory_mb=memory_mb,
@@ -369,7 +369,10 @@ class Pool:
         for ref in pending:
             ray.kill(refs[ref].handle)
         if not self.actors:
-            why = errors[0] if errors else f"none started within {self._start_timeout:g} s"
+            why = errors[0] if errors else (
+                f"none started within {self._start_timeout:g} s (each asks for num_cpus={self._num_cpus:g} on its node; "
+                "a smaller num_cpus lets lanes share busy nodes)"
+            )
             raise BackendUnavailable(f"no backyard-ls lane started on the Ray cluster: {why}")
 
     def run_batch(
@@ -653,7 +656,7 @@ def run_batch(
     num_cpus: float | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     max_retries: int = 3,
-    start_timeout: float = 300.0,
+    start_timeout: float = 60.0,
 ) -> RayBatchResults:
     """backyard_ls.run_batch over the Ray cluster: run independent snippets
     on one lane per node (or per ``cpus_per_actor`` CPUs) and iterate over
