@@ -15,7 +15,7 @@ import ray
 from conftest import alive, command, descendants, wait_until
 from ray_cluster import Cluster
 
-from backyard_ls import BadArgument, Execution
+from backyard_ls import BackendUnavailable, BadArgument, Execution
 from backyard_ls.ray import Pool, SnippetScorer, run_batch
 
 BASE = Path(os.environ.get("BACKYARD_RAY_CLUSTER", ""))
@@ -91,6 +91,15 @@ def test_bad_snippets_and_options_are_clear_errors(cluster: Cluster) -> None:
             list(pool.run_batch(["1", 2]))  # type: ignore[list-item]
         # The pool still serves.
         assert [r.value for r in pool.run_batch(["1 + 1"])] == ["2"]
+
+
+def test_a_lane_that_cannot_start_is_a_clear_error(cluster: Cluster) -> None:
+    # The lane's own error, as run_batch raises it on one machine.
+    with pytest.raises(BadArgument, match="^monty: \"/nonexistent/monty\" is not an executable file$"):
+        run_batch(["1"], backend="monty", monty="/nonexistent/monty")
+    # An actor that cannot be placed (no node has 64 CPUs to give).
+    with pytest.raises(BackendUnavailable, match="no backyard-ls lane started on the Ray cluster: .*not schedulable"):
+        run_batch(["1"], backend="monty", num_cpus=64)
 
 
 def test_a_pool_keeps_its_lanes_between_batches(cluster: Cluster) -> None:

@@ -38,7 +38,7 @@ from types import TracebackType
 from typing import Any
 
 from . import _protocol as p
-from ._client import DIED, NOTIFY, Connection, Item, Queue, connection, encode_params, encode_string
+from ._client import DIED, NOTIFY, Connection, Item, Queue, connection, encode_params, encode_string, error_from
 from ._common import Backend
 from ._errors import BackendUnavailable, BackyardError, BadArgument, ServerDied
 from ._execution import Execution
@@ -119,7 +119,8 @@ class Lane:
                     if c.left == 0:
                         c.done.set()
                 if params.get("error"):
-                    self._fail(slots, BackyardError(str(params["error"])))
+                    # The batch failed as a whole (e.g. no container engine): its kind kept.
+                    self._fail(slots, error_from({"message": params["error"], "data": {"kind": params.get("error_kind", "internal")}}))
                     return
             elif item[0] == DIED:
                 self._fail(slots, ServerDied(f"backyard-ls exited: {item[1]}"))
@@ -208,17 +209,32 @@ class _LaneActor:
     """The Ray actor: one Lane on its node."""
 
     def __init__(self, params: p.BatchOpenArgs, binary: str | None) -> None:
-        self.lane = Lane(params, binary)
+        # A lane that cannot open is ready()'s error, raised as itself (an
+        # error of __init__ would reach the driver as Ray's traceback text).
+        self.lane: Lane | None = None
+        self.error: BackyardError | None = None
+        try:
+            self.lane = Lane(params, binary)
+        except BackyardError as e:
+            self.error = e
+
+    def _lane(self) -> Lane:
+        if self.lane is None:
+            assert self.error is not None
+            raise self.error
+        return self.lane
 
     def ready(self) -> tuple[str, int]:
         """Its node's id and its pid, once the lane is open."""
+        self._lane()
         return _ray().get_runtime_context().get_node_id(), os.getpid()
 
     def run(self, snippets_json: str, n: int) -> list[p.Execution]:
-        return self.lane.run_json(snippets_json, n)
+        return self._lane().run_json(snippets_json, n)
 
     def close(self) -> None:
-        self.lane.close()
+        if self.lane is not None:
+            self.lane.close()
 
 
 _remote_lock = threading.Lock()
@@ -285,8 +301,10 @@ class Pool:
 
     Raises:
         BadArgument: an option is not acceptable.
-        BackendUnavailable: Ray is missing, or no actor started (the
-            message says why).
+        BackendUnavailable: Ray is missing, or no actor started within
+            start_timeout (the message says why).
+        BackyardError: no lane could open: the lane's own error (e.g.
+            BadArgument for a ``monty`` that is not there).
     """
 
     def __init__(
@@ -358,18 +376,21 @@ class Pool:
             raise BackendUnavailable("no alive Ray node with CPUs to run a lane on")
         refs = {a.handle.ready.remote(): a for a in made}
         done, pending = ray.wait(list(refs), num_returns=len(refs), timeout=self._start_timeout)
-        errors: list[str] = []
+        errors: list[BaseException] = []
         for ref in done:
             try:
                 ray.get(ref)
                 self.actors.append(refs[ref])
             except Exception as e:  # noqa: BLE001 - reported below when no actor started
-                errors.append(str(e))
+                errors.append(getattr(e, "cause", None) or e)
                 ray.kill(refs[ref].handle)
         for ref in pending:
             ray.kill(refs[ref].handle)
         if not self.actors:
-            why = errors[0] if errors else (
+            lane_errors = [e for e in errors if isinstance(e, BackyardError)]
+            if lane_errors:
+                raise lane_errors[0]  # as the lane raised it (BadArgument, BackendUnavailable, …)
+            why = str(errors[0]) if errors else (
                 f"none started within {self._start_timeout:g} s (each asks for num_cpus={self._num_cpus:g} on its node; "
                 "a smaller num_cpus lets lanes share busy nodes)"
             )
