@@ -174,7 +174,7 @@ class Lane:
             if self._closed:
                 return
             self._closed = True
-            conn, q = self._conn, self._q
+            conn, q, slots = self._conn, self._q, self._slots
             self._conn = None
         if conn is not None and conn.alive():
             try:
@@ -183,6 +183,8 @@ class Lane:
                 pass
             conn.unroute(self._batch, q)
         q.put(_STOP)
+        # Chunks still waiting get no more results.
+        self._fail(slots, BackyardError("the lane was closed"))
 
 
 def encode_chunk(snippets: Iterable[Snippet], start: int = 0) -> tuple[list[Any], str]:
