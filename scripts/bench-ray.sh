@@ -4,22 +4,16 @@
 # against `backyard-ls batch` alone on the same snippets, in one run
 # (bench/ray_batch.py says what). Prints medians, the overhead of Ray
 # against batch, and the machine's load. The wheel with its [ray] extra is
-# installed into a cached venv (.cache/bench-ray). (-P: bench/http.py
-# must not shadow the standard library's http.)
+# installed into a fresh venv as for scripts/test-ray.sh. (-P:
+# bench/http.py must not shadow the standard library's http.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-uv=$(scripts/get-uv.sh)
-export UV_NO_PROGRESS=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-version=$(cat cmd/backyard-ls/VERSION)
-scripts/build-wheels.sh "$(go env GOOS)/$(go env GOARCH)" >/dev/null
-venv=.cache/bench-ray
-[ -x "$venv/bin/python" ] || "$uv" venv --quiet --seed "$venv"
-"$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps --find-links dist "backyard-ls==$version"
-"$venv/bin/python" -m pip install --quiet --find-links dist "backyard-ls[ray]==$version" -r packaging/python/tests/requirements-ray.txt
 tmp=$(mktemp -d)
+venv=$tmp/venv
 cluster=$tmp/c
-trap '"$venv/bin/python" "$repo/packaging/python/tests/ray_cluster.py" down "$cluster" || true; rm -rf "$tmp"' EXIT
+trap '[ -x "$venv/bin/python" ] && "$venv/bin/python" "$repo/packaging/python/tests/ray_cluster.py" down "$cluster"; rm -rf "$tmp"' EXIT
+scripts/wheel-venv.sh "$venv" "backyard-ls[ray]" -r packaging/python/tests/requirements-ray.txt
 mkdir -p "$cluster"
 address=$("$venv/bin/python" packaging/python/tests/ray_cluster.py up "$cluster" 2)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)

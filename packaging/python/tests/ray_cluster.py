@@ -19,6 +19,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from conftest import alive, command, descendants
+
 # The head notices a dead node within a few seconds instead of the default ~30.
 HEALTH = {
     "RAY_health_check_initial_delay_ms": "1000",
@@ -61,27 +63,15 @@ class Node:
 
     def pids(self) -> set[int]:
         """Every live process of the node: its process group and all their descendants."""
-        parents: dict[int, int] = {}
-        groups: dict[int, int] = {}
+        group = set()
         for d in os.listdir("/proc"):
-            if d.isdigit():
+            if d.isdigit() and alive(int(d)):
                 try:
-                    with open(f"/proc/{d}/stat") as f:
-                        fields = f.read().rsplit(")", 1)[1].split()
-                    if fields[0] not in ("Z", "X"):
-                        parents[int(d)] = int(fields[1])
-                        groups[int(d)] = int(fields[2])
-                except (OSError, IndexError):
+                    if os.getpgid(int(d)) == self.pgid:
+                        group.add(int(d))
+                except OSError:
                     pass
-        out = {p for p, g in groups.items() if g == self.pgid}
-        todo = list(out)
-        while todo:
-            p = todo.pop()
-            for c, pp in parents.items():
-                if pp == p and c not in out:
-                    out.add(c)
-                    todo.append(c)
-        return out
+        return group.union(*(descendants(p) for p in group))
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         for pid in self.pids():
@@ -127,16 +117,12 @@ def _pgids_of(temp_dir: str) -> list[int]:
     """The process groups of the raylets whose command line names temp_dir."""
     out = []
     for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/cmdline", "rb") as f:
-                cmd = f.read().split(b"\0")
-            if not cmd or not cmd[0].endswith(b"/raylet") or not any(temp_dir.encode() + b"/" in a for a in cmd):
-                continue
-            out.append(os.getpgid(int(d)))
-        except OSError:
-            pass
+        cmd = command(int(d)) if d.isdigit() else ""
+        if cmd.split(" ")[0].endswith("/raylet") and temp_dir + "/" in cmd:
+            try:
+                out.append(os.getpgid(int(d)))
+            except OSError:
+                pass
     return out
 
 
