@@ -58,6 +58,12 @@ def test_ten_thousand_snippets_in_order_on_both_nodes(cluster: Cluster) -> None:
     assert results.retried == 0
 
 
+def test_a_short_batch_is_shared_by_every_actor(cluster: Cluster) -> None:
+    with run_batch([f"{i}" for i in range(12)], backend="monty") as results:
+        assert [r.value for r in results] == [str(i) for i in range(12)]
+        assert all(a.chunks > 0 for a in results.pool.actors), [(a.node, a.chunks) for a in results.pool.actors]
+
+
 def test_errors_in_snippets_are_results(cluster: Cluster) -> None:
     snippets = [
         "1 / 0",

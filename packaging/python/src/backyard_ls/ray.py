@@ -419,7 +419,9 @@ class Pool:
             on_progress: called with a BatchProgress as chunks end.
             window: snippets handed out but not yet yielded, at most
                 (rounded to whole chunks).
-            chunk_size: snippets per actor call.
+            chunk_size: snippets per actor call at most (a batch of known
+                length is cut finer when it would not give every actor
+                a few chunks).
             max_retries: times one chunk is run again after its actor
                 died, before run_batch raises.
         """
@@ -495,11 +497,15 @@ class RayBatchResults(Iterator[Execution]):
         self._items = iter(snippets)
         self._ordered = ordered
         self._on_progress = on_progress
+        self._total = _length(snippets)
         self._chunk = chunk_size
-        self._max_chunks = max(1, window // chunk_size)
+        if self._total is not None:
+            # A short batch is cut finer, so that every actor gets a share.
+            per_actor = -(-self._total // (max(1, len(pool._live())) * _DEPTH))
+            self._chunk = max(1, min(chunk_size, per_actor))
+        self._max_chunks = max(1, window // self._chunk)
         self._max_retries = max_retries
         self._owns_pool = owns_pool
-        self._total = _length(snippets)
         self._read = 0  # snippets taken from the input
         self._seq = 0  # chunks made
         self._exhausted = False
