@@ -141,6 +141,25 @@ def test_an_actor_killed_mid_batch(cluster: Cluster) -> None:
     wait_until(lambda: not any(alive(p) for p in lanes), "the killed actor's backyard-ls api to exit")
 
 
+def test_every_actor_killed_mid_batch_brings_new_ones(cluster: Cluster) -> None:
+    n = 5000
+    with Pool(backend="monty") as pool:
+        first = list(pool.actors)
+        results = pool.run_batch((f"{i} - 7" for i in range(n)), chunk_size=100)
+        rs: list[Execution] = []
+        for r in results:
+            rs.append(r)
+            if len(rs) == 500:
+                for a in first:
+                    ray.kill(a.handle)
+        assert_all_once_in_order(rs, n, lambda i: str(i - 7))
+        assert results.retried > 0
+        assert not any(a.alive for a in first)
+        fresh = [a for a in pool.actors if a.alive]
+        assert {a.node for a in fresh} == set(alive_nodes())
+        assert not {id(a) for a in fresh} & {id(a) for a in first}
+
+
 def test_map_batches_through_ray_data(cluster: Cluster) -> None:
     codes = [f"{i} ** 2" for i in range(300)] + ["[][1]"]
     ds = ray.data.from_items([{"n": i, "code": c} for i, c in enumerate(codes)])
