@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race test-http bench bench-batch bench-mcp bench-http bench-python lint generate proto clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race test-http test-ray bench bench-batch bench-mcp bench-http bench-python bench-ray lint generate proto clean dist wheels
 
 all: build
 
@@ -45,7 +45,7 @@ docker-setup:
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install test-python test-http
+test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install test-python test-http test-ray
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...
@@ -76,6 +76,12 @@ test-vscode: build
 # it there, go install from a clone of this commit.
 test-install: editor-deps
 	scripts/test-install.sh
+
+# backyard_ls.ray on a real Ray cluster of two nodes on this machine
+# (`ray start`, one CPU each): the wheel with its [ray] extra in a fresh
+# venv (Ray from PyPI, pinned), the cluster always stopped after.
+test-ray:
+	scripts/test-ray.sh
 
 # The Python API as a user installs it: this machine's wheel in a fresh
 # venv with pytest and mypy, type-checked, its tests on the real worker and
@@ -137,6 +143,11 @@ bench-http: setup test-image
 # runsc), in one run.
 bench-python: setup test-image
 	scripts/bench-python.sh
+
+# backyard_ls.ray.run_batch on a two-node local Ray cluster against
+# `backyard-ls batch` alone on the same snippets, in one run.
+bench-ray:
+	scripts/bench-ray.sh
 
 clean:
 	rm -rf bin dist

@@ -1,0 +1,90 @@
+"""backyard_ls.ray against `backyard-ls batch` alone, in one run
+(scripts/bench-ray.sh starts the two-node local Ray cluster and runs this).
+
+Rows, each the same N snippets (Monty) through:
+  batch      `backyard-ls batch --backend monty --parallel 2` (a file in, a
+             file out): the peer
+  ray-pool   backyard_ls.ray.Pool(...).run_batch on a pool started once (one
+             actor per node, each a lane with parallel 1: 2 in all), its
+             lanes warm
+  ray-cold   backyard_ls.ray.run_batch: the actors started and stopped in the
+             call
+for trivial snippets (`i + 1`) and for snippets that compute for about a
+millisecond. Runs alternate the peers so load hits them alike.
+
+Prints one JSON object per row with medians (and every sample).
+
+Usage: bench/ray_batch.py BINARY ADDRESS
+Env: BENCH_REPEAT (runs per row, default 5), BENCH_TRIVIAL_N (default
+50000), BENCH_WORK_N (default 5000).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+import ray
+
+from backyard_ls.ray import Pool, run_batch
+
+BIN = os.path.abspath(sys.argv[1])
+ADDRESS = sys.argv[2]
+REPEAT = int(os.environ.get("BENCH_REPEAT", "5"))
+KINDS: dict[str, tuple[int, Callable[[int], str]]] = {
+    "trivial": (int(os.environ.get("BENCH_TRIVIAL_N", "50000")), lambda i: f"{i} + 1"),
+    "work": (int(os.environ.get("BENCH_WORK_N", "5000")), lambda i: f"sum(k * k for k in range({i % 7} + 3000))"),
+}
+
+
+def batch_rate(path: str, n: int) -> float:
+    with open(path) as stdin, tempfile.TemporaryFile() as out:
+        t = time.monotonic()
+        subprocess.run([BIN, "batch", "--backend", "monty", "--parallel", "2"], stdin=stdin, stdout=out, check=True)
+        wall = time.monotonic() - t
+        out.seek(0)
+        ok = sum(1 for line in out if json.loads(line)["status"] == "ok")
+    if ok != n:
+        sys.exit(f"batch: {ok} ok of {n}")
+    return n / wall
+
+
+def ray_rate(run: Callable[[list[str]], object], codes: list[str]) -> float:
+    t = time.monotonic()
+    ok = sum(1 for r in run(codes) if r.status == "ok")  # type: ignore[attr-defined]
+    wall = time.monotonic() - t
+    if ok != len(codes):
+        sys.exit(f"ray: {ok} ok of {len(codes)}")
+    return len(codes) / wall
+
+
+def main() -> None:
+    ray.init(address=ADDRESS, log_to_driver=False)
+    nodes = [n for n in ray.nodes() if n["Alive"]]
+    # num_cpus=0: the pool's actors and run_batch's hold no CPU of the
+    # one-CPU nodes, so both can be up at once.
+    with Pool(backend="monty", binary=BIN, num_cpus=0) as pool, tempfile.TemporaryDirectory() as d:
+        for kind, (n, code) in KINDS.items():
+            codes = [code(i) for i in range(n)]
+            path = os.path.join(d, kind + ".jsonl")
+            with open(path, "w") as f:
+                for i, c in enumerate(codes):
+                    f.write(json.dumps({"id": i, "code": c}) + "\n")
+            samples: dict[str, list[float]] = {"batch": [], "ray-pool": [], "ray-cold": []}
+            for _ in range(REPEAT):
+                samples["batch"].append(batch_rate(path, n))
+                samples["ray-pool"].append(ray_rate(lambda c: pool.run_batch(c), codes))
+                samples["ray-cold"].append(ray_rate(lambda c: run_batch(c, backend="monty", binary=BIN, num_cpus=0), codes))
+            med = {k: statistics.median(v) for k, v in samples.items()}
+            print(json.dumps({"kind": kind, "n": n, "nodes": len(nodes), "actors": len(pool.actors),
+                              "per_s": med, "samples": samples}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,817 @@
+"""Batches over a Ray cluster: ``pip install 'backyard-ls[ray]'``.
+
+    import ray
+    from backyard_ls.ray import run_batch
+
+    ray.init(address="auto")
+    for r in run_batch(completions, backend="monty", timeout=5):
+        print(r.id, r.status, r.value)
+
+``run_batch`` takes run_batch's snippets and options and yields the same
+Executions, but the snippets run on every node of the cluster: one Ray
+actor per node (or per ``cpus_per_actor`` CPUs) owns one long-lived lane, a
+batch of that node's ``backyard-ls api`` process (Monty workers and
+fork-server containers that stay up), and the driver hands out chunks of
+snippets to the actors. An actor or a node that dies has its unfinished
+chunks run again on a live actor, so every snippet yields exactly one
+result. ``Pool`` keeps the actors (and their warm lanes) across batches.
+
+``SnippetScorer`` is a callable class for Ray Data's ``map_batches``: it
+runs a batch's code column on its actor's lane and adds the results'
+columns.
+
+Ray is imported when first needed; the rest of backyard_ls never imports
+it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from queue import SimpleQueue
+from types import TracebackType
+from typing import Any
+
+from . import _protocol as p
+from ._client import DIED, NOTIFY, Connection, Item, Queue, connection, encode_params, encode_string, error_from
+from ._common import Backend
+from ._errors import BackendUnavailable, BackyardError, BadArgument, ServerDied
+from ._execution import Execution
+from .batch import DEFAULT_WINDOW, BatchProgress, ProgressCallback, Snippet, _length, batch_options, to_snippet
+
+DEFAULT_CHUNK = 256
+"""Snippets per chunk: what one actor call runs."""
+
+_DEPTH = 3
+"""Chunks in flight per actor: one running, the next ones already queued in its lane."""
+
+_STOP: Item = ("stop",)
+
+
+def _ray() -> Any:
+    """The ray module (typed Any: its stubs are not everywhere)."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError as e:
+        raise BackendUnavailable("backyard_ls.ray needs Ray: pip install 'backyard-ls[ray]'") from e
+
+
+# The lane: what runs in an actor (or a Ray Data worker).
+
+
+class _Chunk:
+    __slots__ = ("records", "left", "done", "error")
+
+    def __init__(self, n: int) -> None:
+        self.records: list[Any] = [None] * n
+        self.left = n
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+
+
+class Lane:
+    """One batch of this process's ``backyard-ls api``, open until close():
+    its Monty workers and containers stay up between chunks. Chunks may be
+    run from several threads at once; each gets its own records back."""
+
+    def __init__(self, params: p.BatchOpenArgs, binary: str | os.PathLike[str] | None = None) -> None:
+        self._params: p.BatchOpenArgs = {**params, "ordered": False}
+        self._binary = binary
+        self._lock = threading.Lock()
+        self._conn: Connection | None = None
+        self._q: Queue = SimpleQueue()
+        self._slots: dict[int, tuple[_Chunk, int]] = {}
+        self._next = 0
+        self._batch = ""
+        self._closed = False
+        with self._lock:
+            self._open()
+
+    def _open(self) -> None:
+        conn = connection(self._binary)
+        q: Queue = SimpleQueue()
+        self._batch = conn.call(p.BATCH_OPEN, self._params)["batch"]
+        conn.route(self._batch, q)
+        self._conn, self._q, self._next, self._slots = conn, q, 0, {}
+        threading.Thread(target=self._pump, args=(conn, q, self._slots), name="backyard-lane", daemon=True).start()
+
+    def _pump(self, conn: Connection, q: Queue, slots: dict[int, tuple[_Chunk, int]]) -> None:
+        """Hands each result to the chunk it belongs to (this thread reads
+        the server's output for the whole process)."""
+        while True:
+            item = conn.next_item(q)
+            if item is _STOP:
+                return
+            if item[0] == NOTIFY and item[1] == p.BATCH_RESULTS:
+                params = item[2]
+                for r in params["results"]:
+                    slot = slots.pop(r["index"], None)
+                    if slot is None:
+                        continue
+                    c, i = slot
+                    c.records[i] = r["execution"]
+                    c.left -= 1
+                    if c.left == 0:
+                        c.done.set()
+                if params.get("error"):
+                    # The batch failed as a whole (e.g. no container engine): its kind kept.
+                    self._fail(slots, error_from({"message": params["error"], "data": {"kind": params.get("error_kind", "internal")}}))
+                    return
+            elif item[0] == DIED:
+                self._fail(slots, ServerDied(f"backyard-ls exited: {item[1]}"))
+                return
+
+    def _fail(self, slots: dict[int, tuple[_Chunk, int]], e: BaseException) -> None:
+        with self._lock:
+            if self._slots is slots:
+                self._conn = None  # the next chunk opens a new batch
+            chunks = {c for c, _ in slots.values()}
+            slots.clear()
+        for c in chunks:
+            c.error = e
+            c.done.set()
+
+    def run_json(self, snippets_json: str, n: int) -> list[p.Execution]:
+        """The records of n snippets given as batch_add's JSON array items
+        (without the brackets), in their order.
+
+        Raises:
+            ServerDied: the process died under the chunk.
+            BackyardError: the batch failed (e.g. no container engine).
+        """
+        c = _Chunk(n)
+        if n == 0:
+            return []
+        with self._lock:
+            if self._closed:
+                raise BackyardError("the lane is closed")
+            if self._conn is None or not self._conn.alive():
+                self._open()
+            conn = self._conn
+            assert conn is not None
+            base = self._next
+            self._next += n
+            for i in range(n):
+                self._slots[base + i] = (c, i)
+            conn.notify_json(p.BATCH_ADD, '{"batch":%s,"snippets":[%s]}' % (encode_string(self._batch), snippets_json))
+        c.done.wait()
+        if c.error is not None:
+            raise c.error
+        return c.records
+
+    def run(self, snippets: Sequence[Snippet]) -> list[p.Execution]:
+        """run_json for snippets as run_batch takes them (ids ignored)."""
+        return self.run_json(encode_chunk(snippets)[1], len(snippets))
+
+    def close(self) -> None:
+        """Ends the batch: its workers and containers stop."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            conn, q, slots = self._conn, self._q, self._slots
+            self._conn = None
+        if conn is not None and conn.alive():
+            try:
+                conn.call(p.BATCH_CANCEL, {"batch": self._batch})
+            except BackyardError:
+                pass
+            conn.unroute(self._batch, q)
+        q.put(_STOP)
+        # Chunks still waiting get no more results.
+        self._fail(slots, BackyardError("the lane was closed"))
+
+
+def encode_chunk(snippets: Iterable[Snippet], start: int = 0) -> tuple[list[Any], str]:
+    """The ids (default: the index from start) and the JSON of snippets, as
+    batch_add's array items.
+
+    Raises:
+        BadArgument: one is not a snippet.
+    """
+    ids: list[Any] = []
+    out: list[str] = []
+    for i, item in enumerate(snippets, start):
+        if type(item) is str:
+            ids.append(i)
+            out.append('{"code":%s}' % encode_string(item))
+        else:
+            sid, sn = to_snippet(item, i)
+            ids.append(sid)
+            out.append(encode_params(p.BATCH_ADD, sn))
+    return ids, ",".join(out)
+
+
+class _LaneActor:
+    """The Ray actor: one Lane on its node."""
+
+    def __init__(self, params: p.BatchOpenArgs, binary: str | None) -> None:
+        # A lane that cannot open is ready()'s error, raised as itself (an
+        # error of __init__ would reach the driver as Ray's traceback text).
+        self.lane: Lane | None = None
+        self.error: BackyardError | None = None
+        try:
+            self.lane = Lane(params, binary)
+        except BackyardError as e:
+            self.error = e
+
+    def _lane(self) -> Lane:
+        if self.lane is None:
+            assert self.error is not None
+            raise self.error
+        return self.lane
+
+    def ready(self) -> tuple[str, int]:
+        """Its node's id and its pid, once the lane is open."""
+        self._lane()
+        return _ray().get_runtime_context().get_node_id(), os.getpid()
+
+    def run(self, snippets_json: str, n: int) -> list[p.Execution]:
+        return self._lane().run_json(snippets_json, n)
+
+    def close(self) -> None:
+        if self.lane is not None:
+            self.lane.close()
+
+
+_remote_lock = threading.Lock()
+_remote: Any = None
+
+
+def _actor_class() -> Any:
+    global _remote
+    with _remote_lock:
+        if _remote is None:
+            _remote = _ray().remote(_LaneActor)
+        return _remote
+
+
+# The driver.
+
+
+@dataclass
+class Actor:
+    """An actor of a Pool: one lane on one node."""
+
+    handle: Any
+    """Its Ray actor handle."""
+    node: str
+    """The id of its node."""
+    inflight: int = 0
+    """Chunks handed to it and not yet back."""
+    alive: bool = True
+    chunks: int = 0
+    """Chunks it ran to the end."""
+
+
+@dataclass
+class _Work:
+    """A chunk of the input: its place, its snippets' ids and JSON."""
+
+    seq: int
+    ids: list[Any]
+    body: str
+    tries: int = 0
+    records: list[Any] = field(default_factory=list)
+
+
+class Pool:
+    """Ray actors that each own one lane of their node, kept for several
+    batches (their Monty workers and containers stay warm). Needs a
+    running Ray (``ray.init``; started here with the default arguments if
+    it is not).
+
+    Args:
+        backend, parallel, preload, timeout, memory_mb, recursion_limit,
+            max_output_bytes, image, runtime, monty: run_batch's, for
+            every lane; ``parallel`` is per actor (default: the CPUs of
+            the actor, ``cpus_per_actor`` or its node's).
+        binary: the ``backyard-ls`` binary on the nodes (default: each
+            node's find_binary()).
+        cpus_per_actor: one actor per this many CPUs of each node (default:
+            one actor per node).
+        num_cpus: the CPUs each actor reserves in Ray (default
+            ``cpus_per_actor``, else 1).
+        nodes: the node ids to use (default: every alive node with CPUs).
+        start_timeout: seconds to wait for the actors to start; those not
+            started by then are dropped.
+
+    Raises:
+        BadArgument: an option is not acceptable.
+        BackendUnavailable: Ray is missing, or no actor started within
+            start_timeout (the message says why).
+        BackyardError: no lane could open: the lane's own error (e.g.
+            BadArgument for a ``monty`` that is not there).
+    """
+
+    def __init__(
+        self,
+        *,
+        backend: Backend | None = None,
+        parallel: int | None = None,
+        preload: Iterable[str] | None = None,
+        timeout: float | None = None,
+        memory_mb: int | None = None,
+        recursion_limit: int | None = None,
+        max_output_bytes: int | None = None,
+        image: str | None = None,
+        runtime: str | None = None,
+        binary: str | os.PathLike[str] | None = None,
+        monty: str | os.PathLike[str] | None = None,
+        cpus_per_actor: float | None = None,
+        num_cpus: float | None = None,
+        nodes: Sequence[str] | None = None,
+        start_timeout: float = 60.0,
+    ) -> None:
+        opts = batch_options(
+            backend=backend, parallel=parallel, preload=preload, timeout=timeout, memory_mb=memory_mb,
+            recursion_limit=recursion_limit, max_output_bytes=max_output_bytes, image=image, runtime=runtime, monty=monty,
+        )
+        for name, v in (("cpus_per_actor", cpus_per_actor), ("num_cpus", num_cpus)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or (v == 0 and name == "cpus_per_actor")):
+                raise BadArgument(f"{name} must be a number of CPUs (cpus_per_actor > 0, num_cpus ≥ 0), got {v!r}")
+        self._params = opts.params
+        self._binary = os.fspath(binary) if binary is not None else None
+        self._cpus_per_actor = cpus_per_actor
+        self._num_cpus = num_cpus if num_cpus is not None else (cpus_per_actor if cpus_per_actor is not None else 1)
+        self._nodes = list(nodes) if nodes is not None else None
+        self._start_timeout = start_timeout
+        self._lock = threading.Lock()
+        self._closed = False
+        self.actors: list[Actor] = []
+        """The live actors (node id, handle)."""
+        self._ray = _ray()
+        if not self._ray.is_initialized():
+            self._ray.init()
+        self._start()
+
+    def _start(self) -> None:
+        """Starts the actors on the alive nodes and waits until their lanes
+        are open."""
+        ray = self._ray
+        strategy = importlib.import_module("ray.util.scheduling_strategies").NodeAffinitySchedulingStrategy
+        cls = _actor_class()
+        want = set(self._nodes) if self._nodes is not None else None
+        made: list[Actor] = []
+        for n in ray.nodes():
+            cpus = float(n.get("Resources", {}).get("CPU", 0))
+            if not n.get("Alive") or (want is not None and n["NodeID"] not in want) or (want is None and cpus <= 0):
+                continue
+            per = self._cpus_per_actor
+            count = max(1, int(cpus // per)) if per else 1
+            params = self._params.copy()
+            if "parallel" not in params:
+                params["parallel"] = max(1, int(per if per else cpus))
+            for _ in range(count):
+                h = cls.options(
+                    num_cpus=self._num_cpus,
+                    max_concurrency=_DEPTH + 2,
+                    scheduling_strategy=strategy(n["NodeID"], soft=False),
+                ).remote(params, self._binary)
+                made.append(Actor(h, n["NodeID"]))
+        if not made:
+            raise BackendUnavailable("no alive Ray node with CPUs to run a lane on")
+        refs = {a.handle.ready.remote(): a for a in made}
+        done, pending = ray.wait(list(refs), num_returns=len(refs), timeout=self._start_timeout)
+        errors: list[BaseException] = []
+        for ref in done:
+            try:
+                ray.get(ref)
+                self.actors.append(refs[ref])
+            except Exception as e:  # noqa: BLE001 - reported below when no actor started
+                errors.append(getattr(e, "cause", None) or e)
+                ray.kill(refs[ref].handle)
+        for ref in pending:
+            ray.kill(refs[ref].handle)
+        if not self.actors:
+            lane_errors = [e for e in errors if isinstance(e, BackyardError)]
+            if lane_errors:
+                raise lane_errors[0]  # as the lane raised it (BadArgument, BackendUnavailable, …)
+            why = str(errors[0]) if errors else (
+                f"none started within {self._start_timeout:g} s (each asks for num_cpus={self._num_cpus:g} on its node; "
+                "a smaller num_cpus lets lanes share busy nodes)"
+            )
+            raise BackendUnavailable(f"no backyard-ls lane started on the Ray cluster: {why}")
+
+    def run_batch(
+        self,
+        snippets: Iterable[Snippet],
+        /,
+        *,
+        ordered: bool = True,
+        on_progress: ProgressCallback | None = None,
+        window: int = DEFAULT_WINDOW,
+        chunk_size: int = DEFAULT_CHUNK,
+        max_retries: int = 3,
+    ) -> RayBatchResults:
+        """Run snippets on the pool's actors and iterate over their results
+        (run_batch's, with the pool's lanes).
+
+        Args:
+            snippets: as run_batch's.
+            ordered: results in input order (default); False gives each
+                chunk's results as the chunk ends.
+            on_progress: called with a BatchProgress as chunks end.
+            window: snippets handed out but not yet yielded, at most
+                (rounded to whole chunks).
+            chunk_size: snippets per actor call at most (a batch of known
+                length is cut finer when it would not give every actor
+                a few chunks).
+            max_retries: times one chunk is run again after its actor
+                died, before run_batch raises.
+        """
+        for name, v in (("window", window), ("chunk_size", chunk_size)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise BadArgument(f"{name} must be a whole number ≥ 1, got {v!r}")
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise BadArgument(f"max_retries must be a whole number ≥ 0, got {max_retries!r}")
+        if self._closed:
+            raise BackyardError("the pool is closed")
+        return RayBatchResults(self, snippets, ordered, on_progress, window, chunk_size, max_retries, False)
+
+    def _live(self) -> list[Actor]:
+        return [a for a in self.actors if a.alive]
+
+    def _lost(self, a: Actor) -> None:
+        """An actor died (or cannot be reached): it gets no more work."""
+        if a.alive:
+            a.alive = False
+            try:
+                self._ray.kill(a.handle)
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+        if not self._live():
+            # Every lane is gone: start new ones on the nodes still alive.
+            self.actors = []
+            self._start()
+
+    def close(self) -> None:
+        """Stops the actors (their lanes' workers and containers stop)."""
+        if self._closed:
+            return
+        self._closed = True
+        live = self._live()
+        try:
+            self._ray.wait([a.handle.close.remote() for a in live], num_returns=len(live), timeout=30)
+        except Exception:  # noqa: BLE001 - the kill below ends them anyway
+            pass
+        for a in live:
+            a.alive = False
+            try:
+                self._ray.kill(a.handle)
+            except Exception:  # noqa: BLE001
+                pass
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+
+class RayBatchResults(Iterator[Execution]):
+    """The results of a Ray batch, as an iterator (and a context manager).
+    Closing it stops handing out chunks (and, for run_batch, stops its
+    actors)."""
+
+    def __init__(
+        self,
+        pool: Pool,
+        snippets: Iterable[Snippet],
+        ordered: bool,
+        on_progress: ProgressCallback | None,
+        window: int,
+        chunk_size: int,
+        max_retries: int,
+        owns_pool: bool,
+    ) -> None:
+        self.pool = pool
+        """The pool whose actors run the batch."""
+        self._pool = pool
+        self._ray = pool._ray
+        self._items = iter(snippets)
+        self._ordered = ordered
+        self._on_progress = on_progress
+        self._total = _length(snippets)
+        self._chunk = chunk_size
+        if self._total is not None:
+            # A short batch is cut finer, so that every actor gets a share.
+            per_actor = -(-self._total // (max(1, len(pool._live())) * _DEPTH))
+            self._chunk = max(1, min(chunk_size, per_actor))
+        self._max_chunks = max(1, window // self._chunk)
+        self._max_retries = max_retries
+        self._owns_pool = owns_pool
+        self._read = 0  # snippets taken from the input
+        self._seq = 0  # chunks made
+        self._exhausted = False
+        self._retry: deque[_Work] = deque()
+        self._inflight: dict[Any, tuple[_Work, Actor]] = {}
+        self._finished: dict[int, _Work] = {}  # ended chunks not yet yielded (ordered)
+        self._next_seq = 0  # the chunk to yield next (ordered)
+        self._ready: deque[Execution] = deque()
+        self._done = 0
+        self._failed = 0
+        self._start = time.monotonic()
+        self._closed = False
+        self.retried = 0
+        """Chunks run again because their actor died."""
+
+    def __iter__(self) -> RayBatchResults:
+        return self
+
+    def __next__(self) -> Execution:
+        while not self._ready:
+            if self._closed:
+                raise StopIteration
+            try:
+                self._send()
+                if not self._inflight:
+                    self.close()
+                    raise StopIteration
+                self._wait()
+            except BaseException:
+                self.close()
+                raise
+        return self._ready.popleft()
+
+    def _make(self) -> _Work | None:
+        if self._exhausted:
+            return None
+        batch: list[Snippet] = []
+        for item in self._items:
+            batch.append(item)
+            if len(batch) == self._chunk:
+                break
+        else:
+            self._exhausted = True
+        if not batch:
+            return None
+        ids, body = encode_chunk(batch, self._read)
+        self._read += len(batch)
+        w = _Work(self._seq, ids, body)
+        self._seq += 1
+        return w
+
+    def _send(self) -> None:
+        """Gives work to every actor with room, retried chunks first."""
+        while True:
+            live = [a for a in self._pool._live() if a.inflight < _DEPTH]
+            if not live:
+                return
+            if self._retry:
+                w = self._retry.popleft()
+            else:
+                # Bounded: chunks made but not yet yielded.
+                if self._seq - self._next_seq >= self._max_chunks:
+                    return
+                made = self._make()
+                if made is None:
+                    return
+                w = made
+            a = min(live, key=lambda x: x.inflight)
+            ref = a.handle.run.remote(w.body, len(w.ids))
+            a.inflight += 1
+            self._inflight[ref] = (w, a)
+
+    def _wait(self) -> None:
+        ray = self._ray
+        exc = importlib.import_module("ray.exceptions")
+        done, _ = ray.wait(list(self._inflight), num_returns=1)
+        for ref in done:
+            w, a = self._inflight.pop(ref)
+            a.inflight -= 1
+            try:
+                records = ray.get(ref)
+            except (exc.RayActorError, exc.WorkerCrashedError, exc.ObjectLostError, exc.NodeDiedError) as e:
+                self._redo(w, a, e, lost=True)
+                continue
+            except exc.RayTaskError as e:
+                cause = getattr(e, "cause", None)
+                if isinstance(cause, ServerDied):
+                    self._redo(w, a, cause, lost=False)
+                    continue
+                self.close()
+                if isinstance(cause, BackyardError):
+                    raise cause from e
+                raise
+            a.chunks += 1
+            self._took(w, records)
+
+    def _redo(self, w: _Work, a: Actor, e: BaseException, lost: bool) -> None:
+        w.tries += 1
+        self.retried += 1
+        if w.tries > self._max_retries:
+            self.close()
+            raise ServerDied(f"chunk of snippets {w.ids[0]!r}…{w.ids[-1]!r} lost its lane {w.tries} times: {e}") from e
+        self._retry.append(w)
+        if lost:
+            # Its other chunks are lost too: they come back as errors of
+            # their own refs, and are retried then.
+            try:
+                self._pool._lost(a)
+            except BackyardError:
+                self.close()
+                raise
+
+    def _took(self, w: _Work, records: list[Any]) -> None:
+        failed = sum(1 for r in records if r["status"] != "ok")
+        self._done += len(records)
+        self._failed += failed
+        if self._ordered:
+            w.records = records
+            self._finished[w.seq] = w
+            while self._next_seq in self._finished:
+                x = self._finished.pop(self._next_seq)
+                self._ready.extend(Execution(r, i) for r, i in zip(x.records, x.ids))
+                self._next_seq += 1
+        else:
+            self._ready.extend(Execution(r, i) for r, i in zip(records, w.ids))
+            self._next_seq += 1
+        if self._on_progress is not None:
+            self._on_progress(BatchProgress(self._done, self._failed, self._total, time.monotonic() - self._start))
+
+    def close(self) -> None:
+        """Stop handing out chunks (the ones running end on their own)."""
+        if self._closed:
+            return
+        self._closed = True
+        for ref in list(self._inflight):
+            try:
+                self._ray.cancel(ref)
+            except Exception:  # noqa: BLE001 - actor calls may not be cancellable
+                pass
+        self._inflight.clear()
+        if self._owns_pool:
+            self._pool.close()
+
+    def __enter__(self) -> RayBatchResults:
+        return self
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "_closed", True):
+            try:
+                self.close()
+            except Exception:  # noqa: BLE001 - Ray may be shutting down
+                pass
+
+
+def run_batch(
+    snippets: Iterable[Snippet],
+    /,
+    *,
+    backend: Backend | None = None,
+    parallel: int | None = None,
+    ordered: bool = True,
+    preload: Iterable[str] | None = None,
+    timeout: float | None = None,
+    memory_mb: int | None = None,
+    recursion_limit: int | None = None,
+    max_output_bytes: int | None = None,
+    image: str | None = None,
+    runtime: str | None = None,
+    on_progress: ProgressCallback | None = None,
+    window: int = DEFAULT_WINDOW,
+    binary: str | os.PathLike[str] | None = None,
+    monty: str | os.PathLike[str] | None = None,
+    cpus_per_actor: float | None = None,
+    num_cpus: float | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    max_retries: int = 3,
+    start_timeout: float = 60.0,
+) -> RayBatchResults:
+    """backyard_ls.run_batch over the Ray cluster: run independent snippets
+    on one lane per node (or per ``cpus_per_actor`` CPUs) and iterate over
+    their results.
+
+    Takes run_batch's snippets and options (``parallel`` counts per actor)
+    and Pool's placement options; the actors start here and stop when the
+    iterator ends or is closed. An actor or node that dies has its
+    unfinished chunks run again on a live actor: every snippet yields
+    exactly one result (a snippet may run twice).
+
+    Args:
+        chunk_size: snippets per actor call (default 256).
+        max_retries: times one chunk is run again after losing its actor.
+
+    Raises:
+        BadArgument: an option or a snippet is not acceptable.
+        BackendUnavailable: no Ray, or no lane could start.
+        ServerDied: a chunk lost its lane more than max_retries times
+            (raised by the iterator).
+    """
+    pool = Pool(
+        backend=backend, parallel=parallel, preload=preload, timeout=timeout, memory_mb=memory_mb,
+        recursion_limit=recursion_limit, max_output_bytes=max_output_bytes, image=image, runtime=runtime,
+        binary=binary, monty=monty, cpus_per_actor=cpus_per_actor, num_cpus=num_cpus, start_timeout=start_timeout,
+    )
+    try:
+        results = pool.run_batch(snippets, ordered=ordered, on_progress=on_progress, window=window, chunk_size=chunk_size, max_retries=max_retries)
+    except BaseException:
+        pool.close()
+        raise
+    results._owns_pool = True
+    return results
+
+
+# Ray Data.
+
+RESULT_COLUMNS = ("status", "stdout", "stderr", "value", "error", "exit_code", "duration_ms", "backend")
+"""The columns SnippetScorer adds by default."""
+
+
+class SnippetScorer:
+    """A callable class for Ray Data's ``map_batches``: runs each row's code
+    (the ``code_column``) on this worker's lane and returns the batch with
+    the results' columns added::
+
+        ds = ray.data.from_items([{"code": c} for c in completions])
+        out = ds.map_batches(SnippetScorer, fn_constructor_kwargs={"backend": "monty"},
+                             concurrency=2, num_cpus=0.5, batch_size=256)
+
+    Columns (``columns`` picks them): ``status``, ``stdout``, ``stderr``,
+    ``value`` (the trailing value's repr, or None), ``error`` (``"ENAME:
+    message"``, or None), ``exit_code``, ``duration_ms``, ``backend``.
+    The input columns are kept.
+
+    Args:
+        code_column: the column holding the code.
+        columns: result columns to add (default RESULT_COLUMNS).
+        prefix: put before each result column's name.
+        **options: run_batch's lane options (``backend``, ``parallel``,
+            ``timeout``, ``preload``, ``memory_mb``, …, ``binary``).
+    """
+
+    def __init__(
+        self,
+        code_column: str = "code",
+        *,
+        columns: Sequence[str] = RESULT_COLUMNS,
+        prefix: str = "",
+        backend: Backend | None = None,
+        parallel: int | None = None,
+        preload: Iterable[str] | None = None,
+        timeout: float | None = None,
+        memory_mb: int | None = None,
+        recursion_limit: int | None = None,
+        max_output_bytes: int | None = None,
+        image: str | None = None,
+        runtime: str | None = None,
+        binary: str | os.PathLike[str] | None = None,
+        monty: str | os.PathLike[str] | None = None,
+    ) -> None:
+        unknown = [c for c in columns if c not in RESULT_COLUMNS]
+        if unknown:
+            raise BadArgument(f"unknown result columns {unknown} (there are {', '.join(RESULT_COLUMNS)})")
+        opts = batch_options(
+            backend=backend, parallel=parallel, preload=preload, timeout=timeout, memory_mb=memory_mb,
+            recursion_limit=recursion_limit, max_output_bytes=max_output_bytes, image=image, runtime=runtime, monty=monty,
+        )
+        self.code_column = code_column
+        self.columns = tuple(columns)
+        self.prefix = prefix
+        self._lane = Lane(opts.params, binary)
+
+    def __call__(self, batch: Any) -> dict[str, Any]:
+        np = importlib.import_module("numpy")
+        if isinstance(batch, Mapping):
+            cols = dict(batch)
+        elif hasattr(batch, "columns"):  # a pandas DataFrame or an Arrow table
+            cols = {str(c): (batch[c].to_numpy() if hasattr(batch[c], "to_numpy") else batch[c]) for c in batch.columns}
+        else:
+            raise BadArgument(f"SnippetScorer takes a batch of columns, got {type(batch).__name__}")
+        if self.code_column not in cols:
+            raise BadArgument(f"the batch has no column {self.code_column!r} (it has {sorted(cols)})")
+        codes = [str(c) for c in cols[self.code_column]]
+        execs = [Execution(r) for r in self._lane.run(codes)]
+        for c in self.columns:
+            values: list[Any] = [_column(e, c) for e in execs]
+            if c in ("status", "stdout", "stderr", "value", "error", "backend"):
+                arr = np.empty(len(values), dtype=object)
+                arr[:] = values
+                cols[self.prefix + c] = arr
+            else:
+                cols[self.prefix + c] = np.asarray(values)
+        return cols
+
+    def __del__(self) -> None:
+        lane = getattr(self, "_lane", None)
+        if lane is not None:
+            lane.close()
+
+
+def _column(e: Execution, c: str) -> Any:
+    if c == "error":
+        err = e.error
+        return str(err) if err is not None else None
+    return getattr(e, c)
+
+
+__all__ = ["DEFAULT_CHUNK", "RESULT_COLUMNS", "Actor", "Lane", "Pool", "RayBatchResults", "SnippetScorer", "encode_chunk", "run_batch"]
