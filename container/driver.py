@@ -579,6 +579,8 @@ def _bundle(value):
     """The MIME bundle of a value: text/plain always, plus what the object
     offers (_repr_mimebundle_, _repr_*_ methods, a matplotlib figure)."""
     mime = {"text/plain": repr(value)}
+    if isinstance(value, float) and _ipy_state["precision"]:
+        mime["text/plain"] = _ipy_state["precision"] % value  # %precision
     if isinstance(value, type):
         return mime
     if _is_figure(value):
@@ -727,6 +729,12 @@ def _execute(req, ns):
         # As IPython: the exception ends the cell, the kernel goes on.
         done["status"] = "error"
         done["error"] = {"ename": "SystemExit", "evalue": _safe(e, "exception"), "traceback": _frames(e.__traceback__, fname)}
+    except UsageError as e:
+        if _st.child:
+            return 1
+        # As IPython shows it: the message, no traceback.
+        done["status"] = "error"
+        done["error"] = {"ename": "UsageError", "evalue": _safe(e, "exception"), "traceback": []}
     except BaseException as e:
         if _st.child:
             return 1
@@ -1256,6 +1264,7 @@ def _setup():
 
 def main():
     out, ns = _setup()
+    _ipython_setup(ns)
     out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
     # What every cell needs, loaded while the host has nothing to run yet.
     import ast, linecache  # noqa: F401

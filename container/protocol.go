@@ -16,6 +16,9 @@ const (
 	msgReady = "ready" // driver → host: started
 	msgExec  = "exec"  // host → driver: run a cell; driver → host: none
 	msgOut   = "out"   // driver → host: output of the running cell
+	// driver → host: display() of the running cell (a MIME bundle), an
+	// update of an earlier one (same display_id), or clear_output()
+	msgDisplay = "display"
 	msgDone  = "done"  // driver → host: the cell ended
 	msgVars  = "vars"  // both: list the namespace
 	msgError = "error" // driver → host: a request it did not understand
@@ -77,6 +80,14 @@ type message struct {
 	S   string `json:"s,omitempty"`
 	D   string `json:"d,omitempty"`
 	Cut int    `json:"cut,omitempty"`
+
+	// display: the bundle, its metadata (a JSON object), its id; Update
+	// replaces the outputs with that id, Clear drops the outputs so far
+	MIME      map[string]string `json:"mime,omitempty"`
+	Meta      json.RawMessage   `json:"meta,omitempty"`
+	DisplayID string            `json:"display_id,omitempty"`
+	Update    bool              `json:"update,omitempty"`
+	Clear     bool              `json:"clear,omitempty"`
 
 	// done
 	Status string     `json:"status,omitempty"` // "ok" or "error"

@@ -1262,6 +1262,27 @@ func (x *Value) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
 // without reflection.
+func (x *Display) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"data":`...)
+	b = appendStringMap(b, x.Data)
+	if len(x.Metadata) > 0 {
+		b = append(b, `,"metadata":`...)
+		if len(x.Metadata) == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, x.Metadata...)
+		}
+	}
+	if x.DisplayID != "" {
+		b = append(b, `,"displayId":`...)
+		b = appendString(b, x.DisplayID)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
 func (x *Execution) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, `"id":`...)
@@ -1283,6 +1304,17 @@ func (x *Execution) AppendJSON(b []byte) []byte {
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
 		b = x.Error.AppendJSON(b)
+	}
+	if len(x.Displays) > 0 {
+		b = append(b, `,"displays":`...)
+		b = append(b, '[')
+		for i := range x.Displays {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Displays[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"backend":`...)
 	b = appendString(b, x.Backend)

@@ -273,6 +273,9 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return kernel.Result{}, err
 	}
+	if why, ok := magicRule(req.Code); ok {
+		return a.route(ctx, req, why)
+	}
 	c := analyze(req.Code)
 	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {

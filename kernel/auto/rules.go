@@ -9,6 +9,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/pysrc"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // A rule is why the auto kernel does not simply show Monty's result of a
@@ -105,6 +106,9 @@ func planCell(c *cell, caps *Capabilities, montyFile bool) plan {
 // it is routed or checked, or it raises on purpose (its error is
 // confirmed).
 func mayNeedContainer(code string, caps *Capabilities, montyFile bool) bool {
+	if _, ok := magicRule(code); ok {
+		return true
+	}
 	c := analyze(code)
 	p := planCell(c, caps, montyFile)
 	if p.route != nil || len(p.checks) > 0 {
@@ -232,4 +236,22 @@ func deepNesting(r kernel.Result) bool {
 		}
 	}
 	return false
+}
+
+// magicRule is the rule of a cell written with IPython's syntax (magics,
+// shell escapes, help): IPython's shell runs in the container only.
+func magicRule(code string) (rule, bool) {
+	t := ipysyntax.Transform(code)
+	if !t.Magics() {
+		return rule{}, false
+	}
+	u := t.Uses[0]
+	what := "the magic " + u.String()
+	switch u.Kind {
+	case ipysyntax.Shell, ipysyntax.ShellOutput:
+		what = "a shell command (" + u.String() + ")"
+	case ipysyntax.Help:
+		what = "IPython's help (?)"
+	}
+	return rule{"construct:magic", "uses " + what + ", which IPython's shell runs and Monty has not"}, true
 }

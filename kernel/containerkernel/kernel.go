@@ -14,6 +14,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/internal/jsonval"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 	"go.uber.org/zap"
 )
 
@@ -292,6 +293,15 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
+	t := ipysyntax.Transform(req.Code)
+	if pkgs := t.PipInstalls(); len(pkgs) > 0 && !req.Silent {
+		// %pip install goes through the install policy and the host's
+		// installer, never pip inside the sandbox; it runs before the cell.
+		if err := k.ensurePackages(ctx, pkgs, out); err != nil {
+			out.Write(kernel.Stderr, "[backyard: %pip install: "+err.Error()+"]\n")
+		}
+	}
+	req.Code = t.Code
 	c := k.newCell(req, limits, out, hard)
 	c.run(ctx, s)
 	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {

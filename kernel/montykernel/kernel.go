@@ -19,6 +19,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // Options configure a Monty kernel.
@@ -246,6 +247,12 @@ func (k *Kernel) discard() {
 	}
 }
 
+// MagicError is the error of a cell with IPython syntax (u) run on Monty
+// alone.
+func MagicError(u ipysyntax.Use) *contract.ExecutionError {
+	return &contract.ExecutionError{EName: "UsageError", EValue: u.String() + " needs IPython's shell, which Monty does not have: the auto and container backends run it (backyard.backend)"}
+}
+
 // Execute implements Kernel.
 func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
 	limits, err := k.callLimits(req)
@@ -273,6 +280,15 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
+	if t := ipysyntax.Transform(req.Code); t.Magics() {
+		// Monty alone cannot run magics or shell escapes: an auto kernel
+		// moves such a cell to a container, where IPython's shell answers.
+		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: MagicError(t.Uses[0])}
+		if !req.Silent {
+			r.ExecutionCount = count
+		}
+		return r, nil
+	}
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)

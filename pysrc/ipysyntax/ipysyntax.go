@@ -39,6 +39,8 @@ type Use struct {
 	// Name is the magic's name (without %), "pinfo"/"pinfo2" for help, or
 	// the command for a shell escape.
 	Name string
+	// Args is the rest of a magic's line (a cell magic's first line).
+	Args string
 	// Line is the 0-based line of the cell it starts on.
 	Line int
 }
@@ -129,14 +131,21 @@ func cellMagic(code string) (Result, bool) {
 	first := strings.TrimRight(ls[i][2:], " \t\r\n")
 	name, args, _ := strings.Cut(first, " ")
 	body := strings.Join(ls[i+1:], "")
+	if pythonBody[name] {
+		// These run the body as a cell: IPython transforms it first.
+		body = Transform(body).Code
+	}
 	call := "get_ipython().run_cell_magic(" + PyRepr(name) + ", " + PyRepr(args) + ", " + PyRepr(body) + ")\n"
 	// Keep the cell's line count: the body's lines become blank.
 	pad := strings.Repeat("\n", max(0, len(ls)-i-1))
 	if !strings.HasSuffix(code, "\n") && !strings.HasSuffix(code, "\r") && pad != "" {
 		pad = pad[1:]
 	}
-	return Result{Code: strings.Repeat("\n", i) + call + pad, Uses: []Use{{Kind: CellMagic, Name: name, Line: i}}}, true
+	return Result{Code: strings.Repeat("\n", i) + call + pad, Uses: []Use{{Kind: CellMagic, Name: name, Args: args, Line: i}}}, true
 }
+
+// pythonBody are the cell magics whose body is Python code.
+var pythonBody = map[string]bool{"time": true, "timeit": true, "capture": true, "prun": true}
 
 // helpTarget is what `x?` may ask about: a dotted name, maybe with % and *.
 var helpTarget = regexp.MustCompile(`^%{0,2}[\p{L}_*][\p{L}\p{N}_*]*(\.[\p{L}_*][\p{L}\p{N}_*]*)*$`)
@@ -302,7 +311,7 @@ func escaped(code string, t pysrc.Token) (string, Use, bool) {
 	default: // %
 		name, args, _ := strings.Cut(line[1:], " ")
 		call = "get_ipython().run_line_magic(" + PyRepr(name) + ", " + PyRepr(args) + ")"
-		use = Use{Kind: LineMagic, Name: name}
+		use = Use{Kind: LineMagic, Name: name, Args: args}
 	}
 	use.Line = t.Line
 	out := replace(code, s, indent, call)
@@ -376,7 +385,7 @@ func assign(code string, eq, esc pysrc.Token) (string, Use, bool) {
 		call, use = "get_ipython().getoutput("+PyRepr(cmd)+")", Use{Kind: ShellOutput, Name: cmd}
 	} else {
 		name, args, _ := strings.Cut(rest[1:], " ")
-		call, use = "get_ipython().run_line_magic("+PyRepr(name)+", "+PyRepr(args)+")", Use{Kind: LineMagic, Name: name}
+		call, use = "get_ipython().run_line_magic("+PyRepr(name)+", "+PyRepr(args)+")", Use{Kind: LineMagic, Name: name, Args: args}
 	}
 	use.Line = first
 	out := replace(code, s, strings.TrimRight(lhs, " \t")+" = ", call)
@@ -432,3 +441,45 @@ func PyRepr(s string) string {
 }
 
 func pad(s string, n int) string { return strings.Repeat("0", max(0, n-len(s))) + s }
+
+// PipInstalls are the packages the cell's %pip install and %uv pip install
+// lines name (options left out), in order.
+func (r Result) PipInstalls() []string {
+	var out []string
+	for _, u := range r.Uses {
+		if u.Kind != LineMagic {
+			continue
+		}
+		f := strings.Fields(u.Args)
+		switch {
+		case u.Name == "pip" && len(f) > 0 && f[0] == "install":
+			f = f[1:]
+		case u.Name == "uv" && len(f) > 1 && f[0] == "pip" && f[1] == "install":
+			f = f[2:]
+		default:
+			continue
+		}
+		for _, a := range f {
+			if !strings.HasPrefix(a, "-") {
+				out = append(out, strings.Trim(a, `'"`))
+			}
+		}
+	}
+	return out
+}
+
+// String is the syntax as the cell wrote it, shortly: %time, %%bash, !ls,
+// ?len.
+func (u Use) String() string {
+	switch u.Kind {
+	case LineMagic:
+		return "%" + u.Name
+	case CellMagic:
+		return "%%" + u.Name
+	case Shell, ShellOutput:
+		cmd, _, _ := strings.Cut(strings.TrimSpace(u.Name), " ")
+		return "!" + cmd
+	default:
+		return "?"
+	}
+}

@@ -76,6 +76,25 @@ func TestUsesNameAndLine(t *testing.T) {
 	}
 }
 
+func TestCellMagicBodyTransformed(t *testing.T) {
+	r := Transform("%%time\n!echo hi\nx = 1\n")
+	want := "get_ipython().run_cell_magic('time', '', \"get_ipython().system('echo hi')\\nx = 1\\n\")\n\n\n"
+	if r.Code != want {
+		t.Fatalf("got %q\nwant %q", r.Code, want)
+	}
+	if r := Transform("%%bash\n!x\n"); !strings.Contains(r.Code, "'!x\\n'") {
+		t.Fatalf("a shell body changed: %q", r.Code)
+	}
+}
+
+func TestPipInstalls(t *testing.T) {
+	r := Transform("%pip install -q pandas 'numpy<3'\n%uv pip install rich\n%pip list\n")
+	got := strings.Join(r.PipInstalls(), " ")
+	if got != "pandas numpy<3 rich" {
+		t.Fatalf("PipInstalls = %q", got)
+	}
+}
+
 func TestPyRepr(t *testing.T) {
 	for in, want := range map[string]string{
 		"":          "''",
