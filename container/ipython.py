@@ -901,6 +901,15 @@ class TimeitResult:
         return "<TimeitResult : " + str(self) + ">"
 
 
+# The classes read as IPython's own (their repr names the module).
+for _c in (DisplayHandle, DisplayObject, TextDisplayObject, HTML, Markdown, Latex, SVG, Pretty, Javascript, JSON, Image, Code):
+    _c.__module__ = "IPython.core.display"
+DisplayHandle.__module__ = "IPython.core.display_functions"
+TimeitResult.__module__ = "IPython.core.magics.execution"
+SList.__module__ = "IPython.utils.text"
+UsageError.__module__ = "IPython.core.error"
+del _c
+
 _ipy_shell = None
 
 

@@ -19,10 +19,10 @@ const (
 	// driver → host: display() of the running cell (a MIME bundle), an
 	// update of an earlier one (same display_id), or clear_output()
 	msgDisplay = "display"
-	msgDone  = "done"  // driver → host: the cell ended
-	msgVars  = "vars"  // both: list the namespace
-	msgError = "error" // driver → host: a request it did not understand
-	msgInput = "input" // driver → host: the cell called input(); host → driver: the answer
+	msgDone    = "done"  // driver → host: the cell ended
+	msgVars    = "vars"  // both: list the namespace
+	msgError   = "error" // driver → host: a request it did not understand
+	msgInput   = "input" // driver → host: the cell called input(); host → driver: the answer
 	// A cell calls a host function: driver → host "call"; the host answers
 	// "return" or "raise" (see hostcall.go).
 	msgCall   = "call"

@@ -104,7 +104,9 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file,
-		OnDisplay: func(d container.Display) { c.result.Displays = kcore.AddDisplay(c.result.Displays, d.Data, d.Metadata, d.ID, d.Update, d.Clear) },
+		OnDisplay: func(d container.Display) {
+			c.result.Displays = kcore.AddDisplay(c.result.Displays, d.Data, d.Metadata, d.ID, d.Update, d.Clear)
+		},
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched

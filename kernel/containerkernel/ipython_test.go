@@ -1,0 +1,154 @@
+package containerkernel
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+)
+
+// Magics, shell escapes and display outputs, as an IPython kernel shows
+// them, in both runtimes.
+func TestIPythonMagics(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		ok := func(code string) kernel.Result {
+			t.Helper()
+			r := kerneltest.Run(t, k, code)
+			if r.Status != kernel.StatusOK {
+				t.Fatalf("%q: %s %+v\n%s", code, r.Status, r.Error, r.Stderr)
+			}
+			return r
+		}
+		r := ok("%time s = sum(range(10))\ns")
+		if !regexp.MustCompile(`^CPU times: user \S+ \S+, sys: \S+ \S+, total: \S+ \S+\nWall time: \S+ \S+\n$`).MatchString(r.Stdout) || r.Value == nil || r.Value.Text != "45" {
+			t.Errorf("%%time: %q, value %+v", r.Stdout, r.Value)
+		}
+		r = ok("%%time\nx = 2\nx * 3")
+		if !strings.HasPrefix(r.Stdout, "CPU times: ") || r.Value == nil || r.Value.Text != "6" {
+			t.Errorf("%%%%time: %q, value %+v", r.Stdout, r.Value)
+		}
+		r = ok("%timeit -n 2 -r 3 sum(range(50))")
+		if !regexp.MustCompile(`^\S+ \S+ ± \S+ \S+ per loop \(mean ± std\. dev\. of 3 runs, 2 loops each\)\n$`).MatchString(r.Stdout) {
+			t.Errorf("%%timeit: %q", r.Stdout)
+		}
+		r = ok("%%timeit -n 1 -r 1 y = 2\ny * 2")
+		if !strings.Contains(r.Stdout, "per loop (mean ± std. dev. of 1 run, 1 loop each)") {
+			t.Errorf("%%%%timeit: %q", r.Stdout)
+		}
+		r = ok("!echo hello $s\nfiles = !printf 'a\\nb\\n'\nprint(files, files.n.upper())")
+		if r.Stdout != "hello 45\n['a', 'b'] A\nB\n" {
+			t.Errorf("shell: %q", r.Stdout)
+		}
+		r = ok("%%bash\necho out\necho err >&2")
+		if r.Stdout != "out\n" || r.Stderr != "err\n" {
+			t.Errorf("%%%%bash: %q %q", r.Stdout, r.Stderr)
+		}
+		r = ok("for i in range(2):\n    !echo line {i}")
+		if r.Stdout != "line 0\nline 1\n" {
+			t.Errorf("indented shell line: %q", r.Stdout)
+		}
+		if r = ok("%pwd"); r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") {
+			t.Errorf("%%pwd: %+v", r.Value)
+		}
+		r = ok("%env GREETING=hi\nimport os\nos.environ['GREETING']")
+		if r.Stdout != "env: GREETING=hi\n" || r.Value == nil || r.Value.Text != "'hi'" {
+			t.Errorf("%%env: %q %+v", r.Stdout, r.Value)
+		}
+		r = ok("%precision 3\n1/3")
+		if r.Value == nil || r.Value.Text != "0.333" {
+			t.Errorf("%%precision: %+v", r.Value)
+		}
+		ok("%precision")
+		for _, accepted := range []string{"%matplotlib inline", "%config InlineBackend.figure_format = 'retina'", "%load_ext autoreload", "%autoreload 2"} {
+			if r := ok(accepted); r.Stdout != "" || r.Value != nil {
+				t.Errorf("%s printed %q, %+v", accepted, r.Stdout, r.Value)
+			}
+		}
+		if r = ok("%xmode Plain"); r.Stdout != "Exception reporting mode: Plain\n" {
+			t.Errorf("%%xmode: %q", r.Stdout)
+		}
+		if r = ok("%lsmagic"); !strings.Contains(r.Stdout, "Available line magics:") || !strings.Contains(r.Stdout, "%%timeit") {
+			t.Errorf("%%lsmagic: %q", r.Stdout)
+		}
+		r = ok("%%capture cap\nprint('hidden')\ndisplay(1)")
+		if r.Stdout != "" || len(r.Displays) != 0 {
+			t.Errorf("%%%%capture let out %q %+v", r.Stdout, r.Displays)
+		}
+		if r = ok("cap.stdout, len(cap.outputs)"); r.Value == nil || r.Value.Text != "('hidden\\n', 1)" {
+			t.Errorf("captured: %+v", r.Value)
+		}
+		r = ok("%%writefile notes.txt\nhello\n")
+		if r.Stdout != "Writing notes.txt\n" {
+			t.Errorf("%%%%writefile: %q", r.Stdout)
+		}
+		if r = ok("open('notes.txt').read()"); r.Value == nil || r.Value.Text != "'hello\\n'" {
+			t.Errorf("written: %+v", r.Value)
+		}
+		if r = ok("%who"); !strings.Contains(r.Stdout, "cap\t") || !strings.Contains(r.Stdout, "files\t") || strings.Contains(r.Stdout, "get_ipython") {
+			t.Errorf("%%who: %q", r.Stdout)
+		}
+		if r = ok("%whos"); !strings.HasPrefix(r.Stdout, "Variable   Type") || !regexp.MustCompile(`(?m)^s +int +45$`).MatchString(r.Stdout) {
+			t.Errorf("%%whos: %q", r.Stdout)
+		}
+		ok("%reset -f")
+		if r = ok("%who"); r.Stdout != "Interactive namespace is empty.\n" {
+			t.Errorf("after %%reset -f: %q", r.Stdout)
+		}
+		r = kerneltest.Run(t, k, "%foo")
+		if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
+			t.Errorf("unknown magic: %s %+v", r.Status, r.Error)
+		}
+		if r = ok("len?"); !strings.HasPrefix(r.Stdout, "Signature: len(obj, /)\nDocstring:\nReturn the number of items") {
+			t.Errorf("help: %q", r.Stdout)
+		}
+	})
+}
+
+// display(), IPython.display and the display record, in order.
+func TestIPythonDisplay(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		r := kerneltest.Run(t, k, `print("a")
+display(1, "two")
+from IPython.display import Markdown, HTML, JSON, SVG, Latex, Pretty, Code, Image, update_display, clear_output
+h = display(Markdown("**hi**"), display_id=True)
+h.update(Markdown("**bye**"))
+display(JSON({"k": [1, 2]}))
+class Table:
+    def _repr_html_(self):
+        return "<table></table>"
+display(Table())
+HTML("<b>x</b>")`)
+		if r.Status != kernel.StatusOK {
+			t.Fatalf("%s %+v", r.Status, r.Error)
+		}
+		if len(r.Displays) != 5 {
+			t.Fatalf("displays %+v", r.Displays)
+		}
+		d := r.Displays
+		if d[0].Data["text/plain"] != "1" || d[1].Data["text/plain"] != "'two'" {
+			t.Errorf("plain displays %+v", d[:2])
+		}
+		if d[2].Data["text/markdown"] != "**bye**" || d[2].DisplayID == "" || d[2].Data["text/plain"] != "<IPython.core.display.Markdown object>" {
+			t.Errorf("updated display %+v", d[2])
+		}
+		if d[3].Data["application/json"] != `{"k": [1, 2]}` || !strings.Contains(string(d[3].Metadata), `"expanded"`) {
+			t.Errorf("JSON display %+v", d[3])
+		}
+		if d[4].Data["text/html"] != "<table></table>" {
+			t.Errorf("_repr_html_ display %+v", d[4])
+		}
+		if r.Value == nil || r.Value.MIME["text/html"] != "<b>x</b>" {
+			t.Errorf("value %+v", r.Value)
+		}
+		r = kerneltest.Run(t, k, "display(3)\nclear_output()\ndisplay(4)")
+		if len(r.Displays) != 1 || r.Displays[0].Data["text/plain"] != "4" {
+			t.Errorf("clear_output: %+v", r.Displays)
+		}
+		r = kerneltest.Run(t, k, "from IPython.display import Image\ndisplay(Image(data=b'\\x89PNG', format='png', width=10))")
+		if len(r.Displays) != 1 || r.Displays[0].Data["image/png"] != "iVBORw==" || string(r.Displays[0].Metadata) != `{"width":10}` {
+			t.Errorf("image: %+v %+v", r.Displays, r.Error)
+		}
+	})
+}
