@@ -84,9 +84,9 @@ func (k *Kernel) SetPrelude(code string) {
 // runPrelude runs the prelude in a session that has not run it yet.
 func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 	k.Mu.Lock()
-	code := k.prelude
+	code := displayPrelude + k.prelude
 	k.Mu.Unlock()
-	if code == "" || code == k.fed {
+	if code == k.fed {
 		return nil
 	}
 	start := time.Now()
@@ -299,7 +299,13 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		code, _ = ApplyShims(code, a.Regions, allShims)
 		names = a.Names
 	}
-	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs),
+	wfuncs := workerFuncs(funcs)
+	var displays displayed
+	if !req.Silent {
+		// Not recorded: a replay shows nothing.
+		wfuncs = displays.bind(wfuncs)
+	}
+	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
 		hard: hard, rep: kcore.NewRepeats()}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
@@ -309,6 +315,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	k.Track(nil)
 	rec.Code = c.fed
 	r := c.result
+	r.Displays = displays.list()
 	r.Runtime = "monty"
 	if !req.Silent {
 		r.ExecutionCount = count
@@ -345,7 +352,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			names = pysrc.Names(req.Code)
 		}
 		for _, n := range names {
-			k.names[n] = true
+			if n != "display" || slices.Contains(first(pysrc.Bindings(req.Code)), n) {
+				k.names[n] = true // the prelude's display is not a variable
+			}
 		}
 		for n := range req.Inputs {
 			k.names[n] = true
