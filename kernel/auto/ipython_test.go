@@ -1,0 +1,48 @@
+package auto
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+)
+
+// display() stays on Monty; a magic or a shell line moves the document to
+// the container with the values Monty's cells made, and runs there as in
+// IPython.
+func TestAutoMagicsMoveToContainer(t *testing.T) {
+	a := newAuto(t)
+	r := kerneltest.Run(t, a, "n = 41\ndisplay(n)")
+	if r.Backend != contract.BackendMonty || len(r.Displays) != 1 || r.Displays[0].Data["text/plain"] != "41" {
+		t.Fatalf("display on Monty: %s %+v %+v", r.Backend, r.Displays, r.Error)
+	}
+	r = kerneltest.Run(t, a, "%time m = n + 1\n!echo shell $m")
+	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer {
+		t.Fatalf("magic cell: %s on %s %+v", r.Status, r.Backend, r.Error)
+	}
+	if r.Routing == nil || r.Routing.Rule != "construct:magic" || !r.Routing.Moved || !strings.Contains(r.Routing.Reason, "%time") {
+		t.Errorf("routing %+v", r.Routing)
+	}
+	if !strings.HasPrefix(r.Stdout, "CPU times: ") || !strings.HasSuffix(r.Stdout, "shell 42\n") {
+		t.Errorf("stdout %q", r.Stdout)
+	}
+	r = kerneltest.Run(t, a, "from IPython.display import Markdown\ndisplay(Markdown('**m**'))")
+	if r.Backend != contract.BackendContainer || len(r.Displays) != 1 || r.Displays[0].Data["text/markdown"] != "**m**" {
+		t.Errorf("display in the container: %s %+v %+v", r.Backend, r.Displays, r.Error)
+	}
+	r = kerneltest.Run(t, a, "%foo")
+	if r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." {
+		t.Errorf("unknown magic: %+v", r.Error)
+	}
+}
+
+// The router plans a snippet with a shell line for the container.
+func TestRouterRoutesMagics(t *testing.T) {
+	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false} {
+		if _, ok := magicRule(code); ok != want {
+			t.Errorf("magicRule(%q) = %v", code, ok)
+		}
+	}
+}
