@@ -593,7 +593,7 @@ def _bundle(value):
             if isinstance(b, tuple):
                 b = b[0]
             for k, v in (b or {}).items():
-                mime.setdefault(k, _mime_data(v))
+                mime[k] = _mime_data(v)  # its text/plain too, as IPython's formatter takes it
         except Exception:
             pass
     for meth, mt in _REPR_METHODS:

@@ -33,10 +33,10 @@ def _format_time(timespan, precision=3):
             if leftover < 1:
                 break
         return " ".join(time)
-    units = ["s", "ms", "\xb5s", "ns"]
+    units = ["s", "ms", "\u03bcs", "ns"]  # IPython 9 prints the Greek mu
     enc = getattr(_ipy_sys.stdout, "encoding", None) or "utf-8"
     try:
-        "\xb5".encode(enc)
+        "\u03bc".encode(enc)
     except Exception:
         units[2] = "us"
     scaling = [1, 1e3, 1e6, 1e9]
