@@ -994,7 +994,7 @@ class _IPyFinder:
             if mod is None:
                 return None
             return importlib.util.spec_from_loader(fullname, _IPyLoader(mod))
-        if fullname in ("IPython.display", "IPython.core.display_functions"):
+        if fullname in _PATCHED:
             for finder in _ipy_sys.meta_path:
                 if finder is self or not hasattr(finder, "find_spec"):
                     continue
@@ -1003,6 +1003,15 @@ class _IPyFinder:
                     spec.loader = _PatchLoader(spec.loader)
                     return spec
         return None
+
+
+# The modules of an installed IPython whose functions are this kernel's.
+_PATCHED = {
+    "IPython": ("get_ipython",),
+    "IPython.core.getipython": ("get_ipython",),
+    "IPython.display": ("display", "update_display", "clear_output"),
+    "IPython.core.display_functions": ("display", "update_display", "clear_output"),
+}
 
 
 class _IPyLoader:
@@ -1027,7 +1036,7 @@ class _PatchLoader:
 
     def exec_module(self, module):
         self.loader.exec_module(module)
-        for n in ("display", "update_display", "clear_output"):
+        for n in _PATCHED.get(module.__name__, ()):
             if hasattr(module, n):
                 setattr(module, n, globals()[n])
 

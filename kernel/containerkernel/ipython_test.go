@@ -1,10 +1,14 @@
 package containerkernel
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 )
@@ -151,4 +155,31 @@ HTML("<b>x</b>")`)
 			t.Errorf("image: %+v %+v", r.Displays, r.Error)
 		}
 	})
+}
+
+// Where the image has IPython, its modules are used, and its display
+// functions and get_ipython are the kernel's (an installed IPython stands
+// in here: a package beside the notebook).
+func TestInstalledIPythonPublishesHere(t *testing.T) {
+	ws := t.TempDir()
+	pkg := filepath.Join(ws, "IPython")
+	for name, src := range map[string]string{
+		"__init__.py":        "from IPython.core.getipython import get_ipython\nINSTALLED = True\n",
+		"core/__init__.py":   "",
+		"core/getipython.py": "def get_ipython():\n    return None\n",
+		"display.py":         "def display(*objs, **kw):\n    print('not the kernel')\nclass Markdown:\n    def __init__(self, data):\n        self.data = data\n    def _repr_markdown_(self):\n        return self.data\n",
+	} {
+		p := filepath.Join(pkg, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{}, filesOptions(ws, ws, contract.FilesSandbox))
+	r := kerneltest.Run(t, k, "import IPython\nfrom IPython.display import display, Markdown\ndisplay(Markdown('m'))\nIPython.INSTALLED, IPython.get_ipython() is get_ipython()")
+	if r.Status != kernel.StatusOK || r.Stdout != "" || len(r.Displays) != 1 || r.Displays[0].Data["text/markdown"] != "m" || r.Value == nil || r.Value.Text != "(True, True)" {
+		t.Fatalf("%s %q %+v %+v %+v", r.Status, r.Stdout, r.Displays, r.Value, r.Error)
+	}
 }
