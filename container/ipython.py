@@ -124,6 +124,15 @@ def _publish(data, metadata, display_id, update):
         return
     if not _st.in_cell or _st.child:
         return
+    # Capped as a value is: data over the output limit is left out.
+    data = dict(data)
+    cap = _st.out.cap
+    for k in list(data):
+        if k != "text/plain" and len(data[k]) > cap:
+            size = len(data.pop(k))
+            data["text/plain"] = data.get("text/plain", "") + "\n[backyard: its %s data (%d bytes) is over the %d-byte output limit and was left out]" % (k, size, cap)
+    if "text/plain" in data:
+        data["text/plain"] = _cut(data["text/plain"], cap)[0]
     frame = {"t": "display", "id": _st.exec_id, "mime": data, "meta": metadata or {}}
     if display_id is not None:
         frame["display_id"] = str(display_id)

@@ -183,3 +183,16 @@ func TestInstalledIPythonPublishesHere(t *testing.T) {
 		t.Fatalf("%s %q %+v %+v %+v", r.Status, r.Stdout, r.Displays, r.Value, r.Error)
 	}
 }
+
+// A display's data over the output limit is left out, as a value's is.
+func TestDisplayOverTheOutputLimit(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{MaxOutputBytes: 1000})
+	r := kerneltest.Run(t, k, "from IPython.display import HTML\ndisplay(HTML('x' * 5000))")
+	if r.Status != kernel.StatusOK || len(r.Displays) != 1 {
+		t.Fatalf("%s %+v %+v", r.Status, r.Displays, r.Error)
+	}
+	d := r.Displays[0].Data
+	if _, ok := d["text/html"]; ok || !strings.Contains(d["text/plain"], "its text/html data (5000 bytes) is over the 1000-byte output limit") {
+		t.Fatalf("%+v", d)
+	}
+}
