@@ -196,3 +196,23 @@ func TestDisplayOverTheOutputLimit(t *testing.T) {
 		t.Fatalf("%+v", d)
 	}
 }
+
+// Magics registered with IPython's decorators, and %%html / %%markdown.
+func TestCustomMagics(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "from IPython.core.magic import register_line_magic, register_cell_magic\n"+
+		"@register_line_magic\ndef shout(line):\n    return line.upper()\n"+
+		"@register_cell_magic('count')\ndef count_lines(line, cell):\n    print(line, len(cell.splitlines()))\n")
+	if r.Status != kernel.StatusOK {
+		t.Fatalf("%+v", r.Error)
+	}
+	if r = kerneltest.Run(t, k, "%shout hello"); r.Value == nil || r.Value.Text != "'HELLO'" {
+		t.Errorf("line magic: %+v %+v", r.Value, r.Error)
+	}
+	if r = kerneltest.Run(t, k, "%%count lines\na\nb\n"); r.Stdout != "lines 2\n" {
+		t.Errorf("cell magic: %q %+v", r.Stdout, r.Error)
+	}
+	if r = kerneltest.Run(t, k, "%%html\n<b>h</b>\n"); len(r.Displays) != 1 || r.Displays[0].Data["text/html"] != "<b>h</b>\n" {
+		t.Errorf("%%%%html: %+v", r.Displays)
+	}
+}
