@@ -276,6 +276,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if why, ok := magicRule(req.Code); ok {
 		return a.route(ctx, req, why)
 	}
+	req.Code = plainCode(req.Code) // what Monty runs, replays too
 	c := analyze(req.Code)
 	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {

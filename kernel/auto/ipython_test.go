@@ -46,3 +46,17 @@ func TestRouterRoutesMagics(t *testing.T) {
 		}
 	}
 }
+
+// %matplotlib inline and %autoreload keep a document on Monty.
+func TestInertMagicsStayOnMonty(t *testing.T) {
+	for code, want := range map[string]bool{"%matplotlib inline\nx = 1": false, "%load_ext autoreload\n%autoreload 2": false, "%matplotlib inline\n!ls": true} {
+		if _, ok := magicRule(code); ok != want {
+			t.Errorf("magicRule(%q) = %v", code, ok)
+		}
+	}
+	a := newAuto(t)
+	r := kerneltest.Run(t, a, "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nn = 2\nn + 1")
+	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Value == nil || r.Value.Text != "3" {
+		t.Fatalf("%s %+v %+v %+v", r.Backend, r.Routing, r.Value, r.Error)
+	}
+}

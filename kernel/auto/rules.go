@@ -109,6 +109,7 @@ func mayNeedContainer(code string, caps *Capabilities, montyFile bool) bool {
 	if _, ok := magicRule(code); ok {
 		return true
 	}
+	code = plainCode(code)
 	c := analyze(code)
 	p := planCell(c, caps, montyFile)
 	if p.route != nil || len(p.checks) > 0 {
@@ -242,8 +243,8 @@ func deepNesting(r kernel.Result) bool {
 // shell escapes, help): IPython's shell runs in the container only.
 func magicRule(code string) (rule, bool) {
 	t := ipysyntax.Transform(code)
-	if !t.Magics() {
-		return rule{}, false
+	if _, inert := t.Plain(); inert {
+		return rule{}, false // none, or only magics Monty runs as None
 	}
 	u := t.Uses[0]
 	what := "the magic " + u.String()
@@ -254,4 +255,14 @@ func magicRule(code string) (rule, bool) {
 		what = "IPython's help (?)"
 	}
 	return rule{"construct:magic", "uses " + what + ", which IPython's shell runs and Monty has not"}, true
+}
+
+// plainCode is code with its inert magics as None (ipysyntax.Result.Plain),
+// code itself when it has none or others.
+func plainCode(code string) string {
+	t := ipysyntax.Transform(code)
+	if plain, ok := t.Plain(); ok && t.Magics() {
+		return plain
+	}
+	return code
 }

@@ -43,3 +43,16 @@ func TestMagicsOnMontyAlone(t *testing.T) {
 		t.Errorf("a magic cell ran part of its code: %+v", r)
 	}
 }
+
+// Magics that ask nothing (%matplotlib inline, %load_ext autoreload,
+// %autoreload, %config) run on Monty as None.
+func TestInertMagicsOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nx = 3\nx * 2")
+	if r.Status != kernel.StatusOK || r.Value == nil || r.Value.Text != "6" {
+		t.Fatalf("%s %+v %+v", r.Status, r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'retina'"); r.Status != kernel.StatusOK || r.Value != nil {
+		t.Fatalf("%s %+v %+v", r.Status, r.Value, r.Error)
+	}
+}

@@ -280,7 +280,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
-	if t := ipysyntax.Transform(req.Code); t.Magics() {
+	t := ipysyntax.Transform(req.Code)
+	if plain, ok := t.Plain(); ok && t.Magics() {
+		req.Code = plain // only magics that ask nothing (%matplotlib inline)
+	} else if t.Magics() {
 		// Monty alone cannot run magics or shell escapes: an auto kernel
 		// moves such a cell to a container, where IPython's shell answers.
 		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: MagicError(t.Uses[0])}

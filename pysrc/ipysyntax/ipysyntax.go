@@ -43,6 +43,8 @@ type Use struct {
 	Args string
 	// Line is the 0-based line of the cell it starts on.
 	Line int
+
+	call string // the Python that replaced it
 }
 
 // Result is a transformed cell.
@@ -313,7 +315,7 @@ func escaped(code string, t pysrc.Token) (string, Use, bool) {
 		call = "get_ipython().run_line_magic(" + PyRepr(name) + ", " + PyRepr(args) + ")"
 		use = Use{Kind: LineMagic, Name: name, Args: args}
 	}
-	use.Line = t.Line
+	use.Line, use.call = t.Line, call
 	out := replace(code, s, indent, call)
 	if !lineBreak(code, s) {
 		out = strings.TrimSuffix(out, "\n")
@@ -359,7 +361,7 @@ func helpEnd(code string, first, last int) (string, Use, bool) {
 		return code, Use{}, false
 	}
 	call, use := helpCall(target, esc)
-	use.Line = first
+	use.Line, use.call = first, call
 	out := replace(code, s, indent, call)
 	if !lineBreak(code, s) {
 		out = strings.TrimSuffix(out, "\n")
@@ -387,7 +389,7 @@ func assign(code string, eq, esc pysrc.Token) (string, Use, bool) {
 		name, args, _ := strings.Cut(rest[1:], " ")
 		call, use = "get_ipython().run_line_magic("+PyRepr(name)+", "+PyRepr(args)+")", Use{Kind: LineMagic, Name: name, Args: args}
 	}
-	use.Line = first
+	use.Line, use.call = first, call
 	out := replace(code, s, strings.TrimRight(lhs, " \t")+" = ", call)
 	if !lineBreak(code, s) {
 		out = strings.TrimSuffix(out, "\n")
@@ -441,6 +443,42 @@ func PyRepr(s string) string {
 }
 
 func pad(s string, n int) string { return strings.Repeat("0", max(0, n-len(s))) + s }
+
+// Inert reports whether the use asks nothing of a kernel but to accept
+// it: %matplotlib inline (figures are drawn inline anyway), %config,
+// %load_ext autoreload, %autoreload and %aimport. A kernel without
+// IPython's shell runs such a line as None.
+func (u Use) Inert() bool {
+	if u.Kind != LineMagic {
+		return false
+	}
+	args := strings.TrimSpace(u.Args)
+	switch u.Name {
+	case "matplotlib":
+		return args == "inline" || args == ""
+	case "config":
+		return args != ""
+	case "load_ext":
+		return args == "autoreload"
+	case "autoreload":
+		return true
+	}
+	return false
+}
+
+// Plain is the cell as plain Python for a kernel without IPython's shell:
+// its inert magics (Use.Inert) become None. ok is false when the cell has
+// other IPython syntax.
+func (r Result) Plain() (code string, ok bool) {
+	code = r.Code
+	for _, u := range r.Uses {
+		if !u.Inert() || u.call == "" {
+			return "", false
+		}
+		code = strings.Replace(code, u.call, "None", 1)
+	}
+	return code, true
+}
 
 // PipInstalls are the packages the cell's %pip install and %uv pip install
 // lines name (options left out), in order.

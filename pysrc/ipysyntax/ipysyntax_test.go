@@ -95,6 +95,24 @@ func TestPipInstalls(t *testing.T) {
 	}
 }
 
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"%matplotlib inline\nimport math\n":                "None\nimport math\n",
+		"%load_ext autoreload\n%autoreload 2\nx = 1":       "None\nNone\nx = 1",
+		"%config InlineBackend.figure_format = 'retina'\n": "None\n",
+		"x = 1\n":                           "x = 1\n",
+		"%matplotlib inline\n%time x = 1\n": "",
+		"%matplotlib qt\n":                  "",
+		"!ls\n":                             "",
+		"%%time\nx = 1\n":                   "",
+	} {
+		got, ok := Transform(in).Plain()
+		if ok != (want != "") || got != want {
+			t.Errorf("Plain(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
 func TestPyRepr(t *testing.T) {
 	for in, want := range map[string]string{
 		"":          "''",
