@@ -216,3 +216,24 @@ func TestCustomMagics(t *testing.T) {
 		t.Errorf("%%%%html: %+v", r.Displays)
 	}
 }
+
+// %run runs a file in a fresh namespace and keeps its names; %cd moves.
+func TestRunAndCdMagics(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "sub", "script.py"), []byte("import sys\nresult = 6 * 7\nprint('ran', __name__, sys.argv[1:])\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{}, filesOptions(ws, ws, contract.FilesSandbox))
+	if r := kerneltest.Run(t, k, "%run sub/script.py a b\nresult"); r.Stdout != "ran __main__ ['a', 'b']\n" || r.Value == nil || r.Value.Text != "42" {
+		t.Fatalf("%%run: %q %+v %+v", r.Stdout, r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%cd sub"); r.Stdout != filepath.Join(ws, "sub")+"\n" {
+		t.Fatalf("%%cd: %q %+v", r.Stdout, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "import os\nsorted(os.listdir('.'))"); r.Value == nil || r.Value.Text != "['script.py']" {
+		t.Fatalf("after %%cd: %+v %+v", r.Value, r.Error)
+	}
+}
