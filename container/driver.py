@@ -687,6 +687,8 @@ def _execute(req, ns):
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
     done = {"t": "done", "id": req["id"], "status": "ok"}
     _bind(req, ns)
+    if req.get("count") and not silent:
+        _ipy_input(ns, int(req["count"]), code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
@@ -711,6 +713,8 @@ def _execute(req, ns):
                 if plt is not None:
                     plt.close("all")  # a replayed cell shows no figure, now or later
             else:
+                if req.get("count") and value is not None:
+                    _ipy_output(ns, int(req["count"]), value)
                 v = None
                 if value is not None:
                     mime = _bundle(value)
@@ -769,7 +773,7 @@ def _variables(req, ns):
     out = []
     try:
         for name, v in list(ns.items()):
-            if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
+            if name.startswith("__") or _ipy_hidden(name) or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
                 continue
             text = None
             if not safe:

@@ -656,10 +656,13 @@ class _IPyShell:
             if ans.strip().lower() not in ("y", "yes"):
                 print("Nothing done.")
                 return None
-        keep = {"__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__"} | _IPY_HIDDEN
+        keep = {"__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__", "In"} | _IPY_HIDDEN
         for k in list(self.user_ns):
             if k not in keep:
                 del self.user_ns[k]
+        out = self.user_ns.get("Out")
+        if isinstance(out, dict):
+            out.clear()
         return None
 
     def _line_xmode(self, line):
@@ -1048,6 +1051,46 @@ class _PatchLoader:
         for n in _PATCHED.get(module.__name__, ()):
             if hasattr(module, n):
                 setattr(module, n, globals()[n])
+
+
+def _ipy_input(ns, n, code):
+    """IPython's input history as cell n starts: In, _i (the cell before),
+    _ii, _iii, _iN (this one)."""
+    inputs = ns.get("In")
+    if not isinstance(inputs, list):
+        inputs = ns["In"] = [""]
+    del inputs[n:]  # the count started again (a restart, a move)
+    while len(inputs) < n:
+        inputs.append("")
+    inputs.append(code)
+    ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
+    ns["_i%d" % n] = code
+    ns["_ih"] = inputs
+
+
+def _ipy_output(ns, n, value):
+    """IPython's output history after cell n showed value as Out[n]: Out,
+    _, __, ___, _N."""
+    outputs = ns.get("Out")
+    if not isinstance(outputs, dict):
+        outputs = ns["Out"] = {}
+    ns["_oh"] = outputs
+    outputs[n] = value
+    ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value
+    ns["_%d" % n] = value
+
+
+_HISTORY_NAME = None
+
+
+def _ipy_hidden(name):
+    """The names IPython keeps for itself, which no variable view shows."""
+    global _HISTORY_NAME
+    if _HISTORY_NAME is None:
+        import re
+
+        _HISTORY_NAME = re.compile(r"_+|_\d+|_i+|_i\d+|_ih|_oh|_dh|_exit_code")
+    return name in ("In", "Out") or _HISTORY_NAME.fullmatch(name) is not None
 
 
 def _ipython_setup(ns):

@@ -55,6 +55,7 @@ type message struct {
 	MaxOutput int    `json:"max_output,omitempty"`
 	Stdin     bool   `json:"stdin,omitempty"` // the host answers input()
 	File      string `json:"file,omitempty"`  // __file__ of the cells
+	Count     int    `json:"count,omitempty"` // the execution count: IPython's In, Out, _N
 	// exec request: named inputs (a JSON object) and host function names
 	Inputs    json.RawMessage `json:"inputs,omitempty"`
 	Functions []string        `json:"functions,omitempty"`

@@ -348,6 +348,9 @@ type ExecRequest struct {
 	// File is __file__ of the cells (the document's path); empty leaves it
 	// as it is.
 	File string
+	// Count is the cell's execution count, for IPython's history (In, Out,
+	// _N, _iN); 0 keeps none.
+	Count int
 }
 
 // Reply is how a cell ended in the driver.
@@ -401,7 +404,7 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	}
 	s.running.Store(id)
 	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil,
-		Inputs: inputs, Functions: req.Functions, File: req.File}); err != nil {
+		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	} else if req.OnSent != nil {
 		req.OnSent()

@@ -29,6 +29,7 @@ const (
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
 	code   string
+	count  int // the execution count (0: silent)
 	file   string // __file__
 	silent bool
 	limits kernel.Limits
@@ -103,7 +104,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
-		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file,
+		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
 		OnDisplay: func(d container.Display) {
 			c.result.Displays = kcore.AddDisplay(c.result.Displays, d.Data, d.Metadata, d.ID, d.Update, d.Clear)
 		},

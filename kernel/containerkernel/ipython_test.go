@@ -237,3 +237,21 @@ func TestRunAndCdMagics(t *testing.T) {
 		t.Fatalf("after %%cd: %+v %+v", r.Value, r.Error)
 	}
 }
+
+// IPython's output history: _, __, _N, Out, and the input history: In,
+// _i, _iN; none of it is a variable.
+func TestOutputHistory(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	kerneltest.Run(t, k, "1 + 1")
+	kerneltest.Run(t, k, "x = 5")
+	kerneltest.Run(t, k, "'three'")
+	r := kerneltest.Run(t, k, "_, __, _1, Out[3], In[2], _i, _i4 == In[4], len(In)")
+	if r.Value == nil || r.Value.Text != "('three', 2, 2, 'three', 'x = 5', \"'three'\", True, 5)" {
+		t.Fatalf("%+v %+v", r.Value, r.Error)
+	}
+	for name := range kerneltest.Variables(t, k) {
+		if name != "x" {
+			t.Errorf("variable %s is listed", name)
+		}
+	}
+}

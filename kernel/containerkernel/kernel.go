@@ -303,6 +303,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	req.Code = t.Code
 	c := k.newCell(req, limits, out, hard)
+	if !req.Silent {
+		c.count = count
+	}
 	c.run(ctx, s)
 	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
