@@ -29,7 +29,7 @@ const (
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
 	code   string
-	count  int // the execution count (0: silent)
+	count  int    // the execution count (0: silent)
 	file   string // __file__
 	silent bool
 	limits kernel.Limits
