@@ -791,6 +791,24 @@ class _IPyShell:
             _ipy_sys.argv = old
         self.user_ns.update({k: v for k, v in ns.items() if not k.startswith("__")})
 
+    def _line_history(self, line):
+        """The inputs of this session: -n numbers them, N or N-M picks."""
+        args = line.split()
+        inputs = self.user_ns.get("In") or [""]
+        last = len(inputs) - 1  # this cell
+        picked = []
+        for a in args:
+            if a == "-n" or a.startswith("-"):
+                continue
+            lo, _, hi = a.partition("-")
+            picked.extend(range(int(lo), int(hi or lo) + 1))
+        for i in picked or range(1, last):
+            if 0 < i < len(inputs):
+                src = inputs[i].rstrip("\n")
+                if "-n" in args:
+                    src = "%4d: %s" % (i, src.replace("\n", "\n      "))
+                print(src)
+
     def _line_system(self, line):
         return self.getoutput(line)
 

@@ -249,6 +249,9 @@ func TestOutputHistory(t *testing.T) {
 	if r.Value == nil || r.Value.Text != "('three', 2, 2, 'three', 'x = 5', \"'three'\", True, 5)" {
 		t.Fatalf("%+v %+v", r.Value, r.Error)
 	}
+	if r := kerneltest.Run(t, k, "%history -n 2-3"); r.Stdout != "   2: x = 5\n   3: 'three'\n" {
+		t.Errorf("%%history: %q", r.Stdout)
+	}
 	for name := range kerneltest.Variables(t, k) {
 		if name != "x" {
 			t.Errorf("variable %s is listed", name)
