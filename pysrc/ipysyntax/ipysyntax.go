@@ -14,9 +14,7 @@ package ipysyntax
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
@@ -398,51 +396,7 @@ func assign(code string, eq, esc pysrc.Token) (string, Use, bool) {
 }
 
 // PyRepr is Python's repr of the str s.
-func PyRepr(s string) string {
-	q := byte('\'')
-	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
-		q = '"'
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == utf8.RuneError:
-			b.WriteString(`\ufffd`)
-		case r < 0x20 || r == 0x7f:
-			b.WriteString(`\x`)
-			if r < 0x10 {
-				b.WriteByte('0')
-			}
-			b.WriteString(strconv.FormatInt(int64(r), 16))
-		case r >= 0x80 && !strconv.IsPrint(r):
-			switch {
-			case r <= 0xff:
-				b.WriteString(`\x` + pad(strconv.FormatInt(int64(r), 16), 2))
-			case r <= 0xffff:
-				b.WriteString(`\u` + pad(strconv.FormatInt(int64(r), 16), 4))
-			default:
-				b.WriteString(`\U` + pad(strconv.FormatInt(int64(r), 16), 8))
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
-}
-
-func pad(s string, n int) string { return strings.Repeat("0", max(0, n-len(s))) + s }
+func PyRepr(s string) string { return pysrc.StrRepr(s) }
 
 // Inert reports whether the use asks nothing of a kernel but to accept
 // it: %matplotlib inline (figures are drawn inline anyway), %config,
