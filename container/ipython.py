@@ -999,6 +999,8 @@ class _IPyFinder:
         self.own = None
 
     def find_spec(self, fullname, path=None, target=None):
+        if fullname == "matplotlib.pyplot":
+            return self._patched(fullname, path, target)
         if fullname != "IPython" and not fullname.startswith("IPython."):
             return None
         import importlib.util
@@ -1025,13 +1027,19 @@ class _IPyFinder:
                 return None
             return importlib.util.spec_from_loader(fullname, _IPyLoader(mod))
         if fullname in _PATCHED:
-            for finder in _ipy_sys.meta_path:
-                if finder is self or not hasattr(finder, "find_spec"):
-                    continue
-                spec = finder.find_spec(fullname, path, target)
-                if spec is not None and spec.loader is not None:
+            return self._patched(fullname, path, target)
+        return None
+
+    def _patched(self, fullname, path, target):
+        """The module's own spec, with a loader that patches it."""
+        for finder in _ipy_sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
                     spec.loader = _PatchLoader(spec.loader)
-                    return spec
+                return spec
         return None
 
 
@@ -1041,7 +1049,21 @@ _PATCHED = {
     "IPython.core.getipython": ("get_ipython",),
     "IPython.display": ("display", "update_display", "clear_output"),
     "IPython.core.display_functions": ("display", "update_display", "clear_output"),
+    "matplotlib.pyplot": ("show",),
 }
+
+
+def show(*args, **kwargs):
+    """pyplot.show() as IPython's inline backend does it: each open figure
+    becomes a display output, and is closed."""
+    plt = _ipy_sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    try:
+        for num in plt.get_fignums():
+            display(plt.figure(num))
+    finally:
+        plt.close("all")
 
 
 class _IPyLoader:
@@ -1060,6 +1082,9 @@ class _PatchLoader:
 
     def __init__(self, loader):
         self.loader = loader
+
+    def __getattr__(self, name):  # get_source, get_filename… are the loader's
+        return getattr(self.loader, name)
 
     def create_module(self, spec):
         return self.loader.create_module(spec)

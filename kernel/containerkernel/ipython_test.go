@@ -258,3 +258,17 @@ func TestOutputHistory(t *testing.T) {
 		}
 	}
 }
+
+// plt.show() shows each open figure as a display output, as IPython's
+// inline backend does, and closes it.
+func TestPyplotShowDisplays(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%matplotlib inline\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nlen(plt.get_fignums())")
+	if r.Status != kernel.StatusOK || len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" ||
+		r.Displays[0].Data["text/plain"] != "<Figure size 640x480 with 1 Axes>" || r.Value == nil || r.Value.Text != "0" {
+		t.Fatalf("%s %+v %+v %+v", r.Status, r.Displays, r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "import inspect\nlen(inspect.getsource(plt)) > 0"); r.Value == nil || r.Value.Text != "True" {
+		t.Fatalf("pyplot's source: %+v %+v", r.Value, r.Error)
+	}
+}
