@@ -717,16 +717,27 @@ class _IPyShell:
         return None
 
     def _line_pip(self, line):
-        # The host installed the packages before the cell ran (under the
-        # install policy); the interpreter sees them now.
-        import importlib
+        args = line.split()
+        if args[:1] == ["install"]:
+            # The host installed the packages before the cell ran, under
+            # the install policy (what it did is in the cell's output).
+            import importlib
 
-        importlib.invalidate_caches()
-        print("Note: %pip ran on the host's installer (backyard.autoInstall); restart the kernel if an upgraded package was already imported.")
-        return None
+            importlib.invalidate_caches()
+            return None
+        if args[:1] in (["list"], ["show"], ["freeze"], ["check"], []):
+            import subprocess
+
+            self._flush()
+            subprocess.call([_ipy_sys.executable, "-m", "pip", "--disable-pip-version-check"] + args)
+            return None
+        raise UsageError("%%pip %s: this kernel installs packages with %%pip install only (the host's installer, under backyard.autoInstall)" % args[0])
 
     def _line_uv(self, line):
-        return self._line_pip(line)
+        args = line.split()
+        if args[:1] != ["pip"]:
+            raise UsageError("%uv: only %uv pip is supported")
+        return self._line_pip(" ".join(args[1:]))
 
     def _line_lsmagic(self, line):
         lines_ = sorted("%" + n[len("_line_"):] for n in dir(self) if n.startswith("_line_")) + sorted("%" + n for n in self.magics["line"])

@@ -272,3 +272,20 @@ func TestPyplotShowDisplays(t *testing.T) {
 		t.Fatalf("pyplot's source: %+v %+v", r.Value, r.Error)
 	}
 }
+
+// %pip install under autoInstall "off" says how to turn installs on; %pip
+// list runs pip in the kernel (it only reads).
+func TestPipMagicUnderPolicyOff(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%pip install -q no_such_dist_xyz\nprint('after')")
+	if r.Status != kernel.StatusOK || r.Stdout != "after\n" ||
+		r.Stderr != "[backyard: %pip install's packages are not installed (no_such_dist_xyz): set backyard.autoInstall to \"ask\" or \"on\"]\n" {
+		t.Fatalf("%s %q %q %+v", r.Status, r.Stdout, r.Stderr, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%pip list"); r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "numpy") {
+		t.Fatalf("%%pip list: %q %q", r.Stdout, r.Stderr)
+	}
+	if r := kerneltest.Run(t, k, "%pip uninstall -y numpy"); r.Error == nil || r.Error.EName != "UsageError" {
+		t.Fatalf("%%pip uninstall: %+v", r.Error)
+	}
+}

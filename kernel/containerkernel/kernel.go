@@ -289,7 +289,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
-		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
+		if err := k.ensurePackages(ctx, req.Requirements, out, "the script block's dependencies"); err != nil {
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
@@ -297,8 +297,8 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if pkgs := t.PipInstalls(); len(pkgs) > 0 && !req.Silent {
 		// %pip install goes through the install policy and the host's
 		// installer, never pip inside the sandbox; it runs before the cell.
-		if err := k.ensurePackages(ctx, pkgs, out); err != nil {
-			out.Write(kernel.Stderr, "[backyard: %pip install: "+err.Error()+"]\n")
+		if err := k.ensurePackages(ctx, pkgs, out, "%pip install's packages"); err != nil {
+			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
 	req.Code = t.Code
