@@ -76,6 +76,7 @@ def record(path):
     shell = InteractiveShell.instance(colors="NoColor")
     pub = Publisher(shell=shell)
     shell.display_pub = pub
+    shell.enable_gui = lambda gui=None: None  # %matplotlib inline needs no event loop
     shell.system = shell.system_piped  # as ipykernel runs !cmd: through pipes, not a terminal
     shell.displayhook.write_output_prompt = lambda: None
     shell.displayhook.write_format_data = lambda *a, **k: None
