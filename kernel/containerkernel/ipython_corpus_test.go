@@ -31,11 +31,15 @@ type ipythonCell struct {
 // timing is a duration as %time and %timeit print it: compared by shape.
 var timing = regexp.MustCompile(`\d+(\.\d+)? (s|ms|μs|ns)\b`)
 
+// slowest is %timeit's warning about uneven runs, which a busy machine
+// prints at random.
+var slowest = regexp.MustCompile(`(?m)^The slowest run took .*\n`)
+
 // shown is a cell's output as compared: durations by shape, and line ends
 // as pipes give them (IPython runs !cmd on a terminal, which ends lines
 // with \r\n; the container runs it through pipes).
 func shown(s string) string {
-	return timing.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), "T")
+	return timing.ReplaceAllString(slowest.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), ""), "T")
 }
 
 // The corpus/ipython notebooks: every cell shows what IPython showed.
