@@ -29,11 +29,12 @@ const displayPrelude = `def display(*objs, display_id=None, clear=False, **kwarg
 // displayed collects a cell's display outputs.
 type displayed struct {
 	mu sync.Mutex
-	ds []contract.Display
+	ds *kcore.Displays
 }
 
 // bind adds the display host function to a cell's functions.
-func (d *displayed) bind(fns map[string]monty.Func) map[string]monty.Func {
+func (d *displayed) bind(fns map[string]monty.Func, max int) map[string]monty.Func {
+	d.ds = kcore.NewDisplays(max)
 	if fns == nil {
 		fns = map[string]monty.Func{}
 	}
@@ -42,7 +43,7 @@ func (d *displayed) bind(fns map[string]monty.Func) map[string]monty.Func {
 		id, _ := args[1].(string)
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		d.ds = kcore.AddDisplay(d.ds, map[string]string{"text/plain": text}, nil, id, false, false)
+		d.ds.Add(map[string]string{"text/plain": text}, nil, id, false, false)
 		return nil, nil
 	}
 	return fns
@@ -51,7 +52,10 @@ func (d *displayed) bind(fns map[string]monty.Func) map[string]monty.Func {
 func (d *displayed) list() []contract.Display {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.ds
+	if d.ds == nil {
+		return nil
+	}
+	return d.ds.List()
 }
 
 // first is the first of two results.

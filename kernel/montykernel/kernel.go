@@ -306,7 +306,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	var displays displayed
 	if !req.Silent {
 		// Not recorded: a replay shows nothing.
-		wfuncs = displays.bind(wfuncs)
+		wfuncs = displays.bind(wfuncs, limits.MaxOutputBytes)
 	}
 	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
 		hard: hard, rep: kcore.NewRepeats()}
