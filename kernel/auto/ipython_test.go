@@ -40,7 +40,8 @@ func TestAutoMagicsMoveToContainer(t *testing.T) {
 
 // The router plans a snippet with a shell line for the container.
 func TestRouterRoutesMagics(t *testing.T) {
-	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false} {
+	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
+		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false} {
 		if _, ok := magicRule(code); ok != want {
 			t.Errorf("magicRule(%q) = %v", code, ok)
 		}

@@ -239,9 +239,16 @@ func deepNesting(r kernel.Result) bool {
 	return false
 }
 
+// richRepr finds the methods that give an object IPython's rich display.
+var richRepr = regexp.MustCompile(`\b_repr_(html|markdown|svg|png|jpeg|latex|json|pdf|javascript|mimebundle)_\b`)
+
 // magicRule is the rule of a cell written with IPython's syntax (magics,
-// shell escapes, help): IPython's shell runs in the container only.
+// shell escapes, help) or defining a rich display (_repr_html_): IPython's
+// shell runs in the container only.
 func magicRule(code string) (rule, bool) {
+	if m := richRepr.FindString(code); m != "" {
+		return rule{"construct:rich-display", "defines " + m + ", which IPython displays in its rich form and Monty's display() as text only"}, true
+	}
 	t := ipysyntax.Transform(code)
 	if _, inert := t.Plain(); inert {
 		return rule{}, false // none, or only magics Monty runs as None
