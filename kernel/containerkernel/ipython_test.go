@@ -1,10 +1,12 @@
 package containerkernel
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/container"
@@ -287,5 +289,22 @@ func TestPipMagicUnderPolicyOff(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, k, "%pip uninstall -y numpy"); r.Error == nil || r.Error.EName != "UsageError" {
 		t.Fatalf("%%pip uninstall: %+v", r.Error)
+	}
+}
+
+// An interrupt stops a shell line's command; the kernel goes on.
+func TestInterruptShellLine(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	var once sync.Once
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "!echo started; sleep 60", OnOutput: func(_ kernel.Stream, text string) {
+		if strings.Contains(text, "started") {
+			once.Do(func() { go k.Interrupt() })
+		}
+	}})
+	if err != nil || r.Status != kernel.StatusInterrupted || r.Error == nil || r.Error.EName != "KeyboardInterrupt" {
+		t.Fatalf("%v %s %+v", err, r.Status, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "!echo after\n_exit_code"); r.Stdout != "after\n" || r.Value == nil || r.Value.Text != "0" {
+		t.Fatalf("%q %+v %+v", r.Stdout, r.Value, r.Error)
 	}
 }
