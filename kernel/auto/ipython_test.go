@@ -1,6 +1,7 @@
 package auto
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,4 +61,36 @@ func TestInertMagicsStayOnMonty(t *testing.T) {
 	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Value == nil || r.Value.Text != "3" {
 		t.Fatalf("%s %+v %+v %+v", r.Backend, r.Routing, r.Value, r.Error)
 	}
+}
+
+// The corpus/ipython notebooks in auto mode: what Monty can show stays
+// there, the rest moves, and every cell shows what IPython showed.
+func TestIPythonCorpusAuto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image")
+	}
+	same, all, onMonty := 0, 0, 0
+	for _, nb := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
+		ws := t.TempDir()
+		cfg := testConfig(func(s *contract.Settings) { s.Timeout = 60 })
+		cfg.Workspace, cfg.Dir = ws, ws
+		a, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		for i, want := range nb.Cells {
+			all++
+			r := kerneltest.Run(t, a, want.Code)
+			if r.Backend == contract.BackendMonty {
+				onMonty++
+			}
+			if diff := kerneltest.CompareIPython(want, r); diff != "" {
+				t.Errorf("%s cell %d (%s) on %s: %s", filepath.Base(nb.Path), i, want.Title, r.Backend, diff)
+				continue
+			}
+			same++
+		}
+	}
+	t.Logf("cells as IPython shows them: %d of %d (%d ran on Monty)", same, all, onMonty)
 }
