@@ -247,9 +247,9 @@ func (k *Kernel) discard() {
 	}
 }
 
-// MagicError is the error of a cell with IPython syntax (u) run on Monty
+// magicError is the error of a cell with IPython syntax (u) run on Monty
 // alone.
-func MagicError(u ipysyntax.Use) *contract.ExecutionError {
+func magicError(u ipysyntax.Use) *contract.ExecutionError {
 	return &contract.ExecutionError{EName: "UsageError", EValue: u.String() + " needs IPython's shell, which Monty does not have: the auto and container backends run it (backyard.backend)"}
 }
 
@@ -286,7 +286,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	} else if t.Magics() {
 		// Monty alone cannot run magics or shell escapes: an auto kernel
 		// moves such a cell to a container, where IPython's shell answers.
-		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: MagicError(t.Uses[0])}
+		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: magicError(t.Uses[0])}
 		if !req.Silent {
 			r.ExecutionCount = count
 		}
