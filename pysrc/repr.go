@@ -43,4 +43,3 @@ func StrRepr(s string) string {
 	b.WriteByte(quote)
 	return b.String()
 }
-
