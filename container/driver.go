@@ -9,9 +9,15 @@ import (
 //go:embed driver.py
 var driverPy string
 
+// ipythonPy is IPython's shell as cells see it (get_ipython, display,
+// IPython.display), part of the driver.
+//
+//go:embed ipython.py
+var ipythonPy string
+
 // driverSource is the in-container driver: stdlib-only Python >= 3.8, with
-// the function it shows variables with.
-var driverSource = shortrepr.Source + "\n" + driverPy
+// the function it shows variables with and IPython's shell.
+var driverSource = shortrepr.Source + "\n" + ipythonPy + "\n" + driverPy
 
 // driverCommand is the container's command. The driver source goes in as the
 // -c argument (about 20 KB, well under the kernel's 128 KiB per argument):

@@ -579,6 +579,8 @@ def _bundle(value):
     """The MIME bundle of a value: text/plain always, plus what the object
     offers (_repr_mimebundle_, _repr_*_ methods, a matplotlib figure)."""
     mime = {"text/plain": repr(value)}
+    if isinstance(value, float) and _ipy_state["precision"]:
+        mime["text/plain"] = _ipy_state["precision"] % value  # %precision
     if isinstance(value, type):
         return mime
     if _is_figure(value):
@@ -591,7 +593,7 @@ def _bundle(value):
             if isinstance(b, tuple):
                 b = b[0]
             for k, v in (b or {}).items():
-                mime.setdefault(k, _mime_data(v))
+                mime[k] = _mime_data(v)  # its text/plain too, as IPython's formatter takes it
         except Exception:
             pass
     for meth, mt in _REPR_METHODS:
@@ -685,6 +687,8 @@ def _execute(req, ns):
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
     done = {"t": "done", "id": req["id"], "status": "ok"}
     _bind(req, ns)
+    if req.get("count") and not silent:
+        _ipy_input(ns, int(req["count"]), code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
@@ -709,6 +713,8 @@ def _execute(req, ns):
                 if plt is not None:
                     plt.close("all")  # a replayed cell shows no figure, now or later
             else:
+                if req.get("count") and value is not None:
+                    _ipy_output(ns, int(req["count"]), value)
                 v = None
                 if value is not None:
                     mime = _bundle(value)
@@ -727,6 +733,12 @@ def _execute(req, ns):
         # As IPython: the exception ends the cell, the kernel goes on.
         done["status"] = "error"
         done["error"] = {"ename": "SystemExit", "evalue": _safe(e, "exception"), "traceback": _frames(e.__traceback__, fname)}
+    except UsageError as e:
+        if _st.child:
+            return 1
+        # As IPython shows it: the message, no traceback.
+        done["status"] = "error"
+        done["error"] = {"ename": "UsageError", "evalue": _safe(e, "exception"), "traceback": []}
     except BaseException as e:
         if _st.child:
             return 1
@@ -761,7 +773,7 @@ def _variables(req, ns):
     out = []
     try:
         for name, v in list(ns.items()):
-            if name.startswith("__") or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
+            if name.startswith("__") or _ipy_hidden(name) or isinstance(v, types.ModuleType) or getattr(v, "__backyard_host__", False):
                 continue
             text = None
             if not safe:
@@ -1256,6 +1268,7 @@ def _setup():
 
 def main():
     out, ns = _setup()
+    _ipython_setup(ns)
     out.flush({"t": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0], "pid": os.getpid()})
     # What every cell needs, loaded while the host has nothing to run yet.
     import ast, linecache  # noqa: F401

@@ -16,10 +16,13 @@ const (
 	msgReady = "ready" // driver → host: started
 	msgExec  = "exec"  // host → driver: run a cell; driver → host: none
 	msgOut   = "out"   // driver → host: output of the running cell
-	msgDone  = "done"  // driver → host: the cell ended
-	msgVars  = "vars"  // both: list the namespace
-	msgError = "error" // driver → host: a request it did not understand
-	msgInput = "input" // driver → host: the cell called input(); host → driver: the answer
+	// driver → host: display() of the running cell (a MIME bundle), an
+	// update of an earlier one (same display_id), or clear_output()
+	msgDisplay = "display"
+	msgDone    = "done"  // driver → host: the cell ended
+	msgVars    = "vars"  // both: list the namespace
+	msgError   = "error" // driver → host: a request it did not understand
+	msgInput   = "input" // driver → host: the cell called input(); host → driver: the answer
 	// A cell calls a host function: driver → host "call"; the host answers
 	// "return" or "raise" (see hostcall.go).
 	msgCall   = "call"
@@ -52,6 +55,7 @@ type message struct {
 	MaxOutput int    `json:"max_output,omitempty"`
 	Stdin     bool   `json:"stdin,omitempty"` // the host answers input()
 	File      string `json:"file,omitempty"`  // __file__ of the cells
+	Count     int    `json:"count,omitempty"` // the execution count: IPython's In, Out, _N
 	// exec request: named inputs (a JSON object) and host function names
 	Inputs    json.RawMessage `json:"inputs,omitempty"`
 	Functions []string        `json:"functions,omitempty"`
@@ -77,6 +81,14 @@ type message struct {
 	S   string `json:"s,omitempty"`
 	D   string `json:"d,omitempty"`
 	Cut int    `json:"cut,omitempty"`
+
+	// display: the bundle, its metadata (a JSON object), its id; Update
+	// replaces the outputs with that id, Clear drops the outputs so far
+	MIME      map[string]string `json:"mime,omitempty"`
+	Meta      json.RawMessage   `json:"meta,omitempty"`
+	DisplayID string            `json:"display_id,omitempty"`
+	Update    bool              `json:"update,omitempty"`
+	Clear     bool              `json:"clear,omitempty"`
 
 	// done
 	Status string     `json:"status,omitempty"` // "ok" or "error"

@@ -338,6 +338,9 @@ type ExecRequest struct {
 	OnCall    HostFunc
 	// OnSent, when set, is called once the cell is sent to the driver.
 	OnSent func()
+	// OnDisplay, when set, gets the cell's display outputs as they come:
+	// a new one, an update of those with its id, or a clear.
+	OnDisplay func(Display)
 	// OnCut, when set, is told of the bytes of a stream the driver
 	// dropped past MaxOutput: it sends the stream's last MaxOutput
 	// characters when the cell ends, after them.
@@ -345,6 +348,9 @@ type ExecRequest struct {
 	// File is __file__ of the cells (the document's path); empty leaves it
 	// as it is.
 	File string
+	// Count is the cell's execution count, for IPython's history (In, Out,
+	// _N, _iN); 0 keeps none.
+	Count int
 }
 
 // Reply is how a cell ended in the driver.
@@ -354,6 +360,16 @@ type Reply struct {
 	Error *PyError // the exception, when !OK
 	// Files the cell created, changed or deleted under the roots.
 	Files []contract.FileChange
+}
+
+// Display is a display output of a cell (display(), update_display(),
+// clear_output()).
+type Display struct {
+	Data     map[string]string
+	Metadata json.RawMessage // a JSON object, or empty
+	ID       string
+	Update   bool // replaces the data of the outputs with ID
+	Clear    bool // drops the outputs so far (Data is empty)
 }
 
 // InputError is returned by Exec for inputs that cannot cross; nothing was
@@ -388,7 +404,7 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	}
 	s.running.Store(id)
 	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil,
-		Inputs: inputs, Functions: req.Functions, File: req.File}); err != nil {
+		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	} else if req.OnSent != nil {
 		req.OnSent()
@@ -412,6 +428,10 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 					req.OnCut(m.S, m.Cut)
 				}
 				deliver(m, onOutput)
+			case m.T == msgDisplay && m.ID == id:
+				if req.OnDisplay != nil {
+					req.OnDisplay(Display{Data: m.MIME, Metadata: m.Meta, ID: m.DisplayID, Update: m.Update, Clear: m.Clear})
+				}
 			case m.T == msgInput && req.Input != nil:
 				// Asked on another goroutine: the cell can still be
 				// interrupted, and then its done frame ends the question.

@@ -1,5 +1,7 @@
 package contract
 
+import "github.com/go-json-experiment/json/jsontext"
+
 // Position is a place in a document: a 0-based line and a UTF-16 code unit
 // offset in it, as LSP counts them.
 type Position struct {
@@ -142,6 +144,18 @@ type Value struct {
 	MIME map[string]string `json:"mime,omitempty"`
 }
 
+// Display is one display output of a run (Jupyter's display_data): what
+// display() showed, in the order the cell showed it.
+type Display struct {
+	// A MIME bundle: MIME type → data (binary data base64-encoded); text/plain
+	// is always there.
+	Data map[string]string `json:"data"`
+	// The bundle's metadata, a JSON object (e.g. an image's width).
+	Metadata jsontext.Value `json:"metadata,omitempty"`
+	// The display_id given to display(); update_display replaced this output's data.
+	DisplayID string `json:"displayId,omitempty"`
+}
+
 // Execution is the record of one run of a cell or selection, as run
 // commands return it and backyard/executionState carries it.
 type Execution struct {
@@ -156,6 +170,8 @@ type Execution struct {
 	Stderr         string          `json:"stderr"`
 	Result         *Value          `json:"result,omitzero"`
 	Error          *ExecutionError `json:"error,omitzero"`
+	// What display() showed, in order (clear_output drops those before it).
+	Displays []Display `json:"displays,omitempty"`
 	// The backend that ran it: "monty" or "container".
 	Backend string `json:"backend"`
 	// "monty", "runc" or "runsc".

@@ -64,6 +64,8 @@ type RunPythonResult struct {
 	Result string `json:"result,omitempty"`
 	// MIME types of the value's rich forms (image/png is also sent as an image).
 	ResultMIME []string `json:"result_mime,omitempty"`
+	// What display() showed, in order: MIME bundles (image/png is also sent as an image).
+	Displays []Display `json:"displays,omitempty"`
 	// The exception, for every status but ok.
 	Error *ToolError `json:"error,omitempty"`
 	// The backend that ran the code: monty or container.

@@ -514,12 +514,13 @@ var ToolSpecs = []ToolSpec{
 var ToolFieldDocs = map[string]map[string]string{
 	"VariablesResult":       {},
 	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File.", "col": "Where the span CPython's traceback marks in the frame (its carets) starts on Line, when the backend knows it (CPython 3.11 and later, Monty). In an Execution a 0-based UTF-16 column of the document line; a kernel's result carries a 0-based code point column of the code.", "endLine": "The line the span ends on: a document line in an Execution, absent when it is Line; 1-based in the code in a kernel's result.", "endCol": "Where the span ends on EndLine (exclusive), counted as Col; 0 when there is no span."},
+	"Display":               {"data": "A MIME bundle: MIME type → data (binary data base64-encoded); text/plain is always there.", "metadata": "The bundle's metadata, a JSON object (e.g. an image's width).", "displayId": "The display_id given to display(); update_display replaced this output's data."},
 	"FileChange":            {"path": "Absolute, as both the kernel and the host name it."},
 	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut after 200 bytes with \"…\" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>."},
 	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
 	"SessionArg":            {"session": "The session; omitted: the default session."},
 	"InstallPackagesArgs":   {"session": "The session whose kernel gets the packages; omitted: the default session.", "packages": "pip requirement strings, e.g. \"pandas\" or \"requests<3\"."},
-	"RunPythonResult":       {"session": "The session that ran the code.", "status": "ok, error (a Python exception), interrupted, timeout or crashed.", "result": "repr() of the trailing expression's value; absent when there is none.", "result_mime": "MIME types of the value's rich forms (image/png is also sent as an image).", "error": "The exception, for every status but ok.", "backend": "The backend that ran the code: monty or container.", "runtime": "monty, runc or runsc.", "execution_count": "The kernel's execution count after this run.", "duration_ms": "Wall-clock time in the kernel, milliseconds.", "files_changed": "The files the run created, changed or deleted (with files.write sandbox they are kept in the kernel, not written to the workspace)."},
+	"RunPythonResult":       {"session": "The session that ran the code.", "status": "ok, error (a Python exception), interrupted, timeout or crashed.", "result": "repr() of the trailing expression's value; absent when there is none.", "result_mime": "MIME types of the value's rich forms (image/png is also sent as an image).", "displays": "What display() showed, in order: MIME bundles (image/png is also sent as an image).", "error": "The exception, for every status but ok.", "backend": "The backend that ran the code: monty or container.", "runtime": "monty, runc or runsc.", "execution_count": "The kernel's execution count after this run.", "duration_ms": "Wall-clock time in the kernel, milliseconds.", "files_changed": "The files the run created, changed or deleted (with files.write sandbox they are kept in the kernel, not written to the workspace)."},
 	"ToolError":             {"ename": "The exception's type, e.g. ZeroDivisionError.", "evalue": "Its message.", "traceback": "Frames, outermost first; line is 1-based in the code that ran, 0 outside it."},
 	"ResetSessionResult":    {"backend": "The backend of the session's next kernel (auto: Monty first)."},
 	"InstallPackagesResult": {"installed": "The packages now installed."},
@@ -1262,6 +1263,27 @@ func (x *Value) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
 // without reflection.
+func (x *Display) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"data":`...)
+	b = appendStringMap(b, x.Data)
+	if len(x.Metadata) > 0 {
+		b = append(b, `,"metadata":`...)
+		if len(x.Metadata) == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, x.Metadata...)
+		}
+	}
+	if x.DisplayID != "" {
+		b = append(b, `,"displayId":`...)
+		b = appendString(b, x.DisplayID)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
 func (x *Execution) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, `"id":`...)
@@ -1283,6 +1305,17 @@ func (x *Execution) AppendJSON(b []byte) []byte {
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
 		b = x.Error.AppendJSON(b)
+	}
+	if len(x.Displays) > 0 {
+		b = append(b, `,"displays":`...)
+		b = append(b, '[')
+		for i := range x.Displays {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = (&x.Displays[i]).AppendJSON(b)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"backend":`...)
 	b = appendString(b, x.Backend)

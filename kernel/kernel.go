@@ -69,6 +69,8 @@ type Result struct {
 	Stderr         string
 	// Value is the trailing expression's value, nil when there is none.
 	Value *contract.Value
+	// Displays are what display() showed, in order.
+	Displays []contract.Display
 	// Error is set for every status but ok.
 	Error *contract.ExecutionError
 	// Backend ran the code: "monty" or "container"; Runtime is "monty",

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/notebook"
 )
 
 // What the text content keeps of long output: a model reads the start and
@@ -31,6 +32,9 @@ func runText(r *contract.RunPythonResult) string {
 		if !strings.HasSuffix(r.Stderr, "\n") {
 			b.WriteByte('\n')
 		}
+	}
+	for _, d := range r.Displays {
+		b.WriteString(DisplayText(d))
 	}
 	if r.Result != "" {
 		fmt.Fprintf(&b, "Out[%d]: %s\n", r.ExecutionCount, clip(r.Result))
@@ -89,4 +93,20 @@ func clip(s string) string {
 	}
 	cut := len(s) - len(head) - len(tail)
 	return fmt.Sprintf("%s\n[… %d bytes cut; the structured result has them …]\n%s", head, cut, tail)
+}
+
+// DisplayText is a display output as text: its text/plain form, and the
+// names of its other MIME types.
+func DisplayText(d contract.Display) string {
+	var b strings.Builder
+	if t := d.Data["text/plain"]; t != "" {
+		b.WriteString(clip(t))
+		if !strings.HasSuffix(t, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if others := notebook.OtherMIME(d.Data); len(others) > 0 {
+		fmt.Fprintf(&b, "[display: %s]\n", strings.Join(others, ", "))
+	}
+	return b.String()
 }

@@ -31,3 +31,14 @@ func TestClipKeepsHeadAndTail(t *testing.T) {
 		t.Fatal("short text is kept")
 	}
 }
+
+func TestRunTextDisplays(t *testing.T) {
+	r := &contract.RunPythonResult{Status: contract.StatusOK, Backend: "container", Runtime: "runc", Displays: []contract.Display{
+		{Data: map[string]string{"text/plain": "1"}},
+		{Data: map[string]string{"text/plain": "<IPython.core.display.HTML object>", "text/html": "<b>x</b>", "image/png": "AA=="}},
+	}}
+	want := "1\n<IPython.core.display.HTML object>\n[display: image/png, text/html]\n[ok · container/runc · 0.0 ms]"
+	if got := runText(r); got != want {
+		t.Fatalf("%q", got)
+	}
+}

@@ -77,6 +77,7 @@ func result(session string, rec *contract.Execution) *contract.RunPythonResult {
 		Backend: rec.Backend, Runtime: rec.Runtime, ExecutionCount: rec.ExecutionCount, DurationMs: rec.DurationMs,
 		FilesChanged: append([]contract.FileChange{}, rec.Files...),
 	}
+	r.Displays = rec.Displays
 	if v := rec.Result; v != nil {
 		r.Result = v.Text
 		r.ResultMIME = slices.Sorted(maps.Keys(v.MIME))
@@ -273,10 +274,16 @@ func enum[T ~string](vals []T) []any {
 // a PNG value as an image; the structured result carries the rest.
 func runContent(r *contract.RunPythonResult, rec *contract.Execution) []sdk.Content {
 	out := []sdk.Content{&sdk.TextContent{Text: runText(r)}}
-	if rec.Result != nil {
-		if b, err := base64.StdEncoding.DecodeString(rec.Result.MIME["image/png"]); err == nil && len(b) > 0 {
+	png := func(data string) {
+		if b, err := base64.StdEncoding.DecodeString(data); err == nil && len(b) > 0 {
 			out = append(out, &sdk.ImageContent{MIMEType: "image/png", Data: b})
 		}
+	}
+	for _, d := range rec.Displays {
+		png(d.Data["image/png"])
+	}
+	if rec.Result != nil {
+		png(rec.Result.MIME["image/png"])
 	}
 	return out
 }

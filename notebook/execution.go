@@ -91,7 +91,7 @@ type Placement struct {
 func Record(id string, rng contract.Range, at Placement, r kernel.Result) *contract.Execution {
 	x := &contract.Execution{
 		ID: id, Range: rng, ExecutionCount: r.ExecutionCount, Status: r.Status,
-		Stdout: r.Stdout, Stderr: r.Stderr, Result: r.Value,
+		Stdout: r.Stdout, Stderr: r.Stderr, Result: r.Value, Displays: r.Displays,
 		Backend: string(r.Backend), Runtime: r.Runtime,
 		DurationMs: float64(r.Duration.Microseconds()) / 1000, Notes: r.Notes, Files: r.Files,
 		Routing: r.Routing,

@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -135,4 +136,16 @@ func cutUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// OtherMIME are the MIME types of a bundle other than text/plain, sorted.
+func OtherMIME(bundle map[string]string) []string {
+	var out []string
+	for k := range bundle {
+		if k != "text/plain" {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -259,8 +259,20 @@ func printResult(w io.Writer, path string, rec *contract.Execution) {
 	if rec.Stdout != "" && !strings.HasSuffix(rec.Stdout, "\n") {
 		fmt.Fprintln(w)
 	}
+	for _, d := range rec.Displays {
+		// The text/plain form, as a terminal shows it; the others are named.
+		if t := d.Data["text/plain"]; t != "" {
+			fmt.Fprintln(w, strings.TrimSuffix(t, "\n"))
+		}
+		if others := notebook.OtherMIME(d.Data); len(others) > 0 {
+			fmt.Fprintf(w, "   [display: %s]\n", strings.Join(others, ", "))
+		}
+	}
 	if rec.Result != nil {
 		fmt.Fprintf(w, "Out[%d]: %s\n", rec.ExecutionCount, rec.Result.Text)
+		if others := notebook.OtherMIME(rec.Result.MIME); len(others) > 0 {
+			fmt.Fprintf(w, "   [also: %s]\n", strings.Join(others, ", "))
+		}
 	}
 	if rec.Error != nil {
 		io.WriteString(w, notebook.Traceback(rec.Error, func(f contract.Frame) string {

@@ -273,6 +273,10 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return kernel.Result{}, err
 	}
+	if why, ok := magicRule(req.Code); ok {
+		return a.route(ctx, req, why)
+	}
+	req.Code = plainCode(req.Code) // what Monty runs, replays too
 	c := analyze(req.Code)
 	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {

@@ -35,6 +35,10 @@ type Plan struct {
 
 // Plan decides how code runs.
 func (r *Router) Plan(code string) Plan {
+	if why, ok := magicRule(code); ok {
+		return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
+	}
+	code = plainCode(code)
 	p := planCell(analyze(code), r.caps, false) // a snippet has no document
 	out := Plan{Code: p.code, p: p}
 	if p.route != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/pysrc"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // A rule is why the auto kernel does not simply show Monty's result of a
@@ -105,6 +106,10 @@ func planCell(c *cell, caps *Capabilities, montyFile bool) plan {
 // it is routed or checked, or it raises on purpose (its error is
 // confirmed).
 func mayNeedContainer(code string, caps *Capabilities, montyFile bool) bool {
+	if _, ok := magicRule(code); ok {
+		return true
+	}
+	code = plainCode(code)
 	c := analyze(code)
 	p := planCell(c, caps, montyFile)
 	if p.route != nil || len(p.checks) > 0 {
@@ -232,4 +237,39 @@ func deepNesting(r kernel.Result) bool {
 		}
 	}
 	return false
+}
+
+// richRepr finds the methods that give an object IPython's rich display.
+var richRepr = regexp.MustCompile(`\b_repr_(html|markdown|svg|png|jpeg|latex|json|pdf|javascript|mimebundle)_\b`)
+
+// magicRule is the rule of a cell written with IPython's syntax (magics,
+// shell escapes, help) or defining a rich display (_repr_html_): IPython's
+// shell runs in the container only.
+func magicRule(code string) (rule, bool) {
+	if m := richRepr.FindString(code); m != "" {
+		return rule{"construct:rich-display", "defines " + m + ", which IPython displays in its rich form and Monty's display() as text only"}, true
+	}
+	t := ipysyntax.Transform(code)
+	if _, inert := t.Plain(); inert {
+		return rule{}, false // none, or only magics Monty runs as None
+	}
+	u := t.Uses[0]
+	what := "the magic " + u.String()
+	switch u.Kind {
+	case ipysyntax.Shell, ipysyntax.ShellOutput:
+		what = "a shell command (" + u.String() + ")"
+	case ipysyntax.Help:
+		what = "IPython's help (?)"
+	}
+	return rule{"construct:magic", "uses " + what + ", which IPython's shell runs and Monty has not"}, true
+}
+
+// plainCode is code with its inert magics as None (ipysyntax.Result.Plain),
+// code itself when it has none or others.
+func plainCode(code string) string {
+	t := ipysyntax.Transform(code)
+	if plain, ok := t.Plain(); ok && t.Magics() {
+		return plain
+	}
+	return code
 }

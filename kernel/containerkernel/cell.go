@@ -29,6 +29,7 @@ const (
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
 	code   string
+	count  int    // the execution count (0: silent)
 	file   string // __file__
 	silent bool
 	limits kernel.Limits
@@ -98,12 +99,14 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		defer close(watched)
 		c.watch(ctx, s, done)
 	}()
+	displays := kcore.NewDisplays(c.limits.MaxOutputBytes)
 	// The reply ends the exec; the watcher kills the container to end it
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
-		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file,
+		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
+		OnDisplay: func(d container.Display) { displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear) },
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
@@ -116,6 +119,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	}
 	r := &c.result
 	r.Duration = time.Since(start)
+	r.Displays = displays.List()
 	c.out.End()
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/internal/jsonval"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 	"go.uber.org/zap"
 )
 
@@ -288,11 +289,23 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {
-		if err := k.ensurePackages(ctx, req.Requirements, out); err != nil {
+		if err := k.ensurePackages(ctx, req.Requirements, out, "the script block's dependencies"); err != nil {
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
+	t := ipysyntax.Transform(req.Code)
+	if pkgs := t.PipInstalls(); len(pkgs) > 0 && !req.Silent {
+		// %pip install goes through the install policy and the host's
+		// installer, never pip inside the sandbox; it runs before the cell.
+		if err := k.ensurePackages(ctx, pkgs, out, "%pip install's packages"); err != nil {
+			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
+		}
+	}
+	req.Code = t.Code
 	c := k.newCell(req, limits, out, hard)
+	if !req.Silent {
+		c.count = count
+	}
 	c.run(ctx, s)
 	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.

@@ -59,8 +59,10 @@ func (k *Kernel) installMissing(ctx context.Context, dist string, out *kcore.Out
 	return ""
 }
 
-// ensurePackages installs the declared requirements not installed yet.
-func (k *Kernel) ensurePackages(ctx context.Context, reqs []string, out *kcore.Output) error {
+// ensurePackages installs the requirements not installed yet under the
+// install policy; what names them in errors (the script block's
+// dependencies, %pip install's packages).
+func (k *Kernel) ensurePackages(ctx context.Context, reqs []string, out *kcore.Output, what string) error {
 	var missing []string
 	for _, r := range reqs {
 		if !k.tried[r] {
@@ -74,16 +76,16 @@ func (k *Kernel) ensurePackages(ctx context.Context, reqs []string, out *kcore.O
 		k.tried[r] = true
 	}
 	if err := pypkg.CheckRequirements(missing); err != nil {
-		return fmt.Errorf("the script block's dependencies were not installed: %w", err)
+		return fmt.Errorf("%s were not installed: %w", what, err)
 	}
 	switch k.opts.Install.AutoInstall {
 	case contract.InstallOn:
 	case contract.InstallAsk:
 		if c := k.opts.Confirm; c == nil || !c(ctx, missing) {
-			return fmt.Errorf("the script block's dependencies were not installed (%s): declined", strings.Join(missing, ", "))
+			return fmt.Errorf("%s were not installed (%s): declined", what, strings.Join(missing, ", "))
 		}
 	default:
-		return fmt.Errorf("the script block's dependencies are not installed (%s): set backyard.autoInstall to \"ask\" or \"on\"", strings.Join(missing, ", "))
+		return fmt.Errorf("%s are not installed (%s): set backyard.autoInstall to \"ask\" or \"on\"", what, strings.Join(missing, ", "))
 	}
 	return k.install(ctx, missing, out)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // Options configure a Monty kernel.
@@ -83,9 +84,9 @@ func (k *Kernel) SetPrelude(code string) {
 // runPrelude runs the prelude in a session that has not run it yet.
 func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 	k.Mu.Lock()
-	code := k.prelude
+	code := displayPrelude + k.prelude
 	k.Mu.Unlock()
-	if code == "" || code == k.fed {
+	if code == k.fed {
 		return nil
 	}
 	start := time.Now()
@@ -246,6 +247,12 @@ func (k *Kernel) discard() {
 	}
 }
 
+// magicError is the error of a cell with IPython syntax (u) run on Monty
+// alone.
+func magicError(u ipysyntax.Use) *contract.ExecutionError {
+	return &contract.ExecutionError{EName: "UsageError", EValue: u.String() + " needs IPython's shell, which Monty does not have: the auto and container backends run it (backyard.backend)"}
+}
+
 // Execute implements Kernel.
 func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result, error) {
 	limits, err := k.callLimits(req)
@@ -273,6 +280,18 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
+	t := ipysyntax.Transform(req.Code)
+	if plain, ok := t.Plain(); ok && t.Magics() {
+		req.Code = plain // only magics that ask nothing (%matplotlib inline)
+	} else if t.Magics() {
+		// Monty alone cannot run magics or shell escapes: an auto kernel
+		// moves such a cell to a container, where IPython's shell answers.
+		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: magicError(t.Uses[0])}
+		if !req.Silent {
+			r.ExecutionCount = count
+		}
+		return r, nil
+	}
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	funcs, rec := kcore.Recording(req)
@@ -283,7 +302,13 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		code, _ = ApplyShims(code, a.Regions, allShims)
 		names = a.Names
 	}
-	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: workerFuncs(funcs),
+	wfuncs := workerFuncs(funcs)
+	var displays displayed
+	if !req.Silent {
+		// Not recorded: a replay shows nothing.
+		wfuncs = displays.bind(wfuncs, limits.MaxOutputBytes)
+	}
+	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
 		hard: hard, rep: kcore.NewRepeats()}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
@@ -293,6 +318,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	k.Track(nil)
 	rec.Code = c.fed
 	r := c.result
+	r.Displays = displays.list()
 	r.Runtime = "monty"
 	if !req.Silent {
 		r.ExecutionCount = count
@@ -329,7 +355,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			names = pysrc.Names(req.Code)
 		}
 		for _, n := range names {
-			k.names[n] = true
+			if n != "display" || slices.Contains(first(pysrc.Bindings(req.Code)), n) {
+				k.names[n] = true // the prelude's display is not a variable
+			}
 		}
 		for n := range req.Inputs {
 			k.names[n] = true

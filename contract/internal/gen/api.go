@@ -79,7 +79,7 @@ func (m *model) encodable(t string) bool {
 	ok = func(t string) bool {
 		t = strings.TrimPrefix(t, "*")
 		switch {
-		case t == "string" || t == "int" || t == "uint32" || t == "float64" || t == "bool" || t == "map[string]string":
+		case t == "string" || t == "int" || t == "uint32" || t == "float64" || t == "bool" || t == "map[string]string" || t == "jsontext.Value":
 			return true
 		case m.basicDefs[t] == "float64" || m.enums[t] != nil:
 			return true

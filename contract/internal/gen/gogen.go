@@ -172,6 +172,8 @@ func (m *model) omitCond(f *field, ft string) string {
 		return "len(x." + f.goName + ") > 0"
 	case ft == "string" || m.enums[ft] != nil:
 		return "x." + f.goName + ` != ""`
+	case ft == "jsontext.Value":
+		return "len(x." + f.goName + ") > 0"
 	case ft == "bool":
 		return "x." + f.goName
 	}
@@ -195,6 +197,9 @@ func (m *model) encode(v, t, indent string) string {
 		return "b = strconv.AppendBool(b, " + v + ")"
 	case t == "map[string]string":
 		return "b = appendStringMap(b, " + v + ")"
+	case t == "jsontext.Value":
+		// Any JSON value, already encoded (empty: null).
+		return "if len(" + v + ") == 0 {\n" + indent + "\tb = append(b, \"null\"...)\n" + indent + "} else {\n" + indent + "\tb = append(b, " + v + "...)\n" + indent + "}"
 	case strings.HasPrefix(t, "*"):
 		elem := t[1:]
 		if m.structs[elem] != nil {

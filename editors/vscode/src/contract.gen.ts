@@ -313,6 +313,22 @@ export interface Value {
 }
 
 /**
+ * Display is one display output of a run (Jupyter's display_data): what
+ * display() showed, in the order the cell showed it.
+ */
+export interface Display {
+  /**
+   * A MIME bundle: MIME type → data (binary data base64-encoded); text/plain
+   * is always there.
+   */
+  data: Record<string, string>;
+  /** The bundle's metadata, a JSON object (e.g. an image's width). */
+  metadata?: unknown;
+  /** The display_id given to display(); update_display replaced this output's data. */
+  displayId?: string;
+}
+
+/**
  * Execution is the record of one run of a cell or selection, as run
  * commands return it and backyard/executionState carries it.
  */
@@ -328,6 +344,8 @@ export interface Execution {
   stderr: string;
   result?: Value;
   error?: ExecutionError;
+  /** What display() showed, in order (clear_output drops those before it). */
+  displays?: Display[];
   /** The backend that ran it: "monty" or "container". */
   backend: string;
   /** "monty", "runc" or "runsc". */

@@ -1,5 +1,5 @@
 // An Execution as notebook cell outputs: stdout and stderr streams, the
-// value (its MIME bundle plus text/plain) and the error. Output metadata
+// display outputs, the value (its MIME bundle plus text/plain) and the error. Output metadata
 // follows the ipynb serializer's convention, so a saved notebook holds
 // stream, execute_result and error outputs with the execution count.
 
@@ -11,13 +11,18 @@ import { formatTraceback, noteLine } from './render';
 const binary = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);
 
 export function valueItems(value: NonNullable<Execution['result']>): vscode.NotebookCellOutputItem[] {
+  return bundleItems(value.mime ?? {}, value.mime?.['text/plain'] ?? value.text);
+}
+
+/** A MIME bundle's items, the rich forms first and text/plain last. */
+function bundleItems(bundle: Record<string, string>, text: string | undefined): vscode.NotebookCellOutputItem[] {
   const items: vscode.NotebookCellOutputItem[] = [];
-  for (const [mime, data] of Object.entries(value.mime ?? {})) {
+  for (const [mime, data] of Object.entries(bundle)) {
     if (mime === 'text/plain') continue;
     if (binary.has(mime)) items.push(new vscode.NotebookCellOutputItem(Buffer.from(data, 'base64'), mime));
     else items.push(vscode.NotebookCellOutputItem.text(data, mime));
   }
-  items.push(vscode.NotebookCellOutputItem.text(value.mime?.['text/plain'] ?? value.text, 'text/plain'));
+  if (text !== undefined) items.push(vscode.NotebookCellOutputItem.text(text, 'text/plain'));
   return items;
 }
 
@@ -43,6 +48,12 @@ export function executionOutputs(x: Execution): vscode.NotebookCellOutput[] {
   const out: vscode.NotebookCellOutput[] = [];
   if (x.stdout) out.push(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stdout(x.stdout)], { outputType: 'stream' }));
   if (x.stderr) out.push(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(x.stderr)], { outputType: 'stream' }));
+  for (const d of x.displays ?? []) {
+    const meta: Record<string, unknown> = { outputType: 'display_data' };
+    if (d.metadata !== undefined) meta.metadata = d.metadata;
+    if (d.displayId) meta.transient = { display_id: d.displayId };
+    out.push(new vscode.NotebookCellOutput(bundleItems(d.data, d.data['text/plain']), meta));
+  }
   if (x.result) {
     const meta: Record<string, unknown> = { outputType: 'execute_result' };
     if (x.executionCount > 0) meta.executionCount = x.executionCount;

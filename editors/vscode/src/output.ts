@@ -55,6 +55,12 @@ export class OutputLog {
     const summary = summaryLine(x, where);
     if (x.status === 'ok') this.log.info(summary);
     else this.log.error(summary);
+    for (const d of x.displays ?? []) {
+      const text = d.data['text/plain'];
+      if (text !== undefined) for (const l of text.replace(/\n$/, '').split('\n')) this.log.info(`${where} │ ${l}`);
+      const others = Object.keys(d.data).filter((m) => m !== 'text/plain').sort();
+      if (others.length) this.log.info(`${where} │ [display: ${others.join(', ')}]`);
+    }
     if (x.result) {
       const count = x.executionCount > 0 ? `[${x.executionCount}]` : '';
       x.result.text.split('\n').forEach((l, i) => this.log.info(`${where} │ ${i === 0 ? `Out${count}: ` : ''}${l}`));

@@ -189,7 +189,7 @@ export function exceptionOnly(e: ExecutionError): string {
   return `${e.evalue ? `${e.ename}: ${e.evalue}` : e.ename}\n${(e.notes ?? []).map((n) => `${n}\n`).join('')}`;
 }
 
-/** The hover: status, then stdout, stderr, the value, the traceback in full (each section bounded) and the files the run changed. */
+/** The hover: status, then stdout, stderr, the display outputs, the value, the traceback in full (each section bounded) and the files the run changed. */
 export function hoverMarkdown(e: ResultEntry, dir?: string): string {
   const x = e.execution;
   if (e.phase !== 'done' || !x) {
@@ -201,6 +201,13 @@ export function hoverMarkdown(e: ResultEntry, dir?: string): string {
   if (e.stale) parts[0] += ' · *stale: the code changed since it ran*';
   if (x.stdout) parts.push(fenced(x.stdout));
   if (x.stderr) parts.push('stderr:', fenced(x.stderr));
+  for (const d of x.displays ?? []) {
+    // A display's Markdown renders here; its text/plain is shown, its other forms named.
+    const others = Object.keys(d.data).filter((m) => m !== 'text/plain' && m !== 'text/markdown').sort();
+    if (d.data['text/markdown'] !== undefined) parts.push(bound(d.data['text/markdown']));
+    else if (d.data['text/plain'] !== undefined) parts.push(fenced(d.data['text/plain']));
+    if (others.length) parts.push(`*display: ${others.join(', ')} (shown in a notebook)*`);
+  }
   if (x.result) parts.push(`Out${count ? count.trim() : ''}:`, fenced(x.result.text));
   if (x.error) parts.push(fenced(formatTraceback(x.error)));
   for (const n of x.notes ?? []) parts.push(`*${noteLine(n)}*`);

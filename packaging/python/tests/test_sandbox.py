@@ -55,6 +55,13 @@ def test_value_text_and_literal(sb: Sandbox) -> None:
     assert r.result == r.value  # not a literal: the text
 
 
+def test_displays(sb: Sandbox) -> None:
+    r = sb.run("print('a')\ndisplay(1, 'two')")
+    assert r.stdout == "a\n"
+    assert [d["data"] for d in r.displays] == [{"text/plain": "1"}, {"text/plain": "'two'"}]
+    assert sb.run("1").displays == []
+
+
 def test_an_error_is_a_result(sb: Sandbox) -> None:
     sb.run("def div(a, b):\n    return a / b")
     r = sb.run("x = 1\ndiv(x, 0)")

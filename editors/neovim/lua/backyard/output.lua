@@ -374,7 +374,7 @@ local function frame_text(f)
   return "  " .. where .. "in " .. (f.name or "?") .. text .. "\n"
 end
 
--- body lists {text, hl} of an execution: stdout, stderr, the value, the
+-- body lists {text, hl} of an execution: stdout, stderr, the displays, the value, the
 -- error (its message, then, with the traceback option, the whole exception
 -- as CPython prints it), then the files it changed (paths relative to dir).
 local function body(x, out, dir)
@@ -383,6 +383,23 @@ local function body(x, out, dir)
   end
   for _, l in ipairs(split(x.stderr)) do
     out[#out + 1] = { l, "BackyardStderr" }
+  end
+  -- Display outputs: their text/plain form, the other MIME types named.
+  for _, d in ipairs(nilify(x.displays) or {}) do
+    local data = nilify(d.data) or {}
+    for _, l in ipairs(split(data["text/plain"])) do
+      out[#out + 1] = { l, "BackyardResult" }
+    end
+    local others = {}
+    for mime in pairs(data) do
+      if mime ~= "text/plain" then
+        others[#others + 1] = mime
+      end
+    end
+    table.sort(others)
+    for _, mime in ipairs(others) do
+      out[#out + 1] = { "  [" .. mime .. " output not shown]", "BackyardMore" }
+    end
   end
   local res = nilify(x.result)
   if res then

@@ -30,6 +30,26 @@ describe('notebook outputs', () => {
     assert.deepEqual([...outs[2]!.items[0]!.data], [0x89, 0x50, 0x4e, 0x47]);
     assert.deepEqual(outs[2]!.metadata, { outputType: 'execute_result', executionCount: 3 });
   });
+  it('map display outputs in order, before the value, as display_data', () => {
+    const outs = executionOutputs(
+      execution({
+        displays: [
+          { data: { 'text/plain': '1' } },
+          { data: { 'text/plain': '<IPython.core.display.HTML object>', 'text/html': '<b>h</b>' }, displayId: 'd1' },
+        ],
+        result: { text: '2' },
+      }),
+    ) as unknown as NotebookCellOutput[];
+    assert.deepEqual(items(outs), [
+      [['text/plain', '1']],
+      [
+        ['text/html', '<b>h</b>'],
+        ['text/plain', '<IPython.core.display.HTML object>'],
+      ],
+      [['text/plain', '2']],
+    ]);
+    assert.deepEqual(outs[1]!.metadata, { outputType: 'display_data', transient: { display_id: 'd1' } });
+  });
   it('give errors their name, message and a traceback as the stack', () => {
     const outs = executionOutputs(
       execution({ status: 'error', error: { ename: 'ValueError', evalue: 'bad', traceback: [{ line: 1, name: '<module>', text: 'int("x")' }] } }),

@@ -65,6 +65,16 @@ describe('hover markdown', () => {
     assert.match(md, /stale/);
     assert.match(md, /Out\[2\]:\n\n```text\n'ok'\n```/);
   });
+  it('shows display outputs: Markdown rendered, text/plain fenced, other forms named', () => {
+    const md = hoverMarkdown(
+      entry(
+        execution({
+          displays: [{ data: { 'text/plain': '1' } }, { data: { 'text/plain': '<Markdown>', 'text/markdown': '**b**' } }, { data: { 'text/plain': '<HTML>', 'text/html': '<i>x</i>' } }],
+        }),
+      ),
+    );
+    assert.match(md, /```text\n1\n```\n\n\*\*b\*\*\n\n```text\n<HTML>\n```\n\n\*display: text\/html \(shown in a notebook\)\*/);
+  });
   it('uses a fence longer than any backtick run in the output', () => {
     assert.equal(fenced('a ```` b'), '`````text\na ```` b\n`````');
   });

@@ -275,6 +275,11 @@ class Execution:
         return dict(r.get("mime") or {}) if r is not None else {}
 
     @property
+    def displays(self) -> list[p.Display]:
+        """What ``display()`` showed, in order: each a MIME bundle (``data``, binary data base64-encoded), its ``metadata`` and ``displayId``."""
+        return list(self._rec.get("displays") or [])
+
+    @property
     def result(self) -> Any:
         """The value as a Python object when its repr is a literal (numbers, strings, lists, dicts…), else its text; None when there is none."""
         text = self.value

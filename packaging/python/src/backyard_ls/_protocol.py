@@ -508,6 +508,21 @@ class Value(_ValueRequired, total=False):
     """A MIME bundle where the backend has one (MIME type → data; binary data base64-encoded), e.g. image/png for a matplotlib figure."""
 
 
+class _DisplayRequired(TypedDict):
+    data: dict[str, str]
+    """A MIME bundle: MIME type → data (binary data base64-encoded); text/plain is always there."""
+
+
+class Display(_DisplayRequired, total=False):
+    """Display is one display output of a run (Jupyter's display_data): what
+    display() showed, in the order the cell showed it."""
+
+    metadata: Any
+    """The bundle's metadata, a JSON object (e.g. an image's width)."""
+    displayId: str
+    """The display_id given to display(); update_display replaced this output's data."""
+
+
 class _ExecutionRequired(TypedDict):
     id: str
     """Unique for the server's lifetime ("e12")."""
@@ -532,6 +547,8 @@ class Execution(_ExecutionRequired, total=False):
 
     result: Value
     error: ExecutionError
+    displays: list[Display]
+    """What display() showed, in order (clear_output drops those before it)."""
     notes: list[str]
     """Facts about this run a person must see, one line each: that the namespace was restored to its state before the cell (Monty cannot keep what a stopped cell did)."""
     files: list[FileChange]

@@ -1,0 +1,1157 @@
+# IPython's shell as cells see it (stdlib only): get_ipython() answers the
+# calls that the host's transformation of IPython syntax makes (magics,
+# shell escapes, help), display() and an IPython.display module publish
+# MIME bundles. Where the image has IPython, its display objects are used
+# and its display functions publish through this driver.
+#
+# The driver defines _st, _bundle and _mime_data; this part is run first and
+# reads them only when a cell calls it.
+
+import builtins as _ipy_builtins
+import os as _ipy_os
+import sys as _ipy_sys
+import time as _ipy_time
+
+_IPY_HIDDEN = {"In", "Out", "get_ipython", "exit", "quit", "display"}
+
+
+class UsageError(Exception):
+    """IPython's error for a misused or unknown magic."""
+
+
+def _format_time(timespan, precision=3):
+    """A duration as IPython's %time and %timeit print it."""
+    if timespan >= 60.0:
+        parts = [("d", 60 * 60 * 24), ("h", 60 * 60), ("min", 60), ("s", 1)]
+        time = []
+        leftover = timespan
+        for suffix, length in parts:
+            value = int(leftover / length)
+            if value > 0:
+                leftover = leftover % length
+                time.append("%s%s" % (str(value), suffix))
+            if leftover < 1:
+                break
+        return " ".join(time)
+    units = ["s", "ms", "\u03bcs", "ns"]  # IPython 9 prints the Greek mu
+    enc = getattr(_ipy_sys.stdout, "encoding", None) or "utf-8"
+    try:
+        "\u03bc".encode(enc)
+    except Exception:
+        units[2] = "us"
+    scaling = [1, 1e3, 1e6, 1e9]
+    if timespan > 0.0:
+        import math
+
+        order = min(-int(math.floor(math.log10(timespan)) // 3), 3)
+    else:
+        order = 3
+    return "%.*g %s" % (precision, timespan * scaling[order], units[order])
+
+
+class SList(list):
+    """A command's output lines, as IPython's getoutput returns them."""
+
+    @property
+    def s(self):
+        return " ".join(self)
+
+    @property
+    def n(self):
+        return "\n".join(self)
+
+    @property
+    def l(self):  # noqa: E743
+        return list(self)
+
+    p = property(lambda self: [_ipy_os.path.expanduser(x) for x in self])
+
+
+class CapturedIO:
+    """What %%capture kept: stdout, stderr and the displays."""
+
+    def __init__(self, stdout, stderr, outputs):
+        self._stdout, self._stderr, self.outputs = stdout, stderr, outputs
+
+    @property
+    def stdout(self):
+        return self._stdout
+
+    @property
+    def stderr(self):
+        return self._stderr
+
+    def show(self):
+        _ipy_sys.stdout.write(self._stdout)
+        _ipy_sys.stderr.write(self._stderr)
+        for o in self.outputs:
+            _publish(o["data"], o.get("metadata"), None, False)
+
+    __call__ = show
+
+
+class _Capture:
+    """The cell's sys.stdout/sys.stderr while %%capture runs."""
+
+    def __init__(self):
+        self.parts = []
+
+    def write(self, s):
+        self.parts.append(s)
+        return len(s)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def getvalue(self):
+        return "".join(self.parts)
+
+
+_ipy_state = {"capture": None, "precision": None, "prev_dir": None, "dir_stack": []}
+
+
+def _publish(data, metadata, display_id, update):
+    """Sends one display to the host (or to a running %%capture)."""
+    cap = _ipy_state["capture"]
+    msg = {"data": data, "metadata": metadata or {}}
+    if display_id is not None:
+        msg["display_id"] = str(display_id)
+    if cap is not None:
+        cap.append(msg)
+        return
+    if not _st.in_cell or _st.child:
+        return
+    # Capped as a value is: data over the output limit is left out.
+    data = dict(data)
+    cap = _st.out.cap
+    for k in list(data):
+        if k != "text/plain" and len(data[k]) > cap:
+            size = len(data.pop(k))
+            data["text/plain"] = data.get("text/plain", "") + "\n[backyard: its %s data (%d bytes) is over the %d-byte output limit and was left out]" % (k, size, cap)
+    if "text/plain" in data:
+        data["text/plain"] = _cut(data["text/plain"], cap)[0]
+    frame = {"t": "display", "id": _st.exec_id, "mime": data, "meta": metadata or {}}
+    if display_id is not None:
+        frame["display_id"] = str(display_id)
+    if update:
+        frame["update"] = True
+    for st in _st.streams:
+        try:
+            st.flush()
+        except Exception:
+            pass
+    _st.out.drain_raw()
+    _st.out.flush(frame)
+
+
+def _display_bundle(obj, raw):
+    if raw:
+        data = dict(obj) if isinstance(obj, dict) else {"text/plain": str(obj)}
+        return {k: _mime_data(v) for k, v in data.items()}, {}
+    meta = {}
+    rb = getattr(obj, "_repr_mimebundle_", None)
+    if callable(rb):
+        try:
+            b = rb(include=None, exclude=None)
+            if isinstance(b, tuple) and len(b) == 2:
+                meta = dict(b[1] or {})
+        except Exception:
+            pass
+    mime = _bundle(obj)
+    fmt = _ipy_state["precision"]
+    if fmt and isinstance(obj, float):
+        mime["text/plain"] = fmt % obj
+    md = getattr(obj, "metadata", None)
+    if isinstance(md, dict) and md and not meta:
+        meta = dict(md)
+    return mime, meta
+
+
+def display(*objs, include=None, exclude=None, metadata=None, transient=None, display_id=None, raw=False, clear=False, **kwargs):
+    """IPython's display(): each object's MIME bundle becomes a display
+    output of the cell. display_id=True gives a new id and returns a
+    DisplayHandle."""
+    if clear:
+        clear_output(wait=True)
+    if display_id is True:
+        import uuid
+
+        display_id = uuid.uuid4().hex
+    if transient and "display_id" in transient:
+        display_id = transient["display_id"]
+    update = kwargs.get("update", False)
+    for obj in objs:
+        mime, meta = _display_bundle(obj, raw)
+        if include:
+            mime = {k: v for k, v in mime.items() if k in include}
+        if exclude:
+            mime = {k: v for k, v in mime.items() if k not in exclude}
+        if metadata:
+            meta.update(metadata)
+        _publish(mime, meta, display_id, update)
+    if display_id is not None and not update:
+        return DisplayHandle(display_id)
+    return None
+
+
+def update_display(obj, *, display_id, **kwargs):
+    """Replaces the display with this id."""
+    kwargs["update"] = True
+    display(obj, display_id=display_id, **kwargs)
+
+
+def clear_output(wait=False):
+    """Clears the cell's display outputs so far."""
+    if _ipy_state["capture"] is not None:
+        del _ipy_state["capture"][:]
+        return
+    if _st.in_cell and not _st.child:
+        _st.out.drain_raw()
+        _st.out.flush({"t": "display", "id": _st.exec_id, "clear": True})
+
+
+class DisplayHandle:
+    def __init__(self, display_id=None):
+        if display_id is None:
+            import uuid
+
+            display_id = uuid.uuid4().hex
+        self.display_id = display_id
+
+    def __repr__(self):
+        return "<%s display_id=%s>" % (self.__class__.__name__, self.display_id)
+
+    def display(self, obj, **kwargs):
+        display(obj, display_id=self.display_id, **kwargs)
+
+    def update(self, obj, **kwargs):
+        update_display(obj, display_id=self.display_id, **kwargs)
+
+
+class DisplayObject:
+    """The base of IPython's display objects: data (or a file or URL's
+    content) shown under one MIME type."""
+
+    _mime = "text/plain"
+
+    def __init__(self, data=None, url=None, filename=None, metadata=None):
+        if data is not None and isinstance(data, str) and filename is None and url is None and _ipy_os.path.isfile(data) and len(data) < 4096 and "\n" not in data:
+            filename, data = data, None
+        self.data, self.url, self.filename, self.metadata = data, url, filename, metadata or {}
+        if filename is not None and data is None:
+            mode = "rb" if self._binary else "r"
+            with open(filename, mode) as f:
+                self.data = f.read()
+
+    _binary = False
+
+    def __repr__(self):
+        return "<%s.%s object>" % (self.__class__.__module__, self.__class__.__name__)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        if self.data is None:
+            return {}
+        return ({self._mime: self.data}, self.metadata) if self.metadata else {self._mime: self.data}
+
+
+class TextDisplayObject(DisplayObject):
+    pass
+
+
+class HTML(TextDisplayObject):
+    _mime = "text/html"
+
+    def __html__(self):
+        return self.data
+
+
+class Markdown(TextDisplayObject):
+    _mime = "text/markdown"
+
+
+class Latex(TextDisplayObject):
+    _mime = "text/latex"
+
+
+class SVG(DisplayObject):
+    _mime = "image/svg+xml"
+
+
+class Pretty(TextDisplayObject):
+    _mime = "text/plain"
+
+    def __repr__(self):
+        return str(self.data)
+
+
+class Javascript(TextDisplayObject):
+    _mime = "application/javascript"
+
+
+class JSON(DisplayObject):
+    _mime = "application/json"
+
+    def __init__(self, data=None, url=None, filename=None, expanded=False, metadata=None, root="root", **kwargs):
+        if isinstance(data, str) and filename is None and url is None and not _ipy_os.path.isfile(data):
+            import json as _json
+
+            data = _json.loads(data)
+        super().__init__(data, url, filename, metadata)
+        if isinstance(self.data, str):
+            import json as _json
+
+            self.data = _json.loads(self.data)
+        self.metadata = dict(self.metadata, expanded=expanded, root=root)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {self._mime: self.data}, self.metadata
+
+
+class Image(DisplayObject):
+    _binary = True
+
+    def __init__(self, data=None, url=None, filename=None, format=None, embed=None, width=None, height=None, metadata=None, **kwargs):
+        if format is None:
+            name = (filename or url or (data if isinstance(data, str) else "") or "").lower()
+            format = "jpeg" if name.endswith((".jpg", ".jpeg")) else "gif" if name.endswith(".gif") else "png"
+        self.format = "jpeg" if format == "jpg" else format
+        self._mime = "image/" + self.format
+        super().__init__(data, url, filename, metadata)
+        self.width, self.height = width, height
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        if self.data is None:
+            return {}
+        meta = dict(self.metadata)
+        if self.width:
+            meta["width"] = self.width
+        if self.height:
+            meta["height"] = self.height
+        return {self._mime: self.data}, meta
+
+
+class Code(TextDisplayObject):
+    def __init__(self, data=None, url=None, filename=None, language=None):
+        self.language = language
+        super().__init__(data, url, filename)
+
+    def __repr__(self):
+        return str(self.data)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": str(self.data), "text/markdown": "```%s\n%s\n```" % (self.language or "", self.data)}
+
+
+class _IPyShell:
+    """What get_ipython() returns."""
+
+    def __init__(self, ns):
+        self.user_ns = ns
+        self.magics_manager = self
+        self.magics = {"line": {}, "cell": {}}
+
+    # -- the calls the transformation makes -----------------------------
+
+    def run_line_magic(self, magic_name, line, _stack_depth=1):
+        f = self.magics["line"].get(magic_name) or getattr(self, "_line_" + magic_name, None)
+        if f is None:
+            extra = ""
+            if self.magics["cell"].get(magic_name) or getattr(self, "_cell_" + magic_name, None):
+                extra = " (But cell magic `%%%%%s` exists, did you mean that instead?)" % magic_name
+            raise UsageError("Line magic function `%%%s` not found%s." % (magic_name, extra))
+        return f(line)
+
+    def run_cell_magic(self, magic_name, line, cell):
+        f = self.magics["cell"].get(magic_name) or getattr(self, "_cell_" + magic_name, None)
+        if f is None:
+            extra = ""
+            if self.magics["line"].get(magic_name) or getattr(self, "_line_" + magic_name, None):
+                extra = "\n\nDid you mean the line magic %" + magic_name + " (single %)?"
+            raise UsageError("Cell magic `%%%%%s` not found.%s" % (magic_name, extra))
+        return f(line, cell)
+
+    def find_line_magic(self, name):
+        return self.magics["line"].get(name) or getattr(self, "_line_" + name, None)
+
+    def find_cell_magic(self, name):
+        return self.magics["cell"].get(name) or getattr(self, "_cell_" + name, None)
+
+    def register_magic_function(self, func, magic_kind="line", magic_name=None):
+        name = magic_name or func.__name__
+        for kind in ("line", "cell") if magic_kind == "line_cell" else (magic_kind,):
+            self.magics[kind][name] = func
+
+    def system(self, cmd):
+        """!cmd: runs in a shell; its output is the cell's."""
+        import subprocess
+
+        self._flush()
+        shell = "/bin/bash" if _ipy_os.path.exists("/bin/bash") else None
+        rc = subprocess.call(self.var_expand(cmd), shell=True, executable=shell)
+        self.user_ns["_exit_code"] = rc
+        return None
+
+    def getoutput(self, cmd, split=True):
+        """!!cmd and var = !cmd: the command's output lines."""
+        import subprocess
+
+        self._flush()
+        shell = "/bin/bash" if _ipy_os.path.exists("/bin/bash") else None
+        p = subprocess.run(self.var_expand(cmd), shell=True, executable=shell, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.user_ns["_exit_code"] = p.returncode
+        text = p.stdout.decode("utf-8", "replace")
+        return SList(text.splitlines()) if split else text
+
+    def show_usage(self):
+        print("IPython -- An enhanced Interactive Python: magics (%lsmagic), shell escapes (!cmd), help (object?).")
+
+    def ev(self, expr):
+        return eval(expr, self.user_ns)
+
+    def ex(self, cmd):
+        exec(cmd, self.user_ns)
+
+    def push(self, variables):
+        self.user_ns.update(variables)
+
+    def var_expand(self, cmd):
+        """IPython's expansion of {expr} and $name in a shell command."""
+        import re
+        import string
+
+        ns = self.user_ns
+
+        def name(m):
+            if m.group(0).startswith("$$"):
+                return m.group(0)[1:]
+            return str(ns[m.group(1)]) if m.group(1) in ns else m.group(0)
+
+        cmd = re.sub(r"\$\$?([A-Za-z_][A-Za-z0-9_]*)", name, cmd)
+
+        class _F(string.Formatter):
+            def get_field(self, field_name, args, kwargs):
+                return eval(field_name, ns), None
+
+        try:
+            return _F().vformat(cmd, (), {})
+        except Exception:
+            return cmd
+
+    def _flush(self):
+        for st in (_ipy_sys.stdout, _ipy_sys.stderr):
+            try:
+                st.flush()
+            except Exception:
+                pass
+
+    # -- line magics ------------------------------------------------------
+
+    def _timed(self, source):
+        """Runs source in the namespace; the value of a trailing expression
+        is returned (as IPython's %time does)."""
+        import ast
+
+        tree = ast.parse(source)
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        body = compile(tree, "<timed exec>", "exec")
+        expr = compile(last, "<timed eval>", "eval") if last is not None else None
+        t0 = _ipy_os.times()
+        w0 = _ipy_time.time()
+        value = None
+        try:
+            exec(body, self.user_ns)
+            if expr is not None:
+                value = eval(expr, self.user_ns)
+        finally:
+            w1 = _ipy_time.time()
+            t1 = _ipy_os.times()
+            user, sys_ = t1[0] - t0[0], t1[1] - t0[1]
+            print("CPU times: user %s, sys: %s, total: %s" % (_format_time(user), _format_time(sys_), _format_time(user + sys_)))
+            print("Wall time: %s" % _format_time(w1 - w0))
+        return value
+
+    def _line_time(self, line):
+        return self._timed(line)
+
+    def _cell_time(self, line, cell):
+        return self._timed(cell)
+
+    def _timeit(self, line, cell):
+        import math
+        import shlex
+        import timeit
+
+        args = shlex.split(line, posix=True) if line else []
+        number = repeat = None
+        quiet = ret = False
+        precision = 3
+        stmt_parts = []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a in ("-n", "-r", "-p") and i + 1 < len(args):
+                v = int(args[i + 1])
+                if a == "-n":
+                    number = v
+                elif a == "-r":
+                    repeat = v
+                else:
+                    precision = v
+                i += 2
+                continue
+            if a == "-q":
+                quiet = True
+            elif a == "-o":
+                ret = True
+            else:
+                stmt_parts = args[i:]
+                break
+            i += 1
+        # The statement is the rest of the line as written, not re-joined.
+        rest = line
+        for a in args[: len(args) - len(stmt_parts)]:
+            rest = rest.lstrip()[len(a):] if rest.lstrip().startswith(a) else rest
+        rest = rest.strip()
+        if cell is None:
+            stmt, setup = rest or "pass", "pass"
+        else:
+            stmt, setup = cell, rest or "pass"
+        t = timeit.Timer(stmt, setup, globals=self.user_ns)
+        if repeat is None:
+            repeat = 7
+        if number is None:
+            number = 1
+            for index in range(0, 10):
+                number = 10 ** index
+                if t.timeit(number) >= 0.2:
+                    break
+        runs = t.repeat(repeat, number)
+        timings = [dt / number for dt in runs]
+        res = TimeitResult(number, repeat, min(timings), max(timings), runs, precision)
+        if not quiet:
+            worst, best = max(timings), min(timings)
+            if worst > 4 * best and best > 0 and worst > 1e-6:
+                print("The slowest run took %0.2f times longer than the fastest. This could mean that an intermediate result is being cached." % (worst / best))
+            print(res)
+        return res if ret else None
+
+    def _line_timeit(self, line):
+        return self._timeit(line, None)
+
+    def _cell_timeit(self, line, cell):
+        return self._timeit(line, cell)
+
+    def _line_pwd(self, line):
+        return _ipy_os.getcwd()
+
+    def _line_cd(self, line):
+        target = line.strip()
+        if target.startswith("-b "):
+            target = target[3:].strip()
+        if not target:
+            target = _ipy_os.path.expanduser("~")
+        elif target == "-":
+            target = _ipy_state["prev_dir"] or _ipy_os.getcwd()
+        target = _ipy_os.path.expanduser(target.strip("'\""))
+        prev = _ipy_os.getcwd()
+        try:
+            _ipy_os.chdir(target)
+        except OSError as e:
+            print(e)
+            return None
+        _ipy_state["prev_dir"] = prev
+        print(_ipy_os.getcwd())
+        return None
+
+    def _line_env(self, line):
+        line = line.strip()
+        if not line:
+            return dict(_ipy_os.environ)
+        if "=" in line or " " in line:
+            sep = "=" if "=" in line else " "
+            var, val = line.split(sep, 1)
+            var, val = var.strip(), self.var_expand(val.strip())
+            _ipy_os.environ[var] = val
+            print("env: %s=%s" % (var, val))
+            return None
+        try:
+            return _ipy_os.environ[line]
+        except KeyError:
+            raise UsageError("Environment does not have key: {0}".format(line))
+
+    def _user_names(self):
+        return sorted(k for k in self.user_ns if not k.startswith("_") and k not in _IPY_HIDDEN and k not in ("__builtins__",))
+
+    def _line_who(self, line):
+        names = self._user_names()
+        if line.strip():
+            types = line.split()
+            names = [n for n in names if type(self.user_ns[n]).__name__ in types]
+        if not names:
+            print("Interactive namespace is empty.")
+            return None
+        count = 0
+        for n in names:
+            print(n + "\t", end=" ")
+            count += 1
+            if count > 8:
+                count = 0
+                print()
+        print()
+        return None
+
+    def _line_who_ls(self, line):
+        return self._user_names()
+
+    def _line_whos(self, line):
+        names = self._user_names()
+        if not names:
+            print("Interactive namespace is empty.")
+            return None
+        colsep = 3
+        types = [type(self.user_ns[n]).__name__ for n in names]
+        varwidth = max(len("Variable"), max(len(n) for n in names)) + colsep
+        typewidth = max(len("Type"), max(len(t) for t in types)) + colsep
+        print("Variable".ljust(varwidth) + "Type".ljust(typewidth) + " Data/Info\n" + "-" * (varwidth + typewidth + len("Data/Info") + 1))
+        for n, t in zip(names, types):
+            v = self.user_ns[n]
+            print("{0:<{vw}}{1:<{tw}}".format(n, t, vw=varwidth, tw=typewidth), end=" ")
+            if t in ("dict", "list", "tuple"):
+                print("n=" + str(len(v)))
+            else:
+                try:
+                    s = str(v)
+                except Exception:
+                    s = "<object with id %d (str() failed)>" % id(v)
+                s = s.replace("\n", "\\n")
+                print(s if len(s) < 50 else s[:25] + "<...>" + s[-25:])
+        return None
+
+    def _line_precision(self, line):
+        s = line.strip()
+        if not s:
+            _ipy_state["precision"] = None
+            return "%r"
+        if "%" in s:
+            fmt = s
+            fmt % 3.14159
+        else:
+            try:
+                n = int(s)
+            except ValueError:
+                raise ValueError("Precision must be int or format string, not %r" % s)
+            fmt = "%%.%if" % n
+        _ipy_state["precision"] = fmt
+        return fmt
+
+    def _line_reset(self, line):
+        opts = line.split()
+        if "-f" not in opts:
+            ans = input("Once deleted, variables cannot be recovered. Proceed (y/[n])? ")
+            if ans.strip().lower() not in ("y", "yes"):
+                print("Nothing done.")
+                return None
+        keep = {"__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__", "In"} | _IPY_HIDDEN
+        for k in list(self.user_ns):
+            if k not in keep:
+                del self.user_ns[k]
+        out = self.user_ns.get("Out")
+        if isinstance(out, dict):
+            out.clear()
+        return None
+
+    def _line_xmode(self, line):
+        mode = (line.strip() or "Context").capitalize()
+        if mode not in ("Context", "Plain", "Verbose", "Minimal", "Docs"):
+            raise ValueError("Unrecognized mode in FormattedTB: <%s>" % mode)
+        print("Exception reporting mode: %s" % mode)
+
+    def _line_matplotlib(self, line):
+        gui = line.strip() or "inline"
+        if gui in ("inline", "agg"):
+            _ipy_os.environ["MPLBACKEND"] = "agg"
+            mpl = _ipy_sys.modules.get("matplotlib")
+            if mpl is not None:
+                try:
+                    mpl.use("agg")
+                except Exception:
+                    pass
+            return None
+        print("Warning: Cannot change to a different GUI toolkit: %s. Using inline instead." % gui)
+        return None
+
+    def _line_config(self, line):
+        if not line.strip():
+            print("Available objects for config:\n    InlineBackend")
+        return None
+
+    def _line_load_ext(self, line):
+        name = line.strip()
+        if name == "autoreload":
+            return None
+        import importlib
+
+        mod = importlib.import_module(name)
+        load = getattr(mod, "load_ipython_extension", None)
+        if load is None:
+            print("The %s module is not an IPython extension." % name)
+            return None
+        load(self)
+        return None
+
+    def _line_reload_ext(self, line):
+        return self._line_load_ext(line)
+
+    def _line_autoreload(self, line):
+        return None  # accepted: each cell already sees the modules as they are on disk after %autoreload's reload
+
+    def _line_aimport(self, line):
+        for name in line.replace(",", " ").split():
+            if not name.startswith("-"):
+                self.user_ns[name.split(".")[0]] = __import__(name)
+        return None
+
+    def _line_pip(self, line):
+        args = line.split()
+        if args[:1] == ["install"]:
+            # The host installed the packages before the cell ran, under
+            # the install policy (what it did is in the cell's output).
+            import importlib
+
+            importlib.invalidate_caches()
+            return None
+        if args[:1] in (["list"], ["show"], ["freeze"], ["check"], []):
+            import subprocess
+
+            self._flush()
+            subprocess.call([_ipy_sys.executable, "-m", "pip", "--disable-pip-version-check"] + args)
+            return None
+        raise UsageError("%%pip %s: this kernel installs packages with %%pip install only (the host's installer, under backyard.autoInstall)" % args[0])
+
+    def _line_uv(self, line):
+        args = line.split()
+        if args[:1] != ["pip"]:
+            raise UsageError("%uv: only %uv pip is supported")
+        return self._line_pip(" ".join(args[1:]))
+
+    def _line_lsmagic(self, line):
+        lines_ = sorted("%" + n[len("_line_"):] for n in dir(self) if n.startswith("_line_")) + sorted("%" + n for n in self.magics["line"])
+        cells = sorted("%%" + n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")) + sorted("%%" + n for n in self.magics["cell"])
+        print("Available line magics:\n" + "  ".join(lines_) + "\n\nAvailable cell magics:\n" + "  ".join(cells) +
+              "\n\nAutomagic is OFF, % prefix IS needed for line magics.")
+
+    def _line_pinfo(self, line, detail=False):
+        name = line.strip()
+        try:
+            obj = eval(name, self.user_ns) if not name.startswith("%") else self.find_line_magic(name.lstrip("%"))
+        except Exception:
+            print("Object `%s` not found." % name)
+            return None
+        import inspect
+
+        out = []
+        try:
+            out.append("Signature: %s%s" % (name, inspect.signature(obj)))
+        except (TypeError, ValueError):
+            pass
+        if detail:
+            try:
+                out.append("Source:\n" + inspect.getsource(obj))
+            except (TypeError, OSError):
+                pass
+        doc = inspect.getdoc(obj)
+        if doc and not (detail and len(out) > 1):
+            out.append("Docstring:\n" + doc)
+        if not callable(obj) or isinstance(obj, (int, float, str, list, dict, tuple)):
+            out.append("String form: %s" % obj)
+        out.append("Type:      %s" % type(obj).__name__)
+        print("\n".join(out))
+        return None
+
+    def _line_pinfo2(self, line):
+        return self._line_pinfo(line, detail=True)
+
+    def _line_psearch(self, line):
+        import fnmatch
+
+        pat = line.strip()
+        for n in sorted(self.user_ns):
+            if fnmatch.fnmatch(n, pat):
+                print(n)
+
+    def _line_run(self, line):
+        import shlex
+
+        args = shlex.split(line)
+        if not args:
+            raise UsageError("%run requires a file name")
+        path = args[0]
+        with open(path) as f:
+            src = f.read()
+        ns = {"__name__": "__main__", "__file__": _ipy_os.path.abspath(path), "__builtins__": _ipy_builtins}
+        old = _ipy_sys.argv
+        _ipy_sys.argv = args
+        try:
+            exec(compile(src, path, "exec"), ns)
+        finally:
+            _ipy_sys.argv = old
+        self.user_ns.update({k: v for k, v in ns.items() if not k.startswith("__")})
+
+    def _line_history(self, line):
+        """The inputs of this session: -n numbers them, N or N-M picks."""
+        args = line.split()
+        inputs = self.user_ns.get("In") or [""]
+        last = len(inputs) - 1  # this cell
+        picked = []
+        for a in args:
+            if a == "-n" or a.startswith("-"):
+                continue
+            lo, _, hi = a.partition("-")
+            picked.extend(range(int(lo), int(hi or lo) + 1))
+        for i in picked or range(1, last):
+            if 0 < i < len(inputs):
+                src = inputs[i].rstrip("\n")
+                if "-n" in args:
+                    src = "%4d: %s" % (i, src.replace("\n", "\n      "))
+                print(src)
+
+    def _line_system(self, line):
+        return self.getoutput(line)
+
+    def _line_sx(self, line):
+        return self.getoutput(line)
+
+    # -- cell magics ------------------------------------------------------
+
+    def _script(self, prog, cell):
+        import subprocess
+
+        self._flush()
+        p = subprocess.Popen([prog], stdin=subprocess.PIPE)
+        p.communicate(cell.encode("utf-8"))
+        rc = p.returncode
+        if rc:
+            raise _CalledProcessError(rc, cell)
+        return None
+
+    def _cell_bash(self, line, cell):
+        return self._script("/bin/bash" if _ipy_os.path.exists("/bin/bash") else "sh", cell)
+
+    def _cell_sh(self, line, cell):
+        return self._script("sh", cell)
+
+    def _cell_script(self, line, cell):
+        prog = line.split()[0] if line.split() else "sh"
+        return self._script(prog, cell)
+
+    def _cell_writefile(self, line, cell):
+        args = line.split()
+        append = "-a" in args or "--append" in args
+        names = [a for a in args if a not in ("-a", "--append")]
+        if not names:
+            raise UsageError("the following arguments are required: filename")
+        name = _ipy_os.path.expanduser(names[0].strip("'\""))
+        if _ipy_os.path.exists(name):
+            print(("Appending to %s" if append else "Overwriting %s") % name)
+        else:
+            print("Writing %s" % name)
+        with open(name, "a" if append else "w", encoding="utf-8") as f:
+            f.write(cell)
+
+    def _cell_capture(self, line, cell):
+        args = line.split()
+        var = next((a for a in args if not a.startswith("-")), None)
+        out, err, displays = _Capture(), _Capture(), []
+        old = (_ipy_sys.stdout, _ipy_sys.stderr, _ipy_state["capture"])
+        if "--no-stdout" not in args:
+            _ipy_sys.stdout = out
+        if "--no-stderr" not in args:
+            _ipy_sys.stderr = err
+        if "--no-display" not in args:
+            _ipy_state["capture"] = displays
+        try:
+            self.ex(cell)
+        finally:
+            _ipy_sys.stdout, _ipy_sys.stderr, _ipy_state["capture"] = old
+        if var:
+            self.user_ns[var] = CapturedIO(out.getvalue(), err.getvalue(), displays)
+
+    def _cell_html(self, line, cell):
+        display(HTML(cell))
+
+    def _cell_markdown(self, line, cell):
+        display(Markdown(cell))
+
+    def _cell_latex(self, line, cell):
+        display(Latex(cell))
+
+    def _cell_svg(self, line, cell):
+        display(SVG(cell))
+
+
+class _CalledProcessError(Exception):
+    def __init__(self, rc, cmd):
+        super().__init__("Command 'b%r' returned non-zero exit status %d." % (cmd, rc))
+
+
+_CalledProcessError.__name__ = "CalledProcessError"
+_CalledProcessError.__qualname__ = "CalledProcessError"
+
+
+class TimeitResult:
+    """%timeit -o's result; its str is the line %timeit prints."""
+
+    def __init__(self, loops, repeat, best, worst, all_runs, precision):
+        self.loops, self.repeat, self.best, self.worst = loops, repeat, best, worst
+        self.all_runs, self._precision = all_runs, precision
+        self.timings = [dt / loops for dt in all_runs]
+
+    @property
+    def average(self):
+        return sum(self.timings) / len(self.timings)
+
+    @property
+    def stdev(self):
+        import math
+
+        mean = self.average
+        return (math.fsum([(x - mean) ** 2 for x in self.timings]) / len(self.timings)) ** 0.5
+
+    def __str__(self):
+        pm = "+-"
+        enc = getattr(_ipy_sys.stdout, "encoding", None) or "utf-8"
+        try:
+            "\xb1".encode(enc)
+            pm = "\xb1"
+        except Exception:
+            pass
+        return "{mean} {pm} {std} per loop (mean {pm} std. dev. of {runs} run{run_plural}, {loops:,} loop{loop_plural} each)".format(
+            pm=pm, runs=self.repeat, loops=self.loops, loop_plural="" if self.loops == 1 else "s",
+            run_plural="" if self.repeat == 1 else "s", mean=_format_time(self.average, self._precision),
+            std=_format_time(self.stdev, self._precision))
+
+    def _repr_pretty_(self, p, cycle):
+        p.text("<TimeitResult : " + str(self) + ">")
+
+    def __repr__(self):
+        return "<TimeitResult : " + str(self) + ">"
+
+
+# The classes read as IPython's own (their repr names the module).
+for _c in (DisplayHandle, DisplayObject, TextDisplayObject, HTML, Markdown, Latex, SVG, Pretty, Javascript, JSON, Image, Code):
+    _c.__module__ = "IPython.core.display"
+DisplayHandle.__module__ = "IPython.core.display_functions"
+TimeitResult.__module__ = "IPython.core.magics.execution"
+SList.__module__ = "IPython.utils.text"
+UsageError.__module__ = "IPython.core.error"
+del _c
+
+_ipy_shell = None
+
+
+def get_ipython():
+    """The shell of this kernel."""
+    return _ipy_shell
+
+
+_IPY_DISPLAY_NAMES = ("display", "update_display", "clear_output", "DisplayHandle", "DisplayObject", "TextDisplayObject",
+                      "HTML", "Markdown", "Latex", "SVG", "Pretty", "JSON", "Image", "Code", "Javascript")
+
+
+def _ipy_modules():
+    """IPython, IPython.display and IPython.core.magic for an image without
+    IPython."""
+    ipy = types.ModuleType("IPython")
+    ipy.__path__ = []
+    ipy.get_ipython = get_ipython
+    ipy.display = disp = types.ModuleType("IPython.display")
+    for n in _IPY_DISPLAY_NAMES:
+        setattr(disp, n, globals()[n])
+    core = types.ModuleType("IPython.core")
+    core.__path__ = []
+    cdisp = types.ModuleType("IPython.core.display")
+    for n in _IPY_DISPLAY_NAMES:
+        setattr(cdisp, n, globals()[n])
+    magic = types.ModuleType("IPython.core.magic")
+    errors = types.ModuleType("IPython.core.error")
+    errors.UsageError = UsageError
+
+    def _register(kind):
+        def deco(arg):
+            def reg(func, name=None):
+                _ipy_shell.register_magic_function(func, kind, name)
+                return func
+
+            if callable(arg):
+                return reg(arg)
+            return lambda func: reg(func, arg)
+
+        return deco
+
+    magic.register_line_magic = _register("line")
+    magic.register_cell_magic = _register("cell")
+    magic.register_line_cell_magic = _register("line_cell")
+    core.display, core.magic, core.error = cdisp, magic, errors
+    ipy.core = core
+    return {"IPython": ipy, "IPython.display": disp, "IPython.core": core, "IPython.core.display": cdisp,
+            "IPython.core.magic": magic, "IPython.core.error": errors}
+
+
+class _IPyFinder:
+    """Gives cells IPython's modules: the image's own IPython with its
+    display functions publishing here, else this driver's."""
+
+    def __init__(self):
+        self.own = None
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "matplotlib.pyplot":
+            return self._patched(fullname, path, target)
+        if fullname != "IPython" and not fullname.startswith("IPython."):
+            return None
+        import importlib.util
+
+        if self.own is None:
+            for finder in _ipy_sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                try:
+                    real = finder.find_spec("IPython", None)
+                except Exception:
+                    real = None
+                if real is not None:
+                    self.own = False
+                    break
+            else:
+                self.own = True
+        if self.own:
+            mods = _ipy_modules()
+            for name, mod in mods.items():
+                _ipy_sys.modules.setdefault(name, mod)
+            mod = _ipy_sys.modules.get(fullname)
+            if mod is None:
+                return None
+            return importlib.util.spec_from_loader(fullname, _IPyLoader(mod))
+        if fullname in _PATCHED:
+            return self._patched(fullname, path, target)
+        return None
+
+    def _patched(self, fullname, path, target):
+        """The module's own spec, with a loader that patches it."""
+        for finder in _ipy_sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _PatchLoader(spec.loader)
+                return spec
+        return None
+
+
+# The modules of an installed IPython whose functions are this kernel's.
+_PATCHED = {
+    "IPython": ("get_ipython",),
+    "IPython.core.getipython": ("get_ipython",),
+    "IPython.display": ("display", "update_display", "clear_output"),
+    "IPython.core.display_functions": ("display", "update_display", "clear_output"),
+    "matplotlib.pyplot": ("show",),
+}
+
+
+def show(*args, **kwargs):
+    """pyplot.show() as IPython's inline backend does it: each open figure
+    becomes a display output, and is closed."""
+    plt = _ipy_sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    try:
+        for num in plt.get_fignums():
+            display(plt.figure(num))
+    finally:
+        plt.close("all")
+
+
+class _IPyLoader:
+    def __init__(self, mod):
+        self.mod = mod
+
+    def create_module(self, spec):
+        return self.mod
+
+    def exec_module(self, module):
+        pass
+
+
+class _PatchLoader:
+    """Runs the real module, then points its display functions here."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def __getattr__(self, name):  # get_source, get_filename… are the loader's
+        return getattr(self.loader, name)
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        for n in _PATCHED.get(module.__name__, ()):
+            if hasattr(module, n):
+                setattr(module, n, globals()[n])
+
+
+def _ipy_input(ns, n, code):
+    """IPython's input history as cell n starts: In, _i (the cell before),
+    _ii, _iii, _iN (this one)."""
+    inputs = ns.get("In")
+    if not isinstance(inputs, list):
+        inputs = ns["In"] = [""]
+    del inputs[n:]  # the count started again (a restart, a move)
+    while len(inputs) < n:
+        inputs.append("")
+    inputs.append(code)
+    ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
+    ns["_i%d" % n] = code
+    ns["_ih"] = inputs
+
+
+def _ipy_output(ns, n, value):
+    """IPython's output history after cell n showed value as Out[n]: Out,
+    _, __, ___, _N."""
+    outputs = ns.get("Out")
+    if not isinstance(outputs, dict):
+        outputs = ns["Out"] = {}
+    ns["_oh"] = outputs
+    outputs[n] = value
+    ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value
+    ns["_%d" % n] = value
+
+
+_HISTORY_NAME = None
+
+
+def _ipy_hidden(name):
+    """The names IPython keeps for itself, which no variable view shows."""
+    global _HISTORY_NAME
+    if _HISTORY_NAME is None:
+        import re
+
+        _HISTORY_NAME = re.compile(r"_+|_\d+|_i+|_i\d+|_ih|_oh|_dh|_exit_code")
+    return name in ("In", "Out") or _HISTORY_NAME.fullmatch(name) is not None
+
+
+def _ipython_setup(ns):
+    """Installs the shell: get_ipython() and display() are builtins, as in
+    IPython, and IPython's modules can be imported."""
+    global _ipy_shell
+    _ipy_shell = _IPyShell(ns)
+    _ipy_builtins.get_ipython = get_ipython
+    _ipy_builtins.display = display
+    _ipy_sys.meta_path.insert(0, _IPyFinder())

@@ -1,0 +1,29 @@
+# Figures with IPython's inline backend: plt.show() shows each figure.
+
+# %% inline backend
+%matplotlib inline
+import matplotlib.pyplot as plt
+
+# %% a line plot
+plt.plot([1, 3, 2])
+plt.title("three points")
+plt.show()
+
+# %% two figures
+for n in (2, 3):
+    plt.figure()
+    plt.bar(range(n), range(n))
+plt.show()
+
+# %% subplots
+fig, axes = plt.subplots(1, 2)
+axes[0].plot([0, 1])
+axes[1].scatter([0, 1], [1, 0])
+plt.show()
+len(plt.get_fignums())
+
+# %% a figure object displayed
+fig = plt.figure(figsize=(3, 2))
+fig.add_subplot().plot([2, 1])
+display(fig)
+plt.close(fig)

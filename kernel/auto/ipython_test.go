@@ -1,0 +1,96 @@
+package auto
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+)
+
+// display() stays on Monty; a magic or a shell line moves the document to
+// the container with the values Monty's cells made, and runs there as in
+// IPython.
+func TestAutoMagicsMoveToContainer(t *testing.T) {
+	a := newAuto(t)
+	r := kerneltest.Run(t, a, "n = 41\ndisplay(n)")
+	if r.Backend != contract.BackendMonty || len(r.Displays) != 1 || r.Displays[0].Data["text/plain"] != "41" {
+		t.Fatalf("display on Monty: %s %+v %+v", r.Backend, r.Displays, r.Error)
+	}
+	r = kerneltest.Run(t, a, "%time m = n + 1\n!echo shell $m")
+	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer {
+		t.Fatalf("magic cell: %s on %s %+v", r.Status, r.Backend, r.Error)
+	}
+	if r.Routing == nil || r.Routing.Rule != "construct:magic" || !r.Routing.Moved || !strings.Contains(r.Routing.Reason, "%time") {
+		t.Errorf("routing %+v", r.Routing)
+	}
+	if !strings.HasPrefix(r.Stdout, "CPU times: ") || !strings.HasSuffix(r.Stdout, "shell 42\n") {
+		t.Errorf("stdout %q", r.Stdout)
+	}
+	r = kerneltest.Run(t, a, "from IPython.display import Markdown\ndisplay(Markdown('**m**'))")
+	if r.Backend != contract.BackendContainer || len(r.Displays) != 1 || r.Displays[0].Data["text/markdown"] != "**m**" {
+		t.Errorf("display in the container: %s %+v %+v", r.Backend, r.Displays, r.Error)
+	}
+	r = kerneltest.Run(t, a, "%foo")
+	if r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." {
+		t.Errorf("unknown magic: %+v", r.Error)
+	}
+}
+
+// The router plans a snippet with a shell line for the container.
+func TestRouterRoutesMagics(t *testing.T) {
+	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
+		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false} {
+		if _, ok := magicRule(code); ok != want {
+			t.Errorf("magicRule(%q) = %v", code, ok)
+		}
+	}
+}
+
+// %matplotlib inline and %autoreload keep a document on Monty.
+func TestInertMagicsStayOnMonty(t *testing.T) {
+	for code, want := range map[string]bool{"%matplotlib inline\nx = 1": false, "%load_ext autoreload\n%autoreload 2": false, "%matplotlib inline\n!ls": true} {
+		if _, ok := magicRule(code); ok != want {
+			t.Errorf("magicRule(%q) = %v", code, ok)
+		}
+	}
+	a := newAuto(t)
+	r := kerneltest.Run(t, a, "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nn = 2\nn + 1")
+	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Value == nil || r.Value.Text != "3" {
+		t.Fatalf("%s %+v %+v %+v", r.Backend, r.Routing, r.Value, r.Error)
+	}
+}
+
+// The corpus/ipython notebooks in auto mode: what Monty can show stays
+// there, the rest moves, and every cell shows what IPython showed.
+func TestIPythonCorpusAuto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image")
+	}
+	same, all, onMonty := 0, 0, 0
+	for _, nb := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
+		ws := t.TempDir()
+		cfg := testConfig(func(s *contract.Settings) { s.Timeout = 60 })
+		cfg.Workspace, cfg.Dir = ws, ws
+		a, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		for i, want := range nb.Cells {
+			all++
+			r := kerneltest.Run(t, a, want.Code)
+			if r.Backend == contract.BackendMonty {
+				onMonty++
+			}
+			if diff := kerneltest.CompareIPython(want, r); diff != "" {
+				t.Errorf("%s cell %d (%s) on %s: %s", filepath.Base(nb.Path), i, want.Title, r.Backend, diff)
+				continue
+			}
+			same++
+		}
+	}
+	t.Logf("cells as IPython shows them: %d of %d (%d ran on Monty)", same, all, onMonty)
+}

@@ -1,0 +1,310 @@
+package containerkernel
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/backyard-ls/backyard-ls/container"
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+)
+
+// Magics, shell escapes and display outputs, as an IPython kernel shows
+// them, in both runtimes.
+func TestIPythonMagics(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		ok := func(code string) kernel.Result {
+			t.Helper()
+			r := kerneltest.Run(t, k, code)
+			if r.Status != kernel.StatusOK {
+				t.Fatalf("%q: %s %+v\n%s", code, r.Status, r.Error, r.Stderr)
+			}
+			return r
+		}
+		r := ok("%time s = sum(range(10))\ns")
+		if !regexp.MustCompile(`^CPU times: user \S+ \S+, sys: \S+ \S+, total: \S+ \S+\nWall time: \S+ \S+\n$`).MatchString(r.Stdout) || r.Value == nil || r.Value.Text != "45" {
+			t.Errorf("%%time: %q, value %+v", r.Stdout, r.Value)
+		}
+		r = ok("%%time\nx = 2\nx * 3")
+		if !strings.HasPrefix(r.Stdout, "CPU times: ") || r.Value == nil || r.Value.Text != "6" {
+			t.Errorf("%%%%time: %q, value %+v", r.Stdout, r.Value)
+		}
+		r = ok("%timeit -n 2 -r 3 sum(range(50))")
+		if !regexp.MustCompile(`^(The slowest run took .*\n)?\S+ \S+ ± \S+ \S+ per loop \(mean ± std\. dev\. of 3 runs, 2 loops each\)\n$`).MatchString(r.Stdout) {
+			t.Errorf("%%timeit: %q", r.Stdout)
+		}
+		r = ok("%%timeit -n 1 -r 1 y = 2\ny * 2")
+		if !strings.Contains(r.Stdout, "per loop (mean ± std. dev. of 1 run, 1 loop each)") {
+			t.Errorf("%%%%timeit: %q", r.Stdout)
+		}
+		r = ok("!echo hello $s\nfiles = !printf 'a\\nb\\n'\nprint(files, files.n.upper())")
+		if r.Stdout != "hello 45\n['a', 'b'] A\nB\n" {
+			t.Errorf("shell: %q", r.Stdout)
+		}
+		r = ok("%%bash\necho out\necho err >&2")
+		if r.Stdout != "out\n" || r.Stderr != "err\n" {
+			t.Errorf("%%%%bash: %q %q", r.Stdout, r.Stderr)
+		}
+		r = ok("for i in range(2):\n    !echo line {i}")
+		if r.Stdout != "line 0\nline 1\n" {
+			t.Errorf("indented shell line: %q", r.Stdout)
+		}
+		if r = ok("%pwd"); r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") {
+			t.Errorf("%%pwd: %+v", r.Value)
+		}
+		r = ok("%env GREETING=hi\nimport os\nos.environ['GREETING']")
+		if r.Stdout != "env: GREETING=hi\n" || r.Value == nil || r.Value.Text != "'hi'" {
+			t.Errorf("%%env: %q %+v", r.Stdout, r.Value)
+		}
+		r = ok("%precision 3\n1/3")
+		if r.Value == nil || r.Value.Text != "0.333" {
+			t.Errorf("%%precision: %+v", r.Value)
+		}
+		ok("%precision")
+		for _, accepted := range []string{"%matplotlib inline", "%config InlineBackend.figure_format = 'retina'", "%load_ext autoreload", "%autoreload 2"} {
+			if r := ok(accepted); r.Stdout != "" || r.Value != nil {
+				t.Errorf("%s printed %q, %+v", accepted, r.Stdout, r.Value)
+			}
+		}
+		if r = ok("%xmode Plain"); r.Stdout != "Exception reporting mode: Plain\n" {
+			t.Errorf("%%xmode: %q", r.Stdout)
+		}
+		if r = ok("%lsmagic"); !strings.Contains(r.Stdout, "Available line magics:") || !strings.Contains(r.Stdout, "%%timeit") {
+			t.Errorf("%%lsmagic: %q", r.Stdout)
+		}
+		r = ok("%%capture cap\nprint('hidden')\ndisplay(1)")
+		if r.Stdout != "" || len(r.Displays) != 0 {
+			t.Errorf("%%%%capture let out %q %+v", r.Stdout, r.Displays)
+		}
+		if r = ok("cap.stdout, len(cap.outputs)"); r.Value == nil || r.Value.Text != "('hidden\\n', 1)" {
+			t.Errorf("captured: %+v", r.Value)
+		}
+		r = ok("%%writefile notes.txt\nhello\n")
+		if r.Stdout != "Writing notes.txt\n" {
+			t.Errorf("%%%%writefile: %q", r.Stdout)
+		}
+		if r = ok("open('notes.txt').read()"); r.Value == nil || r.Value.Text != "'hello\\n'" {
+			t.Errorf("written: %+v", r.Value)
+		}
+		if r = ok("%who"); !strings.Contains(r.Stdout, "cap\t") || !strings.Contains(r.Stdout, "files\t") || strings.Contains(r.Stdout, "get_ipython") {
+			t.Errorf("%%who: %q", r.Stdout)
+		}
+		if r = ok("%whos"); !strings.HasPrefix(r.Stdout, "Variable   Type") || !regexp.MustCompile(`(?m)^s +int +45$`).MatchString(r.Stdout) {
+			t.Errorf("%%whos: %q", r.Stdout)
+		}
+		ok("%reset -f")
+		if r = ok("%who"); r.Stdout != "Interactive namespace is empty.\n" {
+			t.Errorf("after %%reset -f: %q", r.Stdout)
+		}
+		r = kerneltest.Run(t, k, "%foo")
+		if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
+			t.Errorf("unknown magic: %s %+v", r.Status, r.Error)
+		}
+		if r = ok("len?"); !strings.HasPrefix(r.Stdout, "Signature: len(obj, /)\nDocstring:\nReturn the number of items") {
+			t.Errorf("help: %q", r.Stdout)
+		}
+	})
+}
+
+// display(), IPython.display and the display record, in order.
+func TestIPythonDisplay(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		r := kerneltest.Run(t, k, `print("a")
+display(1, "two")
+from IPython.display import Markdown, HTML, JSON, SVG, Latex, Pretty, Code, Image, update_display, clear_output
+h = display(Markdown("**hi**"), display_id=True)
+h.update(Markdown("**bye**"))
+display(JSON({"k": [1, 2]}))
+class Table:
+    def _repr_html_(self):
+        return "<table></table>"
+display(Table())
+HTML("<b>x</b>")`)
+		if r.Status != kernel.StatusOK {
+			t.Fatalf("%s %+v", r.Status, r.Error)
+		}
+		if len(r.Displays) != 5 {
+			t.Fatalf("displays %+v", r.Displays)
+		}
+		d := r.Displays
+		if d[0].Data["text/plain"] != "1" || d[1].Data["text/plain"] != "'two'" {
+			t.Errorf("plain displays %+v", d[:2])
+		}
+		if d[2].Data["text/markdown"] != "**bye**" || d[2].DisplayID == "" || d[2].Data["text/plain"] != "<IPython.core.display.Markdown object>" {
+			t.Errorf("updated display %+v", d[2])
+		}
+		if d[3].Data["application/json"] != `{"k": [1, 2]}` || !strings.Contains(string(d[3].Metadata), `"expanded"`) {
+			t.Errorf("JSON display %+v", d[3])
+		}
+		if d[4].Data["text/html"] != "<table></table>" {
+			t.Errorf("_repr_html_ display %+v", d[4])
+		}
+		if r.Value == nil || r.Value.MIME["text/html"] != "<b>x</b>" {
+			t.Errorf("value %+v", r.Value)
+		}
+		r = kerneltest.Run(t, k, "display(3)\nclear_output()\ndisplay(4)")
+		if len(r.Displays) != 1 || r.Displays[0].Data["text/plain"] != "4" {
+			t.Errorf("clear_output: %+v", r.Displays)
+		}
+		r = kerneltest.Run(t, k, "from IPython.display import Image\ndisplay(Image(data=b'\\x89PNG', format='png', width=10))")
+		if len(r.Displays) != 1 || r.Displays[0].Data["image/png"] != "iVBORw==" || string(r.Displays[0].Metadata) != `{"width":10}` {
+			t.Errorf("image: %+v %+v", r.Displays, r.Error)
+		}
+	})
+}
+
+// Where the image has IPython, its modules are used, and its display
+// functions and get_ipython are the kernel's (an installed IPython stands
+// in here: a package beside the notebook).
+func TestInstalledIPythonPublishesHere(t *testing.T) {
+	ws := t.TempDir()
+	pkg := filepath.Join(ws, "IPython")
+	for name, src := range map[string]string{
+		"__init__.py":        "from IPython.core.getipython import get_ipython\nINSTALLED = True\n",
+		"core/__init__.py":   "",
+		"core/getipython.py": "def get_ipython():\n    return None\n",
+		"display.py":         "def display(*objs, **kw):\n    print('not the kernel')\nclass Markdown:\n    def __init__(self, data):\n        self.data = data\n    def _repr_markdown_(self):\n        return self.data\n",
+	} {
+		p := filepath.Join(pkg, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{}, filesOptions(ws, ws, contract.FilesSandbox))
+	r := kerneltest.Run(t, k, "import IPython\nfrom IPython.display import display, Markdown\ndisplay(Markdown('m'))\nIPython.INSTALLED, IPython.get_ipython() is get_ipython()")
+	if r.Status != kernel.StatusOK || r.Stdout != "" || len(r.Displays) != 1 || r.Displays[0].Data["text/markdown"] != "m" || r.Value == nil || r.Value.Text != "(True, True)" {
+		t.Fatalf("%s %q %+v %+v %+v", r.Status, r.Stdout, r.Displays, r.Value, r.Error)
+	}
+}
+
+// A display's data over the output limit is left out, as a value's is.
+func TestDisplayOverTheOutputLimit(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{MaxOutputBytes: 1000})
+	r := kerneltest.Run(t, k, "from IPython.display import HTML\ndisplay(HTML('x' * 5000))")
+	if r.Status != kernel.StatusOK || len(r.Displays) != 1 {
+		t.Fatalf("%s %+v %+v", r.Status, r.Displays, r.Error)
+	}
+	d := r.Displays[0].Data
+	if _, ok := d["text/html"]; ok || !strings.Contains(d["text/plain"], "its text/html data (5000 bytes) is over the 1000-byte output limit") {
+		t.Fatalf("%+v", d)
+	}
+}
+
+// Magics registered with IPython's decorators, and %%html / %%markdown.
+func TestCustomMagics(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "from IPython.core.magic import register_line_magic, register_cell_magic\n"+
+		"@register_line_magic\ndef shout(line):\n    return line.upper()\n"+
+		"@register_cell_magic('count')\ndef count_lines(line, cell):\n    print(line, len(cell.splitlines()))\n")
+	if r.Status != kernel.StatusOK {
+		t.Fatalf("%+v", r.Error)
+	}
+	if r = kerneltest.Run(t, k, "%shout hello"); r.Value == nil || r.Value.Text != "'HELLO'" {
+		t.Errorf("line magic: %+v %+v", r.Value, r.Error)
+	}
+	if r = kerneltest.Run(t, k, "%%count lines\na\nb\n"); r.Stdout != "lines 2\n" {
+		t.Errorf("cell magic: %q %+v", r.Stdout, r.Error)
+	}
+	if r = kerneltest.Run(t, k, "%%html\n<b>h</b>\n"); len(r.Displays) != 1 || r.Displays[0].Data["text/html"] != "<b>h</b>\n" {
+		t.Errorf("%%%%html: %+v", r.Displays)
+	}
+}
+
+// %run runs a file in a fresh namespace and keeps its names; %cd moves.
+func TestRunAndCdMagics(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "sub", "script.py"), []byte("import sys\nresult = 6 * 7\nprint('ran', __name__, sys.argv[1:])\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{}, filesOptions(ws, ws, contract.FilesSandbox))
+	if r := kerneltest.Run(t, k, "%run sub/script.py a b\nresult"); r.Stdout != "ran __main__ ['a', 'b']\n" || r.Value == nil || r.Value.Text != "42" {
+		t.Fatalf("%%run: %q %+v %+v", r.Stdout, r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%cd sub"); r.Stdout != filepath.Join(ws, "sub")+"\n" {
+		t.Fatalf("%%cd: %q %+v", r.Stdout, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "import os\nsorted(os.listdir('.'))"); r.Value == nil || r.Value.Text != "['script.py']" {
+		t.Fatalf("after %%cd: %+v %+v", r.Value, r.Error)
+	}
+}
+
+// IPython's output history: _, __, _N, Out, and the input history: In,
+// _i, _iN; none of it is a variable.
+func TestOutputHistory(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	kerneltest.Run(t, k, "1 + 1")
+	kerneltest.Run(t, k, "x = 5")
+	kerneltest.Run(t, k, "'three'")
+	r := kerneltest.Run(t, k, "_, __, _1, Out[3], In[2], _i, _i4 == In[4], len(In)")
+	if r.Value == nil || r.Value.Text != "('three', 2, 2, 'three', 'x = 5', \"'three'\", True, 5)" {
+		t.Fatalf("%+v %+v", r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%history -n 2-3"); r.Stdout != "   2: x = 5\n   3: 'three'\n" {
+		t.Errorf("%%history: %q", r.Stdout)
+	}
+	for name := range kerneltest.Variables(t, k) {
+		if name != "x" {
+			t.Errorf("variable %s is listed", name)
+		}
+	}
+}
+
+// plt.show() shows each open figure as a display output, as IPython's
+// inline backend does, and closes it.
+func TestPyplotShowDisplays(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%matplotlib inline\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nlen(plt.get_fignums())")
+	if r.Status != kernel.StatusOK || len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" ||
+		r.Displays[0].Data["text/plain"] != "<Figure size 640x480 with 1 Axes>" || r.Value == nil || r.Value.Text != "0" {
+		t.Fatalf("%s %+v %+v %+v", r.Status, r.Displays, r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "import inspect\nlen(inspect.getsource(plt)) > 0"); r.Value == nil || r.Value.Text != "True" {
+		t.Fatalf("pyplot's source: %+v %+v", r.Value, r.Error)
+	}
+}
+
+// %pip install under autoInstall "off" says how to turn installs on; %pip
+// list runs pip in the kernel (it only reads).
+func TestPipMagicUnderPolicyOff(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%pip install -q no_such_dist_xyz\nprint('after')")
+	if r.Status != kernel.StatusOK || r.Stdout != "after\n" ||
+		r.Stderr != "[backyard: %pip install's packages are not installed (no_such_dist_xyz): set backyard.autoInstall to \"ask\" or \"on\"]\n" {
+		t.Fatalf("%s %q %q %+v", r.Status, r.Stdout, r.Stderr, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%pip list"); r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "numpy") {
+		t.Fatalf("%%pip list: %q %q", r.Stdout, r.Stderr)
+	}
+	if r := kerneltest.Run(t, k, "%pip uninstall -y numpy"); r.Error == nil || r.Error.EName != "UsageError" {
+		t.Fatalf("%%pip uninstall: %+v", r.Error)
+	}
+}
+
+// An interrupt stops a shell line's command; the kernel goes on.
+func TestInterruptShellLine(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	var once sync.Once
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "!echo started; sleep 60", OnOutput: func(_ kernel.Stream, text string) {
+		if strings.Contains(text, "started") {
+			once.Do(func() { go k.Interrupt() })
+		}
+	}})
+	if err != nil || r.Status != kernel.StatusInterrupted || r.Error == nil || r.Error.EName != "KeyboardInterrupt" {
+		t.Fatalf("%v %s %+v", err, r.Status, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "!echo after\n_exit_code"); r.Stdout != "after\n" || r.Value == nil || r.Value.Text != "0" {
+		t.Fatalf("%q %+v %+v", r.Stdout, r.Value, r.Error)
+	}
+}

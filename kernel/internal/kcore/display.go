@@ -1,0 +1,87 @@
+package kcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+)
+
+// MaxDisplays bounds the display outputs one execution keeps.
+const MaxDisplays = 1000
+
+// Displays are an execution's display outputs as they come, bounded: all
+// of them hold at most max bytes of data and MaxDisplays outputs; past
+// that one note says so and the rest is left out (an update or a clear
+// still applies).
+type Displays struct {
+	max   int
+	size  int
+	full  bool
+	items []contract.Display
+}
+
+// NewDisplays returns the display outputs of an execution whose output
+// limit is max bytes.
+func NewDisplays(max int) *Displays { return &Displays{max: max} }
+
+// Add applies one display event of a running cell: a new output, an update
+// of the outputs with display id id (Jupyter's update_display_data, which
+// changes them where they are), or a clear.
+func (d *Displays) Add(data map[string]string, meta json.RawMessage, id string, update, clear bool) {
+	switch {
+	case clear:
+		d.items, d.size, d.full = d.items[:0], 0, false
+		return
+	case update:
+		for i := range d.items {
+			if d.items[i].DisplayID == id {
+				d.size += bundleSize(data) - bundleSize(d.items[i].Data)
+				d.items[i].Data, d.items[i].Metadata = maps.Clone(data), metadata(meta)
+			}
+		}
+		return
+	case d.full:
+		return
+	}
+	n := bundleSize(data)
+	if d.size+n > d.max || len(d.items) >= MaxDisplays {
+		d.full = true
+		d.items = append(d.items, contract.Display{Data: map[string]string{"text/plain": fmt.Sprintf(
+			"[backyard: further display outputs left out: a cell's displays hold at most %d outputs and %d bytes (the output limit)]", MaxDisplays, d.max)}})
+		return
+	}
+	if data == nil {
+		data = map[string]string{}
+	}
+	d.size += n
+	d.items = append(d.items, contract.Display{Data: data, Metadata: metadata(meta), DisplayID: id})
+}
+
+// List is the outputs so far.
+func (d *Displays) List() []contract.Display {
+	if len(d.items) == 0 {
+		return nil
+	}
+	return d.items
+}
+
+func bundleSize(b map[string]string) int {
+	n := 0
+	for k, v := range b {
+		n += len(k) + len(v)
+	}
+	return n
+}
+
+// metadata is meta as a compact JSON object; nothing when it is empty or
+// not an object.
+func metadata(meta json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, meta) != nil || b.Len() < 3 || b.Bytes()[0] != '{' {
+		return nil
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,144 @@
+package kerneltest
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/kernel"
+)
+
+// IPythonCell is a code cell of an IPython corpus notebook with what
+// IPython showed for it (scripts/record-ipython.py).
+type IPythonCell struct {
+	Title    string            `json:"title"`
+	Stdout   string            `json:"stdout"`
+	Stderr   string            `json:"stderr"`
+	Value    map[string]string `json:"value"`
+	Displays []struct {
+		Data map[string]string `json:"data"`
+	} `json:"displays"`
+	EName  *string `json:"ename"`
+	EValue *string `json:"evalue"`
+	Code   string  `json:"-"`
+}
+
+// IPythonNotebook is a corpus notebook: its path and its cells.
+type IPythonNotebook struct {
+	Path  string
+	Cells []IPythonCell
+}
+
+// IPythonCorpus reads the notebooks of dir (corpus/ipython).
+func IPythonCorpus(t testing.TB, dir string) []IPythonNotebook {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.py"))
+	if len(files) == 0 {
+		t.Fatalf("no notebooks in %s", dir)
+	}
+	var out []IPythonNotebook
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exp struct {
+			Cells []IPythonCell `json:"cells"`
+		}
+		data, err := os.ReadFile(strings.TrimSuffix(f, ".py") + ".expected.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &exp); err != nil {
+			t.Fatal(err)
+		}
+		code := cells.CodeCells(cells.Parse(string(src)))
+		if len(code) != len(exp.Cells) {
+			t.Fatalf("%s: %d cells, %d recorded", f, len(code), len(exp.Cells))
+		}
+		lines := strings.Split(string(src), "\n")
+		for i, c := range code {
+			exp.Cells[i].Code = strings.Join(lines[c.StartLine:c.EndLine], "\n")
+		}
+		out = append(out, IPythonNotebook{Path: f, Cells: exp.Cells})
+	}
+	return out
+}
+
+// timing is a duration as %time and %timeit print it: compared by shape.
+var timing = regexp.MustCompile(`\d+(\.\d+)? (s|ms|μs|ns)\b`)
+
+// slowest is %timeit's warning about uneven runs, which a busy machine
+// prints at random.
+var slowest = regexp.MustCompile(`(?m)^The slowest run took .*\n`)
+
+// shown is a cell's output as compared: durations by shape, and line ends
+// as pipes give them (IPython runs !cmd on a terminal, which ends lines
+// with \r\n; the container runs it through pipes).
+func shown(s string) string {
+	return timing.ReplaceAllString(slowest.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), ""), "T")
+}
+
+// CompareIPython says how r differs from what IPython showed; "" when it
+// does not.
+func CompareIPython(want IPythonCell, r kernel.Result) string {
+	var diffs []string
+	check := func(what, w, g string) {
+		if shown(w) != shown(g) {
+			diffs = append(diffs, what+" "+jsonString(g)+", IPython "+jsonString(w))
+		}
+	}
+	check("stdout", want.Stdout, r.Stdout)
+	check("stderr", want.Stderr, r.Stderr)
+	var value map[string]string
+	if r.Value != nil {
+		value = maps.Clone(r.Value.MIME)
+		if value == nil {
+			value = map[string]string{}
+		}
+		value["text/plain"] = r.Value.Text
+	}
+	if !maps.Equal(want.Value, value) {
+		diffs = append(diffs, "value "+jsonString(value)+", IPython "+jsonString(want.Value))
+	}
+	var displays, wantDisplays []map[string]string
+	for _, d := range r.Displays {
+		displays = append(displays, images(d.Data))
+	}
+	for _, d := range want.Displays {
+		wantDisplays = append(wantDisplays, images(d.Data))
+	}
+	if jsonString(displays) != jsonString(wantDisplays) {
+		diffs = append(diffs, "displays "+jsonString(displays)+", IPython "+jsonString(wantDisplays))
+	}
+	ename, evalue := "", ""
+	if r.Error != nil {
+		ename, evalue = r.Error.EName, r.Error.EValue
+	}
+	if want.EName != nil && (ename != *want.EName || evalue != *want.EValue) || want.EName == nil && ename != "" {
+		diffs = append(diffs, "error "+ename+": "+evalue)
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// images is a bundle with its images compared by their type only (the
+// bytes depend on matplotlib's version).
+func images(b map[string]string) map[string]string {
+	out := maps.Clone(b)
+	for k := range out {
+		if strings.HasPrefix(k, "image/") && k != "image/svg+xml" {
+			out[k] = "(image)"
+		}
+	}
+	return out
+}
+
+func jsonString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,62 @@
+package montykernel
+
+import (
+	"context"
+	"sync"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
+	"github.com/backyard-ls/backyard-ls/monty"
+)
+
+// displayFunc is the host function the prelude's display() calls with an
+// object's repr and its display id.
+const displayFunc = "__backyard_display__"
+
+// displayPrelude defines IPython's display() builtin on Monty: each object
+// becomes a text/plain display output (its repr), as IPython shows an
+// object without other representations. Without the host function (a
+// replay) it shows nothing.
+const displayPrelude = `def display(*objs, display_id=None, clear=False, **kwargs):
+    for o in objs:
+        try:
+            ` + displayFunc + `(repr(o), display_id)
+        except NameError:
+            pass
+    return None
+`
+
+// displayed collects a cell's display outputs.
+type displayed struct {
+	mu sync.Mutex
+	ds *kcore.Displays
+}
+
+// bind adds the display host function to a cell's functions.
+func (d *displayed) bind(fns map[string]monty.Func, max int) map[string]monty.Func {
+	d.ds = kcore.NewDisplays(max)
+	if fns == nil {
+		fns = map[string]monty.Func{}
+	}
+	fns[displayFunc] = func(_ context.Context, args []any, _ map[string]any) (any, error) {
+		text, _ := args[0].(string)
+		id, _ := args[1].(string)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		d.ds.Add(map[string]string{"text/plain": text}, nil, id, false, false)
+		return nil, nil
+	}
+	return fns
+}
+
+func (d *displayed) list() []contract.Display {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ds == nil {
+		return nil
+	}
+	return d.ds.List()
+}
+
+// first is the first of two results.
+func first[T any](v T, _ bool) T { return v }

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Records what IPython shows for each cell of the corpus/ipython notebooks.
+
+    python -m venv v && v/bin/pip install ipython
+    v/bin/python scripts/record-ipython.py [NOTEBOOK ...]
+
+For each notebook NAME.py it writes NAME.expected.json beside it. The cells
+(split at `# %%` lines) run in one IPython InteractiveShell, in a copy of the
+notebook's folder; each cell is recorded with its stdout, stderr, the
+text/plain of its value (Out[n]) and its MIME bundle, its display outputs
+(MIME bundles, in order, after update_display and clear_output) and, for an
+exception, its ename and evalue (tracebacks are not recorded).
+"""
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from IPython.core.displaypub import DisplayPublisher
+from IPython.core.interactiveshell import InteractiveShell
+
+
+class Publisher(DisplayPublisher):
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.outputs = []
+
+    def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
+        did = (transient or {}).get("display_id")
+        if update:
+            for o in self.outputs:
+                if o.get("display_id") == did:
+                    o["data"] = data
+            return
+        o = {"data": data}
+        if did:
+            o["display_id"] = did
+        self.outputs.append(o)
+
+    def clear_output(self, wait=False):
+        self.outputs.clear()
+
+
+class Stream(io.StringIO):
+    encoding = "utf-8"  # as a kernel's streams: IPython prints µs and ±
+
+
+def text(data):
+    return {k: (v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()}
+
+
+def split(src):
+    cells, cur, title, line = [], None, None, 0
+    for i, l in enumerate(src.splitlines(True)):
+        if l.startswith("# %%"):
+            if cur is not None:
+                cells.append((title, line, "".join(cur)))
+            cur, title, line = [], l[4:].strip(), i + 1
+        elif cur is not None:
+            cur.append(l)
+    if cur is not None:
+        cells.append((title, line, "".join(cur)))
+    return cells
+
+
+def record(path):
+    src = open(path).read()
+    work = tempfile.mkdtemp(prefix="record-ipython-")
+    here = os.getcwd()
+    os.chdir(work)
+    InteractiveShell.clear_instance()
+    shell = InteractiveShell.instance(colors="NoColor")
+    pub = Publisher(shell=shell)
+    shell.display_pub = pub
+    shell.enable_gui = lambda gui=None: None  # %matplotlib inline needs no event loop
+    shell.system = shell.system_piped  # as ipykernel runs !cmd: through pipes, not a terminal
+    shell.displayhook.write_output_prompt = lambda: None
+    shell.displayhook.write_format_data = lambda *a, **k: None
+    shell.showtraceback = lambda *a, **k: None
+    shell.showsyntaxerror = lambda *a, **k: None
+    out = []
+    try:
+        for index, (title, line, code) in enumerate(split(src)):
+            pub.outputs = []
+            o, e = Stream(), Stream()
+            with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+                r = shell.run_cell(code.rstrip("\n"), store_history=True)
+            exc = r.error_in_exec or r.error_before_exec
+            value = None
+            if r.result is not None and exc is None:
+                data, _ = shell.display_formatter.format(r.result)
+                value = text(data)
+            out.append({"index": index, "title": title, "line": line, "status": "error" if exc else "ok",
+                        "stdout": o.getvalue(), "stderr": e.getvalue(), "value": value,
+                        "displays": [dict(x, data=text(x["data"])) for x in pub.outputs],
+                        "ename": type(exc).__name__ if exc else None, "evalue": str(exc) if exc else None})
+    finally:
+        os.chdir(here)
+        shutil.rmtree(work)
+    import IPython
+
+    doc = {"notebook": os.path.basename(path), "ipython": IPython.__version__, "python": sys.version.split()[0], "cells": out}
+    with open(path[:-3] + ".expected.json", "w") as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "ipython")
+    paths = sys.argv[1:] or sorted(os.path.join(root, n) for n in os.listdir(root) if n.endswith(".py"))
+    for p in paths:
+        record(p)
+        print("recorded", p)
