@@ -121,7 +121,11 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	close(s.stop)
 	<-s.reaped
+	// Everything at once: the client that closed our input kills us soon
+	// (the Python SDK after 2 s). The pool goes beside the sessions, and
+	// again after them, for a refill a closing kernel asked for.
 	var wg sync.WaitGroup
+	wg.Go(notebook.CloseWarm)
 	for _, x := range all {
 		wg.Go(x.close)
 	}
