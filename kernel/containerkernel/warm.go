@@ -210,9 +210,12 @@ func (p *warmPool) start(life context.Context, sl *warmSlot) {
 		sl.failedAt = time.Now()
 	}
 	p.mu.Unlock()
-	if err != nil && life.Err() == nil {
+	switch {
+	case err != nil && life.Err() != nil:
+		log.Debug("warm pool: start cancelled", zap.Error(err))
+	case err != nil:
 		log.Info("warm pool: no container", zap.Error(err))
-	} else if !keep {
+	case !keep:
 		s.Close()
 	}
 }
