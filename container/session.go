@@ -516,6 +516,8 @@ func (s *Session) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.killed.Store(true)
+		t0 := time.Now()
+		defer func() { s.log.Debug("kernel container removed", zap.Duration("took", time.Since(t0))) }()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		// Remove first: closing the stream first makes the driver exit, and

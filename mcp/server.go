@@ -119,6 +119,7 @@ func (s *Server) Close() {
 	}
 	clear(s.sessions)
 	s.mu.Unlock()
+	t0 := time.Now()
 	close(s.stop)
 	<-s.reaped
 	// Everything at once: the client that closed our input kills us soon
@@ -132,6 +133,7 @@ func (s *Server) Close() {
 	wg.Wait()
 	s.closing.Wait()
 	notebook.CloseWarm()
+	s.log.Debug("sessions closed", zap.Int("sessions", len(all)), zap.Duration("took", time.Since(t0)))
 }
 
 // session returns the session name, creating it when it does not exist.
