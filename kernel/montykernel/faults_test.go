@@ -167,32 +167,13 @@ func TestReplayThatDrawsSaysSo(t *testing.T) {
 	}
 }
 
-// Close ends a cell blocked in a host call whatever the call does: a host
-// function that never returns and ignores its context, called again each
-// time the cell catches the KeyboardInterrupt its interrupt raises there.
-// (A FIFO in the workspace cannot block a cell: Monty's files see regular
-// files only, see TestWorkspaceFIFOIsNotThere.)
+// Close ends a cell blocked in a host call whatever the call does (see
+// kerneltest.BlockedInHostCall). (A FIFO in the workspace cannot block a
+// cell: Monty's files see regular files only, see
+// TestWorkspaceFIFOIsNotThere.)
 func TestCloseEndsACellBlockedInAHostCall(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
-	called := make(chan struct{}, 16)
-	never := make(chan struct{})
-	defer close(never)
-	block := func(context.Context, []any, map[string]any) (any, error) {
-		called <- struct{}{}
-		<-never
-		return nil, nil
-	}
-	res := make(chan kernel.Result, 1)
-	go func() {
-		r, _ := k.Execute(context.Background(), kernel.Request{
-			Code:      "while True:\n    try:\n        block()\n    except KeyboardInterrupt:\n        pass",
-			Functions: map[string]kernel.HostFunc{"block": block},
-		})
-		res <- r
-	}()
-	<-called
-	k.Interrupt() // the cell catches it and blocks again
-	<-called
+	res := kerneltest.BlockedInHostCall(t, k)
 	start := time.Now()
 	if err := k.Close(); err != nil {
 		t.Fatal(err)
