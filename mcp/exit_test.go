@@ -14,11 +14,19 @@ import (
 // SDK's client kills a server 2 s after closing its stdin, which must find
 // nothing left to do).
 func TestStdioExitWhileContainersRun(t *testing.T) {
-	for _, rt := range []string{"runc", "runsc"} {
+	for _, rt := range []string{"runc", "runsc", "auto"} {
 		t.Run(rt, func(t *testing.T) {
-			s := startRaw(t, "--backend", "container", "--runtime", rt, "--image", containertest.Image(), "--timeout", "600")
-			s.send(runCall(1, "busy", "x = 1"))
-			s.wait(1)
+			args, first := []string{"--backend", "container", "--runtime", rt}, "x = 1"
+			if rt == "auto" {
+				// The busy session moved to the container, the idle one on
+				// Monty.
+				args, first = []string{"--backend", "auto"}, "import numpy\nx = 1"
+			}
+			s := startRaw(t, append(args, "--image", containertest.Image(), "--timeout", "600")...)
+			s.send(runCall(1, "busy", first))
+			if sc, _ := s.wait(1)["result"].(map[string]any)["structuredContent"].(map[string]any); sc["backend"] != "container" {
+				t.Fatalf("not in the container: %v", sc)
+			}
 			s.send(runCall(2, "idle", "x = 1"))
 			s.wait(2)
 			s.send(runCall(3, "busy", "while True:\n    pass"))
