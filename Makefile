@@ -6,7 +6,7 @@ GO ?= go
 BIN := bin/backyard-ls
 
 .PHONY: all build setup demo test test-go test-deps docker-setup test-image \
-        editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race test-http test-ray bench bench-batch bench-mcp bench-http bench-python bench-ray lint generate proto clean dist wheels
+        editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race test-http test-ray bench bench-batch bench-mcp bench-http bench-python bench-ray bench-exit lint generate proto clean dist wheels
 
 all: build
 
@@ -130,6 +130,14 @@ bench-batch: setup test-image
 
 # run_python through the Python MCP client against pydantic-monty's own
 # bindings and a Jupyter kernel, in one run.
+# How long the MCP server takes to exit once its stdin closes (idle, a
+# cell running, the warm pool refilling), alone and beside a CPU hog, and
+# the containers it leaves (none).
+bench-exit: build test-image
+	@for hog in 0 4; do for mode in "" --busy "--settle 1.3"; do \
+	  python3 bench/exit.py --server $(BIN) --image backyard-python:test --runs 7 --hog $$hog $$mode || exit 1; \
+	done; done
+
 bench-mcp: setup
 	scripts/bench-mcp.sh
 

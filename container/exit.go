@@ -84,7 +84,7 @@ func DeathText(oom bool, memoryBytes uint64, signal string, code int, stderr str
 // 129-192 are 128 + the signal), "" when it exited.
 func (x ExitInfo) Signal() string {
 	if x.Code > 128 && x.Code < 128+65 {
-		return signalName(x.Code - 128)
+		return SignalName(x.Code - 128)
 	}
 	return ""
 }
@@ -200,9 +200,9 @@ func (s *Session) oomKilled(ctx context.Context, deadline time.Time) (oom bool, 
 	return false, "engine", true
 }
 
-// signalName names a Linux signal (the kernel runs on Linux whatever the
+// SignalName names a Linux signal (a container runs on Linux whatever the
 // host is): "SIGKILL", or "signal 42" for one without a common name.
-func signalName(n int) string {
+func SignalName(n int) string {
 	names := [...]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
 		8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
 		24: "SIGXCPU", 25: "SIGXFSZ", 31: "SIGSYS"}

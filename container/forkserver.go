@@ -368,3 +368,7 @@ func (f *ForkServer) Alive() bool { return f.s.Alive() }
 
 // Close removes the container (a running snippet stops at once).
 func (f *ForkServer) Close() error { return f.s.Close() }
+
+// Exit waits for the container to end and says why (see Session.Exit):
+// after Run or Import returned ErrEnded.
+func (f *ForkServer) Exit(ctx context.Context) ExitInfo { return f.s.Exit(ctx) }

@@ -3,6 +3,7 @@ package container
 import (
 	"context"
 	"errors"
+	"sync"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
@@ -44,33 +45,46 @@ func Shutdown(ctx context.Context) error {
 		engines = append(engines, e)
 	}
 	shared.Unlock()
-	var errs []error
-	for _, e := range engines {
-		_, err := e.RemoveOwned(ctx)
-		errs = append(errs, err)
+	errs := make([]error, len(engines))
+	var wg sync.WaitGroup
+	for i, e := range engines {
+		wg.Go(func() { _, errs[i] = e.RemoveOwned(ctx) })
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 
+// removeWhere removes the containers that f lists and match accepts, all
+// at once: a server that exits waits for the slowest removal, not for
+// their sum.
 func (e *Engine) removeWhere(ctx context.Context, f filters.Args, match func(map[string]string) bool) ([]string, error) {
 	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 	if err != nil {
 		return nil, e.wrap(err)
 	}
-	var removed []string
-	var errs []error
+	var (
+		mu      sync.Mutex
+		removed []string
+		errs    []error
+		wg      sync.WaitGroup
+	)
 	for _, c := range list {
 		if !match(c.Labels) {
 			continue
 		}
-		err := e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
-		if err != nil && !isNotFound(err) {
-			errs = append(errs, e.wrap(err))
-			continue
-		}
-		e.log.Info("removed kernel container", zap.String("id", shortID(c.ID)), zap.String("owner pid", c.Labels[LabelPID]))
-		removed = append(removed, c.ID)
+		wg.Go(func() {
+			err := e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && !isNotFound(err) {
+				errs = append(errs, e.wrap(err))
+				return
+			}
+			e.log.Info("removed kernel container", zap.String("id", shortID(c.ID)), zap.String("owner pid", c.Labels[LabelPID]))
+			removed = append(removed, c.ID)
+		})
 	}
+	wg.Wait()
 	return removed, errors.Join(errs...)
 }
 

@@ -131,7 +131,20 @@ func (e *Engine) start(ctx context.Context, cfg Config, prog program) (s *Sessio
 	sp.config.Cmd = prog.command(cfg.Python)
 	sp.config.Env = append(sp.config.Env, prog.env...)
 	name := fmt.Sprintf("backyard-%s-%d", InstanceID()[:8], containerSeq.Add(1))
-	created, err := e.cli.ContainerCreate(ctx, sp.config, sp.host, nil, nil, name)
+	// The create is not cancelled with ctx: the engine may create the
+	// container after the client gave up, once the server's exit clean-up
+	// looked for it. Done, it has an ID that the clean-up below removes.
+	cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.StartTimeout)
+	created, err := e.cli.ContainerCreate(cctx, sp.config, sp.host, nil, nil, name)
+	ccancel()
+	if err == nil && ctx.Err() != nil {
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer rcancel()
+		if rerr := e.Remove(rctx, created.ID); rerr != nil {
+			cfg.Logger.Warn("kernel container left behind", zap.String("container", shortID(created.ID)), zap.Error(rerr))
+		}
+		return nil, fmt.Errorf("start kernel container: %w", context.Cause(ctx))
+	}
 	if err != nil {
 		if cerrdefs.IsNotFound(err) {
 			e.forgetImage(cfg.Image)
@@ -523,6 +536,8 @@ func (s *Session) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.killed.Store(true)
+		t0 := time.Now()
+		defer func() { s.log.Debug("kernel container removed", zap.Duration("took", time.Since(t0))) }()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		// Remove first: closing the stream first makes the driver exit, and

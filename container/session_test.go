@@ -156,3 +156,44 @@ func TestContainerImageWithoutPython(t *testing.T) {
 		})
 	}
 }
+
+// A start whose context ends at any point leaves no container: one created
+// after the caller gave up is removed (the engine may finish a create the
+// client stopped waiting for). Here starts are cancelled before they begin
+// and at growing points through them.
+func TestStartCancelledLeavesNoContainer(t *testing.T) {
+	e := requireEngine(t)
+	if _, err := e.Info(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Pull: PullNever}
+	cfg.Image, cfg.Runtime = testImage(), contract.RuntimeRunc
+	for i := range 12 {
+		ctx, cancel := context.WithCancel(context.Background())
+		if i == 0 {
+			cancel() // the create is sent anyway, then removed
+		} else {
+			time.AfterFunc(time.Duration(i)*25*time.Millisecond, cancel)
+		}
+		s, err := e.Start(ctx, cfg)
+		cancel()
+		if err == nil {
+			s.Close() // it was up before the cancel
+		} else if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%d: %v", i, err)
+		}
+		if left := ownContainers(t); len(left) > 0 {
+			t.Fatalf("%d: a cancelled start left %v (%v)", i, left, err)
+		}
+	}
+}
+
+// ownContainers are this process's containers, running or not.
+func ownContainers(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("docker", "ps", "-aq", "--filter", "label="+LabelInstance+"="+InstanceID()).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(out))
+}

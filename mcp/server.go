@@ -119,15 +119,21 @@ func (s *Server) Close() {
 	}
 	clear(s.sessions)
 	s.mu.Unlock()
+	t0 := time.Now()
 	close(s.stop)
 	<-s.reaped
+	// Everything at once: the client that closed our input kills us soon
+	// (the Python SDK after 2 s). The pool goes beside the sessions, and
+	// again after them, for a refill a closing kernel asked for.
 	var wg sync.WaitGroup
+	wg.Go(notebook.CloseWarm)
 	for _, x := range all {
 		wg.Go(x.close)
 	}
 	wg.Wait()
 	s.closing.Wait()
 	notebook.CloseWarm()
+	s.log.Debug("sessions closed", zap.Int("sessions", len(all)), zap.Duration("took", time.Since(t0)))
 }
 
 // session returns the session name, creating it when it does not exist.

@@ -247,6 +247,12 @@ func (nb *Notebook) CloseAll() {
 	clear(nb.docs)
 	nb.mu.Unlock()
 	var wg sync.WaitGroup
+	ownPool := nb.warmed.Load() && !nb.opts.SharedWarm
+	if ownPool {
+		// Beside the kernels: a start under way in the pool is cancelled
+		// at once, not waited for after them.
+		wg.Go(CloseWarm)
+	}
 	for _, d := range all {
 		wg.Go(func() {
 			d.markClosed()
@@ -258,7 +264,7 @@ func (nb *Notebook) CloseAll() {
 	nb.end()
 	nb.warming.Wait() // a late warm must not refill the pool closed below
 	if nb.warmed.Load() && !nb.opts.SharedWarm {
-		CloseWarm()
+		CloseWarm() // what a late warm or a closing kernel's take refilled
 	}
 }
 

@@ -94,9 +94,11 @@ func reapOrphans(log *zap.Logger) {
 // removeOwnContainers removes whatever container this process still owns
 // (the kernels are closed by then; this catches the rest).
 func removeOwnContainers(log *zap.Logger) {
+	t0 := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := container.Shutdown(ctx); err != nil {
 		log.Warn("removing containers at exit", zap.Error(err))
 	}
+	log.Debug("no container left", zap.Duration("took", time.Since(t0)))
 }

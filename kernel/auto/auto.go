@@ -994,10 +994,13 @@ func (a *Kernel) Close() error {
 	a.halt()
 	// The kernels end their running cells at once; then the pre-warm and
 	// catch-up goroutines are done.
-	errs := []error{a.monty.Close()}
+	var errs [2]error
+	var wg sync.WaitGroup
+	wg.Go(func() { errs[0] = a.monty.Close() })
 	if ctr != nil {
-		errs = append(errs, ctr.Close())
+		wg.Go(func() { errs[1] = ctr.Close() })
 	}
+	wg.Wait()
 	a.warm.Wait()
-	return errors.Join(errs...)
+	return errors.Join(errs[:]...)
 }

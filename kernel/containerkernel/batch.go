@@ -218,10 +218,14 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 		}
 		why := err.Error()
 		if errors.Is(err, container.ErrEnded) {
-			why = "the snippet's container stopped: " + why
+			// Its death in a kernel's words, unless the lane stopped it
+			// (a server that did not answer: the error says so).
+			if x := f.Exit(ctx); !x.Killed {
+				why = x.Describe()
+			}
 		}
 		r.Status = kernel.StatusCrashed
-		r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: why + "; the next snippet gets a new container"}
+		r.Error = kcore.SnippetCrashed(why)
 		return r
 	}
 	out.Write(kernel.Stdout, got.Stdout)
@@ -250,8 +254,14 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 		r.Error = &contract.ExecutionError{EName: "TimeoutError", EValue: fmt.Sprintf("cell exceeded the %s time limit", lim.Timeout)}
 	default:
 		r.Status = kernel.StatusCrashed
-		if r.Error == nil {
-			r.Error = &contract.ExecutionError{EName: "KernelCrashed", EValue: "the snippet ended without a result"}
+		switch {
+		case got.Signal > 0:
+			// The child's death in a kernel's words.
+			r.Error = kcore.SnippetCrashed(kcore.Death{Signal: container.SignalName(got.Signal)}.Text())
+		case got.ExitCode != nil:
+			r.Error = kcore.SnippetCrashed(kcore.Death{Code: *got.ExitCode}.Text())
+		case r.Error == nil:
+			r.Error = kcore.SnippetCrashed("the snippet ended without a result")
 		}
 	}
 	return r

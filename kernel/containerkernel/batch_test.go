@@ -58,8 +58,11 @@ func TestForkLaneReplacesAStoppedContainer(t *testing.T) {
 					if out, err := exec.Command("docker", "kill", before).CombinedOutput(); err != nil {
 						t.Fatalf("%v %s", err, out)
 					}
-				} else if r := l.Run(ctx, kernel.Snippet{Code: code}); r.Status != kernel.StatusCrashed || !strings.Contains(r.Error.EValue, "new container") {
+				} else if r := l.Run(ctx, kernel.Snippet{Code: code}); r.Status != kernel.StatusCrashed || r.Error.EName != "KernelCrashed" ||
+					code == kill && r.Error.EValue != killedWords {
 					t.Fatalf("%q: %+v %+v", code, r, r.Error)
+				} else {
+					t.Logf("%q: %s", code, r.Error.EValue)
 				}
 				after := l.Run(ctx, kernel.Snippet{Code: "sum(range(10))"})
 				if after.Status != kernel.StatusOK || after.Value.Text != "45" {
@@ -93,5 +96,28 @@ func TestForkLaneLimits(t *testing.T) {
 	r = l.Run(ctx, kernel.Snippet{Code: "1", Files: map[string]string{"../escape": ""}})
 	if r.Status != kernel.StatusError || r.Error.EName != "BatchInputError" {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// killedWords are a kernel's words for a SIGKILL from outside
+// (kcore.Death.Text; auto's TestDeathsReadTheSameOnEveryBackend), without
+// its next-run clause: a snippet has none.
+const killedWords = "the kernel was killed by signal SIGKILL"
+
+// A snippet whose process dies reads as a kernel's death does: killed by
+// a signal, or gone with an exit code.
+func TestForkLaneDeathsReadAsKernelDeaths(t *testing.T) {
+	for _, rt := range runtimes {
+		t.Run(rt, func(t *testing.T) {
+			l := newForkLane(t, rt, kernel.Limits{Timeout: 30 * time.Second})
+			for code, want := range map[string]string{
+				"import os, signal\nos.kill(os.getpid(), signal.SIGKILL)": killedWords,
+				"import os\nos._exit(9)":                                  "the kernel process exited with code 9 (os._exit() or a fatal error of the interpreter)",
+			} {
+				if r := l.Run(context.Background(), kernel.Snippet{Code: code}); r.Status != kernel.StatusCrashed || r.Error.EName != "KernelCrashed" || r.Error.EValue != want {
+					t.Fatalf("%q: %+v %+v", code, r, r.Error)
+				}
+			}
+		})
 	}
 }

@@ -229,10 +229,14 @@ func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-
 	}
 }
 
-// kill stops the container at once for Restart or Close.
+// kill stops the container at once for Restart or Close, which remove it
+// next anyway: removed now, in one call to the engine rather than a kill
+// and then a removal.
 func (c *containerCell) kill(s *container.Session) {
 	c.stop(stopRestart, true)
-	s.Kill()
+	if err := s.Close(); err != nil {
+		c.log.Warn("remove kernel container", zap.Error(err))
+	}
 }
 
 func (c *containerCell) interrupt(s *container.Session) {

@@ -23,7 +23,7 @@ import (
 // owner labels as every kernel container, so they are removed with the
 // others when the process exits (container.Shutdown) or after it crashed
 // (container.ReapOrphans).
-var warm = &warmPool{slots: map[string]*warmSlot{}}
+var warm = &warmPool{slots: map[string]*warmSlot{}, starting: new(sync.WaitGroup)}
 
 const (
 	// warmConfigs is how many configurations the pool keeps containers
@@ -38,12 +38,15 @@ const (
 )
 
 type warmPool struct {
-	mu       sync.Mutex
-	slots    map[string]*warmSlot
-	order    []string // configuration keys, least recently used first
-	gen      int      // bumped by CloseWarm: fills asked for before it do nothing
-	starting sync.WaitGroup
-	// life ends the refills waiting to start (CloseWarm cancels it).
+	mu    sync.Mutex
+	slots map[string]*warmSlot
+	order []string // configuration keys, least recently used first
+	gen   int      // bumped by CloseWarm: fills asked for before it do nothing
+	// starting are the fills and starts of this generation: CloseWarm
+	// waits for them while later ones join a new group.
+	starting *sync.WaitGroup
+	// life ends the refills waiting to start and the starts under way
+	// (CloseWarm cancels it).
 	life context.Context
 	end  context.CancelFunc
 }
@@ -170,20 +173,20 @@ func (p *warmPool) fill(life context.Context, cfg container.Config, want int, de
 	n := sl.want - len(sl.ready) - sl.starting
 	sl.starting += max(n, 0)
 	for range n {
-		p.starting.Go(func() { p.start(sl) })
+		p.starting.Go(func() { p.start(life, sl) })
 	}
 	p.mu.Unlock()
 }
 
-func (p *warmPool) start(sl *warmSlot) {
+func (p *warmPool) start(life context.Context, sl *warmSlot) {
 	log := sl.cfg.Logger
 	if log == nil {
 		log = zap.NewNop()
 	}
-	// Not ended by CloseWarm, which waits instead: a start cancelled in
-	// the middle may leave a container the engine creates after the
-	// process's exit clean-up looked for it.
-	ctx, cancel := context.WithTimeout(context.Background(), container.DefaultStartTimeout)
+	// Ended by CloseWarm: a stuck start must not hold a server's exit. A
+	// start cancelled in the middle removes what it created (container.Start
+	// waits for the create it asked for, then removes it).
+	ctx, cancel := context.WithTimeout(life, container.DefaultStartTimeout)
 	defer cancel()
 	e, err := container.Shared(ctx, sl.cfg.DockerHost, log)
 	var s *container.Session
@@ -203,13 +206,16 @@ func (p *warmPool) start(sl *warmSlot) {
 	if keep {
 		sl.ready = append(sl.ready, s)
 		sl.failedAt = time.Time{}
-	} else if err != nil {
+	} else if err != nil && life.Err() == nil {
 		sl.failedAt = time.Now()
 	}
 	p.mu.Unlock()
-	if err != nil {
+	switch {
+	case err != nil && life.Err() != nil:
+		log.Debug("warm pool: start cancelled", zap.Error(err))
+	case err != nil:
 		log.Info("warm pool: no container", zap.Error(err))
-	} else if !keep {
+	case !keep:
 		s.Close()
 	}
 }
@@ -244,8 +250,8 @@ func (p *warmPool) drop(sl *warmSlot) {
 }
 
 // CloseWarm removes every waiting container, drops the refills not yet
-// begun and removes those still starting once they are up; nothing of the
-// pool is left when it returns.
+// begun and cancels the starts under way, which remove what they created;
+// nothing of the pool is left when it returns.
 func CloseWarm() {
 	warm.mu.Lock()
 	slots := warm.slots
@@ -255,6 +261,8 @@ func CloseWarm() {
 		warm.end() // refills still waiting give up
 		warm.life, warm.end = nil, nil
 	}
+	starting := warm.starting
+	warm.starting = new(sync.WaitGroup)
 	var all []*container.Session
 	for _, sl := range slots {
 		sl.gone = true
@@ -267,7 +275,7 @@ func CloseWarm() {
 		wg.Go(func() { s.Close() })
 	}
 	wg.Wait()
-	warm.starting.Wait() // they see gone and remove what they started
+	starting.Wait() // cancelled, they remove what they started
 }
 
 // WarmReady is how many containers wait for kernels configured by opts.

@@ -5,9 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -201,4 +205,51 @@ func TestWarmPoolWorkspaceIsCurrent(t *testing.T) {
 	if r := kerneltestRun(t, b, "open('data.txt').read()"); r.Value.Text != "'two'" || b.ContainerID() == next {
 		t.Fatalf("%+v in %s: the stale waiting container %s was used", r.Value, b.ContainerID(), next)
 	}
+}
+
+// A start under way in the pool when it closes (a server's exit) is
+// cancelled, not waited for, and its container is removed: here a start
+// at a hundredth of a CPU, which takes many seconds to get its driver
+// ready.
+func TestWarmPoolCloseCancelsAStuckStart(t *testing.T) {
+	requireEngine(t)
+	t.Cleanup(CloseWarm)
+	before := ownContainers(t)
+	k, _ := New(warmOptions("runc", 125<<20))
+	cfg := k.config()
+	cfg.CPUs = 0.01
+	core, logs := observer.New(zap.DebugLevel)
+	cfg.Logger = zap.New(core)
+	warm.fillLater(cfg, 1, 0)
+	var started string
+	for deadline := time.Now().Add(60 * time.Second); started == ""; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the pool created no container")
+		}
+		for _, id := range ownContainers(t) {
+			if !slices.Contains(before, id) {
+				started = id
+			}
+		}
+	}
+	CloseWarm()
+	if logs.FilterMessage("warm pool: start cancelled").Len() != 1 {
+		t.Fatalf("the start was not cancelled: %v", logs.All())
+	}
+	if exists(t, started) {
+		t.Fatalf("the cancelled start left its container %s", started)
+	}
+	if left := ownContainers(t); len(left) > len(before) {
+		t.Fatalf("containers left: %v (before: %v)", left, before)
+	}
+}
+
+// ownContainers are the IDs of this process's containers, running or not.
+func ownContainers(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("docker", "ps", "-aq", "--no-trunc", "--filter", "label="+container.LabelInstance+"="+container.InstanceID()).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(out))
 }

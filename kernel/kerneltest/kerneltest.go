@@ -66,3 +66,32 @@ func (s Samples) ReportMillis(b *testing.B, metric string) {
 		b.ReportMetric(float64(s.Median())/1e6, metric)
 	}
 }
+
+// BlockedInHostCall runs on k a cell blocked in a host call that never
+// returns and ignores its context, and that catches the KeyboardInterrupt
+// an interrupt raises there to block again (it is interrupted once here).
+// It returns when the cell blocks the second time; the cell's result comes
+// on the channel. The host calls end with the test.
+func BlockedInHostCall(t testing.TB, k kernel.Kernel) <-chan kernel.Result {
+	t.Helper()
+	called := make(chan struct{}, 16)
+	never := make(chan struct{})
+	t.Cleanup(func() { close(never) })
+	block := func(context.Context, []any, map[string]any) (any, error) {
+		called <- struct{}{}
+		<-never
+		return nil, nil
+	}
+	res := make(chan kernel.Result, 1)
+	go func() {
+		r, _ := k.Execute(context.Background(), kernel.Request{
+			Code:      "while True:\n    try:\n        block()\n    except KeyboardInterrupt:\n        pass",
+			Functions: map[string]kernel.HostFunc{"block": block},
+		})
+		res <- r
+	}()
+	<-called
+	k.Interrupt()
+	<-called
+	return res
+}

@@ -199,3 +199,31 @@ func TestLaneProgram(t *testing.T) {
 		}
 	}
 }
+
+// A snippet whose worker dies is a crash worded as a kernel's crash is
+// (kcore.Death.Text, which TestDeathsReadTheSameOnEveryBackend holds for
+// every backend), without the kernel's next-run clause; the snippet sent
+// behind it runs on a new worker.
+func TestLaneDeathReadsAsAKernelDeath(t *testing.T) {
+	bin, err := monty.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLane(context.Background(), bin, kernel.Limits{Timeout: time.Hour})
+	defer l.Close()
+	for i, code := range []string{"while True:\n    pass", "'next'"} {
+		if err := l.Send(i, kernel.Snippet{Code: code}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := os.FindProcess(l.w.Pid()); err == nil {
+		p.Kill()
+	}
+	tag, r := l.Receive()
+	if tag != 0 || r.Status != kernel.StatusCrashed || r.Error.EName != "KernelCrashed" || r.Error.EValue != "the kernel was killed by signal SIGKILL" {
+		t.Fatalf("%d: %+v %+v", tag, r, r.Error)
+	}
+	if tag, r := l.Receive(); tag != 1 || r.Value == nil || r.Value.Text != "'next'" {
+		t.Fatalf("%d: %+v", tag, r)
+	}
+}

@@ -166,3 +166,21 @@ func TestReplayThatDrawsSaysSo(t *testing.T) {
 		t.Fatalf("%q", notes)
 	}
 }
+
+// Close ends a cell blocked in a host call whatever the call does (see
+// kerneltest.BlockedInHostCall). (A FIFO in the workspace cannot block a
+// cell: Monty's files see regular files only, see
+// TestWorkspaceFIFOIsNotThere.)
+func TestCloseEndsACellBlockedInAHostCall(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	res := kerneltest.BlockedInHostCall(t, k)
+	start := time.Now()
+	if err := k.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := <-res
+	t.Logf("Close ended the kernel in %s", time.Since(start))
+	if r.Status != kernel.StatusInterrupted || r.Error.EValue != "the kernel was restarted" {
+		t.Fatalf("%+v %+v", r, r.Error)
+	}
+}

@@ -32,6 +32,15 @@ func (d Death) Crashed() *contract.ExecutionError {
 	return &contract.ExecutionError{EName: "KernelCrashed", EValue: d.Text() + "; the next run starts a fresh kernel"}
 }
 
+// SnippetCrashed is the error of a batch snippet whose process died (a
+// Monty worker, a fork server's child or its container); why is the death
+// in the words a kernel's crash uses too (Death.Text,
+// container.ExitInfo.Describe). A snippet has no next run to tell of: the
+// others do not share its process.
+func SnippetCrashed(why string) *contract.ExecutionError {
+	return &contract.ExecutionError{EName: "KernelCrashed", EValue: why}
+}
+
 // DiedIdle is the result of a run that found the kernel's worker or
 // container dead, killed between cells: the cell did not run, the state
 // is lost and the count starts again (this result has count 0).
