@@ -88,6 +88,10 @@ type ToolError struct {
 	EValue string `json:"evalue"`
 	// Frames, outermost first; line is 1-based in the code that ran, 0 outside it.
 	Traceback []Frame `json:"traceback"`
+	// Its PEP 678 notes (add_note), in order.
+	Notes []string `json:"notes,omitempty"`
+	// The whole exception as CPython prints it: the cause or context first, each exception's frames, message and notes, an exception group's members.
+	Formatted string `json:"formatted"`
 }
 
 // ResetSessionResult answers reset_session.

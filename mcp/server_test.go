@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/mcp"
 )
@@ -164,5 +165,32 @@ func TestInstallTakesOnlyNames(t *testing.T) {
 	r, _ := callTool(t, cs, "install_packages", map[string]any{"packages": []string{"numpy", "requests>=2.31,<3"}})
 	if !r.IsError || !strings.Contains(resultText(r), "cannot install packages") {
 		t.Fatalf("%s", resultText(r))
+	}
+}
+
+// A run_python error carries the whole exception, the cause first, in the
+// text a model reads and in the structured result.
+func TestRunPythonErrorIsWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	s := contract.DefaultSettings()
+	s.Backend, s.Container.Image, s.Container.Runtime = contract.BackendContainer, containertest.Image(), contract.RuntimeRunc
+	_, cs := connect(t, mcp.Options{Settings: s})
+	code := "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    err = ValueError('bad ratio')\n    err.add_note('while scoring')\n    raise err from e\n"
+	r, m := callTool(t, cs, contract.ToolRunPython, map[string]any{"code": code})
+	text := resultText(r)
+	for _, want := range []string{"ZeroDivisionError: division by zero", "The above exception was the direct cause of the following exception:", "ValueError: bad ratio\nwhile scoring\n", "line 6, in <module>"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("text lacks %q:\n%s", want, text)
+		}
+	}
+	e, _ := m["error"].(map[string]any)
+	formatted, _ := e["formatted"].(string)
+	if e["ename"] != "ValueError" || !strings.Contains(formatted, "ZeroDivisionError: division by zero") || strings.Index(formatted, "ZeroDivisionError") > strings.Index(formatted, "ValueError") {
+		t.Fatalf("structured error %v", e)
+	}
+	if notes, _ := e["notes"].([]any); len(notes) != 1 || notes[0] != "while scoring" {
+		t.Fatalf("notes %v", e["notes"])
 	}
 }

@@ -40,22 +40,16 @@ func runText(r *contract.RunPythonResult) string {
 		fmt.Fprintf(&b, "Out[%d]: %s\n", r.ExecutionCount, clip(r.Result))
 	}
 	if e := r.Error; e != nil {
-		if len(e.Traceback) > 0 {
-			b.WriteString("Traceback (most recent call last):\n")
+		if e.Formatted != "" {
+			b.WriteString(clip(e.Formatted))
+		} else {
+			x := &contract.ExecutionError{EName: e.EName, EValue: e.EValue, Notes: e.Notes}
 			for _, f := range e.Traceback {
-				switch {
-				case f.Line > 0:
-					fmt.Fprintf(&b, "  line %d, in %s\n    %s\n", f.Line, f.Name, f.Text)
-				case f.Text != "":
-					fmt.Fprintf(&b, "  in %s: %s\n", f.Name, f.Text)
-				}
+				f.Line-- // back to the record's lines: 0-based, -1 outside the code
+				x.Traceback = append(x.Traceback, f)
 			}
+			b.WriteString(clip(notebook.Traceback(x, toolFrame)))
 		}
-		b.WriteString(e.EName)
-		if e.EValue != "" {
-			b.WriteString(": " + clip(e.EValue))
-		}
-		b.WriteByte('\n')
 	}
 	if len(r.FilesChanged) > 0 {
 		b.WriteString("[files:")
@@ -109,4 +103,16 @@ func DisplayText(d contract.Display) string {
 		fmt.Fprintf(&b, "[display: %s]\n", strings.Join(others, ", "))
 	}
 	return b.String()
+}
+
+// toolFrame is one frame of a record (0-based lines, -1 outside the code)
+// as the text content shows it: 1-based lines of the code that ran.
+func toolFrame(f contract.Frame) string {
+	switch {
+	case f.Line >= 0:
+		return fmt.Sprintf("  line %d, in %s\n    %s\n", f.Line+1, f.Name, f.Text)
+	case f.Text != "":
+		return fmt.Sprintf("  in %s: %s\n", f.Name, f.Text)
+	}
+	return ""
 }

@@ -83,7 +83,8 @@ func result(session string, rec *contract.Execution) *contract.RunPythonResult {
 		r.ResultMIME = slices.Sorted(maps.Keys(v.MIME))
 	}
 	if e := rec.Error; e != nil {
-		r.Error = &contract.ToolError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, len(e.Traceback))}
+		r.Error = &contract.ToolError{EName: e.EName, EValue: e.EValue, Traceback: make([]contract.Frame, len(e.Traceback)), Notes: e.Notes,
+			Formatted: notebook.Traceback(e, toolFrame)}
 		for i, f := range e.Traceback {
 			f.Line++ // -1 (outside the code) becomes 0
 			r.Error.Traceback[i] = f
