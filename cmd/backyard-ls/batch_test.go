@@ -331,3 +331,23 @@ func TestBatchReaderGoesAway(t *testing.T) {
 		t.Fatalf("containers left: %v", ids)
 	}
 }
+
+// Batch snippets see the server's time zone and a kernel's environment on
+// every lane, as a notebook's cells do.
+func TestBatchTimeZoneAndEnvironment(t *testing.T) {
+	t.Setenv("TZ", "Asia/Kolkata")
+	input := `{"id": "tz", "code": "import datetime, os\nstr(datetime.datetime(2024, 1, 15, 12, tzinfo=datetime.timezone.utc).astimezone().utcoffset()), os.environ.get('LANG')"}` + "\n"
+	lanes := [][]string{{"--backend", "monty"}}
+	if !testing.Short() {
+		lanes = append(lanes, []string{"--backend", "container", "--image", containertest.Image(), "--runtime", "runc"})
+	}
+	for _, args := range lanes {
+		recs, stderr, code := batch(t, input, args...)
+		if code != 0 || len(recs) != 1 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		if r := recs[0]; r.Status != "ok" || r.Result == nil || r.Result.Text != "('5:30:00', 'C.UTF-8')" {
+			t.Fatalf("%v: %+v %+v %+v", args, r, r.Result, r.Error)
+		}
+	}
+}

@@ -138,7 +138,11 @@ func (l *Lane) worker() error {
 	if l.w != nil && l.w.Alive() {
 		return nil
 	}
-	w, err := monty.Start(l.ctx, WorkerConfig(l.binary, l.limits))
+	cfg := WorkerConfig(l.binary, l.limits)
+	// The environment and time zone a notebook's kernel has.
+	cfg.Env = cellEnv(nil)
+	cfg.TimeZone = TimeZone(cfg.Env["TZ"])
+	w, err := monty.Start(l.ctx, cfg)
 	if err != nil {
 		return err
 	}
