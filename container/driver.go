@@ -15,9 +15,16 @@ var driverPy string
 //go:embed ipython.py
 var ipythonPy string
 
+// pyerrorPy turns exceptions into records, for the driver and the fork
+// server alike.
+//
+//go:embed pyerror.py
+var pyerrorPy string
+
 // driverSource is the in-container driver: stdlib-only Python >= 3.8, with
-// the function it shows variables with and IPython's shell.
-var driverSource = shortrepr.Source + "\n" + ipythonPy + "\n" + driverPy
+// the function it shows variables with, its exception records and
+// IPython's shell.
+var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + ipythonPy + "\n" + driverPy
 
 // driverCommand is the container's command. The driver source goes in as the
 // -c argument (about 20 KB, well under the kernel's 128 KiB per argument):

@@ -12,11 +12,14 @@ import (
 	"unicode/utf8"
 )
 
-// forkServerSource is the batch fork server: stdlib-only Python >= 3.8,
-// started like the driver, as the -c argument.
+// forkServerPy is the batch fork server: stdlib-only Python >= 3.8,
+// started like the driver, as the -c argument (forkServerSource), after
+// the exception records it shares with the driver.
 //
 //go:embed forkserver.py
-var forkServerSource string
+var forkServerPy string
+
+var forkServerSource = pyerrorPy + "\n" + forkServerPy
 
 const forkServerProtocol = 1
 

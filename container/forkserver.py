@@ -35,7 +35,6 @@ import time
 PROTOCOL = 1
 WORKDIR = "/tmp"  # the snippet's working directory and HOME: a tmpfs
 SCRATCH = ("/tmp", "/dev/shm", "/dev/mqueue")  # emptied after every snippet
-MAX_FRAMES = 30
 RESULT_FD = 3  # where the child writes its outcome: the run's key, then JSON
 KEY_BYTES = 16
 
@@ -122,44 +121,6 @@ def _evaluate(code_obj, ns):
 
         return asyncio.new_event_loop().run_until_complete(eval(code_obj, ns))
     return eval(code_obj, ns)
-
-
-def _traceback(tb, name):
-    import traceback
-
-    entries = [f for f in traceback.extract_tb(tb) if f.filename != _SERVER_FILE]
-    for i, f in enumerate(entries):
-        if f.filename == name:
-            entries = entries[i:]  # the snippet's module level comes first
-            break
-    frames = []
-    half = MAX_FRAMES // 2
-    for i, f in enumerate(entries):
-        if len(entries) > MAX_FRAMES:
-            if i == half:
-                frames.append({"line": 0, "name": "...", "text": "[%d frames omitted]" % (len(entries) - MAX_FRAMES)})
-            if half <= i < len(entries) - half:
-                continue
-        text = (f.line or "").strip()
-        if f.filename == name:
-            frames.append({"line": f.lineno, "name": f.name, "text": text})
-        else:
-            frames.append({"line": 0, "name": f.name, "text": "%s:%s: %s" % (f.filename, f.lineno, text)})
-    return frames
-
-
-_SERVER_FILE = sys._getframe().f_code.co_filename  # "<string>" under -c
-
-
-def _exception(e, name):
-    report = {"ename": type(e).__name__, "evalue": str(e), "traceback": _traceback(e.__traceback__, name)}
-    if isinstance(e, KeyboardInterrupt):
-        report["evalue"] = ""
-    elif isinstance(e, SyntaxError) and e.filename == name:
-        # Where the parser stopped, as IPython shows it.
-        report["evalue"] = e.msg or report["evalue"]
-        report["traceback"].append({"line": e.lineno or 0, "name": "<module>", "text": (e.text or "").strip()})
-    return report
 
 
 def _cut(text, cap):
@@ -254,9 +215,9 @@ def _child(req, mapped, key):
                 done["value"] = {"text": _cut(repr(value), int(req.get("max_output", 1 << 20)))}
         except SystemExit as e:
             done = {"status": "error", "error": {"ename": "SystemExit", "evalue": str(e.code if e.code is not None else ""),
-                                                 "traceback": _traceback(e.__traceback__, name)}}
+                                                 "traceback": _frames(e.__traceback__, name)}}
         except BaseException as e:
-            done = {"status": "error", "error": _exception(e, name)}
+            done = {"status": "error", "error": _error(e, name)}
         for s in (sys.stdout, sys.stderr):
             try:
                 s.flush()

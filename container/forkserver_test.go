@@ -80,6 +80,17 @@ func TestForkServerRunsSnippets(t *testing.T) {
 				r.Error.Traceback[0].Line != 4 || r.Error.Traceback[1].Line != 2 || r.Error.Traceback[1].Text != "return 10 / n" {
 				t.Fatalf("%+v", r.Error)
 			}
+			// The whole exception, as a kernel reports it: cause, notes,
+			// group members, spans.
+			r = runSnippet(t, f, Snippet{Code: "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    err = ValueError('bad')\n    err.add_note('scoring')\n    raise err from e\n"})
+			if r.Status != "error" || r.Error.EName != "ValueError" || len(r.Error.Notes) != 1 || r.Error.Notes[0] != "scoring" ||
+				r.Error.Cause == nil || r.Error.Cause.EName != "ZeroDivisionError" || len(r.Error.Cause.Traceback) != 1 || r.Error.Cause.Traceback[0].Line != 2 {
+				t.Fatalf("%+v", r.Error)
+			}
+			r = runSnippet(t, f, Snippet{Code: "raise ExceptionGroup('two', [KeyError('k'), TypeError('t')])"})
+			if r.Status != "error" || r.Error.EName != "ExceptionGroup" || len(r.Error.Exceptions) != 2 || r.Error.Exceptions[1].EName != "TypeError" {
+				t.Fatalf("%+v", r.Error)
+			}
 			r = runSnippet(t, f, Snippet{Code: "x = 1\nif x\n"})
 			if r.Status != "error" || r.Error.EName != "SyntaxError" || r.Error.Traceback[len(r.Error.Traceback)-1].Line != 2 {
 				t.Fatalf("%+v", r.Error)
