@@ -163,10 +163,21 @@ func check(path, version string, platforms map[string]platform) (string, []strin
 	}
 	meta := headers(files[infoDir+"METADATA"])
 	pin := "pydantic-monty-runtime==" + monty.RuntimeVersion
-	for key, val := range map[string]string{"Name": "backyard-ls", "Version": version, "Requires-Dist": pin} {
+	for key, val := range map[string]string{"Name": "backyard-ls", "Version": version} {
 		if got := meta[key]; len(got) != 1 || got[0] != val {
 			bad("METADATA %s %v, want %s", key, got, val)
 		}
+	}
+	// Installed without extras, the wheel needs the worker alone; extras
+	// (ray) bring their own.
+	var always []string
+	for _, req := range meta["Requires-Dist"] {
+		if !strings.Contains(req, "extra ==") {
+			always = append(always, req)
+		}
+	}
+	if len(always) != 1 || always[0] != pin {
+		bad("METADATA Requires-Dist without an extra %v, want %s", always, pin)
 	}
 	checkRecord(files, infoDir+"RECORD", bad)
 	if p.goos != "windows" && scriptMode&0o111 != 0o111 {
