@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -23,7 +24,9 @@ import (
 // ignored. A body over the limit gets 413. It reports whether v can be
 // used; when not, the answer is written.
 func decode(w http.ResponseWriter, r *http.Request, v any, required ...string) bool {
-	body, err := io.ReadAll(r.Body)
+	b := bodies.Get().(*bodyBuffer)
+	defer b.put()
+	body, err := b.read(r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -32,7 +35,8 @@ func decode(w http.ResponseWriter, r *http.Request, v any, required ...string) b
 		// Otherwise the client went away: nobody to answer.
 		return false
 	}
-	members, err := topMembers(body)
+	fields := fieldsOf(reflect.TypeOf(v).Elem())
+	present, null, err := b.members(body, fields)
 	if err != nil {
 		var se *json.SemanticError
 		if errors.As(err, &se) {
@@ -44,16 +48,13 @@ func decode(w http.ResponseWriter, r *http.Request, v any, required ...string) b
 	}
 	var errs []contract.ValidationError
 	for _, name := range required {
-		if null, ok := members[name]; !ok || null {
+		if i := fields.index(name); i < 0 || present&(1<<i) == 0 || null&(1<<i) != 0 {
 			errs = append(errs, contract.ValidationError{Type: "missing", Loc: []any{"body", name}, Msg: "Field required"})
 		}
 	}
-	t := reflect.TypeOf(v).Elem()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if null := members[name]; null && !nullable(f.Type) && !contains(required, name) {
-			errs = append(errs, contract.ValidationError{Type: kindName(f.Type) + "_type", Loc: []any{"body", name}, Msg: "Input should be a valid " + kindWord(f.Type)})
+	for i, f := range fields {
+		if null&(1<<i) != 0 && !f.nullable && !contains(required, f.name) {
+			errs = append(errs, contract.ValidationError{Type: f.kind + "_type", Loc: []any{"body", f.name}, Msg: "Input should be a valid " + f.word})
 		}
 	}
 	if len(errs) > 0 {
@@ -82,6 +83,135 @@ func decode(w http.ResponseWriter, r *http.Request, v any, required ...string) b
 		return false
 	}
 	return true
+}
+
+// field is a request member as decode checks it.
+type field struct {
+	name       string
+	nullable   bool
+	kind, word string // kindName, kindWord
+}
+
+type fields []field
+
+// index is the position of the member name, -1 when there is none.
+func (fs fields) index(name string) int {
+	for i, f := range fs {
+		if f.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// requestFields caches fieldsOf by request type: requests are decoded
+// often, and their types are few.
+var requestFields sync.Map // reflect.Type → fields
+
+// fieldsOf lists the JSON members of struct type t (at most 64).
+func fieldsOf(t reflect.Type) fields {
+	if fs, ok := requestFields.Load(t); ok {
+		return fs.(fields)
+	}
+	if t.NumField() > 64 {
+		panic("httpapi: a request type of more than 64 fields: " + t.String())
+	}
+	var fs fields
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		fs = append(fs, field{name: name, nullable: nullable(f.Type), kind: kindName(f.Type), word: kindWord(f.Type)})
+	}
+	requestFields.Store(t, fs)
+	return fs
+}
+
+// bodyBuffer holds a request body while it is decoded, and the decoder
+// that scans it; both are kept between requests (bodies).
+type bodyBuffer struct {
+	data bytes.Buffer
+	r    bytes.Reader
+	dec  jsontext.Decoder
+	name []byte
+}
+
+var bodies = sync.Pool{New: func() any { return new(bodyBuffer) }}
+
+// keptBody is the largest body buffer kept for the next request.
+const keptBody = 64 << 10
+
+func (b *bodyBuffer) put() {
+	if b.data.Cap() > keptBody {
+		return
+	}
+	b.data.Reset()
+	b.r.Reset(nil)
+	b.dec.Reset(&b.r)
+	bodies.Put(b)
+}
+
+// read reads r's body; it is valid until put.
+func (b *bodyBuffer) read(r *http.Request) ([]byte, error) {
+	if n := r.ContentLength; n > 0 && n < keptBody {
+		b.data.Grow(int(n) + bytes.MinRead)
+	}
+	_, err := b.data.ReadFrom(r.Body)
+	return b.data.Bytes(), err
+}
+
+// members reads a JSON object's member names, without decoding the
+// values, and reports which of fs are present and which of those are
+// null (bit i for fs[i]). The error is a *jsontext.SyntacticError (or
+// io.ErrUnexpectedEOF) for what is not JSON, a *json.SemanticError for
+// JSON that is not an object.
+func (b *bodyBuffer) members(body []byte, fs fields) (present, null uint64, err error) {
+	b.r.Reset(body)
+	d := &b.dec
+	d.Reset(&b.r)
+	if k := d.PeekKind(); k != '{' {
+		if _, err := d.ReadValue(); err != nil {
+			return 0, 0, err
+		}
+		if _, err := d.ReadToken(); err != io.EOF {
+			return 0, 0, fmt.Errorf("data after the value: %w", err)
+		}
+		return 0, 0, &json.SemanticError{JSONKind: k}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return 0, 0, err
+	}
+	for d.PeekKind() != '}' {
+		raw, err := d.ReadValue()
+		if err != nil {
+			return 0, 0, err
+		}
+		if b.name, err = jsontext.AppendUnquote(b.name[:0], raw); err != nil {
+			return 0, 0, err
+		}
+		isNull := d.PeekKind() == 'n'
+		for i, f := range fs {
+			if f.name == string(b.name) {
+				present |= 1 << i
+				if isNull {
+					null |= 1 << i
+				}
+				break
+			}
+		}
+		if err := d.SkipValue(); err != nil {
+			return 0, 0, err
+		}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return 0, 0, err
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("data after the object")
+		}
+		return 0, 0, err
+	}
+	return present, null, nil
 }
 
 func invalid(w http.ResponseWriter, errs ...contract.ValidationError) {
@@ -161,45 +291,4 @@ func jsonProblem(err error) string {
 		return "the body ends before the JSON value does"
 	}
 	return fmt.Sprint(err)
-}
-
-// topMembers reads a JSON object's member names, each with whether its
-// value is null, without decoding the values. The error is a
-// *jsontext.SyntacticError (or io.ErrUnexpectedEOF) for what is not JSON,
-// a *json.SemanticError for JSON that is not an object.
-func topMembers(body []byte) (map[string]bool, error) {
-	d := jsontext.NewDecoder(bytes.NewReader(body))
-	if k := d.PeekKind(); k != '{' {
-		if _, err := d.ReadValue(); err != nil {
-			return nil, err
-		}
-		if _, err := d.ReadToken(); err != io.EOF {
-			return nil, fmt.Errorf("data after the value: %w", err)
-		}
-		return nil, &json.SemanticError{JSONKind: k}
-	}
-	if _, err := d.ReadToken(); err != nil {
-		return nil, err
-	}
-	members := map[string]bool{}
-	for d.PeekKind() != '}' {
-		name, err := d.ReadToken()
-		if err != nil {
-			return nil, err
-		}
-		members[name.String()] = d.PeekKind() == 'n'
-		if err := d.SkipValue(); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := d.ReadToken(); err != nil {
-		return nil, err
-	}
-	if _, err := d.ReadToken(); err != io.EOF {
-		if err == nil {
-			err = errors.New("data after the object")
-		}
-		return nil, err
-	}
-	return members, nil
 }

@@ -41,11 +41,10 @@ func (s *Server) runCode(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	// Admitted before the body is read: the bodies in memory are bounded
 	// by the runs.
-	end, ok := s.begin(w, r)
-	if !ok {
+	if !s.begin(w, r) {
 		return
 	}
-	defer end()
+	defer s.end()
 	var req contract.RunCodeRequest
 	req.SetDefaults()
 	if !decode(w, r, &req, "code", "language") {
@@ -143,14 +142,24 @@ func quoteList(vals []string) string {
 // says, as `python file.py` would have ended: an uncaught exception is
 // its traceback on stderr and exit code 1, SystemExit its code.
 func programResponse(r kernel.Result) *contract.RunCodeResponse {
-	resp := &contract.RunCodeResponse{Files: map[string]string{}}
+	// One allocation for the answer and what it points to. No files is a
+	// nil map, which marshals as {} as SandboxFusion's answer has it.
+	a := &struct {
+		resp           contract.RunCodeResponse
+		run            contract.CommandRunResult
+		took           float64
+		stdout, stderr string
+		code           int
+	}{took: r.Duration.Seconds(), stdout: r.Stdout}
+	resp, run := &a.resp, &a.run
+	if len(r.Fetched) > 0 {
+		resp.Files = make(map[string]string, len(r.Fetched))
+	}
 	for p, data := range r.Fetched {
 		resp.Files[p] = base64.StdEncoding.EncodeToString([]byte(data))
 	}
-	took := r.Duration.Seconds()
-	stdout, stderr := r.Stdout, r.Stderr
-	run := &contract.CommandRunResult{Status: contract.CommandFinished, ExecutionTime: &took, Stdout: &stdout, Stderr: &stderr}
-	code := 0
+	*run = contract.CommandRunResult{Status: contract.CommandFinished, ExecutionTime: &a.took, Stdout: &a.stdout, Stderr: &a.stderr}
+	stderr, code := r.Stderr, 0
 	switch r.Status {
 	case kernel.StatusOK:
 	case kernel.StatusTimeout:
@@ -184,10 +193,11 @@ func programResponse(r kernel.Result) *contract.RunCodeResponse {
 	default: // interrupted: the server is stopping (a client that went away is not answered)
 		return sandboxError(resp, "the run was stopped: the server is shutting down")
 	}
+	a.stderr, a.code = stderr, code
 	resp.RunResult = run
 	resp.Status = contract.RunFailed
 	if run.Status == contract.CommandFinished {
-		run.ReturnCode = &code
+		run.ReturnCode = &a.code
 		if code == 0 {
 			resp.Status = contract.RunSuccess
 		}
@@ -220,11 +230,10 @@ func exitStatus(value string) (code int, msg string) {
 func (s *Server) runJupyter(w http.ResponseWriter, r *http.Request) {
 	const endpoint = "run_jupyter"
 	start := time.Now()
-	end, ok := s.begin(w, r)
-	if !ok {
+	if !s.begin(w, r) {
 		return
 	}
-	defer end()
+	defer s.end()
 	var req contract.RunJupyterRequest
 	req.SetDefaults()
 	if !decode(w, r, &req, "cells") {

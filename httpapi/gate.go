@@ -27,17 +27,17 @@ func newGate(slots, queue int, m *metrics) *gate {
 // enter takes a slot, waiting in the queue for one when there is room;
 // release gives it back. It fails with errBusy, or ctx's error when the
 // caller stopped waiting.
-func (g *gate) enter(ctx context.Context) (release func(), err error) {
+func (g *gate) enter(ctx context.Context) error {
 	select {
 	case g.slots <- struct{}{}:
 		g.metrics.running.Inc()
-		return g.release, nil
+		return nil
 	default:
 	}
 	g.mu.Lock()
 	if g.waiting >= g.queue {
 		g.mu.Unlock()
-		return nil, errBusy
+		return errBusy
 	}
 	g.waiting++
 	g.metrics.queued.Set(float64(g.waiting))
@@ -51,9 +51,9 @@ func (g *gate) enter(ctx context.Context) (release func(), err error) {
 	select {
 	case g.slots <- struct{}{}:
 		g.metrics.running.Inc()
-		return g.release, nil
+		return nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 }
 

@@ -117,15 +117,29 @@ func (l *lanes) refuse(life context.Context, err error) {
 // (an interrupted result).
 func (l *lanes) run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 	sn.Context = ctx
-	c := &call{sn: sn, res: make(chan kernel.Result, 1)}
+	c := calls.Get().(*call)
+	c.sn = sn
 	select {
 	case l.in <- c:
 	case <-ctx.Done():
+		c.put()
 		return interrupted()
 	case <-l.done:
+		c.put()
 		return unavailable(errShuttingDown)
 	}
-	return <-c.res
+	r := <-c.res
+	c.put()
+	return r
+}
+
+// calls are kept between runs, with their channels.
+var calls = sync.Pool{New: func() any { return &call{res: make(chan kernel.Result, 1)} }}
+
+// put gives back a call whose result was taken (or that was never sent).
+func (c *call) put() {
+	c.sn = kernel.Snippet{}
+	calls.Put(c)
 }
 
 // wait waits until the batch ended (its lanes and containers are gone).

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,6 +18,49 @@ type metrics struct {
 	running  prometheus.Gauge
 	queued   prometheus.Gauge
 	sessions prometheus.Gauge
+
+	// The series already used, by their labels: finding one in a vec
+	// hashes its labels, which every request would otherwise pay.
+	requestSeries seriesCache[requestLabels, prometheus.Counter]
+	runSeries     seriesCache[[3]string, prometheus.Counter]
+	errorSeries   seriesCache[[2]string, prometheus.Counter]
+	latencySeries seriesCache[[2]string, prometheus.Observer]
+}
+
+type requestLabels struct {
+	endpoint string
+	code     int
+}
+
+// seriesCache holds the series of a vec by their labels.
+type seriesCache[K comparable, V any] struct {
+	mu sync.RWMutex
+	m  map[K]V
+}
+
+// get is the series of labels k, made by find the first time.
+func (c *seriesCache[K, V]) get(k K, find func() V) V {
+	c.mu.RLock()
+	v, ok := c.m[k]
+	c.mu.RUnlock()
+	if ok {
+		return v
+	}
+	v = find()
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+	c.mu.Unlock()
+	return v
+}
+
+// request counts a request's answer by endpoint and HTTP status code.
+func (m *metrics) request(endpoint string, code int) {
+	m.requestSeries.get(requestLabels{endpoint, code}, func() prometheus.Counter {
+		return m.requests.WithLabelValues(endpoint, strconv.Itoa(code))
+	}).Inc()
 }
 
 func newMetrics(reg *prometheus.Registry) *metrics {
@@ -53,7 +98,9 @@ func (m *metrics) ran(endpoint, backend, status string) {
 	if backend == "" {
 		backend = "none"
 	}
-	m.runs.WithLabelValues(endpoint, backend, status).Inc()
+	m.runSeries.get([3]string{endpoint, backend, status}, func() prometheus.Counter {
+		return m.runs.WithLabelValues(endpoint, backend, status)
+	}).Inc()
 }
 
 // answered records a run request's time and, when the server could not
@@ -62,8 +109,9 @@ func (m *metrics) answered(endpoint, backend string, since time.Time, failed boo
 	if backend == "" {
 		backend = "none"
 	}
-	m.latency.WithLabelValues(endpoint, backend).Observe(time.Since(since).Seconds())
+	labels := [2]string{endpoint, backend}
+	m.latencySeries.get(labels, func() prometheus.Observer { return m.latency.WithLabelValues(endpoint, backend) }).Observe(time.Since(since).Seconds())
 	if failed {
-		m.errors.WithLabelValues(endpoint, backend).Inc()
+		m.errorSeries.get(labels, func() prometheus.Counter { return m.errors.WithLabelValues(endpoint, backend) }).Inc()
 	}
 }

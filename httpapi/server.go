@@ -14,6 +14,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -216,12 +217,12 @@ func (s *Server) Handler() http.Handler {
 		// Refused before routing: counted under no endpoint (a client
 		// chooses the path).
 		if code, why := s.refuse(r); code != 0 {
-			s.metrics.requests.WithLabelValues("", fmt.Sprint(code)).Inc()
+			s.metrics.request("", code)
 			writeError(w, code, why)
 			return
 		}
 		if r.ContentLength > s.opts.MaxBodyBytes {
-			s.metrics.requests.WithLabelValues("", "413").Inc()
+			s.metrics.request("", http.StatusRequestEntityTooLarge)
 			writeError(w, http.StatusRequestEntityTooLarge, tooLarge(s.opts.MaxBodyBytes))
 			return
 		}
@@ -278,7 +279,7 @@ func (s *Server) observe(endpoint string, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cw := &codeWriter{ResponseWriter: w, code: http.StatusOK}
 		h(cw, r)
-		s.metrics.requests.WithLabelValues(endpoint, fmt.Sprint(cw.code)).Inc()
+		s.metrics.request(endpoint, cw.code)
 	})
 }
 
@@ -295,22 +296,27 @@ func (c *codeWriter) WriteHeader(code int) {
 // begin admits a run: it waits for a slot (false and the answer written
 // when the server is shutting down, the queue is full or the client went
 // away). end releases it.
-func (s *Server) begin(w http.ResponseWriter, r *http.Request) (end func(), ok bool) {
+func (s *Server) begin(w http.ResponseWriter, r *http.Request) bool {
 	if s.draining.Load() {
 		writeError(w, http.StatusServiceUnavailable, "the server is shutting down: send the request elsewhere")
-		return nil, false
+		return false
 	}
 	s.runs.Add(1)
-	release, err := s.gate.enter(r.Context())
-	if err != nil {
+	if err := s.gate.enter(r.Context()); err != nil {
 		s.runs.Done()
 		if errors.Is(err, errBusy) {
 			w.Header().Set("Retry-After", "1")
 			writeError(w, http.StatusTooManyRequests, fmt.Sprintf("busy: %d runs in progress and %d waiting, the most this server takes (--max-running, --max-queued); retry after a second", s.opts.MaxRunning, s.opts.MaxQueued))
 		}
-		return nil, false // a client that went away gets nothing
+		return false // a client that went away gets nothing
 	}
-	return func() { release(); s.runs.Done() }, true
+	return true
+}
+
+// end releases a run that begin admitted.
+func (s *Server) end() {
+	s.gate.release()
+	s.runs.Done()
 }
 
 // answer is what a run came to: the body of the answer (a
@@ -366,15 +372,29 @@ func (s *Server) Shutdown(ctx context.Context) {
 
 // writeJSON writes v as the answer.
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
+	b := answers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= keptBody {
+			b.Reset()
+			answers.Put(b)
+		}
+	}()
+	if err := json.MarshalWrite(b, v); err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonType
 	w.WriteHeader(code)
-	_, _ = w.Write(data)
+	_, _ = w.Write(b.Bytes())
 }
+
+// answers are the buffers answers are written into, kept between
+// requests.
+var answers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// jsonType is the Content-Type of the answers (shared: net/http only
+// reads it).
+var jsonType = []string{"application/json"}
 
 // writeError answers with contract.HTTPError.
 func writeError(w http.ResponseWriter, code int, detail string) {

@@ -157,11 +157,10 @@ func notFound(w http.ResponseWriter, id string) {
 func (s *Server) runInSession(w http.ResponseWriter, r *http.Request) {
 	const endpoint = "session"
 	start := time.Now()
-	end, ok := s.begin(w, r)
-	if !ok {
+	if !s.begin(w, r) {
 		return
 	}
-	defer end()
+	defer s.end()
 	req := contract.SessionRunRequest{Session: r.PathValue("session")}
 	if !decode(w, r, &req, "code") {
 		return
