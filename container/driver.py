@@ -611,26 +611,6 @@ def _bundle(value):
     return mime
 
 
-def _inline_figures(value):
-    """Like Jupyter's inline backend: figures the cell left open are drawn
-    into the value's bundle (the first one) and closed."""
-    plt = sys.modules.get("matplotlib.pyplot")
-    if plt is None:
-        return value
-    nums = plt.get_fignums()
-    if not nums:
-        return value
-    try:
-        if value is None:
-            fig = plt.figure(nums[0])
-            value = {"text": repr(fig), "mime": {"text/plain": repr(fig)}}
-        if "image/png" not in value["mime"]:
-            value["mime"]["image/png"] = _figure_png(plt.figure(nums[0]))
-    finally:
-        plt.close("all")
-    return value
-
-
 def _cut(text, cap):
     """text cut to at most cap bytes of UTF-8, and how many characters were
     cut."""
@@ -719,7 +699,11 @@ def _execute(req, ns):
                 if value is not None:
                     mime = _bundle(value)
                     v = {"text": mime["text/plain"], "mime": mime}
-                v = _inline_figures(v)
+                # The inline backend's end of cell: open figures become display outputs.
+                if sys.modules.get("matplotlib.pyplot") is not None:
+                    show()
+                if _ipy_shell is not None:
+                    _ipy_shell.events.trigger("post_execute")
                 if v is not None:
                     v = _capped(v, int(req.get("max_output", 1 << 20)))
                     if len(v["mime"]) == 1:

@@ -275,6 +275,26 @@ func TestPyplotShowDisplays(t *testing.T) {
 	}
 }
 
+// Figures left open at a cell's end are display outputs after its value, as
+// IPython's inline backend flushes them, and are closed; pyplot imported
+// after IPython registers its callback on the shell's events.
+func TestOpenFiguresAtCellEnd(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "from IPython.display import HTML\nimport matplotlib.pyplot as plt\nplt.plot([1, 2]); len(plt.get_fignums())")
+	if r.Status != kernel.StatusOK || len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" ||
+		r.Displays[0].Data["text/plain"] != "<Figure size 640x480 with 1 Axes>" || r.Value == nil || r.Value.Text != "1" {
+		t.Fatalf("%s %+v %+v %+v", r.Status, r.Displays, r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, k, "fig, axes = plt.subplots(1, 2)\nlen(plt.get_fignums())")
+	if len(r.Displays) != 1 || r.Displays[0].Data["text/plain"] != "<Figure size 640x480 with 2 Axes>" || r.Value == nil || r.Value.Text != "1" {
+		t.Fatalf("%s %+v %+v %+v", r.Status, r.Displays, r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, k, "n = 0\nget_ipython().events.register('post_execute', lambda: print('after', len(plt.get_fignums())))\nlen(plt.get_fignums())")
+	if len(r.Displays) != 0 || r.Value == nil || r.Value.Text != "0" || r.Stdout != "after 0\n" {
+		t.Fatalf("%s %+v %+v %q %+v", r.Status, r.Displays, r.Value, r.Stdout, r.Error)
+	}
+}
+
 // %pip install under autoInstall "off" says how to turn installs on; %pip
 // list runs pip in the kernel (it only reads).
 func TestPipMagicUnderPolicyOff(t *testing.T) {
