@@ -142,6 +142,13 @@ export enum TextEditorRevealType {
   InCenterIfOutsideViewport = 2,
   AtTop = 3,
 }
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+  Two = 2,
+}
+
 export enum TreeItemCollapsibleState {
   None = 0,
   Collapsed = 1,
