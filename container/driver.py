@@ -41,6 +41,7 @@ PROTOCOL = 1
 
 class _State:
     in_cell = False  # SIGINT raises KeyboardInterrupt only while a cell runs
+    after_value = False  # the cell's value is made: displays now come after it (the inline backend's figures)
     sigint = False  # a SIGINT came while the running cell ran
     cell_ticks = 0  # when the running cell started, in clock ticks since boot
     stdin = False  # the host can answer input() for the running cell
@@ -701,7 +702,11 @@ def _execute(req, ns):
                     v = {"text": mime["text/plain"], "mime": mime}
                 # The inline backend's end of cell: open figures become display outputs.
                 if sys.modules.get("matplotlib.pyplot") is not None:
-                    show()
+                    _st.after_value = True
+                    try:
+                        show()
+                    finally:
+                        _st.after_value = False
                 if _ipy_shell is not None:
                     _ipy_shell.events.trigger("post_execute")
                 if v is not None:

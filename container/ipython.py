@@ -138,6 +138,8 @@ def _publish(data, metadata, display_id, update):
         frame["display_id"] = str(display_id)
     if update:
         frame["update"] = True
+    if _st.after_value:
+        frame["after"] = True
     for st in _st.streams:
         try:
             st.flush()

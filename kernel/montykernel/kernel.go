@@ -307,6 +307,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent {
 		// Not recorded: a replay shows nothing.
 		wfuncs = displays.bind(wfuncs, limits.MaxOutputBytes)
+		displays.ds.Position = func() (int, int) { return out.Len(kernel.Stdout), out.Len(kernel.Stderr) }
 	}
 	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
 		hard: hard, rep: kcore.NewRepeats()}
@@ -318,7 +319,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	k.Track(nil)
 	rec.Code = c.fed
 	r := c.result
-	r.Displays = displays.list()
+	r.Displays = displays.list(len(r.Stdout), len(r.Stderr))
 	r.Runtime = "monty"
 	if !req.Silent {
 		r.ExecutionCount = count

@@ -326,6 +326,12 @@ export interface Display {
   metadata?: unknown;
   /** The display_id given to display(); update_display replaced this output's data. */
   displayId?: string;
+  /** Bytes of the record's stdout printed before it: where Jupyter shows it among the stream's text. */
+  stdoutBefore?: number;
+  /** Bytes of the record's stderr printed before it. */
+  stderrBefore?: number;
+  /** Shown after the cell's value (Out[n]), as the figures IPython's inline backend shows at a cell's end. */
+  afterResult?: boolean;
 }
 
 /**

@@ -21,6 +21,9 @@ type Displays struct {
 	size  int
 	full  bool
 	items []contract.Display
+	// Position, when set, says how many bytes of stdout and stderr the
+	// execution has printed so far: a new output's place among them.
+	Position func() (stdout, stderr int)
 }
 
 // NewDisplays returns the display outputs of an execution whose output
@@ -29,8 +32,9 @@ func NewDisplays(max int) *Displays { return &Displays{max: max} }
 
 // Add applies one display event of a running cell: a new output, an update
 // of the outputs with display id id (Jupyter's update_display_data, which
-// changes them where they are), or a clear.
-func (d *Displays) Add(data map[string]string, meta json.RawMessage, id string, update, clear bool) {
+// changes them where they are), or a clear; after says a new output comes
+// after the cell's value.
+func (d *Displays) Add(data map[string]string, meta json.RawMessage, id string, update, clear, after bool) {
 	switch {
 	case clear:
 		d.items, d.size, d.full = d.items[:0], 0, false
@@ -57,7 +61,20 @@ func (d *Displays) Add(data map[string]string, meta json.RawMessage, id string, 
 		data = map[string]string{}
 	}
 	d.size += n
-	d.items = append(d.items, contract.Display{Data: data, Metadata: metadata(meta), DisplayID: id})
+	x := contract.Display{Data: data, Metadata: metadata(meta), DisplayID: id, AfterResult: after}
+	if d.Position != nil {
+		x.StdoutBefore, x.StderrBefore = d.Position()
+	}
+	d.items = append(d.items, x)
+}
+
+// Clamp keeps each output's place within the streams as they ended (a
+// stream cut at the output limit is shorter than what was printed).
+func (d *Displays) Clamp(stdout, stderr int) {
+	for i := range d.items {
+		d.items[i].StdoutBefore = min(d.items[i].StdoutBefore, stdout)
+		d.items[i].StderrBefore = min(d.items[i].StderrBefore, stderr)
+	}
 }
 
 // List is the outputs so far.
