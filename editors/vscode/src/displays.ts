@@ -21,11 +21,13 @@ export function mainMime(data: Record<string, string>): string {
   return renderedMimes.find((m) => data[m] !== undefined) ?? 'text/plain';
 }
 
-/** The run's outputs with a form richer than text, in the order Jupyter lists them (displays, then the value). */
+/** The run's outputs with a form richer than text, in the order Jupyter lists them (displays, the value, the displays shown after it). */
 export function richOutputs(x: Execution | undefined): RichOutput[] {
   if (!x) return [];
-  const out: RichOutput[] = (x.displays ?? []).map((d: Display) => ({ data: d.data, value: false }));
+  const shown = (after: boolean): RichOutput[] => (x.displays ?? []).filter((d: Display) => !!d.afterResult === after).map((d) => ({ data: d.data, value: false }));
+  const out = shown(false);
   if (x.result?.mime) out.push({ data: x.result.mime, value: true });
+  out.push(...shown(true));
   return out.filter((o) => mainMime(o.data) !== 'text/plain');
 }
 

@@ -8,21 +8,21 @@ describe('the displays view', () => {
     displays: [
       { data: { 'text/plain': '1' } },
       { data: { 'text/plain': '<HTML>', 'text/html': '<table><tr><td>Oslo</td></tr></table>' } },
-      { data: { 'text/plain': '<Figure>', 'image/png': 'iVBO\nRw0=' } },
+      { data: { 'text/plain': '<Figure>', 'image/png': 'iVBO\nRw0=' }, afterResult: true },
     ],
     result: { text: '{}', mime: { 'text/plain': '{}', 'application/json': '{"a":[1]}' } },
   });
 
-  it('takes the rich outputs in order, the value last, text-only ones left out', () => {
+  it('takes the rich outputs in Jupyter’s order (a figure shown at the end after the value), text-only ones left out', () => {
     assert.deepEqual(
       richOutputs(x).map((o) => [mainMime(o.data), o.value]),
       [
         ['text/html', false],
-        ['image/png', false],
         ['application/json', true],
+        ['image/png', false],
       ],
     );
-    assert.equal(richSummary(x), '[text/html, image/png, application/json]');
+    assert.equal(richSummary(x), '[text/html, application/json, image/png]');
     assert.equal(richSummary(execution({ displays: [{ data: { 'text/plain': '1' } }] })), '');
   });
 

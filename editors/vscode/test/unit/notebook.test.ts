@@ -50,6 +50,29 @@ describe('notebook outputs', () => {
     ]);
     assert.deepEqual(outs[1]!.metadata, { outputType: 'display_data', transient: { display_id: 'd1' } });
   });
+  it('place each display among the streams where it was shown, and the inline backend’s figures after the value', () => {
+    const outs = executionOutputs(
+      execution({
+        stdout: 'héllo\nmore\n',
+        stderr: 'err\n',
+        displays: [
+          { data: { 'text/plain': '1' }, stdoutBefore: 7 },
+          { data: { 'text/plain': '2' }, stdoutBefore: 12, stderrBefore: 4 },
+          { data: { 'text/plain': '<Figure>' }, stdoutBefore: 12, stderrBefore: 4, afterResult: true },
+        ],
+        result: { text: '3' },
+      }),
+    ) as unknown as NotebookCellOutput[];
+    assert.deepEqual(items(outs), [
+      [['application/vnd.code.notebook.stdout', 'héllo\n']],
+      [['text/plain', '1']],
+      [['application/vnd.code.notebook.stdout', 'more\n']],
+      [['application/vnd.code.notebook.stderr', 'err\n']],
+      [['text/plain', '2']],
+      [['text/plain', '3']],
+      [['text/plain', '<Figure>']],
+    ]);
+  });
   it('give errors their name, message and a traceback as the stack', () => {
     const outs = executionOutputs(
       execution({ status: 'error', error: { ename: 'ValueError', evalue: 'bad', traceback: [{ line: 1, name: '<module>', text: 'int("x")' }] } }),
