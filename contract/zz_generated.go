@@ -1107,6 +1107,29 @@ func (x *OutputParams) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
 // without reflection.
+func (x *DisplayParams) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"uri":`...)
+	b = appendString(b, x.URI)
+	b = append(b, `,"executionId":`...)
+	b = appendString(b, x.ExecutionID)
+	if x.Display != nil {
+		b = append(b, `,"display":`...)
+		b = x.Display.AppendJSON(b)
+	}
+	if x.Update {
+		b = append(b, `,"update":`...)
+		b = strconv.AppendBool(b, x.Update)
+	}
+	if x.Clear {
+		b = append(b, `,"clear":`...)
+		b = strconv.AppendBool(b, x.Clear)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
 func (x *ExecutionStateParams) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, `"uri":`...)

@@ -41,6 +41,8 @@ type containerCell struct {
 	log     *zap.Logger
 	onInput func(ctx context.Context, prompt string, password bool) (string, error)
 	onSent  func()
+	// onDisplay hears the display events as they come (kernel.Request.OnDisplay).
+	onDisplay func(d contract.Display, update, clear bool)
 	// rep carries interrupt requests after the first (which cancels the
 	// cell's context): each sends one more SIGINT.
 	rep *kcore.Repeats
@@ -108,7 +110,11 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
-		OnDisplay: func(d container.Display) { displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear, d.AfterResult) },
+		OnDisplay: func(d container.Display) {
+			if x, ok := displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear, d.AfterResult); ok && c.onDisplay != nil {
+				c.onDisplay(x, d.Update, d.Clear)
+			}
+		},
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched

@@ -21,7 +21,7 @@ import { isKernelUri, kernelUri, NotebookKernels, type DocSync } from './noteboo
 import { OutputLog, whereLabel } from './output';
 import { describeTried, findMonty, findServer } from './paths';
 import { askInput } from './input';
-import { Cmd, Notify, Request, type ExecutionStateParams, type KernelInfo, type KernelStateParams, type OutputParams } from './protocol';
+import { Cmd, Notify, Request, type DisplayParams, type ExecutionStateParams, type KernelInfo, type KernelStateParams, type OutputParams } from './protocol';
 import { inlineResults } from './settings';
 import { KernelStatus } from './status';
 import { VariablesView, type Target } from './variables';
@@ -204,6 +204,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const c = client;
   c.onNotification(Notify.executionState, onExecutionState);
   c.onNotification(Notify.output, onOutput);
+  c.onNotification(Notify.display, (p: DisplayParams) => notebooks?.onDisplay(p));
   c.onNotification(Notify.kernelState, (p: KernelStateParams) => status.onKernelState(p));
   c.onRequest(Request.input, askInput);
   c.onDidChangeState((e) => {

@@ -44,6 +44,19 @@ export function errorItem(x: Execution): vscode.NotebookCellOutputItem | undefin
   return vscode.NotebookCellOutputItem.error(e);
 }
 
+/** A display as a display_data output (its display id kept, as the ipynb serializer keeps it). */
+export function displayOutput(d: Display): vscode.NotebookCellOutput {
+  const meta: Record<string, unknown> = { outputType: 'display_data' };
+  if (d.metadata !== undefined) meta.metadata = d.metadata;
+  if (d.displayId) meta.transient = { display_id: d.displayId };
+  return new vscode.NotebookCellOutput(displayItems(d), meta);
+}
+
+/** A display's items, the rich forms first. */
+export function displayItems(d: Display): vscode.NotebookCellOutputItem[] {
+  return bundleItems(d.data, d.data['text/plain']);
+}
+
 /**
  * A run's outputs in Jupyter's order: each display where it was shown among
  * stdout and stderr (the text printed before it comes first), the value,
@@ -66,10 +79,7 @@ export function executionOutputs(x: Execution): vscode.NotebookCellOutput[] {
     }
   };
   const display = (d: Display): void => {
-    const meta: Record<string, unknown> = { outputType: 'display_data' };
-    if (d.metadata !== undefined) meta.metadata = d.metadata;
-    if (d.displayId) meta.transient = { display_id: d.displayId };
-    out.push(new vscode.NotebookCellOutput(bundleItems(d.data, d.data['text/plain']), meta));
+    out.push(displayOutput(d));
   };
   const displays = x.displays ?? [];
   for (const d of displays.filter((d) => !d.afterResult)) {

@@ -320,6 +320,7 @@ export interface MockExecution {
   replaceOutput(o: NotebookCellOutput | NotebookCellOutput[]): Promise<void>;
   appendOutput(o: NotebookCellOutput | NotebookCellOutput[]): Promise<void>;
   appendOutputItems(items: NotebookCellOutputItem | NotebookCellOutputItem[], output: NotebookCellOutput): Promise<void>;
+  replaceOutputItems(items: NotebookCellOutputItem | NotebookCellOutputItem[], output: NotebookCellOutput): Promise<void>;
 }
 
 export interface MockController {
@@ -377,6 +378,11 @@ function createController(id: string, notebookType: string, label: string): Mock
           const target = ex.outputs.find((o) => o.id === output.id);
           if (!target) throw new Error('no such output');
           target.items.push(...asArray(items));
+        },
+        async replaceOutputItems(items, output) {
+          const target = ex.outputs.find((o) => o.id === output.id);
+          if (!target) throw new Error('no such output');
+          target.items = asArray(items);
         },
       };
       c.executions.push(ex);
