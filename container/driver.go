@@ -2,6 +2,8 @@ package container
 
 import (
 	_ "embed"
+	"regexp"
+	"sync"
 
 	"github.com/backyard-ls/backyard-ls/internal/shortrepr"
 )
@@ -27,3 +29,13 @@ var driverSource = shortrepr.Source + "\n" + ipythonPy + "\n" + driverPy
 func driverCommand(python string) []string {
 	return []string{python, "-c", driverSource}
 }
+
+// LineMagics reports whether the container's IPython shell has the line
+// magic name (a _line_NAME method of ipython.py), as %lsmagic lists them.
+var LineMagics = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^    def _line_(\w+)\(`).FindAllStringSubmatch(ipythonPy, -1) {
+		out[m[1]] = true
+	}
+	return out
+})

@@ -42,10 +42,25 @@ func TestAutoMagicsMoveToContainer(t *testing.T) {
 // The router plans a snippet with a shell line for the container.
 func TestRouterRoutesMagics(t *testing.T) {
 	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
-		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false} {
+		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false,
+		"%pwd": false, "%foo bar": false, "%pwd\nx = 1": true, "%who": true} {
 		if _, ok := magicRule(code); ok != want {
 			t.Errorf("magicRule(%q) = %v", code, ok)
 		}
+	}
+}
+
+// %pwd and a magic IPython's shell has not are answered on Monty: the
+// document stays there, with IPython's answer and no check.
+func TestMontyAnswersMagicsInAuto(t *testing.T) {
+	a := newAuto(t)
+	r := kerneltest.Run(t, a, "%pwd")
+	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") {
+		t.Fatalf("%%pwd: %s %+v %+v %+v", r.Backend, r.Routing, r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, a, "%foo")
+	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Error == nil || r.Error.EValue != "Line magic function `%foo` not found." {
+		t.Fatalf("%%foo: %s %+v %+v", r.Backend, r.Routing, r.Error)
 	}
 }
 

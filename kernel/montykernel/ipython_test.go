@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
@@ -41,6 +42,20 @@ func TestMagicsOnMontyAlone(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, k, "x"); r.Error == nil || r.Error.EName != "NameError" {
 		t.Errorf("a magic cell ran part of its code: %+v", r)
+	}
+}
+
+// A cell that is only %pwd, or only a magic IPython's shell has not, is
+// answered on Monty as IPython answers it.
+func TestMontyAnswersMagics(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%pwd")
+	if r.Status != kernel.StatusOK || r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") || !strings.HasSuffix(r.Value.Text, "'") || r.ExecutionCount != 1 {
+		t.Fatalf("%%pwd: %s %+v %+v", r.Status, r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, k, "%foo bar")
+	if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
+		t.Fatalf("%%foo: %s %+v", r.Status, r.Error)
 	}
 }
 

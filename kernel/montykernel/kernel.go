@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -247,6 +248,9 @@ func (k *Kernel) discard() {
 	}
 }
 
+// knownMagic reports whether IPython's shell (the container's) has the line magic name.
+func knownMagic(name string) bool { return container.LineMagics()[name] }
+
 // magicError is the error of a cell with IPython syntax (u) run on Monty
 // alone.
 func magicError(u ipysyntax.Use) *contract.ExecutionError {
@@ -281,6 +285,20 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 	t := ipysyntax.Transform(req.Code)
+	if u, ok := t.Single(); ok && u.MontyAnswers(knownMagic) {
+		r := kernel.Result{Status: kernel.StatusOK, Backend: contract.BackendMonty, Runtime: "monty"}
+		if u.Name == "pwd" && knownMagic(u.Name) {
+			dir := cmp.Or(k.opts.Dir, "/")
+			r.Value = &contract.Value{Text: ipysyntax.PyRepr(dir)}
+		} else {
+			// As IPython shows it: the message, no traceback.
+			r.Status, r.Error = kernel.StatusError, &contract.ExecutionError{EName: "UsageError", EValue: ipysyntax.UnknownMagic(u.Name), Traceback: []contract.Frame{}}
+		}
+		if !req.Silent {
+			r.ExecutionCount = count
+		}
+		return r, nil
+	}
 	if plain, ok := t.Plain(); ok && t.Magics() {
 		req.Code = plain // only magics that ask nothing (%matplotlib inline)
 	} else if t.Magics() {

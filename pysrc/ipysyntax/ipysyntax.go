@@ -434,6 +434,28 @@ func (r Result) Plain() (code string, ok bool) {
 	return code, true
 }
 
+// Single is the cell's one line magic when the cell is that line and
+// nothing else (a kernel without IPython's shell may answer it whole).
+func (r Result) Single() (Use, bool) {
+	if len(r.Uses) != 1 || r.Uses[0].Kind != LineMagic || strings.TrimSpace(r.Code) != r.Uses[0].call {
+		return Use{}, false
+	}
+	return r.Uses[0], true
+}
+
+// MontyAnswers reports whether a kernel without IPython's shell answers u,
+// a cell's Single magic, as IPython does: %pwd (the kernel's folder), and
+// a magic IPython's shell does not have (known says which it has), whose
+// answer is IPython's UsageError.
+func (u Use) MontyAnswers(known func(name string) bool) bool {
+	return u.Kind == LineMagic && (u.Name == "pwd" && strings.TrimSpace(u.Args) == "" || !known(u.Name))
+}
+
+// UnknownMagic is IPython's message for a line magic it does not have.
+func UnknownMagic(name string) string {
+	return "Line magic function `%" + name + "` not found."
+}
+
 // PipInstalls are the packages the cell's %pip install and %uv pip install
 // lines name (options left out), in order.
 func (r Result) PipInstalls() []string {
