@@ -29,6 +29,15 @@ func TestDisplayPlainValues(t *testing.T) {
 	}
 }
 
+// A display's place on Monty: the bytes printed before it.
+func TestDisplayPlaceOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	r := kerneltest.Run(t, k, "print('a')\ndisplay(1)\nprint('bb')\ndisplay(2)")
+	if len(r.Displays) != 2 || r.Displays[0].StdoutBefore != 2 || r.Displays[1].StdoutBefore != 5 || r.Displays[1].AfterResult {
+		t.Fatalf("%+v %+v", r.Displays, r.Error)
+	}
+}
+
 // Monty alone has no IPython shell: a cell with magics or shell lines says
 // so, as IPython's UsageError, without running anything.
 func TestMagicsOnMontyAlone(t *testing.T) {
