@@ -177,6 +177,49 @@ describe('NotebookKernels', () => {
     assert.deepEqual(controller.executions[0]!.ended, { success: undefined });
   });
 
+  it('shows display outputs as they come, after the output so far; updates and clears them live', async () => {
+    const nb = mockNotebook('/w/d.ipynb', ['display(1)']);
+    const live: unknown[][] = [];
+    const tick = () => new Promise((r) => setImmediate(r));
+    const { controller } = setup([], async (k) => {
+      const uri = 'file:///w/d.ipynb#backyard-kernel';
+      const outs = () => items(controller.executions.at(-1)!.outputs);
+      k.onDisplay({ uri, executionId: 'x', display: { data: { 'text/plain': 'v1', 'text/html': '<b>1</b>' }, displayId: 'd' } });
+      k.onOutput({ uri, executionId: 'x', stream: 'stdout', text: 'after\n' });
+      await tick();
+      live.push(outs());
+      k.onDisplay({ uri, executionId: 'x', display: { data: { 'text/plain': 'v2' }, displayId: 'd' }, update: true });
+      await tick();
+      live.push(outs());
+      k.onDisplay({ uri, executionId: 'x', clear: true });
+      await tick();
+      live.push(outs());
+    });
+    await controller.executeHandler!(nb.getCells(), nb, controller);
+    assert.deepEqual(live, [
+      [
+        [
+          ['application/vnd.code.notebook.stdout', 'part 1 '],
+          ['application/vnd.code.notebook.stdout', 'part 2\n'],
+        ],
+        [
+          ['text/html', '<b>1</b>'],
+          ['text/plain', 'v1'],
+        ],
+        [['application/vnd.code.notebook.stdout', 'after\n']],
+      ],
+      [
+        [
+          ['application/vnd.code.notebook.stdout', 'part 1 '],
+          ['application/vnd.code.notebook.stdout', 'part 2\n'],
+        ],
+        [['text/plain', 'v2']],
+        [['application/vnd.code.notebook.stdout', 'after\n']],
+      ],
+      [],
+    ]);
+  });
+
   it('stops at the first failing cell, marks its error line, and skips the rest', async () => {
     const nb = mockNotebook('/w/e.ipynb', ['a = 1', '\n1/0', 'b = 2']);
     const err = execution({ status: 'error', executionCount: 2, error: { ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: [{ line: 1, name: '<module>', text: '1/0' }] } });
