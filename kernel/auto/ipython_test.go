@@ -62,6 +62,18 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Error == nil || r.Error.EValue != "Line magic function `%foo` not found." {
 		t.Fatalf("%%foo: %s %+v %+v", r.Backend, r.Routing, r.Error)
 	}
+	onMonty := kerneltest.Run(t, a, "%lsmagic")
+	if onMonty.Backend != contract.BackendMonty || onMonty.Routing != nil || !strings.HasPrefix(onMonty.Stdout, "Available line magics:\n") {
+		t.Fatalf("%%lsmagic: %s %+v %q", onMonty.Backend, onMonty.Routing, onMonty.Stdout)
+	}
+	// The container's shell lists the same.
+	if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer {
+		t.Fatalf("no move: %s %+v", r.Backend, r.Error)
+	}
+	inContainer := kerneltest.Run(t, a, "%lsmagic")
+	if inContainer.Backend != contract.BackendContainer || inContainer.Stdout != onMonty.Stdout {
+		t.Fatalf("%%lsmagic in the container (%s):\n%s\non Monty:\n%s", inContainer.Backend, inContainer.Stdout, onMonty.Stdout)
+	}
 }
 
 // %matplotlib inline and %autoreload keep a document on Monty.

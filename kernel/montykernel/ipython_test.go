@@ -62,6 +62,10 @@ func TestMontyAnswersMagics(t *testing.T) {
 	if r.Status != kernel.StatusOK || r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") || !strings.HasSuffix(r.Value.Text, "'") || r.ExecutionCount != 1 {
 		t.Fatalf("%%pwd: %s %+v %+v", r.Status, r.Value, r.Error)
 	}
+	r = kerneltest.Run(t, k, "%lsmagic")
+	if r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "  %pwd  ") || !strings.Contains(r.Stdout, "%%bash") {
+		t.Fatalf("%%lsmagic: %s %q", r.Status, r.Stdout)
+	}
 	r = kerneltest.Run(t, k, "%foo bar")
 	if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
 		t.Fatalf("%%foo: %s %+v", r.Status, r.Error)

@@ -287,12 +287,17 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	t := ipysyntax.Transform(req.Code)
 	if u, ok := t.Single(); ok && u.MontyAnswers(knownMagic) {
 		r := kernel.Result{Status: kernel.StatusOK, Backend: contract.BackendMonty, Runtime: "monty"}
-		if u.Name == "pwd" && knownMagic(u.Name) {
-			dir := cmp.Or(k.opts.Dir, "/")
-			r.Value = &contract.Value{Text: ipysyntax.PyRepr(dir)}
-		} else {
+		switch {
+		case !knownMagic(u.Name):
 			// As IPython shows it: the message, no traceback.
 			r.Status, r.Error = kernel.StatusError, &contract.ExecutionError{EName: "UsageError", EValue: ipysyntax.UnknownMagic(u.Name), Traceback: []contract.Frame{}}
+		case u.Name == "pwd":
+			r.Value = &contract.Value{Text: ipysyntax.PyRepr(cmp.Or(k.opts.Dir, "/"))}
+		default: // lsmagic
+			r.Stdout = container.LsMagic()
+			if req.OnOutput != nil && !req.Silent {
+				req.OnOutput(kernel.Stdout, r.Stdout)
+			}
 		}
 		if !req.Silent {
 			r.ExecutionCount = count

@@ -444,11 +444,11 @@ func (r Result) Single() (Use, bool) {
 }
 
 // MontyAnswers reports whether a kernel without IPython's shell answers u,
-// a cell's Single magic, as IPython does: %pwd (the kernel's folder), and
-// a magic IPython's shell does not have (known says which it has), whose
-// answer is IPython's UsageError.
+// a cell's Single magic, as IPython does: %pwd (the kernel's folder),
+// %lsmagic (the shell's magics), and a magic IPython's shell does not have
+// (known says which it has), whose answer is IPython's UsageError.
 func (u Use) MontyAnswers(known func(name string) bool) bool {
-	return u.Kind == LineMagic && (u.Name == "pwd" && strings.TrimSpace(u.Args) == "" || !known(u.Name))
+	return u.Kind == LineMagic && ((u.Name == "pwd" || u.Name == "lsmagic") && strings.TrimSpace(u.Args) == "" || !known(u.Name))
 }
 
 // UnknownMagic is IPython's message for a line magic it does not have.
