@@ -62,6 +62,9 @@ func TestMontyAnswersMagics(t *testing.T) {
 	if r.Status != kernel.StatusOK || r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") || !strings.HasSuffix(r.Value.Text, "'") || r.ExecutionCount != 1 {
 		t.Fatalf("%%pwd: %s %+v %+v", r.Status, r.Value, r.Error)
 	}
+	if r := kerneltest.Run(t, k, "%who"); r.Stdout != "Interactive namespace is empty.\n" {
+		t.Fatalf("%%who: %q %+v", r.Stdout, r.Error)
+	}
 	r = kerneltest.Run(t, k, "%lsmagic")
 	if r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "  %pwd  ") || !strings.Contains(r.Stdout, "%%bash") {
 		t.Fatalf("%%lsmagic: %s %q", r.Status, r.Stdout)
