@@ -2,6 +2,10 @@ package container
 
 import (
 	_ "embed"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/backyard-ls/backyard-ls/internal/shortrepr"
 )
@@ -33,4 +37,35 @@ var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + ipythonPy + "\n"
 // trip on stdin.
 func driverCommand(python string) []string {
 	return []string{python, "-c", driverSource}
+}
+
+// LineMagics and CellMagics are the magics the container's IPython shell
+// has (the _line_NAME and _cell_NAME methods of ipython.py), as %lsmagic
+// lists them.
+var (
+	LineMagics = sync.OnceValue(func() map[string]bool { return magics("line") })
+	CellMagics = sync.OnceValue(func() map[string]bool { return magics("cell") })
+)
+
+func magics(kind string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^    def _`+kind+`_(\w+)\(`).FindAllStringSubmatch(ipythonPy, -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+// LsMagic is what %lsmagic prints in the container's shell before any
+// magic is registered.
+func LsMagic() string {
+	list := func(prefix string, names map[string]bool) string {
+		out := make([]string, 0, len(names))
+		for n := range names {
+			out = append(out, prefix+n)
+		}
+		slices.Sort(out)
+		return strings.Join(out, "  ")
+	}
+	return "Available line magics:\n" + list("%", LineMagics()) + "\n\nAvailable cell magics:\n" + list("%%", CellMagics()) +
+		"\n\nAutomagic is OFF, % prefix IS needed for line magics.\n"
 }

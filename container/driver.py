@@ -40,6 +40,7 @@ PROTOCOL = 1
 
 class _State:
     in_cell = False  # SIGINT raises KeyboardInterrupt only while a cell runs
+    after_value = False  # the cell's value is made: displays now come after it (the inline backend's figures)
     sigint = False  # a SIGINT came while the running cell ran
     cell_ticks = 0  # when the running cell started, in clock ticks since boot
     stdin = False  # the host can answer input() for the running cell
@@ -486,26 +487,6 @@ def _bundle(value):
     return mime
 
 
-def _inline_figures(value):
-    """Like Jupyter's inline backend: figures the cell left open are drawn
-    into the value's bundle (the first one) and closed."""
-    plt = sys.modules.get("matplotlib.pyplot")
-    if plt is None:
-        return value
-    nums = plt.get_fignums()
-    if not nums:
-        return value
-    try:
-        if value is None:
-            fig = plt.figure(nums[0])
-            value = {"text": repr(fig), "mime": {"text/plain": repr(fig)}}
-        if "image/png" not in value["mime"]:
-            value["mime"]["image/png"] = _figure_png(plt.figure(nums[0]))
-    finally:
-        plt.close("all")
-    return value
-
-
 def _cut(text, cap):
     """text cut to at most cap bytes of UTF-8, and how many characters were
     cut."""
@@ -594,7 +575,15 @@ def _execute(req, ns):
                 if value is not None:
                     mime = _bundle(value)
                     v = {"text": mime["text/plain"], "mime": mime}
-                v = _inline_figures(v)
+                # The inline backend's end of cell: open figures become display outputs.
+                if sys.modules.get("matplotlib.pyplot") is not None:
+                    _st.after_value = True
+                    try:
+                        show()
+                    finally:
+                        _st.after_value = False
+                if _ipy_shell is not None:
+                    _ipy_shell.events.trigger("post_execute")
                 if v is not None:
                     v = _capped(v, int(req.get("max_output", 1 << 20)))
                     if len(v["mime"]) == 1:

@@ -121,7 +121,7 @@ func (d *localDriver) run(code string, opts ...func(*message)) ([]message, messa
 	for {
 		m := d.next()
 		switch m.T {
-		case msgOut:
+		case msgOut, msgDisplay:
 			outs = append(outs, m)
 		case msgDone:
 			if m.ID != d.nextID {
@@ -290,22 +290,28 @@ func TestDriverMIME(t *testing.T) {
 	if _, done := d.run("import matplotlib"); done.Status != "ok" {
 		t.Skipf("host python3 has no matplotlib: %+v", done.Error)
 	}
-	// A figure drawn and not returned still comes back, like Jupyter's
-	// inline backend; a returned figure too.
-	for _, code := range []string{
-		"import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.title('t');",
-		"fig, ax = plt.subplots()\nax.plot([1, 2])\nfig",
+	// As IPython's inline backend: a figure left open at the cell's end is
+	// a display output after the value (a returned figure is the value too).
+	for _, c := range []struct{ code, value string }{
+		{"import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.title('t');", ""},
+		{"fig, ax = plt.subplots()\nax.plot([1, 2])\nfig", "<Figure"},
 	} {
-		_, done = d.run(code)
-		if done.Status != "ok" || done.Value == nil {
-			t.Fatalf("%q: %+v %+v", code, done, done.Error)
+		outs, done := d.run(c.code)
+		if done.Status != "ok" || c.value == "" && done.Value != nil || c.value != "" && (done.Value == nil || !strings.HasPrefix(done.Value.Text, c.value)) {
+			t.Fatalf("%q: %+v %+v", c.code, done, done.Error)
 		}
-		png, err := base64.StdEncoding.DecodeString(done.Value.MIME["image/png"])
+		var shown []message
+		for _, o := range outs {
+			if o.T == msgDisplay {
+				shown = append(shown, o)
+			}
+		}
+		if len(shown) != 1 || !strings.HasPrefix(shown[0].MIME["text/plain"], "<Figure") {
+			t.Fatalf("%q: displays %+v", c.code, shown)
+		}
+		png, err := base64.StdEncoding.DecodeString(shown[0].MIME["image/png"])
 		if err != nil || !strings.HasPrefix(string(png), "\x89PNG\r\n\x1a\n") {
-			t.Fatalf("%q: no PNG in %v (%v)", code, keys(done.Value.MIME), err)
-		}
-		if !strings.HasPrefix(done.Value.Text, "<Figure") {
-			t.Fatalf("%q: text %q", code, done.Value.Text)
+			t.Fatalf("%q: no PNG in %v (%v)", c.code, keys(shown[0].MIME), err)
 		}
 	}
 	// Figures are closed after they are shown.

@@ -138,6 +138,8 @@ def _publish(data, metadata, display_id, update):
         frame["display_id"] = str(display_id)
     if update:
         frame["update"] = True
+    if _st.after_value:
+        frame["after"] = True
     for st in _st.streams:
         try:
             st.flush()
@@ -345,6 +347,39 @@ class Code(TextDisplayObject):
         return {"text/plain": str(self.data), "text/markdown": "```%s\n%s\n```" % (self.language or "", self.data)}
 
 
+class _Events:
+    """IPython's shell.events: callbacks run before and after each cell
+    (pre_execute, post_execute; matplotlib registers one on import)."""
+
+    def __init__(self):
+        self.callbacks = {"pre_execute": [], "pre_run_cell": [], "post_execute": [], "post_run_cell": [], "shell_initialized": []}
+
+    def register(self, event, function):
+        if event not in self.callbacks:
+            raise KeyError("Unknown event type: %s" % event)
+        if not callable(function):
+            raise TypeError("Need a callable, got %r" % function)
+        if function not in self.callbacks[event]:
+            self.callbacks[event].append(function)
+
+    def unregister(self, event, function):
+        try:
+            self.callbacks[event].remove(function)
+        except ValueError:
+            raise ValueError("Function {!r} is not registered as a {} callback".format(function, event)) from None
+
+    def trigger(self, event, *args, **kwargs):
+        for f in self.callbacks[event][:]:
+            try:
+                f(*args, **kwargs)
+            except (Exception, KeyboardInterrupt):
+                # As IPython: a failing callback is reported and the others run.
+                print("Error in callback {} (for {}):".format(f, event), file=_ipy_sys.stderr)
+                import traceback
+
+                traceback.print_exc()
+
+
 class _IPyShell:
     """What get_ipython() returns."""
 
@@ -352,6 +387,10 @@ class _IPyShell:
         self.user_ns = ns
         self.magics_manager = self
         self.magics = {"line": {}, "cell": {}}
+        self.events = _Events()
+
+    def enable_gui(self, gui=None):
+        pass  # the inline backend needs no event loop
 
     # -- the calls the transformation makes -----------------------------
 
@@ -996,10 +1035,13 @@ def _ipy_modules():
     magic.register_line_magic = _register("line")
     magic.register_cell_magic = _register("cell")
     magic.register_line_cell_magic = _register("line_cell")
-    core.display, core.magic, core.error = cdisp, magic, errors
+    # matplotlib reads its GUI table when it finds IPython: the inline backend has none.
+    pylab = types.ModuleType("IPython.core.pylabtools")
+    pylab.backend2gui = {}
+    core.display, core.magic, core.error, core.pylabtools = cdisp, magic, errors, pylab
     ipy.core = core
     return {"IPython": ipy, "IPython.display": disp, "IPython.core": core, "IPython.core.display": cdisp,
-            "IPython.core.magic": magic, "IPython.core.error": errors}
+            "IPython.core.magic": magic, "IPython.core.error": errors, "IPython.core.pylabtools": pylab}
 
 
 class _IPyFinder:
@@ -1066,7 +1108,9 @@ _PATCHED = {
 
 def show(*args, **kwargs):
     """pyplot.show() as IPython's inline backend does it: each open figure
-    becomes a display output, and is closed."""
+    becomes a display output, and is closed. The driver calls it at a
+    cell's end too, as the backend's flush_figures: figures left open show
+    after the cell's value."""
     plt = _ipy_sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return

@@ -89,6 +89,8 @@ type message struct {
 	DisplayID string            `json:"display_id,omitempty"`
 	Update    bool              `json:"update,omitempty"`
 	Clear     bool              `json:"clear,omitempty"`
+	// A display sent after the cell's value was made (the inline backend's figures).
+	AfterResult bool `json:"after,omitempty"`
 
 	// done
 	Status string     `json:"status,omitempty"` // "ok" or "error"

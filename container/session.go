@@ -383,6 +383,8 @@ type Display struct {
 	ID       string
 	Update   bool // replaces the data of the outputs with ID
 	Clear    bool // drops the outputs so far (Data is empty)
+	// Shown after the cell's value (figures flushed at its end).
+	AfterResult bool
 }
 
 // InputError is returned by Exec for inputs that cannot cross; nothing was
@@ -443,7 +445,7 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 				deliver(m, onOutput)
 			case m.T == msgDisplay && m.ID == id:
 				if req.OnDisplay != nil {
-					req.OnDisplay(Display{Data: m.MIME, Metadata: m.Meta, ID: m.DisplayID, Update: m.Update, Clear: m.Clear})
+					req.OnDisplay(Display{Data: m.MIME, Metadata: m.Meta, ID: m.DisplayID, Update: m.Update, Clear: m.Clear, AfterResult: m.AfterResult})
 				}
 			case m.T == msgInput && req.Input != nil:
 				// Asked on another goroutine: the cell can still be

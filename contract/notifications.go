@@ -11,6 +11,10 @@ const (
 	MethodExecutionState = "backyard/executionState"
 	// A document's kernel changed state.
 	MethodKernelState = "backyard/kernelState"
+	// A display output of a running execution (display(), update_display,
+	// clear_output, a figure shown), sent where it falls among its output
+	// (the output before it comes first); the done record lists them all.
+	MethodDisplay = "backyard/display"
 )
 
 // OutputParams are backyard/output's params.
@@ -24,6 +28,18 @@ type OutputParams struct {
 	// output it is shown, as Jupyter shows it; empty when none ran in this
 	// kernel.
 	Idle bool `json:"idle,omitzero"`
+}
+
+// DisplayParams are backyard/display's params.
+type DisplayParams struct {
+	URI         string `json:"uri"`
+	ExecutionID string `json:"executionId"`
+	// The output; its data when Update is set; absent when Clear is.
+	Display *Display `json:"display,omitzero"`
+	// Replaces the data of the execution's outputs with Display's displayId, where they are.
+	Update bool `json:"update,omitzero"`
+	// Drops the execution's display outputs so far (clear_output).
+	Clear bool `json:"clear,omitzero"`
 }
 
 // ExecutionStateParams are backyard/executionState's params.

@@ -154,6 +154,12 @@ type Display struct {
 	Metadata jsontext.Value `json:"metadata,omitempty"`
 	// The display_id given to display(); update_display replaced this output's data.
 	DisplayID string `json:"displayId,omitempty"`
+	// Bytes of the record's stdout printed before it: where Jupyter shows it among the stream's text.
+	StdoutBefore int `json:"stdoutBefore,omitzero"`
+	// Bytes of the record's stderr printed before it.
+	StderrBefore int `json:"stderrBefore,omitzero"`
+	// Shown after the cell's value (Out[n]), as the figures IPython's inline backend shows at a cell's end.
+	AfterResult bool `json:"afterResult,omitzero"`
 }
 
 // Execution is the record of one run of a cell or selection, as run

@@ -514,7 +514,7 @@ var ToolSpecs = []ToolSpec{
 var ToolFieldDocs = map[string]map[string]string{
 	"VariablesResult":       {},
 	"Frame":                 {"file": "The path, in the kernel, of the file of a frame outside the notebook (library code such as pathlib); empty for the notebook's own code.", "fileLine": "The frame's 1-based line in File.", "col": "Where the span CPython's traceback marks in the frame (its carets) starts on Line, when the backend knows it (CPython 3.11 and later, Monty). In an Execution a 0-based UTF-16 column of the document line; a kernel's result carries a 0-based code point column of the code.", "endLine": "The line the span ends on: a document line in an Execution, absent when it is Line; 1-based in the code in a kernel's result.", "endCol": "Where the span ends on EndLine (exclusive), counted as Col; 0 when there is no span."},
-	"Display":               {"data": "A MIME bundle: MIME type → data (binary data base64-encoded); text/plain is always there.", "metadata": "The bundle's metadata, a JSON object (e.g. an image's width).", "displayId": "The display_id given to display(); update_display replaced this output's data."},
+	"Display":               {"data": "A MIME bundle: MIME type → data (binary data base64-encoded); text/plain is always there.", "metadata": "The bundle's metadata, a JSON object (e.g. an image's width).", "displayId": "The display_id given to display(); update_display replaced this output's data.", "stdoutBefore": "Bytes of the record's stdout printed before it: where Jupyter shows it among the stream's text.", "stderrBefore": "Bytes of the record's stderr printed before it.", "afterResult": "Shown after the cell's value (Out[n]), as the figures IPython's inline backend shows at a cell's end."},
 	"FileChange":            {"path": "Absolute, as both the kernel and the host name it."},
 	"Variable":              {"type": "The value's type name, e.g. \"list\".", "repr": "repr() of the value, cut after 200 bytes with \"…\" (a container is walked only that far; one inside itself shows as CPython's [...]); an object whose own repr runs past the listing's few seconds shows as <T object>."},
 	"RunPythonArgs":         {"code": "The Python code to run, like a notebook cell: the value of a trailing expression is the result.", "session": "The session (a stateful kernel) to run in; sessions are created on first use. Omitted: the default session.", "timeout_s": "Time limit of this run in seconds; omitted: the server's --timeout."},
@@ -1107,6 +1107,29 @@ func (x *OutputParams) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
 // without reflection.
+func (x *DisplayParams) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, `"uri":`...)
+	b = appendString(b, x.URI)
+	b = append(b, `,"executionId":`...)
+	b = appendString(b, x.ExecutionID)
+	if x.Display != nil {
+		b = append(b, `,"display":`...)
+		b = x.Display.AppendJSON(b)
+	}
+	if x.Update {
+		b = append(b, `,"update":`...)
+		b = strconv.AppendBool(b, x.Update)
+	}
+	if x.Clear {
+		b = append(b, `,"clear":`...)
+		b = strconv.AppendBool(b, x.Clear)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends x's JSON encoding to b (what json.Marshal gives),
+// without reflection.
 func (x *ExecutionStateParams) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, `"uri":`...)
@@ -1278,6 +1301,18 @@ func (x *Display) AppendJSON(b []byte) []byte {
 	if x.DisplayID != "" {
 		b = append(b, `,"displayId":`...)
 		b = appendString(b, x.DisplayID)
+	}
+	if x.StdoutBefore != 0 {
+		b = append(b, `,"stdoutBefore":`...)
+		b = strconv.AppendInt(b, int64(x.StdoutBefore), 10)
+	}
+	if x.StderrBefore != 0 {
+		b = append(b, `,"stderrBefore":`...)
+		b = strconv.AppendInt(b, int64(x.StderrBefore), 10)
+	}
+	if x.AfterResult {
+		b = append(b, `,"afterResult":`...)
+		b = strconv.AppendBool(b, x.AfterResult)
 	}
 	return append(b, '}')
 }

@@ -113,6 +113,10 @@ type Request struct {
 	// OnOutput, when set, receives output as it arrives, in order. It is
 	// called on the executing goroutine and must not block for long.
 	OnOutput func(stream Stream, text string)
+	// OnDisplay, when set, receives display events as they arrive, in order
+	// with the output: a new output, an update (of the outputs with its
+	// display id) or a clear. Same goroutine rules as OnOutput.
+	OnDisplay func(d contract.Display, update, clear bool)
 	// OnSent, when set, is called once the code is on its way to the
 	// interpreter, which runs it while the kernel waits: what the caller
 	// reported of the execution so far can be sent then, alongside the run

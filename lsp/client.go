@@ -62,6 +62,9 @@ func (c *client) Progress(_ context.Context, p *protocol.ProgressParams) error {
 // Output sends backyard/output.
 func (c *client) Output(p *contract.OutputParams) { c.notify(contract.MethodOutput, p) }
 
+// Display sends backyard/display.
+func (c *client) Display(p *contract.DisplayParams) { c.notify(contract.MethodDisplay, p) }
+
 // ExecutionState sends backyard/executionState.
 func (c *client) ExecutionState(p *contract.ExecutionStateParams) {
 	c.notify(contract.MethodExecutionState, p)
@@ -81,6 +84,8 @@ func (s *server) showMessage(typ protocol.MessageType, format string, args ...an
 type events struct{ s *server }
 
 func (e events) Output(p *contract.OutputParams) { e.s.client.Output(p) }
+
+func (e events) Display(p *contract.DisplayParams) { e.s.client.Display(p) }
 
 func (e events) ExecutionState(p *contract.ExecutionStateParams) {
 	s := e.s

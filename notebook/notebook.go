@@ -58,6 +58,12 @@ type InputEvents interface {
 	Input(ctx context.Context, p *contract.InputParams) (string, error)
 }
 
+// DisplayEvents are Events that show display outputs as a cell shows them
+// (backyard/display); without them the done record carries them alone.
+type DisplayEvents interface {
+	Display(p *contract.DisplayParams)
+}
+
 // FlushEvents are Events that hold what they are told for a while, to
 // send it together: Flush sends what they hold now. An execution flushes
 // once its code is on its way to the kernel, so that its queued and

@@ -290,6 +290,16 @@ func (e *execution) run(s *session) {
 	if f, ok := nb.ev.(FlushEvents); ok {
 		req.OnSent = f.Flush
 	}
+	if de, ok := nb.ev.(DisplayEvents); ok {
+		req.OnDisplay = func(d contract.Display, update, clear bool) {
+			out.flush() // the output printed before it goes first
+			p := &contract.DisplayParams{URI: uri, ExecutionID: id, Update: update, Clear: clear}
+			if !clear {
+				p.Display = &d
+			}
+			de.Display(p)
+		}
+	}
 	if in, ok := nb.ev.(InputEvents); ok {
 		req.OnInput = func(ctx context.Context, prompt string, password bool) (string, error) {
 			out.flush() // the prompt shows before the question

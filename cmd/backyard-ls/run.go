@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
@@ -136,7 +137,7 @@ func runRun(args []string) int {
 		if *asJSON {
 			out.Write(append(rec.AppendJSON(nil), '\n')) // one line: line separators escaped
 		} else {
-			printResult(out, path, rec)
+			printResult(out, path, rec, ev.printedLive(rec.ID))
 		}
 	}
 	if *saveFiles && !saveKernelFiles(d) {
@@ -212,6 +213,46 @@ func saveKernelFiles(d *notebook.Document) bool {
 type runEvents struct {
 	out   io.Writer
 	quiet bool
+
+	mu sync.Mutex
+	// live says, per execution, that its displays were printed as they came
+	// (true) or that one changed after it was printed (false: the record's
+	// final displays are printed at the end).
+	live map[string]bool
+}
+
+// Display prints a new display output where the cell showed it, among its
+// output; an update or a clear cannot change what a terminal printed, so
+// the displays are printed again at the end, as they ended.
+func (e *runEvents) Display(p *contract.DisplayParams) {
+	if e.quiet {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.live == nil {
+		e.live = map[string]bool{}
+	}
+	if p.Update || p.Clear || p.Display == nil {
+		e.live[p.ExecutionID] = false
+		return
+	}
+	if p.Display.AfterResult {
+		return // printed after the value, at the end
+	}
+	if _, changed := e.live[p.ExecutionID]; !changed {
+		e.live[p.ExecutionID] = true
+	}
+	printDisplay(e.out, *p.Display)
+}
+
+// printedLive says whether the displays of execution id were all printed as they came.
+func (e *runEvents) printedLive(id string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	live := e.live[id]
+	delete(e.live, id)
+	return live
 }
 
 func (e *runEvents) Output(p *contract.OutputParams) {
@@ -255,23 +296,38 @@ func printHeader(w io.Writer, n int, c cells.Cell) {
 	fmt.Fprintln(w, head)
 }
 
-func printResult(w io.Writer, path string, rec *contract.Execution) {
+// printDisplay prints a display's text/plain form, as a terminal shows it,
+// and names its other forms.
+func printDisplay(w io.Writer, d contract.Display) {
+	if t := d.Data["text/plain"]; t != "" {
+		fmt.Fprintln(w, strings.TrimSuffix(t, "\n"))
+	}
+	if others := notebook.OtherMIME(d.Data); len(others) > 0 {
+		fmt.Fprintf(w, "   [display: %s]\n", strings.Join(others, ", "))
+	}
+}
+
+// printResult prints the end of a run: its displays unless they were
+// printed as they came (live), its value, the displays shown after it (the
+// inline backend's figures), its error, notes, files and status.
+func printResult(w io.Writer, path string, rec *contract.Execution, live bool) {
 	if rec.Stdout != "" && !strings.HasSuffix(rec.Stdout, "\n") {
 		fmt.Fprintln(w)
 	}
 	for _, d := range rec.Displays {
-		// The text/plain form, as a terminal shows it; the others are named.
-		if t := d.Data["text/plain"]; t != "" {
-			fmt.Fprintln(w, strings.TrimSuffix(t, "\n"))
-		}
-		if others := notebook.OtherMIME(d.Data); len(others) > 0 {
-			fmt.Fprintf(w, "   [display: %s]\n", strings.Join(others, ", "))
+		if !live && !d.AfterResult {
+			printDisplay(w, d)
 		}
 	}
 	if rec.Result != nil {
 		fmt.Fprintf(w, "Out[%d]: %s\n", rec.ExecutionCount, rec.Result.Text)
 		if others := notebook.OtherMIME(rec.Result.MIME); len(others) > 0 {
 			fmt.Fprintf(w, "   [also: %s]\n", strings.Join(others, ", "))
+		}
+	}
+	for _, d := range rec.Displays {
+		if d.AfterResult {
+			printDisplay(w, d)
 		}
 	}
 	if rec.Error != nil {

@@ -34,3 +34,26 @@ func TestRunIPythonNotebook(t *testing.T) {
 		t.Errorf("a UsageError has no traceback:\n%s", out)
 	}
 }
+
+// Displays print where the cell showed them among its output, as they
+// come; the inline backend's figures after the value, as Jupyter lists
+// them; an updated display is printed again as it ended.
+func TestRunDisplayOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image")
+	}
+	nb := "# %%\nfrom IPython.display import HTML\nprint('before')\ndisplay(HTML('<b>x</b>'))\nprint('after')\nimport matplotlib.pyplot as plt\nplt.plot([1]); 7\n" +
+		"# %%\nh = display('v1', display_id=True)\nprint('mid')\nh.update('v2')\n"
+	out, stderr, code := backyard(t, "run", "--backend", "container", "--image", containertest.Image(), notebookFile(t, nb))
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, out, stderr)
+	}
+	for _, re := range []string{
+		`(?s)In \[1\][^\n]*\nbefore\n<IPython.core.display.HTML object>\n   \[display: text/html\]\nafter\nOut\[1\]: 7\n<Figure size 640x480 with 1 Axes>\n   \[display: image/png\]\n   ok`,
+		`(?s)In \[2\][^\n]*\n'v1'\nmid\n'v2'\n   ok`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("output does not match %s:\n%s", re, out)
+		}
+	}
+}

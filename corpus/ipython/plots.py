@@ -27,3 +27,14 @@ fig = plt.figure(figsize=(3, 2))
 fig.add_subplot().plot([2, 1])
 display(fig)
 plt.close(fig)
+
+# %% a figure left open, its value hidden
+plt.plot([3, 1, 2]);
+
+# %% a figure left open after a value
+plt.bar([0, 1], [2, 1])
+len(plt.get_fignums())
+
+# %% subplots left open
+fig, axes = plt.subplots(2, 1)
+len(plt.get_fignums())

@@ -418,6 +418,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kc
 	}
 	creq := req
 	creq.OnOutput = shown.resume(req.OnOutput)
+	creq.OnDisplay = nil                     // Monty's displays were not streamed either; the record has CPython's
 	creq.Functions = rec.Request().Functions // Monty's run called the host; this one hears its answers
 	creq.Spent = req.Spent + mr.Duration     // one budget per cell: the container gets what Monty left
 	if creq.TimeLeft(a.limits(req)) <= 0 {

@@ -42,10 +42,45 @@ func TestAutoMagicsMoveToContainer(t *testing.T) {
 // The router plans a snippet with a shell line for the container.
 func TestRouterRoutesMagics(t *testing.T) {
 	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
-		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false} {
+		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false,
+		"%pwd": false, "%foo bar": false, "%pwd\nx = 1": true, "%who": false, "%who int": true, "%whos": true} {
 		if _, ok := magicRule(code); ok != want {
 			t.Errorf("magicRule(%q) = %v", code, ok)
 		}
+	}
+}
+
+// %pwd and a magic IPython's shell has not are answered on Monty: the
+// document stays there, with IPython's answer and no check.
+func TestMontyAnswersMagicsInAuto(t *testing.T) {
+	a := newAuto(t)
+	r := kerneltest.Run(t, a, "%pwd")
+	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") {
+		t.Fatalf("%%pwd: %s %+v %+v %+v", r.Backend, r.Routing, r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, a, "%foo")
+	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Error == nil || r.Error.EValue != "Line magic function `%foo` not found." {
+		t.Fatalf("%%foo: %s %+v %+v", r.Backend, r.Routing, r.Error)
+	}
+	kerneltest.Run(t, a, "import math\ndef f():\n    pass\nx = 1\n_y = 2")
+	whoOnMonty := kerneltest.Run(t, a, "%who")
+	if whoOnMonty.Backend != contract.BackendMonty || whoOnMonty.Routing != nil || whoOnMonty.Stdout != "f\t math\t x\t \n" {
+		t.Fatalf("%%who: %s %+v %q", whoOnMonty.Backend, whoOnMonty.Routing, whoOnMonty.Stdout)
+	}
+	onMonty := kerneltest.Run(t, a, "%lsmagic")
+	if onMonty.Backend != contract.BackendMonty || onMonty.Routing != nil || !strings.HasPrefix(onMonty.Stdout, "Available line magics:\n") {
+		t.Fatalf("%%lsmagic: %s %+v %q", onMonty.Backend, onMonty.Routing, onMonty.Stdout)
+	}
+	// The container's shell lists the same.
+	if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer {
+		t.Fatalf("no move: %s %+v", r.Backend, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "%who"); r.Stdout != whoOnMonty.Stdout {
+		t.Fatalf("%%who in the container (%s): %q, on Monty %q", r.Backend, r.Stdout, whoOnMonty.Stdout)
+	}
+	inContainer := kerneltest.Run(t, a, "%lsmagic")
+	if inContainer.Backend != contract.BackendContainer || inContainer.Stdout != onMonty.Stdout {
+		t.Fatalf("%%lsmagic in the container (%s):\n%s\non Monty:\n%s", inContainer.Backend, inContainer.Stdout, onMonty.Stdout)
 	}
 }
 

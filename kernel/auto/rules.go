@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/pysrc"
@@ -181,9 +182,16 @@ func errorRule(e *contract.ExecutionError) rule {
 
 // provenError reports an exception that CPython certainly raises too, with
 // the same message: a NameError for a name that no cell run before
-// mentions and that is no built-in of CPython's. Every other exception is
-// confirmed on the container before it is shown.
+// mentions and that is no built-in of CPython's, or the UsageError of a
+// magic IPython's shell has not (Monty answers that cell as the container
+// would, from the same list). Every other exception is confirmed on the
+// container before it is shown.
 func provenError(e *contract.ExecutionError, seen map[string]bool) bool {
+	if e != nil && e.EName == "UsageError" && len(e.Traceback) == 0 {
+		name, ok := strings.CutPrefix(e.EValue, "Line magic function `%")
+		name, ok2 := strings.CutSuffix(name, "` not found.")
+		return ok && ok2 && !container.LineMagics()[name]
+	}
 	if e == nil || e.EName != "NameError" {
 		return false
 	}
@@ -252,6 +260,9 @@ func magicRule(code string) (rule, bool) {
 	t := ipysyntax.Transform(code)
 	if _, inert := t.Plain(); inert {
 		return rule{}, false // none, or only magics Monty runs as None
+	}
+	if u, ok := t.Single(); ok && u.MontyAnswers(func(n string) bool { return container.LineMagics()[n] }) {
+		return rule{}, false // %pwd, or a magic IPython has not: Monty answers as IPython does
 	}
 	u := t.Uses[0]
 	what := "the magic " + u.String()

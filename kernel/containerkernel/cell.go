@@ -41,6 +41,8 @@ type containerCell struct {
 	log     *zap.Logger
 	onInput func(ctx context.Context, prompt string, password bool) (string, error)
 	onSent  func()
+	// onDisplay hears the display events as they come (kernel.Request.OnDisplay).
+	onDisplay func(d contract.Display, update, clear bool)
 	// rep carries interrupt requests after the first (which cancels the
 	// cell's context): each sends one more SIGINT.
 	rep *kcore.Repeats
@@ -100,13 +102,19 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		c.watch(ctx, s, done)
 	}()
 	displays := kcore.NewDisplays(c.limits.MaxOutputBytes)
+	// Output and displays come in the order the cell made them: a display's place is the streams' length then.
+	displays.Position = func() (int, int) { return c.out.Len(kernel.Stdout), c.out.Len(kernel.Stderr) }
 	// The reply ends the exec; the watcher kills the container to end it
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
-		OnDisplay: func(d container.Display) { displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear) },
+		OnDisplay: func(d container.Display) {
+			if x, ok := displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear, d.AfterResult); ok && c.onDisplay != nil {
+				c.onDisplay(x, d.Update, d.Clear)
+			}
+		},
 	}, func(stream, text string) { c.out.Write(kernel.Stream(stream), text) })
 	close(done)
 	<-watched
@@ -119,9 +127,10 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	}
 	r := &c.result
 	r.Duration = time.Since(start)
-	r.Displays = displays.List()
 	c.out.End()
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
+	displays.Clamp(len(r.Stdout), len(r.Stderr))
+	r.Displays = displays.List()
 	if err != nil {
 		c.ended = true
 		c.failed(s, err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -272,6 +273,48 @@ func TestPyplotShowDisplays(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, k, "import inspect\nlen(inspect.getsource(plt)) > 0"); r.Value == nil || r.Value.Text != "True" {
 		t.Fatalf("pyplot's source: %+v %+v", r.Value, r.Error)
+	}
+}
+
+// Figures left open at a cell's end are display outputs after its value, as
+// IPython's inline backend flushes them, and are closed; pyplot imported
+// after IPython registers its callback on the shell's events.
+func TestOpenFiguresAtCellEnd(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "from IPython.display import HTML\nimport matplotlib.pyplot as plt\nplt.plot([1, 2]); len(plt.get_fignums())")
+	if r.Status != kernel.StatusOK || len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" ||
+		r.Displays[0].Data["text/plain"] != "<Figure size 640x480 with 1 Axes>" || r.Value == nil || r.Value.Text != "1" {
+		t.Fatalf("%s %+v %+v %+v", r.Status, r.Displays, r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, k, "fig, axes = plt.subplots(1, 2)\nlen(plt.get_fignums())")
+	if len(r.Displays) != 1 || r.Displays[0].Data["text/plain"] != "<Figure size 640x480 with 2 Axes>" || r.Value == nil || r.Value.Text != "1" {
+		t.Fatalf("%s %+v %+v %+v", r.Status, r.Displays, r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, k, "n = 0\nget_ipython().events.register('post_execute', lambda: print('after', len(plt.get_fignums())))\nlen(plt.get_fignums())")
+	if len(r.Displays) != 0 || r.Value == nil || r.Value.Text != "0" || r.Stdout != "after 0\n" {
+		t.Fatalf("%s %+v %+v %q %+v", r.Status, r.Displays, r.Value, r.Stdout, r.Error)
+	}
+}
+
+// A display's place among the streams: the bytes of stdout and stderr
+// printed before it, and whether it came after the value.
+func TestDisplayPlaceAmongStreams(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	r := kerneltest.Run(t, k, "import sys\nprint('héllo')\ndisplay(1)\nprint('err', file=sys.stderr)\nprint('more')\ndisplay(2)\nimport matplotlib.pyplot as plt\nplt.plot([1]); 3")
+	if r.Status != kernel.StatusOK || len(r.Displays) != 3 {
+		t.Fatalf("%s %+v %+v", r.Status, r.Displays, r.Error)
+	}
+	type place struct {
+		out, err int
+		after    bool
+	}
+	var got []place
+	for _, d := range r.Displays {
+		got = append(got, place{d.StdoutBefore, d.StderrBefore, d.AfterResult})
+	}
+	want := []place{{len("héllo\n"), 0, false}, {len("héllo\nmore\n"), len("err\n"), false}, {len("héllo\nmore\n"), len("err\n"), true}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("places %+v, want %+v", got, want)
 	}
 }
 

@@ -346,7 +346,7 @@ func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Ou
 	c := &containerCell{code: req.Code, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
 	if !req.Silent {
-		c.onSent = req.OnSent
+		c.onSent, c.onDisplay = req.OnSent, req.OnDisplay
 	}
 	k.Track(c.rep)
 	return c

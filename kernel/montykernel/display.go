@@ -43,18 +43,20 @@ func (d *displayed) bind(fns map[string]monty.Func, max int) map[string]monty.Fu
 		id, _ := args[1].(string)
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		d.ds.Add(map[string]string{"text/plain": text}, nil, id, false, false)
+		d.ds.Add(map[string]string{"text/plain": text}, nil, id, false, false, false)
 		return nil, nil
 	}
 	return fns
 }
 
-func (d *displayed) list() []contract.Display {
+// list is the outputs, each placed within streams of stdout and stderr bytes.
+func (d *displayed) list(stdout, stderr int) []contract.Display {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.ds == nil {
 		return nil
 	}
+	d.ds.Clamp(stdout, stderr)
 	return d.ds.List()
 }
 

@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
@@ -28,6 +29,15 @@ func TestDisplayPlainValues(t *testing.T) {
 	}
 }
 
+// A display's place on Monty: the bytes printed before it.
+func TestDisplayPlaceOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	r := kerneltest.Run(t, k, "print('a')\ndisplay(1)\nprint('bb')\ndisplay(2)")
+	if len(r.Displays) != 2 || r.Displays[0].StdoutBefore != 2 || r.Displays[1].StdoutBefore != 5 || r.Displays[1].AfterResult {
+		t.Fatalf("%+v %+v", r.Displays, r.Error)
+	}
+}
+
 // Monty alone has no IPython shell: a cell with magics or shell lines says
 // so, as IPython's UsageError, without running anything.
 func TestMagicsOnMontyAlone(t *testing.T) {
@@ -41,6 +51,27 @@ func TestMagicsOnMontyAlone(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, k, "x"); r.Error == nil || r.Error.EName != "NameError" {
 		t.Errorf("a magic cell ran part of its code: %+v", r)
+	}
+}
+
+// A cell that is only %pwd, or only a magic IPython's shell has not, is
+// answered on Monty as IPython answers it.
+func TestMontyAnswersMagics(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%pwd")
+	if r.Status != kernel.StatusOK || r.Value == nil || !strings.HasPrefix(r.Value.Text, "'/") || !strings.HasSuffix(r.Value.Text, "'") || r.ExecutionCount != 1 {
+		t.Fatalf("%%pwd: %s %+v %+v", r.Status, r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%who"); r.Stdout != "Interactive namespace is empty.\n" {
+		t.Fatalf("%%who: %q %+v", r.Stdout, r.Error)
+	}
+	r = kerneltest.Run(t, k, "%lsmagic")
+	if r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "  %pwd  ") || !strings.Contains(r.Stdout, "%%bash") {
+		t.Fatalf("%%lsmagic: %s %q", r.Status, r.Stdout)
+	}
+	r = kerneltest.Run(t, k, "%foo bar")
+	if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
+		t.Fatalf("%%foo: %s %+v", r.Status, r.Error)
 	}
 }
 

@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -247,6 +248,9 @@ func (k *Kernel) discard() {
 	}
 }
 
+// knownMagic reports whether IPython's shell (the container's) has the line magic name.
+func knownMagic(name string) bool { return container.LineMagics()[name] }
+
 // magicError is the error of a cell with IPython syntax (u) run on Monty
 // alone.
 func magicError(u ipysyntax.Use) *contract.ExecutionError {
@@ -281,6 +285,37 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 	t := ipysyntax.Transform(req.Code)
+	if u, ok := t.Single(); ok && u.MontyAnswers(knownMagic) {
+		r := kernel.Result{Status: kernel.StatusOK, Backend: contract.BackendMonty, Runtime: "monty"}
+		switch {
+		case !knownMagic(u.Name):
+			// As IPython shows it: the message, no traceback.
+			r.Status, r.Error = kernel.StatusError, &contract.ExecutionError{EName: "UsageError", EValue: ipysyntax.UnknownMagic(u.Name), Traceback: []contract.Frame{}}
+		case u.Name == "pwd":
+			r.Value = &contract.Value{Text: ipysyntax.PyRepr(cmp.Or(k.opts.Dir, "/"))}
+		case u.Name == "lsmagic":
+			r.Stdout = container.LsMagic()
+		default: // who
+			var names []string
+			if len(k.names) > 0 {
+				vs, err := k.listBound(ctx, true, false)
+				if err != nil {
+					return kernel.Result{}, err
+				}
+				for _, v := range vs {
+					names = append(names, v.Name)
+				}
+			}
+			r.Stdout = ipysyntax.Who(names)
+		}
+		if r.Stdout != "" && req.OnOutput != nil && !req.Silent {
+			req.OnOutput(kernel.Stdout, r.Stdout)
+		}
+		if !req.Silent {
+			r.ExecutionCount = count
+		}
+		return r, nil
+	}
 	if plain, ok := t.Plain(); ok && t.Magics() {
 		req.Code = plain // only magics that ask nothing (%matplotlib inline)
 	} else if t.Magics() {
@@ -307,6 +342,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent {
 		// Not recorded: a replay shows nothing.
 		wfuncs = displays.bind(wfuncs, limits.MaxOutputBytes)
+		displays.ds.Position = func() (int, int) { return out.Len(kernel.Stdout), out.Len(kernel.Stderr) }
 	}
 	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
 		hard: hard, rep: kcore.NewRepeats()}
@@ -318,7 +354,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	k.Track(nil)
 	rec.Code = c.fed
 	r := c.result
-	r.Displays = displays.list()
+	r.Displays = displays.list(len(r.Stdout), len(r.Stderr))
 	r.Runtime = "monty"
 	if !req.Silent {
 		r.ExecutionCount = count
@@ -502,6 +538,13 @@ var errSlowListing = errors.New("listing the variables took too long")
 // listVariables lists the bound candidates; safe calls no object's own
 // __repr__.
 func (k *Kernel) listVariables(ctx context.Context, safe bool) ([]kernel.Variable, error) {
+	return k.listBound(ctx, safe, true)
+}
+
+// listBound lists the bound candidates; shown keeps only those the
+// variables view shows (no modules, functions, dunders or builtins), else
+// every name the cells bound (builtins left out), as %who lists them.
+func (k *Kernel) listBound(ctx context.Context, safe, shown bool) ([]kernel.Variable, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, variablesTime, errSlowListing)
 	defer cancel()
 	var cand []string
@@ -534,7 +577,7 @@ func (k *Kernel) listVariables(ctx context.Context, safe bool) ([]kernel.Variabl
 			cand = without(cand, o.Undefined)
 			continue
 		}
-		return variables(cand, o.Value), nil
+		return variables(cand, o.Value, shown), nil
 	}
 	return nil, nil
 }
@@ -601,7 +644,7 @@ func isBuiltin(name, typ string) bool {
 	return pysrc.IsBuiltin(name) && (typ == "builtin_function_or_method" || typ == "type")
 }
 
-func variables(names []string, v *monty.Value) []kernel.Variable {
+func variables(names []string, v *monty.Value, shown bool) []kernel.Variable {
 	items := v.Items()
 	out := make([]kernel.Variable, 0, len(names))
 	for i, n := range names {
@@ -614,7 +657,7 @@ func variables(names []string, v *monty.Value) []kernel.Variable {
 		}
 		typ, _ := pair[0].Str()
 		repr, _ := pair[1].Str()
-		if hiddenTypes[typ] || strings.HasPrefix(n, "__") || isBuiltin(n, typ) {
+		if isBuiltin(n, typ) || shown && (hiddenTypes[typ] || strings.HasPrefix(n, "__")) {
 			continue
 		}
 		out = append(out, kernel.Variable{Name: n, Type: typ, Repr: kcore.CutRepr(repr)})

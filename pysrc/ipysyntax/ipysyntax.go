@@ -14,6 +14,7 @@ package ipysyntax
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/backyard-ls/backyard-ls/pysrc"
@@ -432,6 +433,64 @@ func (r Result) Plain() (code string, ok bool) {
 		code = strings.Replace(code, u.call, "None", 1)
 	}
 	return code, true
+}
+
+// Single is the cell's one line magic when the cell is that line and
+// nothing else (a kernel without IPython's shell may answer it whole).
+func (r Result) Single() (Use, bool) {
+	if len(r.Uses) != 1 || r.Uses[0].Kind != LineMagic || strings.TrimSpace(r.Code) != r.Uses[0].call {
+		return Use{}, false
+	}
+	return r.Uses[0], true
+}
+
+// MontyAnswers reports whether a kernel without IPython's shell answers u,
+// a cell's Single magic, as IPython does: %pwd (the kernel's folder),
+// %lsmagic (the shell's magics), %who (the namespace's names), and a magic
+// IPython's shell does not have (known says which it has), whose answer is
+// IPython's UsageError.
+func (u Use) MontyAnswers(known func(name string) bool) bool {
+	if u.Kind != LineMagic {
+		return false
+	}
+	switch u.Name {
+	case "pwd", "lsmagic", "who":
+		return strings.TrimSpace(u.Args) == ""
+	}
+	return !known(u.Name)
+}
+
+// Who is what IPython's %who prints for the names of a namespace (those
+// starting with _ left out): sorted, nine to a line, each followed by a
+// tab and a space.
+func Who(names []string) string {
+	var shown []string
+	for _, n := range names {
+		if !strings.HasPrefix(n, "_") && !hiddenNames[n] {
+			shown = append(shown, n)
+		}
+	}
+	if len(shown) == 0 {
+		return "Interactive namespace is empty.\n"
+	}
+	slices.Sort(shown)
+	var b strings.Builder
+	for i, n := range shown {
+		b.WriteString(n + "\t ")
+		if i%9 == 8 {
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// hiddenNames are the names IPython's shell keeps out of %who.
+var hiddenNames = map[string]bool{"In": true, "Out": true, "get_ipython": true, "exit": true, "quit": true, "display": true}
+
+// UnknownMagic is IPython's message for a line magic it does not have.
+func UnknownMagic(name string) string {
+	return "Line magic function `%" + name + "` not found."
 }
 
 // PipInstalls are the packages the cell's %pip install and %uv pip install

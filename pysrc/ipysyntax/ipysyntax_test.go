@@ -168,3 +168,14 @@ func BenchmarkTransformMagic(b *testing.B) {
 		sink = Transform(cell)
 	}
 }
+
+// %who's layout: sorted, _names and IPython's own left out, nine a line.
+func TestWho(t *testing.T) {
+	names := []string{"k", "j", "i", "h", "g", "f", "e", "d", "c", "b", "a", "_x", "display", "In"}
+	if got, want := Who(names), "a\t b\t c\t d\t e\t f\t g\t h\t i\t \nj\t k\t \n"; got != want {
+		t.Errorf("Who = %q, want %q", got, want)
+	}
+	if got := Who([]string{"_"}); got != "Interactive namespace is empty.\n" {
+		t.Errorf("empty: %q", got)
+	}
+}

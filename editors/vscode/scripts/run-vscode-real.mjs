@@ -170,6 +170,24 @@ const ops = {
     }
     return n;
   },
+  /** What the displays view shows (a webview frame holding #backyard-displays): its title and each output's MIME type, text, table cells and loaded images. */
+  async displaysView() {
+    for (const f of current.page.frames()) {
+      const v = await f
+        .$eval('#backyard-displays', (main) => ({
+          title: main.querySelector('h1')?.textContent ?? '',
+          outputs: [...main.querySelectorAll('section.output')].map((s) => ({
+            mime: s.getAttribute('data-mime'),
+            text: s.querySelector('.body')?.innerText ?? '',
+            cells: [...s.querySelectorAll('td, th')].map((c) => c.textContent),
+            images: [...s.querySelectorAll('img')].filter((i) => i.complete && i.naturalWidth > 0).map((i) => ({ width: i.naturalWidth, height: i.naturalHeight })),
+          })),
+        }))
+        .catch(() => null);
+      if (v) return v;
+    }
+    return null;
+  },
   async screenshot({ name }) {
     const file = path.join(current.dir, `${String(name).replace(/[^\w.-]/g, '_')}.png`);
     await current.page.screenshot({ path: file });

@@ -24,6 +24,7 @@ export const EditorCmd = {
   refreshVariables: 'backyard.editor.refreshVariables',
   clearResults: 'backyard.editor.clearResults',
   showOutput: 'backyard.editor.showOutput',
+  showDisplays: 'backyard.editor.showDisplays',
   saveFiles: 'backyard.editor.saveFiles',
 } as const;
 
@@ -40,6 +41,8 @@ export interface CommandDeps {
   clearResults(uri: string): void;
   refreshVariables(): void;
   showOutput(): void;
+  /** Renders the rich outputs of run executionId, else of the cell at the cursor of editor. */
+  showDisplays(executionId: string | undefined, editor: vscode.TextEditor | undefined): Promise<boolean>;
 }
 
 /** The range a Shift+Enter sends: the selection, or the cursor's whole line when nothing is selected. */
@@ -226,5 +229,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       if (t) deps.clearResults(t.uri);
     }),
     reg(EditorCmd.showOutput, () => deps.showOutput()),
+    reg(EditorCmd.showDisplays, async (executionId?: unknown) => {
+      const id = typeof executionId === 'string' ? executionId : undefined;
+      if (!(await deps.showDisplays(id, vscode.window.activeTextEditor))) {
+        void vscode.window.showInformationMessage('backyard: this cell showed no HTML, Markdown, image or JSON output.');
+      }
+    }),
   ];
 }

@@ -62,6 +62,12 @@ export const Notify = {
   executionState: 'backyard/executionState',
   /** A document's kernel changed state. */
   kernelState: 'backyard/kernelState',
+  /**
+   * A display output of a running execution (display(), update_display,
+   * clear_output, a figure shown), sent where it falls among its output
+   * (the output before it comes first); the done record lists them all.
+   */
+  display: 'backyard/display',
 } as const;
 
 /** Requests from the server, answered only by a client that advertises them under capabilities.experimental.backyard (ClientCapabilities). */
@@ -166,6 +172,18 @@ export interface OutputParams {
    * kernel.
    */
   idle?: boolean;
+}
+
+/** DisplayParams are backyard/display's params. */
+export interface DisplayParams {
+  uri: string;
+  executionId: string;
+  /** The output; its data when Update is set; absent when Clear is. */
+  display?: Display;
+  /** Replaces the data of the execution's outputs with Display's displayId, where they are. */
+  update?: boolean;
+  /** Drops the execution's display outputs so far (clear_output). */
+  clear?: boolean;
 }
 
 /** ExecutionStateParams are backyard/executionState's params. */
@@ -326,6 +344,12 @@ export interface Display {
   metadata?: unknown;
   /** The display_id given to display(); update_display replaced this output's data. */
   displayId?: string;
+  /** Bytes of the record's stdout printed before it: where Jupyter shows it among the stream's text. */
+  stdoutBefore?: number;
+  /** Bytes of the record's stderr printed before it. */
+  stderrBefore?: number;
+  /** Shown after the cell's value (Out[n]), as the figures IPython's inline backend shows at a cell's end. */
+  afterResult?: boolean;
 }
 
 /**

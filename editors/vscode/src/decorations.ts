@@ -5,7 +5,7 @@
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExecutionStateParams, OutputParams } from './protocol';
-import { hoverMarkdown, inline, looks, type Look } from './render';
+import { hoverMarkdown, inline, looks, showDisplaysCommand, type Look } from './render';
 import { DocumentResults, type ResultEntry } from './results';
 
 export interface Spec {
@@ -76,6 +76,20 @@ export class InlineResults implements vscode.Disposable {
     if (this.docs.get(uri)?.markAllStale()) this.draw(uri);
   }
 
+  /** The finished run executionId of any document, or the one shown at line of uri. */
+  find(executionId: string | undefined, uri?: string, line?: number): { uri: string; entry: ResultEntry } | undefined {
+    if (executionId) {
+      for (const [u, r] of this.docs) {
+        const entry = r.get(executionId);
+        if (entry) return { uri: u, entry };
+      }
+      return undefined;
+    }
+    if (uri === undefined || line === undefined) return undefined;
+    const entry = this.docs.get(uri)?.all().find((e) => e.phase === 'done' && e.startLine <= line && line <= e.lastLine);
+    return entry && { uri, entry };
+  }
+
   clear(uri: string): void {
     this.docs.get(uri)?.clear();
     this.draw(uri);
@@ -129,6 +143,8 @@ export class InlineResults implements vscode.Disposable {
     for (const [look, list] of specs) {
       const options = list.map((s): vscode.DecorationOptions => {
         const hover = new vscode.MarkdownString(s.hover);
+        // Its one link opens the displays view; no other command runs from it.
+        hover.isTrusted = { enabledCommands: [showDisplaysCommand] };
         return {
           range: ed.document.lineAt(s.line).range,
           hoverMessage: hover,

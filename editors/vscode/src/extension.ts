@@ -16,11 +16,12 @@ import { hasMarkers } from './cells';
 import { config, createClient, serverApi, type ServerApi } from './client';
 import { documentLines, registerCommands } from './commands';
 import { InlineResults } from './decorations';
+import { DisplayPanel } from './displayPanel';
 import { isKernelUri, kernelUri, NotebookKernels, type DocSync } from './notebook';
 import { OutputLog, whereLabel } from './output';
 import { describeTried, findMonty, findServer } from './paths';
 import { askInput } from './input';
-import { Cmd, Notify, Request, type ExecutionStateParams, type KernelInfo, type KernelStateParams, type OutputParams } from './protocol';
+import { Cmd, Notify, Request, type DisplayParams, type ExecutionStateParams, type KernelInfo, type KernelStateParams, type OutputParams } from './protocol';
 import { inlineResults } from './settings';
 import { KernelStatus } from './status';
 import { VariablesView, type Target } from './variables';
@@ -31,7 +32,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('backyard', { log: true });
   const status = new KernelStatus();
   const inline = new InlineResults(() => inlineResults(config) === 'decorations');
-  context.subscriptions.push(log, status, inline);
+  const displays = new DisplayPanel();
+  context.subscriptions.push(log, status, inline, displays);
   void vscode.commands.executeCommand('setContext', 'backyard.active', true);
 
   // vsce stores the README as readme.md in the .vsix; a checkout has README.md.
@@ -113,6 +115,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     where.delete(p.executionId);
     if (p.execution) out.onDone(p.execution, label);
     else out.onDropped(p.executionId);
+    // A .py cell's HTML, images… render beside it (a notebook renders its own).
+    if (p.execution && !isKernelUri(p.uri)) void displays.show(p.execution, displayTitle(label, p.execution));
     if (p.uri === target()?.uri) variables?.refresh(200);
   };
   const onOutput = (p: OutputParams): void => {
@@ -156,6 +160,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       clearResults: (uri) => inline.clear(uri),
       refreshVariables: () => variables?.refresh(),
       showOutput: () => log.show(true),
+      showDisplays: async (executionId, ed) => {
+        const found = inline.find(executionId, ed?.document.uri.toString(), ed?.selection.active.line);
+        const x = found?.entry.execution;
+        return !!found && !!x && displays.show(x, displayTitle(whereLabel(found.uri, found.entry.startLine), x));
+      },
     }),
     vscode.window.onDidChangeActiveTextEditor(() => {
       updateHasCells();
@@ -195,6 +204,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const c = client;
   c.onNotification(Notify.executionState, onExecutionState);
   c.onNotification(Notify.output, onOutput);
+  c.onNotification(Notify.display, (p: DisplayParams) => notebooks?.onDisplay(p));
   c.onNotification(Notify.kernelState, (p: KernelStateParams) => status.onKernelState(p));
   c.onRequest(Request.input, askInput);
   c.onDidChangeState((e) => {
@@ -211,6 +221,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     log.error(msg);
     void help(msg, 'backyard.serverPath', true);
   }
+}
+
+/** "hover.py:12 · Out[3]": the run a displays view shows. */
+function displayTitle(where: string, x: { executionCount: number }): string {
+  return x.executionCount > 0 ? `${where} · [${x.executionCount}]` : where;
 }
 
 export function deactivate(): Thenable<void> | undefined {

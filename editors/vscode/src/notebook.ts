@@ -7,8 +7,8 @@
 
 import * as vscode from 'vscode';
 import type { ServerApi } from './client';
-import { executionOutputs, errorLineOf } from './notebookOutput';
-import { Cmd, rangeArg, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
+import { displayItems, displayOutput, executionOutputs, errorLineOf } from './notebookOutput';
+import { Cmd, rangeArg, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
 import { errorLine } from './render';
 
 export const controllerId = 'backyard-notebook';
@@ -41,6 +41,8 @@ export function wholeRange(text: string): Range {
 interface Running {
   exec: vscode.NotebookCellExecution;
   streams: Partial<Record<'stdout' | 'stderr', vscode.NotebookCellOutput>>;
+  /** The display outputs shown so far, by display id (update_display replaces their items). */
+  byId: Map<string, vscode.NotebookCellOutput[]>;
   /** Output edits, applied in order. */
   ops: Promise<unknown>;
 }
@@ -144,6 +146,30 @@ export class NotebookKernels implements vscode.Disposable {
     }
   }
 
+  /** backyard/display for a kernel document: the running cell shows it after the output so far, as Jupyter does. */
+  onDisplay(p: DisplayParams): void {
+    const k = [...this.kernels.values()].find((x) => x.uri === p.uri);
+    const r = k?.running;
+    if (!r) return;
+    if (p.clear) {
+      // clear_output: what the cell showed so far goes (the end record has the rest).
+      r.streams = {};
+      r.byId.clear();
+      r.ops = r.ops.then(() => r.exec.clearOutput());
+      return;
+    }
+    const d = p.display;
+    if (!d) return;
+    if (p.update) {
+      for (const o of r.byId.get(d.displayId ?? '') ?? []) r.ops = r.ops.then(() => r.exec.replaceOutputItems(displayItems(d), o));
+      return;
+    }
+    const out = displayOutput(d);
+    if (d.displayId) r.byId.set(d.displayId, [...(r.byId.get(d.displayId) ?? []), out]);
+    r.streams = {}; // output after it starts a new stream output below it
+    r.ops = r.ops.then(() => r.exec.appendOutput(out));
+  }
+
   execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<void> {
     const k = this.kernel(notebook);
     const execs = cells.map((c) => this.controller.createNotebookCellExecution(c));
@@ -173,7 +199,7 @@ export class NotebookKernels implements vscode.Disposable {
       exec.end(true, Date.now());
       return true;
     }
-    const running: Running = { exec, streams: {}, ops: Promise.resolve() };
+    const running: Running = { exec, streams: {}, byId: new Map(), ops: Promise.resolve() };
     const cancel = exec.token.onCancellationRequested(() => void this.interrupt(cell.notebook));
     let x: Execution | undefined;
     try {

@@ -4,7 +4,7 @@
 // stream, execute_result and error outputs with the execution count.
 
 import * as vscode from 'vscode';
-import type { Execution, ExecutionError } from './protocol';
+import type { Display, Execution, ExecutionError } from './protocol';
 import { formatTraceback, noteLine } from './render';
 
 /** MIME types whose data the server sends base64-encoded. */
@@ -44,21 +44,55 @@ export function errorItem(x: Execution): vscode.NotebookCellOutputItem | undefin
   return vscode.NotebookCellOutputItem.error(e);
 }
 
+/** A display as a display_data output (its display id kept, as the ipynb serializer keeps it). */
+export function displayOutput(d: Display): vscode.NotebookCellOutput {
+  const meta: Record<string, unknown> = { outputType: 'display_data' };
+  if (d.metadata !== undefined) meta.metadata = d.metadata;
+  if (d.displayId) meta.transient = { display_id: d.displayId };
+  return new vscode.NotebookCellOutput(displayItems(d), meta);
+}
+
+/** A display's items, the rich forms first. */
+export function displayItems(d: Display): vscode.NotebookCellOutputItem[] {
+  return bundleItems(d.data, d.data['text/plain']);
+}
+
+/**
+ * A run's outputs in Jupyter's order: each display where it was shown among
+ * stdout and stderr (the text printed before it comes first), the value,
+ * then the displays shown after it (the inline backend's figures), then the
+ * error. Between two displays stdout goes before stderr.
+ */
 export function executionOutputs(x: Execution): vscode.NotebookCellOutput[] {
   const out: vscode.NotebookCellOutput[] = [];
-  if (x.stdout) out.push(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stdout(x.stdout)], { outputType: 'stream' }));
-  if (x.stderr) out.push(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(x.stderr)], { outputType: 'stream' }));
-  for (const d of x.displays ?? []) {
-    const meta: Record<string, unknown> = { outputType: 'display_data' };
-    if (d.metadata !== undefined) meta.metadata = d.metadata;
-    if (d.displayId) meta.transient = { display_id: d.displayId };
-    out.push(new vscode.NotebookCellOutput(bundleItems(d.data, d.data['text/plain']), meta));
+  // Offsets are UTF-8 bytes of the record's streams.
+  const streams = { stdout: Buffer.from(x.stdout, 'utf8'), stderr: Buffer.from(x.stderr, 'utf8') };
+  const done = { stdout: 0, stderr: 0 };
+  const flush = (upTo: { stdout: number; stderr: number }): void => {
+    for (const s of ['stdout', 'stderr'] as const) {
+      const end = Math.min(Math.max(upTo[s], done[s]), streams[s].length);
+      if (end <= done[s]) continue;
+      const text = streams[s].subarray(done[s], end).toString('utf8');
+      done[s] = end;
+      const item = s === 'stdout' ? vscode.NotebookCellOutputItem.stdout(text) : vscode.NotebookCellOutputItem.stderr(text);
+      out.push(new vscode.NotebookCellOutput([item], { outputType: 'stream' }));
+    }
+  };
+  const display = (d: Display): void => {
+    out.push(displayOutput(d));
+  };
+  const displays = x.displays ?? [];
+  for (const d of displays.filter((d) => !d.afterResult)) {
+    flush({ stdout: d.stdoutBefore ?? 0, stderr: d.stderrBefore ?? 0 });
+    display(d);
   }
+  flush({ stdout: streams.stdout.length, stderr: streams.stderr.length });
   if (x.result) {
     const meta: Record<string, unknown> = { outputType: 'execute_result' };
     if (x.executionCount > 0) meta.executionCount = x.executionCount;
     out.push(new vscode.NotebookCellOutput(valueItems(x.result), meta));
   }
+  displays.filter((d) => d.afterResult).forEach(display);
   const err = errorItem(x);
   if (err) out.push(new vscode.NotebookCellOutput([err], { outputType: 'error' }));
   return out;

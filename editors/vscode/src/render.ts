@@ -2,6 +2,7 @@
 // markdown and the traceback text. Pure, so every status is unit-tested.
 
 import { backendLabel, formatDuration, type Execution, type ExecutionError, type FileChange, type FileState, type Frame } from './protocol';
+import { richSummary } from './displays';
 import type { ResultEntry } from './results';
 
 /** The colour class of an inline result. timeout and crashed read as errors. */
@@ -72,9 +73,11 @@ export function inline(e: ResultEntry, dir?: string): Inline {
   }
   const count = x.executionCount > 0 ? `[${x.executionCount}] ` : '';
   let text: string;
+  // The MIME types of the rich outputs, which the displays view renders.
+  const rich = richSummary(x);
   switch (x.status) {
     case 'ok':
-      text = `✓ ${x.result ? x.result.text : lastLine(x.stdout) || formatDuration(x.durationMs)}`;
+      text = `✓ ${x.result ? x.result.text : lastLine(x.stdout) || rich || formatDuration(x.durationMs)}`;
       break;
     case 'interrupted':
       text = '■ interrupted';
@@ -88,10 +91,11 @@ export function inline(e: ResultEntry, dir?: string): Inline {
     default:
       text = `✗ ${x.error ? errorLine(x.error) : 'error'}`;
   }
-  // The changed files go first, so that a long value cannot cut them off.
-  const files = x.files?.length ? ` · ${fileChanges(x.files, dir)}` : '';
+  // The rich outputs and the changed files go first, so that a long value cannot cut them off.
+  const shown = rich && !text.endsWith(rich) ? ` · ${rich}` : '';
+  const tail = shown + (x.files?.length ? ` · ${fileChanges(x.files, dir)}` : '');
   const line = oneLine(count + text);
-  return { look, text: oneLine(files ? `${line.slice(0, Math.max(20, maxInline - files.length))}${files}` : line) + (e.stale ? ' (stale)' : '') };
+  return { look, text: oneLine(tail ? `${line.slice(0, Math.max(20, maxInline - tail.length))}${tail}` : line) + (e.stale ? ' (stale)' : '') };
 }
 
 /** "ZeroDivisionError: division by zero" */
@@ -206,7 +210,11 @@ export function hoverMarkdown(e: ResultEntry, dir?: string): string {
     const others = Object.keys(d.data).filter((m) => m !== 'text/plain' && m !== 'text/markdown').sort();
     if (d.data['text/markdown'] !== undefined) parts.push(bound(d.data['text/markdown']));
     else if (d.data['text/plain'] !== undefined) parts.push(fenced(d.data['text/plain']));
-    if (others.length) parts.push(`*display: ${others.join(', ')} (shown in a notebook)*`);
+    if (others.length) parts.push(`*display: ${others.join(', ')}*`);
+  }
+  if (richSummary(x)) {
+    const args = encodeURIComponent(JSON.stringify([e.executionId]));
+    parts.push(`[Show ${richSummary(x)} in the displays view](command:${showDisplaysCommand}?${args})`);
   }
   if (x.result) parts.push(`Out${count ? count.trim() : ''}:`, fenced(x.result.text));
   if (x.error) parts.push(fenced(formatTraceback(x.error)));
@@ -216,6 +224,9 @@ export function hoverMarkdown(e: ResultEntry, dir?: string): string {
   }
   return parts.join('\n\n');
 }
+
+/** The editor command that renders a run's rich outputs; the hover links to it. */
+export const showDisplaysCommand = 'backyard.editor.showDisplays';
 
 /** A note of the server about a run ("the namespace was restored…"), as one line. */
 export function noteLine(note: string): string {

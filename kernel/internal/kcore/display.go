@@ -21,6 +21,9 @@ type Displays struct {
 	size  int
 	full  bool
 	items []contract.Display
+	// Position, when set, says how many bytes of stdout and stderr the
+	// execution has printed so far: a new output's place among them.
+	Position func() (stdout, stderr int)
 }
 
 // NewDisplays returns the display outputs of an execution whose output
@@ -29,35 +32,54 @@ func NewDisplays(max int) *Displays { return &Displays{max: max} }
 
 // Add applies one display event of a running cell: a new output, an update
 // of the outputs with display id id (Jupyter's update_display_data, which
-// changes them where they are), or a clear.
-func (d *Displays) Add(data map[string]string, meta json.RawMessage, id string, update, clear bool) {
+// changes them where they are), or a clear; after says a new output comes
+// after the cell's value. It returns what to show of the event: the new
+// output (or the note that outputs are left out), the update's data; false
+// when nothing changed.
+func (d *Displays) Add(data map[string]string, meta json.RawMessage, id string, update, clear, after bool) (contract.Display, bool) {
 	switch {
 	case clear:
 		d.items, d.size, d.full = d.items[:0], 0, false
-		return
+		return contract.Display{}, true
 	case update:
+		found := false
 		for i := range d.items {
 			if d.items[i].DisplayID == id {
 				d.size += bundleSize(data) - bundleSize(d.items[i].Data)
 				d.items[i].Data, d.items[i].Metadata = maps.Clone(data), metadata(meta)
+				found = true
 			}
 		}
-		return
+		return contract.Display{Data: maps.Clone(data), Metadata: metadata(meta), DisplayID: id}, found
 	case d.full:
-		return
+		return contract.Display{}, false
 	}
 	n := bundleSize(data)
 	if d.size+n > d.max || len(d.items) >= MaxDisplays {
 		d.full = true
 		d.items = append(d.items, contract.Display{Data: map[string]string{"text/plain": fmt.Sprintf(
 			"[backyard: further display outputs left out: a cell's displays hold at most %d outputs and %d bytes (the output limit)]", MaxDisplays, d.max)}})
-		return
+		return d.items[len(d.items)-1], true
 	}
 	if data == nil {
 		data = map[string]string{}
 	}
 	d.size += n
-	d.items = append(d.items, contract.Display{Data: data, Metadata: metadata(meta), DisplayID: id})
+	x := contract.Display{Data: data, Metadata: metadata(meta), DisplayID: id, AfterResult: after}
+	if d.Position != nil {
+		x.StdoutBefore, x.StderrBefore = d.Position()
+	}
+	d.items = append(d.items, x)
+	return x, true
+}
+
+// Clamp keeps each output's place within the streams as they ended (a
+// stream cut at the output limit is shorter than what was printed).
+func (d *Displays) Clamp(stdout, stderr int) {
+	for i := range d.items {
+		d.items[i].StdoutBefore = min(d.items[i].StdoutBefore, stdout)
+		d.items[i].StderrBefore = min(d.items[i].StderrBefore, stderr)
+	}
 }
 
 // List is the outputs so far.

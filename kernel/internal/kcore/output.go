@@ -183,6 +183,24 @@ func (o *Output) End() {
 func (o *Output) Stdout() string { return o.text(&o.streams[0]) }
 func (o *Output) Stderr() string { return o.text(&o.streams[1]) }
 
+// Len is the length in bytes of what Stdout (or Stderr) would give now.
+func (o *Output) Len(s kernel.Stream) int {
+	k := o.of(s)
+	if !o.cell {
+		return len(k.head)
+	}
+	if k.cut == 0 && len(k.tail) == 0 {
+		n := len(k.head)
+		for _, r := range k.line {
+			n += utf8.RuneLen(r)
+		}
+		if n <= o.max {
+			return n
+		}
+	}
+	return len(o.text(k))
+}
+
 // cutMarkerEnd ends the marker in the middle of cut output.
 const cutMarkerEnd = " bytes cut here]\n"
 

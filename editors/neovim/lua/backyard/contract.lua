@@ -22,6 +22,7 @@ return {
     output = "backyard/output",
     executionState = "backyard/executionState",
     kernelState = "backyard/kernelState",
+    display = "backyard/display",
   },
   -- requests from the server, answered by a client that advertises them
   -- under capabilities.experimental.backyard

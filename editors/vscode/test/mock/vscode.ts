@@ -142,6 +142,13 @@ export enum TextEditorRevealType {
   InCenterIfOutsideViewport = 2,
   AtTop = 3,
 }
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+  Two = 2,
+}
+
 export enum TreeItemCollapsibleState {
   None = 0,
   Collapsed = 1,
@@ -313,6 +320,7 @@ export interface MockExecution {
   replaceOutput(o: NotebookCellOutput | NotebookCellOutput[]): Promise<void>;
   appendOutput(o: NotebookCellOutput | NotebookCellOutput[]): Promise<void>;
   appendOutputItems(items: NotebookCellOutputItem | NotebookCellOutputItem[], output: NotebookCellOutput): Promise<void>;
+  replaceOutputItems(items: NotebookCellOutputItem | NotebookCellOutputItem[], output: NotebookCellOutput): Promise<void>;
 }
 
 export interface MockController {
@@ -370,6 +378,11 @@ function createController(id: string, notebookType: string, label: string): Mock
           const target = ex.outputs.find((o) => o.id === output.id);
           if (!target) throw new Error('no such output');
           target.items.push(...asArray(items));
+        },
+        async replaceOutputItems(items, output) {
+          const target = ex.outputs.find((o) => o.id === output.id);
+          if (!target) throw new Error('no such output');
+          target.items = asArray(items);
         },
       };
       c.executions.push(ex);

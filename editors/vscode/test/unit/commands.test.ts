@@ -38,6 +38,7 @@ function setup(text: string, cursor: Position, answers: Record<string, unknown> 
     clearResults: () => {},
     refreshVariables: () => {},
     showOutput: () => {},
+    showDisplays: async () => false,
   };
   registerCommands(deps);
   const run = (id: string) => mock.state.commands.get(id)!();
@@ -207,6 +208,7 @@ describe('editor commands', () => {
       clearResults: () => {},
       refreshVariables: () => {},
       showOutput: () => {},
+      showDisplays: async () => false,
     });
     await mock.state.commands.get(EditorCmd.runCell)!();
     assert.deepEqual(mock.state.messages.at(-1), { level: 'error', text: 'backyard: backyard.runCell: no open document has uri "file:///home/ada/demo.py"', items: [] });

@@ -50,6 +50,29 @@ describe('notebook outputs', () => {
     ]);
     assert.deepEqual(outs[1]!.metadata, { outputType: 'display_data', transient: { display_id: 'd1' } });
   });
+  it('place each display among the streams where it was shown, and the inline backend’s figures after the value', () => {
+    const outs = executionOutputs(
+      execution({
+        stdout: 'héllo\nmore\n',
+        stderr: 'err\n',
+        displays: [
+          { data: { 'text/plain': '1' }, stdoutBefore: 7 },
+          { data: { 'text/plain': '2' }, stdoutBefore: 12, stderrBefore: 4 },
+          { data: { 'text/plain': '<Figure>' }, stdoutBefore: 12, stderrBefore: 4, afterResult: true },
+        ],
+        result: { text: '3' },
+      }),
+    ) as unknown as NotebookCellOutput[];
+    assert.deepEqual(items(outs), [
+      [['application/vnd.code.notebook.stdout', 'héllo\n']],
+      [['text/plain', '1']],
+      [['application/vnd.code.notebook.stdout', 'more\n']],
+      [['application/vnd.code.notebook.stderr', 'err\n']],
+      [['text/plain', '2']],
+      [['text/plain', '3']],
+      [['text/plain', '<Figure>']],
+    ]);
+  });
   it('give errors their name, message and a traceback as the stack', () => {
     const outs = executionOutputs(
       execution({ status: 'error', error: { ename: 'ValueError', evalue: 'bad', traceback: [{ line: 1, name: '<module>', text: 'int("x")' }] } }),
@@ -152,6 +175,49 @@ describe('NotebookKernels', () => {
       ],
     ]);
     assert.deepEqual(controller.executions[0]!.ended, { success: undefined });
+  });
+
+  it('shows display outputs as they come, after the output so far; updates and clears them live', async () => {
+    const nb = mockNotebook('/w/d.ipynb', ['display(1)']);
+    const live: unknown[][] = [];
+    const tick = () => new Promise((r) => setImmediate(r));
+    const { controller } = setup([], async (k) => {
+      const uri = 'file:///w/d.ipynb#backyard-kernel';
+      const outs = () => items(controller.executions.at(-1)!.outputs);
+      k.onDisplay({ uri, executionId: 'x', display: { data: { 'text/plain': 'v1', 'text/html': '<b>1</b>' }, displayId: 'd' } });
+      k.onOutput({ uri, executionId: 'x', stream: 'stdout', text: 'after\n' });
+      await tick();
+      live.push(outs());
+      k.onDisplay({ uri, executionId: 'x', display: { data: { 'text/plain': 'v2' }, displayId: 'd' }, update: true });
+      await tick();
+      live.push(outs());
+      k.onDisplay({ uri, executionId: 'x', clear: true });
+      await tick();
+      live.push(outs());
+    });
+    await controller.executeHandler!(nb.getCells(), nb, controller);
+    assert.deepEqual(live, [
+      [
+        [
+          ['application/vnd.code.notebook.stdout', 'part 1 '],
+          ['application/vnd.code.notebook.stdout', 'part 2\n'],
+        ],
+        [
+          ['text/html', '<b>1</b>'],
+          ['text/plain', 'v1'],
+        ],
+        [['application/vnd.code.notebook.stdout', 'after\n']],
+      ],
+      [
+        [
+          ['application/vnd.code.notebook.stdout', 'part 1 '],
+          ['application/vnd.code.notebook.stdout', 'part 2\n'],
+        ],
+        [['text/plain', 'v2']],
+        [['application/vnd.code.notebook.stdout', 'after\n']],
+      ],
+      [],
+    ]);
   });
 
   it('stops at the first failing cell, marks its error line, and skips the rest', async () => {

@@ -37,6 +37,9 @@ describe('inline after-text and colour per status', () => {
     ['crashed', execution({ status: 'crashed', executionCount: 0, error: { ename: 'KernelError', evalue: 'worker died', traceback: [] } }), 'done', false, 'error', '✗ kernel crashed: worker died'],
     ['interrupted', execution({ status: 'interrupted', executionCount: 2 }), 'done', false, 'interrupted', '[2] ■ interrupted'],
     ['stale', execution({ result: { text: '42' } }), 'done', true, 'stale', '[1] ✓ 42 (stale)'],
+    ['rich value', execution({ result: { text: '<HTML>', mime: { 'text/plain': '<HTML>', 'text/html': '<b>x</b>' } } }), 'done', false, 'ok', '[1] ✓ <HTML> · [text/html]'],
+    ['a figure shown', execution({ displays: [{ data: { 'text/plain': '<Figure>', 'image/png': 'iVBO' } }] }), 'done', false, 'ok', '[1] ✓ [image/png]'],
+    ['displays and stdout', execution({ stdout: 'hi\n', displays: [{ data: { 'text/plain': '<SVG>', 'image/svg+xml': '<svg/>' } }, { data: { 'text/plain': '1' } }] }), 'done', false, 'ok', '[1] ✓ hi · [image/svg+xml]'],
     ['queued', undefined, 'queued', false, 'running', '⋯ queued'],
     ['running', undefined, 'running', false, 'running', '⋯ running'],
   ];
@@ -73,7 +76,9 @@ describe('hover markdown', () => {
         }),
       ),
     );
-    assert.match(md, /```text\n1\n```\n\n\*\*b\*\*\n\n```text\n<HTML>\n```\n\n\*display: text\/html \(shown in a notebook\)\*/);
+    assert.match(md, /```text\n1\n```\n\n\*\*b\*\*\n\n```text\n<HTML>\n```\n\n\*display: text\/html\*/);
+    // A link opens the displays view on this run.
+    assert.match(md, /\[Show \[text\/markdown, text\/html\] in the displays view\]\(command:backyard\.editor\.showDisplays\?%5B%22a%22%5D\)$/);
   });
   it('uses a fence longer than any backtick run in the output', () => {
     assert.equal(fenced('a ```` b'), '`````text\na ```` b\n`````');

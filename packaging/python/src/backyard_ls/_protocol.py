@@ -521,6 +521,12 @@ class Display(_DisplayRequired, total=False):
     """The bundle's metadata, a JSON object (e.g. an image's width)."""
     displayId: str
     """The display_id given to display(); update_display replaced this output's data."""
+    stdoutBefore: int
+    """Bytes of the record's stdout printed before it: where Jupyter shows it among the stream's text."""
+    stderrBefore: int
+    """Bytes of the record's stderr printed before it."""
+    afterResult: bool
+    """Shown after the cell's value (Out[n]), as the figures IPython's inline backend shows at a cell's end."""
 
 
 class _ExecutionRequired(TypedDict):
