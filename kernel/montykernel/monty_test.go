@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -297,16 +298,27 @@ func TestExecutionsAreSerializedInOrder(t *testing.T) {
 	kerneltest.Run(t, k, "import time\nlog = []")
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); kerneltest.Run(t, k, "time.sleep(0.2)") }()
-	time.Sleep(20 * time.Millisecond)
+	// The first cell holds the kernel until every other one is queued.
+	held, release := make(chan struct{}), make(chan struct{})
+	hold := func(context.Context, []any, map[string]any) (any, error) {
+		close(held)
+		<-release
+		return nil, nil
+	}
+	go func() {
+		defer wg.Done()
+		k.Execute(context.Background(), kernel.Request{Code: "hold()", Functions: map[string]kernel.HostFunc{"hold": hold}})
+	}()
+	<-held
 	want := ""
 	for i := range 20 {
 		c := string(rune('a' + i))
 		want += c
 		wg.Add(1)
 		go func() { defer wg.Done(); kerneltest.Run(t, k, "log.append('"+c+"')") }()
-		time.Sleep(5 * time.Millisecond) // submit in a known order while the first cell runs
+		waitQueued(t, i+1) // submit in a known order while the first cell runs
 	}
+	close(release)
 	wg.Wait()
 	if r := kerneltest.Run(t, k, "''.join(log)"); r.Value.Text != "'"+want+"'" {
 		t.Fatalf("ran in order %s", r.Value.Text)
@@ -579,5 +591,21 @@ func TestOnSentBeforeTheCellEnds(t *testing.T) {
 	req.Silent = true
 	if _, err := k.Execute(context.Background(), req); err != nil || sent != 1 {
 		t.Fatalf("%v, sent %d", err, sent)
+	}
+}
+
+// waitQueued waits until n executions wait for the kernel's queue.
+func waitQueued(t *testing.T, n int) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for {
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		if strings.Count(stacks, "kcore.Queue.Acquire(") >= n {
+			return
+		}
+		if t.Context().Err() != nil {
+			t.Fatal("the executions never queued")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
