@@ -40,10 +40,10 @@ type Config struct {
 	// (5 ms or about 8 KiB).
 	PrintFlushInterval time.Duration
 	// Spin is how long a read of the worker's answer keeps trying before
-	// it waits to be woken (proc.SpinReader): worth it for one cell at a
-	// time, whose answer comes in tens of microseconds; 0 (a batch's
-	// pipelined worker, which should leave the CPU to the workers) never
-	// spins.
+	// it waits to be woken (proc.SpinReader): worth it only where a CPU is
+	// free for it while the worker answers in tens of microseconds; 0 (the
+	// kernels' and batches' choice: on a busy 2-CPU machine the spin takes
+	// the worker's CPU) never spins.
 	Spin time.Duration
 	// Cwd is the working directory of a new session (os.getcwd()); empty
 	// is the worker's own, "/".
