@@ -91,6 +91,9 @@ func Connect(ctx context.Context, host string, log *zap.Logger) (*Engine, error)
 var shared struct {
 	sync.Mutex
 	engines map[string]*Engine
+	// forgotten engines may still serve the kernels that hold them;
+	// CloseShared closes them too.
+	forgotten []*Engine
 }
 
 // Shared returns a process-wide Engine for host (see Connect), connecting
@@ -119,10 +122,13 @@ func Shared(ctx context.Context, host string, log *zap.Logger) (*Engine, error) 
 // of a test binary.
 func CloseShared() {
 	shared.Lock()
-	engines := shared.engines
-	shared.engines = nil
+	engines, forgotten := shared.engines, shared.forgotten
+	shared.engines, shared.forgotten = nil, nil
 	shared.Unlock()
 	for _, e := range engines {
+		_ = e.Close()
+	}
+	for _, e := range forgotten {
 		_ = e.Close()
 	}
 }
@@ -135,6 +141,7 @@ func (e *Engine) forget() {
 	for h, x := range shared.engines {
 		if x == e {
 			delete(shared.engines, h)
+			shared.forgotten = append(shared.forgotten, e)
 		}
 	}
 	e.mu.Lock()
