@@ -49,9 +49,10 @@
 // $/cancelRequest, interrupts and edits are read while a long cell runs.
 // The kernel configuration is built only for a new kernel.
 //
-// The worker is another process. Its answer is read by spinning for up to
-// 100 µs before the reader parks (proc.SpinReader): parking and being
-// woken took 75 µs of the hop, spinning 47. The run's first three
+// The worker is another process, whose answer the reader waits for
+// parked: spinning for it (75 → 47 µs of the hop on an idle machine) took
+// the worker's CPU on a busy 2-CPU one (a trivial cell's median 19 µs
+// without, 25-37 with). The run's first three
 // notifications (queued, running, busy) are written once the cell is on
 // its way (kernel.Request.OnSent), so the client reads them while the
 // worker runs it; idle, done and the response leave in one write.

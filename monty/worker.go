@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -39,12 +38,6 @@ type Config struct {
 	// PrintFlushInterval batches Print events; 0 keeps the worker's default
 	// (5 ms or about 8 KiB).
 	PrintFlushInterval time.Duration
-	// Spin is how long a read of the worker's answer keeps trying before
-	// it waits to be woken (proc.SpinReader): worth it only where a CPU is
-	// free for it while the worker answers in tens of microseconds; 0 (the
-	// kernels' and batches' choice: on a busy 2-CPU machine the spin takes
-	// the worker's CPU) never spins.
-	Spin time.Duration
 	// Cwd is the working directory of a new session (os.getcwd()); empty
 	// is the worker's own, "/".
 	Cwd string
@@ -148,7 +141,7 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(spinReader(stdout, cfg.Spin), 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{}),
+	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{}),
 		host: osHost{fs: cfg.FS, cwd: cfg.Cwd, env: cfg.Env, start: time.Now()}}
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
@@ -222,14 +215,6 @@ func configure(cfg Config) *pb.ParentRequest {
 		c.PrintFlushIntervalMs = &v
 	}
 	return &pb.ParentRequest{Kind: &pb.ParentRequest_Configure{Configure: c}}
-}
-
-// spinReader is the worker's stdout, read with spinning (Config.Spin).
-func spinReader(out io.Reader, spin time.Duration) io.Reader {
-	if f, ok := out.(*os.File); ok {
-		return proc.SpinReader(f, spin)
-	}
-	return out
 }
 
 // Pid is the worker's process id.

@@ -28,7 +28,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/backyard-ls/backyard-ls/monty"
 )
@@ -57,7 +56,7 @@ func main() {
 	var w *monty.Worker
 	if *bin != "" {
 		var err error
-		if w, err = monty.Start(context.Background(), monty.Config{Binary: *bin, Spin: 100 * time.Microsecond}); err != nil {
+		if w, err = monty.Start(context.Background(), monty.Config{Binary: *bin}); err != nil {
 			fmt.Fprintln(os.Stderr, "floor:", err)
 			os.Exit(1)
 		}
