@@ -139,9 +139,7 @@ func (l *Lane) worker() error {
 		return nil
 	}
 	cfg := WorkerConfig(l.binary, l.limits)
-	// The environment and time zone a notebook's kernel has.
-	cfg.Env = cellEnv(nil)
-	cfg.TimeZone = TimeZone(cfg.Env["TZ"])
+	setCellEnv(&cfg, nil) // as a notebook's kernel has them
 	w, err := monty.Start(l.ctx, cfg)
 	if err != nil {
 		return err

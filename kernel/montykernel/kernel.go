@@ -135,9 +135,16 @@ const budgetCeiling = 24 * time.Hour
 func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
 	c.Limits.CellTime = budgetCeiling
-	c.Cwd, c.FS, c.Env = k.opts.Dir, k.opts.Files, cellEnv(k.opts.Env)
-	c.ScriptName, c.TimeZone = k.opts.ScriptName, TimeZone(c.Env["TZ"])
+	c.Cwd, c.FS, c.ScriptName = k.opts.Dir, k.opts.Files, k.opts.ScriptName
+	setCellEnv(&c, k.opts.Env)
 	return c
+}
+
+// setCellEnv gives c's sessions the environment cells see (cellEnv with
+// extra) and its time zone.
+func setCellEnv(c *monty.Config, extra map[string]string) {
+	c.Env = cellEnv(extra)
+	c.TimeZone = TimeZone(c.Env["TZ"])
 }
 
 // TimeZone is the IANA name a TZ value gives Monty's sessions, "" when it
