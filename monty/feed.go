@@ -182,9 +182,6 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 			resume, raisedEOF = w.functionCall(ctx, k.FunctionCall, opt, &interrupted)
 			eof = eof || raisedEOF
 		case *pb.ChildEvent_OsCall:
-			if w.cfg.onOSCall != nil {
-				w.cfg.onOSCall(k.OsCall)
-			}
 			var timedOut bool
 			resume, timedOut, err = w.osCall(ctx, k.OsCall, &interrupted)
 			if err != nil {
@@ -304,9 +301,15 @@ func (w *Worker) osCall(ctx context.Context, c *pb.OsCall, interrupted *bool) (r
 	case *pb.OsCall_AsyncSleep_:
 		seconds = k.AsyncSleep.Delay
 	default:
+		if w.cfg.onOSCall != nil {
+			w.cfg.onOSCall(c)
+		}
 		return w.host.serve(c), false, nil
 	}
 	w.hostPhase(phaseHost, *interrupted)
+	if w.cfg.onOSCall != nil {
+		w.cfg.onOSCall(c) // the sleep is under way: an interrupt is in-band
+	}
 	d := sleepDuration(seconds)
 	if !*interrupted {
 		if ctx.Err() == nil {
