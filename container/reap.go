@@ -74,6 +74,14 @@ func (e *Engine) removeWhere(ctx context.Context, f filters.Args, match func(map
 		}
 		wg.Go(func() {
 			err := e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
+			if err == nil || isNotFound(err) {
+				// Another process may be removing it too: gone means gone.
+				waitC, errC := e.cli.ContainerWait(ctx, c.ID, container.WaitConditionRemoved)
+				select {
+				case <-waitC:
+				case <-errC: // not found: already gone
+				}
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && !isNotFound(err) {
