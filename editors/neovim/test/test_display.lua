@@ -8,7 +8,8 @@ local image = require("backyard.image")
 local docker_image = os.getenv("BACKYARD_TEST_IMAGE") or "backyard-python:test"
 
 -- A 64×48 red PNG.
-local PNG = "iVBORw0KGgoAAAANSUhEUgAAAEAAAAAwCAIAAAAuKetIAAAAXElEQVR4nO3PAQkAQBCEwO1f+j6GyAsGGHebOl7QgDxe0IA8XtCAPF7QgDxe0IA8XtCAPF7QgDxe0IA8XtCAPF7QgDxe0IA8XtCAPF7QgDxe0IA8XtCAPF7w+8ADpcH0po8sVC8AAAAASUVORK5CYII="
+local PNG = "iVBORw0KGgoAAAANSUhEUgAAAEAAAAAwCAIAAAAuKetIAAAAXElEQVR4nO3PAQkAQBCEwO1f+j6GyAsGGHebOl7QgDxe0IA8XtCA"
+  .. "PF7QgDxe0IA8XtCAPF7QgDxe0IA8XtCAPF7QgDxe0IA8XtCAPF7QgDxe0IA8XtCAPF7w+8ADpcH0po8sVC8AAAAASUVORK5CYII="
 
 T.test("display outputs show as text, in order, before the value", function()
   local buf = T.open({ "# %%", "display(1, 'two')", "3" })
@@ -46,7 +47,8 @@ local function ask_when(buf, row, preds)
     local function poll()
       local lines = T.output_at(buf, row)
       local pred = preds[opts.prompt]
-      if (lines and pred and pred(lines) and require("backyard.output").pending() == 0) or vim.loop.now() > deadline then
+      local ready = lines and pred and pred(lines) and require("backyard.output").pending() == 0
+      if ready or vim.loop.now() > deadline then
         seen[opts.prompt] = lines or {}
         on_confirm("")
       else
@@ -107,7 +109,8 @@ T.test("displays show live: new, updated by display id, cleared", function()
     "│   [text/html — open with :BackyardOutput]",
     "│ two",
   }, seen.two, "updated in place, then a new one")
-  T.eq({ "│ [*] running…", "│ before", "│ one", "│ two", "│ 'third'", "│ three" }, seen.three, "cleared, then a new one")
+  T.eq({ "│ [*] running…", "│ before", "│ one", "│ two", "│ 'third'", "│ three" }, seen.three,
+    "cleared, then a new one")
   T.eq({ "│ before", "│ one", "│ two", "│ 'third'", "│ three" }, vim.list_slice(final, 2), "the record")
 end)
 
@@ -270,6 +273,78 @@ T.test("image.nvim, when installed, is asked to draw the image under the cell", 
   T.eq(buf, calls[1].o.buffer, "in its buffer")
   T.matches("%.png$", calls[1].path, "a PNG file")
   vim.fn.writefile({ PNG }, calls[1].path .. ".b64")
-  vim.fn.system({ "sh", "-c", "base64 -d " .. vim.fn.shellescape(calls[1].path .. ".b64") .. " | cmp - " .. vim.fn.shellescape(calls[1].path) })
+  local sh = vim.fn.shellescape
+  vim.fn.system({ "sh", "-c", "base64 -d " .. sh(calls[1].path .. ".b64") .. " | cmp - " .. sh(calls[1].path) })
   T.eq(0, vim.v.shell_error, "the file holds the PNG's bytes")
+end)
+
+-- A child Neovim with its TUI in a pseudo-terminal (script(1)), as if in
+-- kitty: what reaches the terminal is the image's escape sequence (written
+-- by the plugin) and the placeholder cells in the image's colour (drawn by
+-- the TUI from the virtual lines).
+T.test("kitty, through Neovim's TUI: the sequence and the placeholder cells reach the terminal", function()
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  local file, quit, typescript = dir .. "/tui.py", dir .. "/quit", dir .. "/typescript"
+  vim.fn.writefile({
+    "# %% tui",
+    "import base64",
+    "from IPython.display import Image, display",
+    ("display(Image(data=base64.b64decode('%s')))"):format(PNG),
+  }, file)
+  local child = dir .. "/child.lua"
+  vim.fn.writefile({
+    ("local file, quit = %q, %q"):format(file, quit),
+    ("require('backyard').setup({ backend = 'container', settings = { container = { image = %q } } })"):format(docker_image),
+    "vim.cmd('edit ' .. vim.fn.fnameescape(file))",
+    "local buf = vim.api.nvim_get_current_buf()",
+    "vim.wait(60000, function()",
+    "  local c = require('backyard.client')",
+    "  return c.get() and c.get().initialized and c.attached(buf)",
+    "end, 20)",
+    "vim.api.nvim_win_set_cursor(0, { 4, 0 })",
+    "vim.cmd('BackyardRunCell')",
+    "vim.wait(120000, function()",
+    "  local o = require('backyard.output').virtual_lines(buf)[1]",
+    "  return o and o.lines[1]:find('[1]', 1, true) ~= nil",
+    "end, 20)",
+    "vim.cmd('redraw')", -- vim.wait does not redraw the screen on 0.7
+    "vim.wait(120000, function() return vim.loop.fs_stat(quit) ~= nil end, 20)",
+    "vim.cmd('qa!')",
+  }, child)
+  local init = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/minimal_init.lua"
+  local sh = vim.fn.shellescape
+  local nvim = vim.loop.exepath()
+  local cmd = ("%s -i NONE -u %s -c %s"):format(sh(nvim), sh(init), sh("luafile " .. child))
+  local exited
+  local job = vim.fn.jobstart({ "script", "-qfc", cmd, typescript }, {
+    env = { TERM = "xterm-256color", KITTY_WINDOW_ID = "1", TMUX = "", TERM_PROGRAM = "" },
+    on_exit = function(_, code)
+      exited = code
+    end,
+  })
+  T.ok(job > 0, "script(1) started")
+  local P = image.placeholder_char
+  local first = P .. "\204\133\204\133" -- row 0, column 0
+  local data = ""
+  local ok = pcall(T.wait, function()
+    local f = io.open(typescript, "rb")
+    data = f and f:read("*a") or ""
+    if f then
+      f:close()
+    end
+    return data:find(first, 1, true) ~= nil
+  end, "the placeholder cells on the terminal", 60000)
+  vim.fn.writefile({}, quit)
+  T.wait(function()
+    return exited ~= nil
+  end, "the child Neovim to quit", 30000)
+  T.ok(ok, "the placeholder cells reached the terminal: " .. vim.inspect(data:sub(-400)))
+  T.ok(data:find("\27_Ga=T,f=100,t=d,i=1,U=1,c=7,r=3,q=2,m=0;" .. PNG .. "\27\\", 1, true),
+    "the image's escape sequence reached the terminal")
+  -- The colour set before the first cell is the image id (1, 256 colours).
+  local at = data:find(first, 1, true)
+  local sgr = data:sub(1, at - 1):match(".*\27%[([%d;]*)m")
+  T.ok(sgr == "31" or sgr == "38;5;1" or (sgr or ""):find(";31$") or (sgr or ""):find(";38;5;1$"),
+    "the cells' colour is the image id: " .. vim.inspect(sgr))
 end)

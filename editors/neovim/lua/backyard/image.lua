@@ -205,16 +205,38 @@ function M.kitty_terminal(env)
     or prog == "ghostty"
 end
 
+local tried_image_nvim = false
+
+-- image_nvim is image.nvim's module when it is loaded or loads; require
+-- is tried once (a missing module costs a search of 'runtimepath'), then
+-- a later load by a plugin manager is seen in package.loaded.
 local function image_nvim()
-  local ok, mod = pcall(require, "image")
-  if ok and type(mod) == "table" and type(mod.from_file) == "function" then
+  local mod = package.loaded["image"]
+  if mod == nil and not tried_image_nvim then
+    tried_image_nvim = true
+    local ok, m = pcall(require, "image")
+    mod = ok and m or nil
+  end
+  if type(mod) == "table" and type(mod.from_file) == "function" then
     return mod
   end
 end
 
+--- Whether a terminal UI is attached: Neovim's own TUI (channel 0 before
+--- 0.10, a UI whose stdout is a terminal since). A GUI is not one.
+---@return boolean
+function M.tui()
+  for _, ui in ipairs(api.nvim_list_uis()) do
+    if ui.stdout_tty == true or ui.chan == 0 then
+      return true
+    end
+  end
+  return false
+end
+
 --- How images are drawn: "image.nvim", "kitty" or "placeholder". The
 --- output.images option: "auto" picks image.nvim when it is installed,
---- else kitty in a terminal that has it (with a UI attached), else the
+--- else kitty in a terminal that has it (under Neovim's TUI), else the
 --- placeholder.
 ---@param want? string the option (default "auto")
 ---@return "image.nvim"|"kitty"|"placeholder"
@@ -230,7 +252,7 @@ function M.mode(want)
   if image_nvim() then
     return "image.nvim"
   end
-  if M.kitty_terminal() and #api.nvim_list_uis() > 0 then
+  if M.kitty_terminal() and M.tui() then
     return "kitty"
   end
   return "placeholder"
@@ -363,15 +385,6 @@ function M.kitty_lines(png_b64, max_cols, max_rows)
     out[#out + 1] = { M.kitty_row(r, s.cols), group, image = r == 0 and "first" or "more" }
   end
   return out
-end
-
---- Forgets the images sent to kitty and deletes them there (all of them:
---- the buffers' outputs were cleared).
-function M.kitty_forget()
-  for _, s in pairs(sent) do
-    M.write(("\27_Ga=d,d=I,i=%d,q=2\27\\"):format(s.id))
-  end
-  sent = {}
 end
 
 local cache_dir

@@ -415,7 +415,8 @@ local function image_lines(mime, data, out, ctx)
       return
     end
   end
-  local text = ctx.full and ("[" .. image.describe(mime, data) .. " · <CR> open · s save]") or image.placeholder(mime, data)
+  local text = ctx.full and ("[" .. image.describe(mime, data) .. " · <CR> open · s save]")
+    or image.placeholder(mime, data)
   out[#out + 1] = { text, "BackyardMore", rich = { mime = mime, data = data } }
 end
 
