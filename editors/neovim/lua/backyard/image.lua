@@ -431,8 +431,12 @@ end
 ---@return boolean ok, string? err
 function M.open_file(path)
   if vim.ui.open then
-    local ok, err = pcall(vim.ui.open, path)
-    return ok, not ok and tostring(err) or nil
+    -- It returns nil and a message when it finds no opener.
+    local ok, obj, err = pcall(vim.ui.open, path)
+    if not ok or obj == nil then
+      return false, tostring(ok and err or obj)
+    end
+    return true
   end
   local cmd
   if vim.fn.has("mac") == 1 then
