@@ -36,6 +36,29 @@ T.test("the other MIME types of a display are named", function()
   local lines = T.wait_output(buf, 2, T.done(1), nil, 120000)
   T.eq("│ <IPython.core.display.Markdown object>", lines[2], "text/plain")
   T.eq("│   [text/markdown — open with :BackyardOutput]", lines[3], "the note")
+  -- <CR> on its line in :BackyardOutput opens it (here: a stand-in for
+  -- the system's opener) from a file holding it.
+  T.cursor(3)
+  vim.cmd("BackyardOutput")
+  T.float_text("the output float")
+  local row
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+    if l:find("text/markdown", 1, true) then
+      row = i
+    end
+  end
+  T.eq("  [text/markdown · <CR> open · s save]", vim.api.nvim_buf_get_lines(0, row - 1, row, false)[1], "in the float")
+  vim.api.nvim_win_set_cursor(0, { row, 0 })
+  local opened, open = nil, vim.ui.open
+  vim.ui.open = function(path)
+    opened = path
+    return {}
+  end
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<CR>", true, false, true), "x", false)
+  vim.ui.open = open
+  vim.cmd("close")
+  T.matches("%.md$", opened, "a Markdown file")
+  T.eq({ "**hi**" }, vim.fn.readfile(opened), "holding the Markdown")
 end)
 
 -- asked answers input() questions once the output under row satisfies
