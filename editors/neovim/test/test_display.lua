@@ -318,7 +318,8 @@ T.test("kitty, through Neovim's TUI: the sequence and the placeholder cells reac
   local child = dir .. "/child.lua"
   vim.fn.writefile({
     ("local file, quit = %q, %q"):format(file, quit),
-    ("require('backyard').setup({ backend = 'container', settings = { container = { image = %q } } })"):format(docker_image),
+    ("require('backyard').setup({ backend = 'container', settings = { container = { image = %q } } })")
+      :format(docker_image),
     "vim.cmd('edit ' .. vim.fn.fnameescape(file))",
     "local buf = vim.api.nvim_get_current_buf()",
     "vim.wait(60000, function()",
