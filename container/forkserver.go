@@ -33,8 +33,11 @@ const ForkServerHeadroom = 256 << 20
 var forkServerEnv = []string{"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1", "NUMEXPR_NUM_THREADS=1"}
 
 // forkServerGrace is how long past a snippet's time limit the host waits
-// for the fork server's answer before it gives the container up.
-const forkServerGrace = 5 * time.Second
+// for the fork server's answer before it gives the container up. A
+// server that answers late is not stuck: after a fork bomb it shares the
+// container's CPU with hundreds of spinning processes until its kill
+// lands, and on a loaded host that took over 5 s.
+const forkServerGrace = 20 * time.Second
 
 // ForkServer is a long-lived hardened container (the same hardening as a
 // kernel container) whose fork server runs independent snippets: the

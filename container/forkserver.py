@@ -462,17 +462,28 @@ class Server:
         return status
 
     def _kill_all(self, child=0, status=None):
+        flags = 0
         while True:
+            if flags == 0:
+                try:
+                    os.kill(-1, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    break
+            # Every child that has ended is reaped before the next kill: one
+            # kill per reaped process would walk the process table each time
+            # (hundreds of them after a fork bomb).
             try:
-                os.kill(-1, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                break
-            try:
-                pid, st = os.waitpid(-1, 0)
-                if pid == child and status is None:
-                    status = st
+                pid, st = os.waitpid(-1, flags)
             except ChildProcessError:
+                flags = 0
                 time.sleep(0.001)  # a process that is not our child yet
+                continue
+            if pid == 0:
+                flags = 0
+                continue
+            flags = os.WNOHANG
+            if pid == child and status is None:
+                status = st
         return status
 
     def _empty(self):
