@@ -261,10 +261,14 @@ func magicRule(code string) (rule, bool) {
 	if _, inert := t.Plain(); inert {
 		return rule{}, false // none, or only magics Monty runs as None
 	}
-	if u, ok := t.Single(); ok && u.MontyAnswers(func(n string) bool { return container.LineMagics()[n] }) {
+	known := func(n string) bool { return container.LineMagics()[n] }
+	if u, ok := t.Single(); ok && u.MontyAnswers(known) {
 		return rule{}, false // %pwd, or a magic IPython has not: Monty answers as IPython does
 	}
-	u := t.Uses[0]
+	_, u, ok := t.Hosted(known, nil)
+	if ok {
+		return rule{}, false // %time, %env, %whos and the rest Monty's host answers as IPython does
+	}
 	what := "the magic " + u.String()
 	switch u.Kind {
 	case ipysyntax.Shell, ipysyntax.ShellOutput:
