@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"

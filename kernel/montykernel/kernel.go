@@ -69,8 +69,8 @@ type Kernel struct {
 
 	envSet  map[string]string // guarded by mu: what %env set, for the sessions that follow
 	version string            // guarded by mu
-	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
-	prelude string        // guarded by mu
+	watched *monty.Worker     // guarded by mu: the worker whose death between cells is watched
+	prelude string            // guarded by mu
 }
 
 // SetPrelude sets code that every session runs, silently, before its first
