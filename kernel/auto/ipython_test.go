@@ -134,3 +134,15 @@ func TestIPythonCorpusAuto(t *testing.T) {
 	}
 	t.Logf("cells as IPython shows them: %d of %d (%d ran on Monty)", same, all, onMonty)
 }
+
+// Two runs of a %time cell agree when only the durations differ.
+func TestTimedOutputsAgree(t *testing.T) {
+	m := kernel.Result{Status: kernel.StatusOK, Stdout: "CPU times: user 16.1 μs, sys: 0 ns, total: 16.1 μs\nWall time: 116 μs\n4\n"}
+	c := kernel.Result{Status: kernel.StatusOK, Stdout: "CPU times: user 3 μs, sys: 1 μs, total: 4 μs\nWall time: 6.44 μs\n4\n"}
+	if !sameOutput(m, c) {
+		t.Error("timings differ")
+	}
+	if c.Stdout = strings.TrimSuffix(c.Stdout, "4\n") + "5\n"; sameOutput(m, c) {
+		t.Error("the printed value is not compared")
+	}
+}
