@@ -175,6 +175,14 @@ var compound = map[string]bool{"if": true, "elif": true, "else": true, "for": tr
 // ends with ';'.
 func hostedTime(args string, assigned bool) (string, bool) {
 	s := strings.TrimSpace(args)
+	if toks, err := pysrc.Tokenize(s); err == nil {
+		for _, t := range toks {
+			if t.Kind == pysrc.Comment {
+				s = strings.TrimSpace(s[:t.Start]) // the calls after it must not be commented out
+				break
+			}
+		}
+	}
 	silent := "False"
 	if t, ok := strings.CutSuffix(s, ";"); ok {
 		s, silent = strings.TrimSpace(t), "True"

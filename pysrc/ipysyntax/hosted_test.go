@@ -19,6 +19,7 @@ func TestHosted(t *testing.T) {
 		{"time statement", "a = 1\n%time b = a + 1\nb", "a = 1\n__backyard_tic__(); b = a + 1; __backyard_toc__(None, None, True)\nb"},
 		{"time statements then value", "%time c = 1; c * 2", "__backyard_tic__(); c = 1; __backyard_toc__(None, (c * 2), False)"},
 		{"time silenced", "%time 5 * 5;", "__backyard_toc__(__backyard_tic__(), (5 * 5), True)"},
+		{"time with a comment", "%time x = 1  # note\n%time 2;  # c", "__backyard_tic__(); x = 1; __backyard_toc__(None, None, True)\n__backyard_toc__(__backyard_tic__(), (2), True)"},
 		{"time nothing", "%time", "__backyard_toc__(__backyard_tic__(), None, True)"},
 		{"time assigned", "v = %time g()", "v = __backyard_toc__(__backyard_tic__(), (g()), False)"},
 		{"time in a block", "for i in range(2):\n    %time h = i\n", "for i in range(2):\n    __backyard_tic__(); h = i; __backyard_toc__(None, None, True)\n"},
@@ -75,5 +76,15 @@ func TestInsideDef(t *testing.T) {
 		if got := insideDef(code, line); got != want {
 			t.Errorf("line %d: %v", line, got)
 		}
+	}
+}
+
+var hostedSink string
+
+// The rewrite a Monty kernel makes of a cell with %time and %env lines.
+func BenchmarkHosted(b *testing.B) {
+	cell := plainCell + "%time area(3)\nfor i in range(2):\n    %env A=1\n"
+	for b.Loop() {
+		hostedSink, _, _ = Transform(cell).Hosted(knownForTest, []string{"area", "i"})
 	}
 }
