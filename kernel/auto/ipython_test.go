@@ -50,6 +50,19 @@ func TestRouterRoutesMagics(t *testing.T) {
 	}
 }
 
+// A batch lane hosts no magics: its router sends %time and %env to the
+// container, which a kernel's Monty runs itself.
+func TestBatchRouterRoutesHostedMagics(t *testing.T) {
+	for code, want := range map[string]bool{"%time x = 1": true, "x = 1\n%env A=1": true, "x = 1": false} {
+		if _, ok := magicRuleOn(code, false); ok != want {
+			t.Errorf("magicRuleOn(%q, false) = %v", code, ok)
+		}
+		if _, ok := magicRule(code); ok {
+			t.Errorf("magicRule(%q) routes", code)
+		}
+	}
+}
+
 // %pwd and a magic IPython's shell has not are answered on Monty: the
 // document stays there, with IPython's answer and no check.
 func TestMontyAnswersMagicsInAuto(t *testing.T) {
