@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO ?= go
 BIN := bin/backyard-ls
 
-.PHONY: all build setup demo test test-go test-deps docker-setup test-image \
+.PHONY: all build setup demo test test-go test-deps docker-setup test-docker-setup test-image \
         editor-deps test-neovim test-vscode test-vscode-real test-install test-python test-race test-http test-ray bench bench-batch bench-mcp bench-http bench-python bench-ray bench-exit lint generate proto clean dist wheels
 
 all: build
@@ -42,10 +42,16 @@ editor-deps:
 docker-setup:
 	scripts/docker-setup.sh
 
+# The set-up after an engine was killed with its containers (as at the end
+# of a machine's session): it must not kill the processes that now hold the
+# pids named in the stale state. Runs in namespaces of its own.
+test-docker-setup: docker-setup
+	scripts/test-docker-setup.sh
+
 test-image: docker-setup
 	scripts/build-test-image.sh
 
-test: test-deps build lint test-go test-race test-neovim test-vscode test-vscode-real test-install test-python test-http test-ray
+test: test-deps test-docker-setup build lint test-go test-race test-neovim test-vscode test-vscode-real test-install test-python test-http test-ray
 
 test-go:
 	$(GO) test -count=1 -timeout 30m ./...

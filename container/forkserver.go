@@ -123,6 +123,11 @@ type SnippetResult struct {
 	// it exited (ExitCode set) or was killed (Signal > 0).
 	ExitCode *int
 	Signal   int
+	// OOMKilled: the container's OOM killer struck while the snippet ran
+	// and the snippet died by SIGKILL (read from the container's memory
+	// cgroup where this host has it; several snippets at once can push
+	// the container past its limit, and the killer takes a child).
+	OOMKilled bool
 }
 
 // runRequest is the fork server's request frame.
@@ -219,6 +224,7 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 	if err != nil {
 		return SnippetResult{}, err
 	}
+	kills, counted := s.oom.Kills()
 	start := time.Now()
 	s.wmu.Lock()
 	_, err = s.conn.Conn.Write(buf)
@@ -244,6 +250,9 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 			case m.T == msgDone && m.ID == id:
 				r.Status, r.Value, r.Error, r.Duration = m.Status, m.Value, m.Error, time.Since(start)
 				r.ExitCode, r.Signal = m.Exit, m.Signal
+				if n, ok := s.oom.Kills(); counted && ok && n > kills && SignalName(r.Signal) == "SIGKILL" {
+					r.OOMKilled = true
+				}
 				if len(m.Fetched) > 0 {
 					r.Fetched = make(map[string]string, len(m.Fetched))
 					for p, b := range m.Fetched {

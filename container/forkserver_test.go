@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
 )
 
@@ -291,7 +292,7 @@ func TestForkServerProgramIO(t *testing.T) {
 				t.Fatalf("%+v", r)
 			}
 			r = runSnippet(t, f, Snippet{Code: "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"})
-			if r.Status != "crashed" || r.ExitCode != nil || r.Signal != 9 {
+			if r.Status != "crashed" || r.ExitCode != nil || r.Signal != 9 || r.OOMKilled {
 				t.Fatalf("%+v", r)
 			}
 		})
@@ -390,4 +391,26 @@ func containerProcesses(t *testing.T, id string) int {
 	}
 	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
 	return n
+}
+
+// A snippet whose processes together pass the container's memory limit
+// (each within its own) is the OOM killer's victim: the largest of them.
+// Its death by SIGKILL is told as an OOM kill, read from the container's
+// memory cgroup. runc only: under gVisor the sandbox is one host process,
+// and an OOM kill ends the whole container (Exit tells it).
+func TestForkServerOOMKilledSnippet(t *testing.T) {
+	e := requireEngine(t)
+	f := startForkServer(t, e, RuntimeRunc)
+	if _, ok := f.s.oom.Kills(); !ok {
+		t.Skip("the container's memory cgroup cannot be read here")
+	}
+	r := runSnippet(t, f, Snippet{Code: containertest.OOMSnippet, Timeout: 10 * time.Minute})
+	if r.Status != "crashed" || r.Signal != 9 || !r.OOMKilled {
+		t.Fatalf("%+v %v", r, r.Error)
+	}
+	// The server goes on, and a later kill is not taken for the OOM's.
+	r = runSnippet(t, f, Snippet{Code: "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"})
+	if r.Status != "crashed" || r.Signal != 9 || r.OOMKilled {
+		t.Fatalf("%+v", r)
+	}
 }

@@ -50,6 +50,45 @@ else:
 EOF
 )"
 
+# A dockerd that was killed (its machine stopped, or every process of a
+# session ended) leaves pid files and its containers' runtime state behind
+# under its exec root, which need not be a tmpfs. The next dockerd trusts
+# them: a pid file naming a live process makes it take that process for its
+# containerd (and kill it when that "containerd" never answers), and runsc's
+# state names sandbox processes that the cleanup of a dead shim kills. Pids
+# are reused, so these can name any process, the make running this script
+# among them. A pid file whose process is not the one it names is cleared;
+# with no engine process left at all, so is the runtime state.
+clear_stale_state() {
+  local exec_root pidfile f pid
+  read -r exec_root pidfile < <(python3 - "$daemon_json" <<'EOF'
+import json, os, sys
+cfg = {}
+if os.path.exists(sys.argv[1]) and os.path.getsize(sys.argv[1]) > 0:
+    with open(sys.argv[1]) as f:
+        cfg = json.load(f)
+print(cfg.get("exec-root", "/var/run/docker"), cfg.get("pidfile", "/var/run/docker.pid"))
+EOF
+)
+  # /var/run is a link to /run: /proc/mounts names the resolved paths.
+  exec_root="$(realpath -m "$exec_root")"
+  for f in "$pidfile:dockerd" "$exec_root/containerd/containerd.pid:containerd"; do
+    pid="$(cat "${f%:*}" 2>/dev/null || true)"
+    if [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null || true)" != "${f##*:}" ]; then
+      echo "removing stale ${f%:*} (pid $pid is not ${f##*:})"
+      rm -f "${f%:*}"
+    fi
+  done
+  if [ -d "$exec_root" ] && ! pgrep -x containerd >/dev/null \
+     && ! pgrep -f 'containerd-shim|runsc' >/dev/null; then
+    echo "removing the runtime state of a dockerd that is gone ($exec_root)"
+    # Network namespaces stay mounted there after their owner was killed.
+    awk -v root="$exec_root/" 'index($2, root) == 1 {print $2}' /proc/mounts \
+      | sort -r | while read -r m; do umount -l "$m" || true; done
+    rm -rf "$exec_root"
+  fi
+}
+
 if docker info >/dev/null 2>&1; then
   if [ "$changed" = yes ]; then
     # dockerd reloads its runtimes on SIGHUP.
@@ -59,6 +98,7 @@ if docker info >/dev/null 2>&1; then
   fi
 else
   if ! pgrep -x dockerd >/dev/null; then
+    clear_stale_state
     # Without systemd nothing may have mounted the cgroup hierarchies.
     if ! grep -q cgroup /proc/mounts && command -v cgroupfs-mount >/dev/null; then
       cgroupfs-mount

@@ -101,3 +101,19 @@ func IsolatedImage(t testing.TB) string {
 	})
 	return img
 }
+
+// OOMSnippet passes a fork-server container's memory limit for snippets of
+// 256 MiB (512 MiB with the server's headroom) while each of its processes
+// stays within its own: it holds 200 MiB, and each of four children lets go
+// of its copy and takes 100 MiB. The OOM killer takes the largest, the
+// snippet's own process.
+const OOMSnippet = `import os, time
+big = b"x" * (200 << 20)
+for _ in range(4):
+    if os.fork() == 0:
+        del big
+        mine = b"y" * (100 << 20)
+        time.sleep(600)
+        os._exit(0)
+time.sleep(600)
+`

@@ -38,6 +38,7 @@ type Watch struct {
 	mu    sync.Mutex
 	v     Verdict
 	close func()
+	kills func() (uint64, bool)
 }
 
 func newWatch(close func()) *Watch {
@@ -63,6 +64,18 @@ func (w *Watch) Verdict() Verdict {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.v
+}
+
+// Kills is the cgroup's count of processes the OOM killer ended so far
+// (its oom_kill counter), and whether it could be read: false once the
+// watch is closed or the cgroup is gone, or on a kernel that does not
+// count them. A container that goes on after one of its processes was
+// killed (a fork server's child) learns from it why the child died.
+func (w *Watch) Kills() (uint64, bool) {
+	if w == nil || w.kills == nil {
+		return 0, false
+	}
+	return w.kills()
 }
 
 // Close stops the watch and releases its files; the verdict stays.

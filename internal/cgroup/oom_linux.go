@@ -203,6 +203,7 @@ func (f *follower) start(pid int) *Watch {
 		wg.Wait()
 		f.counters.Close()
 	})
+	f.w.kills = func() (uint64, bool) { return readCounter(f.counters, "oom_kill") }
 	wg.Go(f.followNotifications)
 	if exit != nil {
 		wg.Go(func() { f.followExit(exit) })
@@ -275,4 +276,21 @@ func readCounters(f *os.File, names []string) (hit, alive bool) {
 		}
 	}
 	return hit, true
+}
+
+// readCounter is one counter of a flat-keyed cgroup file.
+func readCounter(f *os.File, name string) (uint64, bool) {
+	buf := make([]byte, 1024)
+	n, err := f.ReadAt(buf, 0)
+	if n == 0 && err != nil {
+		return 0, false
+	}
+	for line := range bytes.Lines(buf[:n]) {
+		k, v, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
+		if ok && string(k) == name {
+			c, err := strconv.ParseUint(string(v), 10, 64)
+			return c, err == nil
+		}
+	}
+	return 0, false
 }

@@ -74,6 +74,9 @@ func TestWatchOOMSeesTheKill(t *testing.T) {
 	if v := w.Verdict(); v != Pending {
 		t.Fatalf("verdict %v before anything happened", v)
 	}
+	if n, ok := w.Kills(); !ok || n != 0 {
+		t.Fatalf("kills before anything happened: %d, %v", n, ok)
+	}
 	io.WriteString(stdin, "go\n")
 	err := cmd.Wait()
 	var ee *exec.ExitError
@@ -84,6 +87,13 @@ func TestWatchOOMSeesTheKill(t *testing.T) {
 	if v := w.Verdict(); v != OOM {
 		t.Fatalf("verdict %v", v)
 	}
+	if n, ok := w.Kills(); !ok || n != 1 {
+		t.Fatalf("kills after the OOM kill: %d, %v", n, ok)
+	}
+	w.Close()
+	if _, ok := w.Kills(); ok {
+		t.Fatal("kills read from a closed watch")
+	}
 }
 
 func TestWatchOOMOtherKill(t *testing.T) {
@@ -92,6 +102,9 @@ func TestWatchOOMOtherKill(t *testing.T) {
 	waitDone(t, w) // the exit, read before the cgroup goes
 	if v := w.Verdict(); v != NoOOM {
 		t.Fatalf("verdict %v", v)
+	}
+	if n, ok := w.Kills(); !ok || n != 0 {
+		t.Fatalf("kills after a kill that was not the OOM killer's: %d, %v", n, ok)
 	}
 }
 

@@ -257,7 +257,7 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 		switch {
 		case got.Signal > 0:
 			// The child's death in a kernel's words.
-			r.Error = kcore.SnippetCrashed(kcore.Death{Signal: container.SignalName(got.Signal)}.Text())
+			r.Error = kcore.SnippetCrashed(kcore.Death{Signal: container.SignalName(got.Signal), OOM: got.OOMKilled, MemoryBytes: uint64(lim.MemoryBytes)}.Text())
 		case got.ExitCode != nil:
 			r.Error = kcore.SnippetCrashed(kcore.Death{Code: *got.ExitCode}.Text())
 		case r.Error == nil:

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
@@ -109,11 +110,15 @@ const killedWords = "the kernel was killed by signal SIGKILL"
 func TestForkLaneDeathsReadAsKernelDeaths(t *testing.T) {
 	for _, rt := range runtimes {
 		t.Run(rt, func(t *testing.T) {
-			l := newForkLane(t, rt, kernel.Limits{Timeout: 30 * time.Second})
-			for code, want := range map[string]string{
+			l := newForkLane(t, rt, kernel.Limits{Timeout: 30 * time.Second, MemoryBytes: 256 << 20})
+			deaths := map[string]string{
 				"import os, signal\nos.kill(os.getpid(), signal.SIGKILL)": killedWords,
 				"import os\nos._exit(9)":                                  "the kernel process exited with code 9 (os._exit() or a fatal error of the interpreter)",
-			} {
+			}
+			if rt == "runc" { // under gVisor an OOM kill ends the whole container
+				deaths[containertest.OOMSnippet] = "the kernel ran out of memory (limit 256 MiB)"
+			}
+			for code, want := range deaths {
 				if r := l.Run(context.Background(), kernel.Snippet{Code: code}); r.Status != kernel.StatusCrashed || r.Error.EName != "KernelCrashed" || r.Error.EValue != want {
 					t.Fatalf("%q: %+v %+v", code, r, r.Error)
 				}

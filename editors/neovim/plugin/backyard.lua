@@ -78,6 +78,15 @@ end, {
   desc = "Open the full output of the cell under the cursor",
 })
 
+command("BackyardSaveOutput", function(a)
+  cmds().save_output(a.fargs[1], a.count > 0 and a.count or nil)
+end, {
+  nargs = 1,
+  count = true,
+  complete = "file",
+  desc = "Save the cell's image (or other rich output; [N] the N-th) to a file",
+})
+
 -- <Plug>(backyard-…) for every key; the default keys map to them.
 require("backyard.plug").define()
 

@@ -65,6 +65,7 @@ T.test("the server, the worker, the engine, the image: each as its own tool repo
   local memory = run({ "backyard-ls", "serve", "-h" }):match("%-memory int\n[^\n]*%(default (%d+)%)")
   line(lines, "", ("memory = %s (server default)"):format(T.ok(memory, "serve -h has the memory default")))
   line(lines, "", "<Plug>(backyard-")
+  line(lines, "", "images (output.images = auto): a placeholder line") -- headless: no TUI
   T.eq(0, count(lines, "WARNING") + count(lines, "ERROR"), "warnings and errors")
 end)
 

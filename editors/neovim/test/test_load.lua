@@ -46,7 +46,7 @@ T.test("every command exists", function()
   for _, c in ipairs({
     "BackyardRunCell", "BackyardRunCellAdvance", "BackyardRunAbove", "BackyardRunBelow", "BackyardRunAll",
     "BackyardRun", "BackyardInterrupt", "BackyardRestart", "BackyardBackend", "BackyardInfo", "BackyardVariables",
-    "BackyardClear", "BackyardOutput",
+    "BackyardClear", "BackyardOutput", "BackyardSaveOutput",
   }) do
     T.eq(2, vim.fn.exists(":" .. c), c)
   end

@@ -138,6 +138,7 @@ local function client_config(cmd)
       [contract.notifications.output] = dispatch,
       [contract.notifications.executionState] = dispatch,
       [contract.notifications.kernelState] = dispatch,
+      [contract.notifications.display] = dispatch,
       [contract.requests.input] = input,
     },
     -- Requests sent before initialize ends would reach the server before

@@ -384,7 +384,49 @@ function M.clear(bufnr)
   end
 end
 
---- Shows the full output of the cell under the cursor.
+--- Writes a rich output ({mime, data} of a display or value: an image,
+--- HTML, …) to path: its bytes, base64-decoded where the bundle encodes
+--- them.
+---@param rich { mime: string, data: string }
+---@param path string
+---@return boolean ok, string? err
+function M.save_rich(rich, path)
+  local image = require("backyard.image")
+  local bytes = image.bytes(rich.mime, rich.data)
+  if not bytes then
+    return false, "the " .. rich.mime .. " data is not base64"
+  end
+  return image.save_bytes(vim.fn.expand(path), bytes)
+end
+
+--- Opens a rich output with the system's viewer (an image viewer, the
+--- browser for HTML), from a file under Neovim's cache folder.
+---@param rich { mime: string, data: string }
+---@return boolean ok, string? err
+function M.open_rich(rich)
+  local image = require("backyard.image")
+  local path, err = image.cache_file(rich.mime, rich.data)
+  if not path then
+    return false, err
+  end
+  return image.open_file(path)
+end
+
+-- rich_outputs lists the rich outputs of o, images first.
+local function rich_outputs(o)
+  local images, rest = {}, {}
+  for _, l in ipairs(output.full(o)) do
+    if l.rich then
+      local list = l.rich.mime:find("^image/") and images or rest
+      list[#list + 1] = l.rich
+    end
+  end
+  return vim.list_extend(images, rest)
+end
+
+--- Shows the full output of the cell under the cursor. On the line of an
+--- image (or another rich form) <CR> opens it with the system's viewer
+--- and s saves it to a file.
 ---@param how? "float"|"split"|"" "" or nil: the output.open option
 ---@return integer? bufnr, integer? winid nil when there is no output here
 function M.open_output(how)
@@ -395,7 +437,65 @@ function M.open_output(how)
     return
   end
   how = how ~= "" and how or config.options.output.open
-  return require("backyard.ui").open(output.full(o), "backyard output", how)
+  local all = output.full(o)
+  local buf, win = require("backyard.ui").open(all, "backyard output", how)
+  local function here()
+    local r = all[api.nvim_win_get_cursor(0)[1]]
+    return r and r.rich
+  end
+  local map = { buffer = buf, nowait = true, silent = true }
+  vim.keymap.set("n", "<CR>", function()
+    local rich = here()
+    if rich then
+      local ok, err = M.open_rich(rich)
+      if not ok then
+        notify("cannot open the " .. rich.mime .. " output: " .. tostring(err), vim.log.levels.ERROR)
+      end
+    end
+  end, vim.tbl_extend("force", map, { desc = "Open the output on this line" }))
+  vim.keymap.set("n", "s", function()
+    local rich = here()
+    if not rich then
+      return
+    end
+    local name = "output." .. require("backyard.image").ext(rich.mime)
+    vim.ui.input({ prompt = "Save " .. rich.mime .. " to: ", default = name, completion = "file" }, function(path)
+      if path and path ~= "" then
+        local ok, err = M.save_rich(rich, path)
+        notify(ok and ("saved " .. path) or ("cannot save " .. path .. ": " .. tostring(err)),
+          ok and vim.log.levels.INFO or vim.log.levels.ERROR)
+      end
+    end)
+  end, vim.tbl_extend("force", map, { desc = "Save the output on this line" }))
+  return buf, win
+end
+
+--- Saves the n-th rich output (images first; default the first) of the
+--- cell under the cursor to path.
+---@param path string
+---@param n? integer
+---@return boolean ok
+function M.save_output(path, n)
+  local bufnr = api.nvim_get_current_buf()
+  local o = output.at(bufnr, cursor_line())
+  local all = o and rich_outputs(o) or {}
+  local rich = all[n or 1]
+  if not rich then
+    notify(#all == 0 and "no image or rich output here: run a cell first"
+      or ("this output has %d rich output%s"):format(#all, #all == 1 and "" or "s"), vim.log.levels.WARN)
+    return false
+  end
+  if not path or path == "" then
+    notify("give a file to save the " .. rich.mime .. " output to", vim.log.levels.WARN)
+    return false
+  end
+  local ok, err = M.save_rich(rich, path)
+  if not ok then
+    notify("cannot save " .. path .. ": " .. tostring(err), vim.log.levels.ERROR)
+    return false
+  end
+  notify(("saved the %s output to %s"):format(rich.mime, path))
+  return true
 end
 
 --- Moves to the next (dir 1) or previous (-1) cell header, v:count1

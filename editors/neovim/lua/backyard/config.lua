@@ -24,6 +24,8 @@ local M = {}
 ---@field prefix? string put before every output line
 ---@field throttle_ms? integer at most one redraw per this while output streams
 ---@field open? "float"|"split" how :BackyardOutput opens the full output
+---@field images? "auto"|"image.nvim"|"kitty"|"placeholder" how images are drawn inline
+---@field image_rows? integer an inline image is at most this many rows high
 
 --- Buffer-local keys, each mapped to its <Plug>(backyard-…) mapping.
 ---@class backyard.Keymaps
@@ -100,6 +102,12 @@ local defaults = {
     prefix = "│ ", -- put before every output line ("" for none)
     throttle_ms = 50, -- at most one redraw per this while output streams
     open = "float", -- how :BackyardOutput opens the full output: "float" or "split"
+    -- How images (image/png, image/svg+xml) are drawn inline: "auto"
+    -- (image.nvim when installed, else kitty's graphics in kitty or
+    -- Ghostty, else a placeholder line), or one of "image.nvim", "kitty",
+    -- "placeholder".
+    images = "auto",
+    image_rows = 12, -- an inline image is at most this many rows high
   },
   -- Code lenses (▶ Run Cell …) on cell headers.
   codelens = true,
@@ -178,6 +186,11 @@ local function check(o)
   end
   if o.output.open ~= "float" and o.output.open ~= "split" then
     error("backyard: output.open must be \"float\" or \"split\"", 0)
+  end
+  local images = { auto = true, ["image.nvim"] = true, kitty = true, placeholder = true }
+  if not images[o.output.images] then
+    error("backyard: output.images must be \"auto\", \"image.nvim\", \"kitty\" or \"placeholder\", got "
+      .. vim.inspect(o.output.images), 0)
   end
 end
 

@@ -215,6 +215,14 @@ local function settings(h, sent, defaults)
   end
   h.info(("code lenses %s, inline output %s, inlay hints %s"):format(o.codelens and "on" or "off",
     o.output.enabled and "on" or "off", o.inlay_hints and "on" or "off"))
+  local why = {
+    ["image.nvim"] = "image.nvim draws them",
+    kitty = "kitty's graphics protocol (TERM=" .. (vim.env.TERM or "") .. ")",
+    placeholder = "a placeholder line (no image.nvim; not a kitty or Ghostty terminal under Neovim's TUI, "
+      .. "outside tmux); :BackyardOutput opens or saves them",
+  }
+  local mode = require("backyard.image").mode(o.output.images)
+  h.info(("images (output.images = %s): %s"):format(o.output.images, why[mode]))
 end
 
 --- Entry point of :checkhealth backyard.

@@ -6,6 +6,7 @@
 -- rerunning a cell replaces its output.
 local cells = require("backyard.cells")
 local config = require("backyard.config")
+local image = require("backyard.image")
 
 local api = vim.api
 local M = {}
@@ -105,6 +106,7 @@ local function place(bufnr, o, range)
 end
 
 local function delete(bufnr, o)
+  image.image_nvim_sweep(bufnr, tostring(o.start_mark), {})
   pcall(api.nvim_buf_del_extmark, bufnr, M.ns, o.start_mark)
   pcall(api.nvim_buf_del_extmark, bufnr, M.ns, o.end_mark)
   o.deleted = true
@@ -374,43 +376,117 @@ local function frame_text(f)
   return "  " .. where .. "in " .. (f.name or "?") .. text .. "\n"
 end
 
--- body lists {text, hl} of an execution: stdout, stderr, the displays, the value, the
--- error (its message, then, with the traceback option, the whole exception
--- as CPython prints it), then the files it changed (paths relative to dir).
-local function body(x, out, dir)
-  for _, l in ipairs(split(x.stdout)) do
-    out[#out + 1] = { l, "BackyardStdout" }
-  end
-  for _, l in ipairs(split(x.stderr)) do
-    out[#out + 1] = { l, "BackyardStderr" }
-  end
-  -- Display outputs: their text/plain form, the other MIME types named.
-  for _, d in ipairs(nilify(x.displays) or {}) do
-    local data = nilify(d.data) or {}
-    for _, l in ipairs(split(data["text/plain"])) do
-      out[#out + 1] = { l, "BackyardResult" }
+-- rich_note is the line under a display or value that names its MIME
+-- types other than text/plain and images; rich (on the line) says what
+-- :BackyardOutput opens or saves from it.
+local function rich_note(data, out, ctx)
+  local others = {}
+  for mime in pairs(data) do
+    if mime ~= "text/plain" and not vim.tbl_contains(image.mimes, mime) then
+      others[#others + 1] = mime
     end
-    local others = {}
-    for mime in pairs(data) do
-      if mime ~= "text/plain" then
-        others[#others + 1] = mime
+  end
+  if #others == 0 then
+    return
+  end
+  table.sort(others)
+  -- What opens: HTML first (a browser shows it), else the first named.
+  local pick = vim.tbl_contains(others, "text/html") and "text/html" or others[1]
+  local hint = ctx.full and " · <CR> open · s save" or " — open with :BackyardOutput"
+  out[#out + 1] = {
+    "  [" .. table.concat(others, ", ") .. hint .. "]",
+    "BackyardMore",
+    rich = { mime = pick, data = data[pick] },
+  }
+end
+
+-- image_lines adds the lines of an image: drawn (kitty, image.nvim) in
+-- the inline output where the terminal can, else a placeholder line.
+local function image_lines(mime, data, out, ctx)
+  if ctx.inline and ctx.mode == "kitty" and mime == "image/png" then
+    for _, l in ipairs(image.kitty_lines(data, ctx.cols, ctx.rows)) do
+      out[#out + 1] = l
+    end
+    return
+  end
+  if ctx.inline and ctx.mode == "image.nvim" and ctx.bufnr and ctx.row then
+    if image.image_nvim_draw(ctx.bufnr, ctx.key, ctx.gen, mime, data, ctx.row, 0) then
+      out[#out + 1] = { "[" .. image.describe(mime, data) .. " — drawn by image.nvim]", "BackyardMore" }
+      return
+    end
+  end
+  local text = ctx.full and ("[" .. image.describe(mime, data) .. " · <CR> open · s save]")
+    or image.placeholder(mime, data)
+  out[#out + 1] = { text, "BackyardMore", rich = { mime = mime, data = data } }
+end
+
+-- display_lines adds the lines of one display output: its image, else its
+-- text/plain form, then a note naming its other MIME types.
+local function display_lines(d, out, ctx)
+  local data = nilify(d.data) or {}
+  local mime = image.image_mime(data)
+  if mime then
+    image_lines(mime, data[mime], out, ctx)
+    return
+  end
+  for _, l in ipairs(split(data["text/plain"])) do
+    out[#out + 1] = { l, "BackyardResult" }
+  end
+  rich_note(data, out, ctx)
+end
+
+-- streams_and_displays adds stdout and stderr with the displays shown
+-- before the value among them, as Jupyter orders them: each display after
+-- the text printed before it (stdoutBefore, stderrBefore: bytes), stdout
+-- before stderr between two displays.
+local function streams_and_displays(stdout, stderr, displays, out, ctx)
+  local text = { stdout = stdout or "", stderr = stderr or "" }
+  local hl = { stdout = "BackyardStdout", stderr = "BackyardStderr" }
+  local done = { stdout = 0, stderr = 0 }
+  local function flush(upto)
+    for _, st in ipairs({ "stdout", "stderr" }) do
+      local stop = math.min(math.max(upto[st] or 0, done[st]), #text[st])
+      if stop > done[st] then
+        for _, l in ipairs(split(text[st]:sub(done[st] + 1, stop))) do
+          out[#out + 1] = { l, hl[st] }
+        end
+        done[st] = stop
       end
     end
-    table.sort(others)
-    for _, mime in ipairs(others) do
-      out[#out + 1] = { "  [" .. mime .. " output not shown]", "BackyardMore" }
+  end
+  for _, d in ipairs(displays) do
+    if d.afterResult ~= true then
+      flush({ stdout = tonumber(d.stdoutBefore) or 0, stderr = tonumber(d.stderrBefore) or 0 })
+      display_lines(d, out, ctx)
     end
   end
+  flush({ stdout = #text.stdout, stderr = #text.stderr })
+end
+
+-- body lists {text, hl} of an execution: stdout, stderr and the displays
+-- among them, the value, the displays shown after it, the error (its
+-- message, then, with the traceback option, the whole exception as
+-- CPython prints it), then the files it changed (paths relative to dir).
+local function body(x, out, dir, ctx)
+  ctx = ctx or {}
+  local displays = nilify(x.displays) or {}
+  streams_and_displays(x.stdout, x.stderr, displays, out, ctx)
   local res = nilify(x.result)
   if res then
     local value = split(res.text)
     for i, l in ipairs(value) do
       out[#out + 1] = { (i == 1 and "→ " or "  ") .. l, "BackyardResult" }
     end
-    for mime in pairs(nilify(res.mime) or {}) do
-      if mime ~= "text/plain" then
-        out[#out + 1] = { "  [" .. mime .. " output not shown]", "BackyardMore" }
-      end
+    local mime = nilify(res.mime) or {}
+    local img = image.image_mime(mime)
+    if img then
+      image_lines(img, mime[img], out, ctx)
+    end
+    rich_note(mime, out, ctx)
+  end
+  for _, d in ipairs(displays) do
+    if d.afterResult == true then
+      display_lines(d, out, ctx)
     end
   end
   local err = nilify(x.error)
@@ -437,26 +513,23 @@ local function body(x, out, dir)
 end
 
 -- lines is the full output of o as {text, hl}: the header first; file
--- paths relative to dir.
-local function lines(o, dir)
+-- paths relative to dir. ctx says where it goes: inline (images drawn
+-- where the terminal can) or full (:BackyardOutput).
+local function lines(o, dir, ctx)
+  ctx = ctx or {}
   local out = {}
   local live = o.live
   if live and live.state == "running" then
     out[1] = { "[*] running…", "BackyardRunning" }
-    for _, l in ipairs(split(live.stdout)) do
-      out[#out + 1] = { l, "BackyardStdout" }
-    end
-    for _, l in ipairs(split(live.stderr)) do
-      out[#out + 1] = { l, "BackyardStderr" }
-    end
+    streams_and_displays(live.stdout, live.stderr, live.displays, out, ctx)
     return out
   end
   local x = o.exec
   if live then -- queued: keep the previous output, dimmed, under the new state
     out[1] = { "[ ] queued", "BackyardRunning" }
     if x then
-      for _, l in ipairs(body(x, {}, dir)) do
-        out[#out + 1] = { l[1], "BackyardStale" }
+      for _, l in ipairs(body(x, {}, dir, { full = ctx.full })) do
+        out[#out + 1] = { l[1], "BackyardStale", rich = l.rich }
       end
     end
     return out
@@ -465,7 +538,7 @@ local function lines(o, dir)
     return out
   end
   out[1] = { M.header(x), x.status == "ok" and "BackyardHeader" or "BackyardHeaderError" }
-  return body(x, out, dir)
+  return body(x, out, dir, ctx)
 end
 
 -- render draws o's lines (folded) under its region.
@@ -474,27 +547,51 @@ local function render(bufnr, o)
     return
   end
   local op = opts()
-  local all = lines(o, vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ":p:h"))
   local _, last = rows(bufnr, o)
   if not last then
     return
   end
   local stale = (o.stale or o.restarted) and not o.live
+  local win = vim.fn.bufwinid(bufnr)
+  local width = win ~= -1 and api.nvim_win_get_width(win) or vim.o.columns
+  local ctx = {
+    inline = true,
+    mode = image.mode(op.images),
+    bufnr = bufnr,
+    row = last,
+    key = tostring(o.start_mark),
+    gen = {},
+    cols = math.max(10, width - vim.fn.strdisplaywidth(op.prefix or "") - 1),
+    rows = op.image_rows or 12,
+  }
+  local all = lines(o, vim.fn.fnamemodify(api.nvim_buf_get_name(bufnr), ":p:h"), ctx)
+  if ctx.mode == "image.nvim" then
+    image.image_nvim_sweep(bufnr, ctx.key, ctx.gen) -- the images no longer in it
+  end
   if stale and all[1] then
     all[1] = { all[1][1] .. " · stale", all[1][2] }
   end
+  -- Folded after max lines (the header and each image's rows after its
+  -- first do not count; an image is not cut).
   local max = math.max(op.max_lines or 20, 1)
-  local virt = {}
+  local virt, shown = {}, 0
   for i, l in ipairs(all) do
-    if i > max + 1 then -- the header does not count
-      local more = #all - max - 1
+    if i > 1 and l.image ~= "more" then
+      shown = shown + 1
+    end
+    if shown > max then
+      local more = 0
+      for j = i, #all do
+        more = more + ((all[j].image == "more") and 0 or 1)
+      end
       virt[#virt + 1] = {
         { op.prefix, "BackyardPrefix" },
         { ("… %d more line%s (:BackyardOutput)"):format(more, more == 1 and "" or "s"), "BackyardMore" },
       }
       break
     end
-    virt[#virt + 1] = { { op.prefix, "BackyardPrefix" }, { l[1], stale and "BackyardStale" or l[2] } }
+    -- An image's rows keep their group: its colour is the image's id.
+    virt[#virt + 1] = { { op.prefix, "BackyardPrefix" }, { l[1], (stale and not l.image) and "BackyardStale" or l[2] } }
   end
   if op.prefix == "" then
     for _, v in ipairs(virt) do
@@ -549,7 +646,7 @@ function M.on_state(bufnr, p)
     s.by_id[id] = o
   end
   if p.state == "queued" or p.state == "running" then
-    o.live = { id = id, state = p.state, stdout = "", stderr = "" }
+    o.live = { id = id, state = p.state, stdout = "", stderr = "", displays = {} }
     render(bufnr, o)
     return
   end
@@ -594,6 +691,49 @@ function M.on_output(bufnr, p)
   end
   local key = p.stream == "stderr" and "stderr" or "stdout"
   o.live[key] = o.live[key] .. (p.text or "")
+  schedule_render(bufnr, o)
+end
+
+--- Handles backyard/display: a display output of a running cell, shown
+--- after the text printed before it; an update replaces the data of the
+--- cell's outputs with its display id; a clear drops the cell's displays
+--- so far (clear_output). The done record then has them all.
+---@param bufnr integer
+---@param p { executionId: string, display: table?, update: boolean?, clear: boolean? }
+function M.on_display(bufnr, p)
+  local s = bufs[bufnr]
+  local o = s and s.by_id[p.executionId]
+  if not o or o.deleted or not o.live or o.live.id ~= p.executionId then
+    return
+  end
+  local live = o.live
+  if p.clear == true then
+    live.displays = {}
+    schedule_render(bufnr, o)
+    return
+  end
+  local d = nilify(p.display)
+  if type(d) ~= "table" then
+    return
+  end
+  if p.update == true then
+    local id = nilify(d.displayId)
+    for _, x in ipairs(id and live.displays or {}) do
+      if x.displayId == id then
+        x.data, x.metadata = d.data, d.metadata
+      end
+    end
+  else
+    -- Where it falls among the streams: after what this client was sent
+    -- before it (the server sends that first).
+    live.displays[#live.displays + 1] = {
+      data = d.data,
+      metadata = d.metadata,
+      displayId = nilify(d.displayId),
+      stdoutBefore = #live.stdout,
+      stderrBefore = #live.stderr,
+    }
+  end
   schedule_render(bufnr, o)
 end
 
@@ -646,6 +786,7 @@ end
 ---@param bufnr integer
 function M.clear(bufnr)
   drop(bufnr)
+  image.image_nvim_clear(bufnr)
   if api.nvim_buf_is_valid(bufnr) then
     api.nvim_buf_clear_namespace(bufnr, M.ns, 0, -1)
   end
@@ -681,11 +822,12 @@ function M.at(bufnr, line)
   return best
 end
 
---- An output's whole text, unfolded, as {text, highlight group}.
+--- An output's whole text, unfolded, as {text, highlight group}; a line
+--- of an image or another rich form has rich = {mime, data}.
 ---@param o table an output (see at)
 ---@return { [1]: string, [2]: string }[]
 function M.full(o)
-  local all = lines(o)
+  local all = lines(o, nil, { full = true })
   if (o.stale or o.restarted) and all[1] then
     all[1] = { all[1][1] .. " · stale", all[1][2] }
   end
@@ -720,6 +862,7 @@ end
 ---@param bufnr integer
 function M.forget(bufnr)
   drop(bufnr)
+  image.image_nvim_clear(bufnr)
 end
 
 return M
