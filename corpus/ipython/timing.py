@@ -64,3 +64,33 @@ before = 2
 
 # %% after the error
 before
+
+# %% time and who in a block
+if before:
+    %time y = before + 1
+    %who int
+y
+
+# %% unknown magic assigned
+v = %nosuchmagic
+v
+
+# %% time nothing
+%time
+print("after")
+
+# %% time a cell that raises
+%%time
+print("hi")
+1 / 0
+
+# %% time assigned
+z = %time 7 * 6
+z
+
+# %% time with comments
+%time k = 1  # one
+%time 2 + 2  # four
+
+# %% env with an empty name
+%env  SPACED

@@ -274,8 +274,11 @@ func (k *Kernel) setEnv(w *monty.Worker, p string) (string, any, error) {
 	if strings.ContainsAny(key, " \t\n\r\f\v") {
 		return "", nil, usageError("refusing to set env var with whitespace: '" + val + "'")
 	}
-	if key == "" || strings.Contains(key, "=") || strings.ContainsRune(key+val, 0) {
-		return "", nil, &kernel.HostError{Type: "ValueError", Message: "illegal environment variable name"}
+	switch {
+	case strings.ContainsRune(key+val, 0):
+		return "", nil, &kernel.HostError{Type: "ValueError", Message: "embedded null byte"}
+	case key == "":
+		return "", nil, &kernel.HostError{Type: "OSError", Message: "[Errno 22] Invalid argument"} // os.environ[''] = val
 	}
 	w.Setenv(key, val)
 	k.Mu.Lock()
