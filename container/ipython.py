@@ -19,6 +19,21 @@ class UsageError(Exception):
     """IPython's error for a misused or unknown magic."""
 
 
+def _ends_in_semicolon(source):
+    """IPython silences %time's value when the code's last token is ';'."""
+    import io
+    import tokenize
+
+    last = None
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(source).readline):
+            if t.type not in (tokenize.COMMENT, tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT):
+                last = t
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return last is not None and last.string == ";"
+
+
 def _format_time(timespan, precision=3):
     """A duration as IPython's %time and %timeit print it."""
     if timespan >= 60.0:
@@ -515,10 +530,12 @@ class _IPyShell:
         return value
 
     def _line_time(self, line):
-        return self._timed(line)
+        value = self._timed(line)
+        return None if _ends_in_semicolon(line) else value
 
     def _cell_time(self, line, cell):
-        return self._timed(cell)
+        value = self._timed(cell)
+        return None if _ends_in_semicolon(cell) else value
 
     def _timeit(self, line, cell):
         import math
@@ -608,31 +625,52 @@ class _IPyShell:
         return None
 
     def _line_env(self, line):
-        line = line.strip()
-        if not line:
-            return dict(_ipy_os.environ)
-        if "=" in line or " " in line:
-            sep = "=" if "=" in line else " "
-            var, val = line.split(sep, 1)
-            var, val = var.strip(), self.var_expand(val.strip())
-            _ipy_os.environ[var] = val
-            print("env: %s=%s" % (var, val))
-            return None
-        try:
-            return _ipy_os.environ[line]
-        except KeyError:
-            raise UsageError("Environment does not have key: {0}".format(line))
+        """IPython's %env: list (likely secrets hidden), get or set."""
+        line = self.var_expand(line)
+        if line.strip():
+            if len(line.split("=" if "=" in line else " ")) == 1:
+                key = line.strip()
+                if key in _ipy_os.environ:
+                    return _ipy_os.environ[key]
+                raise UsageError("Environment does not have key: {0}".format(key))
+            return self._set_env(line)
+        env = dict(_ipy_os.environ)
+        for key in list(env):
+            if any(s in key.lower() for s in ("key", "token", "secret")):
+                env[key] = "<hidden>"
+        return env
+
+    def _line_set_env(self, line):
+        return self._set_env(self.var_expand(line))
+
+    def _set_env(self, line):
+        import re
+
+        bits = line.split("=" if "=" in line else " ", 1)
+        if not line.strip() or len(bits) < 2:
+            raise UsageError("usage is 'set_env var=val'")
+        var, val = bits[0].strip(), bits[1].strip()
+        if re.match(r".*\s.*", var):
+            raise UsageError("refusing to set env var with whitespace: '{0}'".format(val))
+        _ipy_os.environ[var] = val
+        print("env: %s=%s" % (var, val))
+        return None
 
     def _user_names(self):
         return sorted(k for k in self.user_ns if not k.startswith("_") and k not in _IPY_HIDDEN and k not in ("__builtins__",))
 
-    def _line_who(self, line):
+    def _typed_names(self, line):
         names = self._user_names()
-        if line.strip():
+        if line.split():
             types = line.split()
             names = [n for n in names if type(self.user_ns[n]).__name__ in types]
         if not names:
-            print("Interactive namespace is empty.")
+            print("No variables match your requested type." if line.split() else "Interactive namespace is empty.")
+        return names
+
+    def _line_who(self, line):
+        names = self._typed_names(line)
+        if not names:
             return None
         count = 0
         for n in names:
@@ -648,9 +686,8 @@ class _IPyShell:
         return self._user_names()
 
     def _line_whos(self, line):
-        names = self._user_names()
+        names = self._typed_names(line)
         if not names:
-            print("Interactive namespace is empty.")
             return None
         colsep = 3
         types = [type(self.user_ns[n]).__name__ for n in names]

@@ -16,7 +16,7 @@ import (
 // output, value and exception with its notes, chain and group members
 // (tracebacks and durations aside).
 func sameOutput(a, b kernel.Result) bool {
-	return a.Status == b.Status && a.Stdout == b.Stdout && a.Stderr == b.Stderr &&
+	return a.Status == b.Status && timed(a.Stdout) == timed(b.Stdout) && a.Stderr == b.Stderr &&
 		valueText(a) == valueText(b) && sameError(a.Error, b.Error)
 }
 
@@ -45,7 +45,20 @@ func sameError(a, b *contract.ExecutionError) bool {
 // agree and only the message differs.
 func sameException(m, c kernel.Result) bool {
 	return m.Status == kernel.StatusError && c.Status == kernel.StatusError && baseName(m.Error.EName) == baseName(c.Error.EName) &&
-		m.Stdout == c.Stdout && m.Stderr == c.Stderr && cellLine(m) == cellLine(c) && cellLine(m) > 0
+		timed(m.Stdout) == timed(c.Stdout) && m.Stderr == c.Stderr && cellLine(m) == cellLine(c) && cellLine(m) > 0
+}
+
+// timingLine is a line of %time's report, whose durations differ from run
+// to run.
+var timingLine = regexp.MustCompile(`(?m)^(CPU times|Wall time): .*$`)
+
+// timed is stdout with %time's reports as their first words: two runs
+// that timed the same code agree.
+func timed(stdout string) string {
+	if !strings.Contains(stdout, " time") {
+		return stdout
+	}
+	return timingLine.ReplaceAllString(stdout, "$1")
 }
 
 // baseName is an exception's type name without its module: Monty names

@@ -23,7 +23,7 @@ func TestAutoMagicsMoveToContainer(t *testing.T) {
 	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer {
 		t.Fatalf("magic cell: %s on %s %+v", r.Status, r.Backend, r.Error)
 	}
-	if r.Routing == nil || r.Routing.Rule != "construct:magic" || !r.Routing.Moved || !strings.Contains(r.Routing.Reason, "%time") {
+	if r.Routing == nil || r.Routing.Rule != "construct:magic" || !r.Routing.Moved || !strings.Contains(r.Routing.Reason, "!echo") {
 		t.Errorf("routing %+v", r.Routing)
 	}
 	if !strings.HasPrefix(r.Stdout, "CPU times: ") || !strings.HasSuffix(r.Stdout, "shell 42\n") {
@@ -41,11 +41,24 @@ func TestAutoMagicsMoveToContainer(t *testing.T) {
 
 // The router plans a snippet with a shell line for the container.
 func TestRouterRoutesMagics(t *testing.T) {
-	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
+	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": false, "%precision 3": true, "def f():\n    %time x = 1": true, "%timeit x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
 		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false,
-		"%pwd": false, "%foo bar": false, "%pwd\nx = 1": true, "%who": false, "%who int": true, "%whos": true} {
+		"%pwd": false, "%foo bar": false, "%pwd\nx = 1": false, "%who": false, "%who int": false, "%whos": false, "%env A=1\nx = 1": false} {
 		if _, ok := magicRule(code); ok != want {
 			t.Errorf("magicRule(%q) = %v", code, ok)
+		}
+	}
+}
+
+// A batch lane hosts no magics: its router sends %time and %env to the
+// container, which a kernel's Monty runs itself.
+func TestBatchRouterRoutesHostedMagics(t *testing.T) {
+	for code, want := range map[string]bool{"%time x = 1": true, "x = 1\n%env A=1": true, "x = 1": false} {
+		if _, ok := magicRuleOn(code, false); ok != want {
+			t.Errorf("magicRuleOn(%q, false) = %v", code, ok)
+		}
+		if _, ok := magicRule(code); ok {
+			t.Errorf("magicRule(%q) routes", code)
 		}
 	}
 }
@@ -98,6 +111,9 @@ func TestInertMagicsStayOnMonty(t *testing.T) {
 	}
 }
 
+// montyNotebooks are the corpus/ipython notebooks that stay on Monty.
+var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true}
+
 // The corpus/ipython notebooks in auto mode: what Monty can show stays
 // there, the rest moves, and every cell shows what IPython showed.
 func TestIPythonCorpusAuto(t *testing.T) {
@@ -119,6 +135,8 @@ func TestIPythonCorpusAuto(t *testing.T) {
 			r := kerneltest.Run(t, a, want.Code)
 			if r.Backend == contract.BackendMonty {
 				onMonty++
+			} else if montyNotebooks[filepath.Base(nb.Path)] {
+				t.Errorf("%s cell %d (%s) moved: %+v", filepath.Base(nb.Path), i, want.Title, r.Routing)
 			}
 			if diff := kerneltest.CompareIPython(want, r); diff != "" {
 				t.Errorf("%s cell %d (%s) on %s: %s", filepath.Base(nb.Path), i, want.Title, r.Backend, diff)
@@ -128,4 +146,16 @@ func TestIPythonCorpusAuto(t *testing.T) {
 		}
 	}
 	t.Logf("cells as IPython shows them: %d of %d (%d ran on Monty)", same, all, onMonty)
+}
+
+// Two runs of a %time cell agree when only the durations differ.
+func TestTimedOutputsAgree(t *testing.T) {
+	m := kernel.Result{Status: kernel.StatusOK, Stdout: "CPU times: user 16.1 μs, sys: 0 ns, total: 16.1 μs\nWall time: 116 μs\n4\n"}
+	c := kernel.Result{Status: kernel.StatusOK, Stdout: "CPU times: user 3 μs, sys: 1 μs, total: 4 μs\nWall time: 6.44 μs\n4\n"}
+	if !sameOutput(m, c) {
+		t.Error("timings differ")
+	}
+	if c.Stdout = strings.TrimSuffix(c.Stdout, "4\n") + "5\n"; sameOutput(m, c) {
+		t.Error("the printed value is not compared")
+	}
 }

@@ -251,9 +251,15 @@ func deepNesting(r kernel.Result) bool {
 var richRepr = regexp.MustCompile(`\b_repr_(html|markdown|svg|png|jpeg|latex|json|pdf|javascript|mimebundle)_\b`)
 
 // magicRule is the rule of a cell written with IPython's syntax (magics,
-// shell escapes, help) or defining a rich display (_repr_html_): IPython's
-// shell runs in the container only.
-func magicRule(code string) (rule, bool) {
+// shell escapes, help) or defining a rich display (_repr_html_) that a
+// Monty kernel cannot answer as IPython does: IPython's shell runs in the
+// container only.
+func magicRule(code string) (rule, bool) { return magicRuleOn(code, true) }
+
+// magicRuleOn is magicRule for a Monty kernel (hosted: its host runs
+// %time, %env and the others of ipysyntax.Result.Hosted) or a batch lane,
+// which runs none.
+func magicRuleOn(code string, hosted bool) (rule, bool) {
 	if m := richRepr.FindString(code); m != "" {
 		return rule{"construct:rich-display", "defines " + m + ", which IPython displays in its rich form and Monty's display() as text only"}, true
 	}
@@ -261,10 +267,16 @@ func magicRule(code string) (rule, bool) {
 	if _, inert := t.Plain(); inert {
 		return rule{}, false // none, or only magics Monty runs as None
 	}
-	if u, ok := t.Single(); ok && u.MontyAnswers(func(n string) bool { return container.LineMagics()[n] }) {
+	known := func(n string) bool { return container.LineMagics()[n] }
+	if u, ok := t.Single(); ok && u.MontyAnswers(known) {
 		return rule{}, false // %pwd, or a magic IPython has not: Monty answers as IPython does
 	}
 	u := t.Uses[0]
+	if _, bad, ok := t.Hosted(known, nil); ok && hosted {
+		return rule{}, false // %time, %env, %whos and the rest Monty's host answers as IPython does
+	} else if !ok {
+		u = bad
+	}
 	what := "the magic " + u.String()
 	switch u.Kind {
 	case ipysyntax.Shell, ipysyntax.ShellOutput:

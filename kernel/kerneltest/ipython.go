@@ -70,8 +70,9 @@ func IPythonCorpus(t testing.TB, dir string) []IPythonNotebook {
 	return out
 }
 
-// timing is a duration as %time and %timeit print it: compared by shape.
-var timing = regexp.MustCompile(`\d+(\.\d+)? (s|ms|μs|ns)\b`)
+// timing is a duration as %time and %timeit print it: compared by shape
+// (IPython's three significant digits print 999.7 ns as 1e+03 ns).
+var timing = regexp.MustCompile(`\d+(\.\d+)?(e\+\d+)? (s|ms|μs|ns)\b`)
 
 // slowest is %timeit's warning about uneven runs, which a busy machine
 // prints at random.

@@ -110,6 +110,9 @@ type montyCell struct {
 	// Monty takes one in-band interrupt per cell). Both nil in a batch.
 	hard <-chan struct{}
 	rep  *kcore.Repeats
+	// ended, when set, may write to out once the feed is over (raised:
+	// the cell ended in an exception).
+	ended func(raised bool)
 	// killedBy says why the host killed the cell's worker after the cell
 	// was stopped: a restart, another interrupt, its time limit.
 	mu        sync.Mutex
@@ -221,6 +224,9 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 	r := &c.result
 	r.Duration = took
 	r.Backend = contract.BackendMonty
+	if c.ended != nil {
+		c.ended(err == nil && o.Exception != nil)
+	}
 	c.out.End()
 	r.Stdout, r.Stderr = c.out.Stdout(), c.out.Stderr()
 	switch {

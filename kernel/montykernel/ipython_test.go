@@ -1,8 +1,12 @@
 package montykernel
 
 import (
+	"context"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
@@ -42,7 +46,7 @@ func TestDisplayPlaceOnMonty(t *testing.T) {
 // so, as IPython's UsageError, without running anything.
 func TestMagicsOnMontyAlone(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
-	for code, what := range map[string]string{"%time x = 1": "%time", "x = 1\n!ls": "!ls", "%%bash\necho hi": "%%bash"} {
+	for code, what := range map[string]string{"%timeit x = 1": "%timeit", "x = 1\n%precision 3": "%precision", "x = 1\n!ls": "!ls", "%%bash\necho hi": "%%bash"} {
 		r := kerneltest.Run(t, k, code)
 		if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" ||
 			r.Error.EValue != what+" needs IPython's shell, which Monty does not have: the auto and container backends run it (backyard.backend)" {
@@ -85,5 +89,116 @@ func TestInertMagicsOnMonty(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'retina'"); r.Status != kernel.StatusOK || r.Value != nil {
 		t.Fatalf("%s %+v %+v", r.Status, r.Value, r.Error)
+	}
+}
+
+// MontyNotebooks are the corpus/ipython notebooks whose every cell Monty
+// answers (its host runs their magics).
+var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true}
+
+// Those notebooks on Monty: every cell shows what IPython showed (timings
+// by shape).
+func TestIPythonCorpusOnMonty(t *testing.T) {
+	n := 0
+	for _, nb := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
+		if !MontyNotebooks[filepath.Base(nb.Path)] {
+			continue
+		}
+		n++
+		k := newMonty(t, kernel.Limits{})
+		for i, want := range nb.Cells {
+			if diff := kerneltest.CompareIPython(want, kerneltest.Run(t, k, want.Code)); diff != "" {
+				t.Errorf("%s cell %d (%s): %s", filepath.Base(nb.Path), i, want.Title, diff)
+			}
+		}
+	}
+	if n != len(MontyNotebooks) {
+		t.Fatalf("%d of the notebooks found", n)
+	}
+}
+
+// %env's variables stay for the cells after, on the session that replaces
+// an interrupted one too (its values come back by replay), and a restart
+// drops them.
+func TestEnvOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	r := kerneltest.Run(t, k, "import os\n%env BACKYARD_T=1\nv = %env BACKYARD_T\nv, os.getenv('BACKYARD_T')")
+	if r.Stdout != "env: BACKYARD_T=1\n" || r.Value == nil || r.Value.Text != "('1', '1')" {
+		t.Fatalf("%q %+v %+v", r.Stdout, r.Value, r.Error)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if r, _ := k.Execute(ctx, kernel.Request{Code: "while True:\n    pass"}); r.Status != kernel.StatusInterrupted || !r.Restored {
+		t.Fatalf("%+v", r)
+	}
+	if r := kerneltest.Run(t, k, "v, os.environ['BACKYARD_T']"); r.Value == nil || r.Value.Text != "('1', '1')" {
+		t.Fatalf("after the interrupt: %+v %+v", r.Value, r.Error)
+	}
+	r = kerneltest.Run(t, k, "%env")
+	if r.Value == nil || !strings.Contains(r.Value.Text, "'BACKYARD_T': '1'") {
+		t.Fatalf("%%env: %+v", r.Value)
+	}
+	if err := k.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := kerneltest.Run(t, k, "%env BACKYARD_T"); r.Error == nil || r.Error.EName != "UsageError" {
+		t.Fatalf("after a restart: %+v %+v", r.Value, r.Error)
+	}
+}
+
+// %env's listing hides what looks like a secret, and wraps as IPython's
+// pretty printer does past 79 characters.
+func TestEnvListing(t *testing.T) {
+	k, err := New(Options{Env: map[string]string{"API_KEY": "s3cret", "A_TOKEN": "t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { k.Close() })
+	r := kerneltest.Run(t, k, "%env")
+	if r.Value == nil || strings.Contains(r.Value.Text, "s3cret") || !strings.Contains(r.Value.Text, "'API_KEY': '<hidden>',\n 'A_TOKEN': '<hidden>',\n") {
+		t.Fatalf("%+v", r.Value)
+	}
+	if got := prettyDict(map[string]any{"A": "1"}); got != "{'A': '1'}" {
+		t.Errorf("%q", got)
+	}
+}
+
+// %time measures the worker's CPU time, and the cell's traceback shows the
+// line as written.
+func TestTimeOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	r := kerneltest.Run(t, k, "%time s = sum([i * i for i in range(200000)])\ns")
+	if r.Value == nil || r.Value.Text != "2666646666700000" || !strings.HasPrefix(r.Stdout, "CPU times: user ") {
+		t.Fatalf("%q %+v %+v", r.Stdout, r.Value, r.Error)
+	}
+	if runtime.GOOS == "linux" && strings.Contains(r.Stdout, "total: 0 ns") {
+		t.Errorf("no CPU time measured: %q", r.Stdout)
+	}
+	r = kerneltest.Run(t, k, "x = 1\n%time y = 1 / 0")
+	if r.Error == nil || r.Error.EName != "ZeroDivisionError" || len(r.Error.Traceback) == 0 || !strings.Contains(r.Stdout, "Wall time: ") {
+		t.Fatalf("%q %+v", r.Stdout, r.Error)
+	}
+	if f := r.Error.Traceback[len(r.Error.Traceback)-1]; f.Line != 2 || f.Text != "%time y = 1 / 0" {
+		t.Errorf("frame %+v", f)
+	}
+	for _, v := range kerneltest.Variables(t, k) {
+		if strings.HasPrefix(v.Name, "__backyard") {
+			t.Errorf("listed: %+v", v)
+		}
+	}
+}
+
+// What Monty cannot host as IPython runs it is refused whole, for the
+// container: %time in a function (IPython gives it a copy of the locals),
+// of a compound statement, with arguments IPython would expand.
+func TestUnhostedMagicsOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	for code, what := range map[string]string{
+		"def f():\n    %time x = 1\n    return x": "%time", "%time for i in range(3): pass": "%time",
+		"y = 1\n%env A=$y": "%env", "x = 1\n%whos\n!ls": "!ls", "%%time -n\nx": "%%time"} {
+		r := kerneltest.Run(t, k, code)
+		if r.Error == nil || r.Error.EName != "UsageError" || !strings.HasPrefix(r.Error.EValue, what+" needs IPython's shell") {
+			t.Errorf("%q: %+v", code, r.Error)
+		}
 	}
 }

@@ -67,9 +67,10 @@ type Kernel struct {
 	cp    checkpoint
 	fed   string // the prelude the session has run
 
-	version string        // guarded by mu
-	watched *monty.Worker // guarded by mu: the worker whose death between cells is watched
-	prelude string        // guarded by mu
+	envSet  map[string]string // guarded by mu: what %env set, for the sessions that follow
+	version string            // guarded by mu
+	watched *monty.Worker     // guarded by mu: the worker whose death between cells is watched
+	prelude string            // guarded by mu
 }
 
 // SetPrelude sets code that every session runs, silently, before its first
@@ -85,7 +86,7 @@ func (k *Kernel) SetPrelude(code string) {
 // runPrelude runs the prelude in a session that has not run it yet.
 func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 	k.Mu.Lock()
-	code := displayPrelude + k.prelude
+	code := displayPrelude + magicPrelude + k.prelude
 	k.Mu.Unlock()
 	if code == k.fed {
 		return nil
@@ -136,7 +137,17 @@ func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
 	c.Limits.CellTime = budgetCeiling
 	c.Cwd, c.FS, c.ScriptName = k.opts.Dir, k.opts.Files, k.opts.ScriptName
-	setCellEnv(&c, k.opts.Env)
+	k.Mu.Lock()
+	env := k.opts.Env
+	if len(k.envSet) > 0 {
+		env = maps.Clone(env)
+		if env == nil {
+			env = map[string]string{}
+		}
+		maps.Copy(env, k.envSet)
+	}
+	k.Mu.Unlock()
+	setCellEnv(&c, env)
 	return c
 }
 
@@ -287,7 +298,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 	t := ipysyntax.Transform(req.Code)
-	if u, ok := t.Single(); ok && u.MontyAnswers(knownMagic) {
+	if u, ok := t.Single(); ok && (u.MontyAnswers(knownMagic) || u.Name == "env" && strings.TrimSpace(u.Args) == "") {
 		r := kernel.Result{Status: kernel.StatusOK, Backend: contract.BackendMonty, Runtime: "monty"}
 		switch {
 		case !knownMagic(u.Name):
@@ -297,6 +308,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			r.Value = &contract.Value{Text: ipysyntax.PyRepr(cmp.Or(k.opts.Dir, "/"))}
 		case u.Name == "lsmagic":
 			r.Stdout = container.LsMagic()
+		case u.Name == "env":
+			_, env, _ := k.env(w, "")
+			r.Value = &contract.Value{Text: prettyDict(env.(map[string]any))}
 		default: // who
 			var names []string
 			if len(k.names) > 0 {
@@ -318,16 +332,24 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		}
 		return r, nil
 	}
+	src := req.Code // the cell as written: tracebacks show its lines
+	var host *magicHost
 	if plain, ok := t.Plain(); ok && t.Magics() {
 		req.Code = plain // only magics that ask nothing (%matplotlib inline)
 	} else if t.Magics() {
-		// Monty alone cannot run magics or shell escapes: an auto kernel
-		// moves such a cell to a container, where IPython's shell answers.
-		r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: magicError(t.Uses[0])}
-		if !req.Silent {
-			r.ExecutionCount = count
+		hosted, bad, ok := t.Hosted(knownMagic, k.magicNames(t.Code))
+		if !ok {
+			// Monty alone cannot run other magics or shell escapes: an auto
+			// kernel moves such a cell to a container, where IPython's
+			// shell answers.
+			r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: magicError(bad)}
+			if !req.Silent {
+				r.ExecutionCount = count
+			}
+			return r, nil
 		}
-		return r, nil
+		host = &magicHost{k: k, w: w}
+		req.Code, req.Functions = hosted, host.funcs(req.Functions)
 	}
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
@@ -346,16 +368,22 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		wfuncs = displays.bind(wfuncs, limits.MaxOutputBytes)
 		displays.ds.Position = func() (int, int) { return out.Len(kernel.Stdout), out.Len(kernel.Stderr) }
 	}
-	c := &montyCell{code: code, src: req.Code, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
+	c := &montyCell{code: code, src: src, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
 		hard: hard, rep: kcore.NewRepeats()}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
+	}
+	if host != nil {
+		c.ended = host.ended(out)
 	}
 	k.Track(c.rep)
 	c.run(ctx, w)
 	k.Track(nil)
 	rec.Code = c.fed
 	r := c.result
+	if host != nil {
+		usageResult(r.Error)
+	}
 	r.Displays = displays.list(len(r.Stdout), len(r.Stderr))
 	r.Runtime = "monty"
 	if !req.Silent {
@@ -393,6 +421,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			names = pysrc.Names(req.Code)
 		}
 		for _, n := range names {
+			if strings.HasPrefix(n, ipysyntax.HostedPrefix) {
+				continue
+			}
 			if n != "display" || slices.Contains(first(pysrc.Bindings(req.Code)), n) {
 				k.names[n] = true // the prelude's display is not a variable
 			}
@@ -472,6 +503,9 @@ func (k *Kernel) fresh() {
 	}
 	k.fed = ""
 	clear(k.names)
+	k.Mu.Lock()
+	k.envSet = nil
+	k.Mu.Unlock()
 	k.ResetCount()
 }
 

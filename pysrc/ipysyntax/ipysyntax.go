@@ -42,6 +42,8 @@ type Use struct {
 	Args string
 	// Line is the 0-based line of the cell it starts on.
 	Line int
+	// Assigned: the use is the right side of an assignment (var = %name).
+	Assigned bool
 
 	call string // the Python that replaced it
 }
@@ -51,6 +53,8 @@ type Result struct {
 	// Code is the cell as plain Python (the cell itself when Uses is empty).
 	Code string
 	Uses []Use
+
+	src string // the cell as written
 }
 
 // Magics reports whether the cell uses any IPython syntax.
@@ -67,8 +71,10 @@ func Transform(code string) Result {
 		return Result{Code: code}
 	}
 	if r, ok := cellMagic(code); ok {
+		r.src = code
 		return r
 	}
+	src := code
 	var uses []Use
 	for range maxPasses {
 		next, use, ok := transformOne(code)
@@ -78,7 +84,7 @@ func Transform(code string) Result {
 		code = next
 		uses = append(uses, use)
 	}
-	return Result{Code: code, Uses: uses}
+	return Result{Code: code, Uses: uses, src: src}
 }
 
 // maybe is the cheap test: could code hold IPython syntax at all?
@@ -386,7 +392,7 @@ func assign(code string, eq, esc pysrc.Token) (string, Use, bool) {
 		call, use = "get_ipython().getoutput("+PyRepr(cmd)+")", Use{Kind: ShellOutput, Name: cmd}
 	} else {
 		name, args, _ := strings.Cut(rest[1:], " ")
-		call, use = "get_ipython().run_line_magic("+PyRepr(name)+", "+PyRepr(args)+")", Use{Kind: LineMagic, Name: name, Args: args}
+		call, use = "get_ipython().run_line_magic("+PyRepr(name)+", "+PyRepr(args)+")", Use{Kind: LineMagic, Name: name, Args: args, Assigned: true}
 	}
 	use.Line, use.call = first, call
 	out := replace(code, s, strings.TrimRight(lhs, " \t")+" = ", call)
