@@ -55,6 +55,15 @@ type BatchOptions struct {
 // interrupted. The error is for a batch that cannot run at all: no Monty
 // worker, or (backend "container") no container that starts.
 func (s *Sandbox) Batch(ctx context.Context, snippets iter.Seq[kernel.Snippet], opts BatchOptions) error {
+	b, err := s.newBatch(opts)
+	if err != nil {
+		return err
+	}
+	return b.run(ctx, snippets)
+}
+
+// newBatch is a batch of opts with their defaults, not started.
+func (s *Sandbox) newBatch(opts BatchOptions) (*batch, error) {
 	b := &batch{sb: s, opts: opts, backend: s.opts.Backend, limits: s.opts.Limits}
 	if b.opts.Parallelism <= 0 {
 		b.opts.Parallelism = 2
@@ -63,9 +72,9 @@ func (s *Sandbox) Batch(ctx context.Context, snippets iter.Seq[kernel.Snippet], 
 		b.opts.HashSeed = "0"
 	}
 	if err := CheckHashSeed(b.opts.HashSeed); err != nil {
-		return err
+		return nil, err
 	}
-	return b.run(ctx, snippets)
+	return b, nil
 }
 
 // CheckHashSeed reports what is wrong with a PYTHONHASHSEED value:
@@ -83,6 +92,8 @@ func CheckHashSeed(seed string) error {
 type job struct {
 	i  int
 	sn kernel.Snippet
+	// reply, when set, gets the job's result instead of OnResult (Lanes).
+	reply chan kernel.Result
 	// why the container runs it: the router's rule (auto), or what Monty
 	// lacks
 	why *contract.Routing
@@ -100,25 +111,69 @@ type batch struct {
 	router  *auto.Router
 	pool    *containerkernel.ForkPool
 
+	useMonty, useContainer bool
+	montyQ, ctrQ           chan job
+	montyWG, ctrWG         sync.WaitGroup
+	ctrLanes               []*containerkernel.ForkLane
+
 	emitMu  sync.Mutex
 	errMu   sync.Mutex
 	montyEr error // the first Monty worker that would not start
 }
 
-func (b *batch) emit(i int, r kernel.Result) {
+func (b *batch) emit(j job, r kernel.Result) {
+	if j.reply != nil {
+		j.reply <- r
+		return
+	}
 	b.emitMu.Lock()
 	defer b.emitMu.Unlock()
 	if b.opts.OnResult != nil {
-		b.opts.OnResult(i, r)
+		b.opts.OnResult(j.i, r)
 	}
 }
 
 func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if err := b.start(ctx); err != nil {
+		return err
+	}
+	i := 0
+	for sn := range snippets {
+		j := job{i: i, sn: sn}
+		i++
+		if ctx.Err() != nil {
+			b.emit(j, interrupted(false))
+			break
+		}
+		q := b.route(&j)
+		if q == nil {
+			continue
+		}
+		select {
+		case q <- j:
+		case <-ctx.Done():
+			b.emit(j, interrupted(q == b.ctrQ))
+		}
+	}
+	b.stop()
+	b.errMu.Lock()
+	defer b.errMu.Unlock()
+	if b.montyEr != nil && errors.Is(b.montyEr, monty.ErrNotFound) {
+		return b.montyEr
+	}
+	return nil
+}
+
+// start starts the lanes in ctx: the router (auto), the Monty lanes and
+// the container lanes (started at once when the batch has no Monty lanes:
+// a container batch that cannot start fails here, before it takes
+// anything). stop ends them.
+func (b *batch) start(ctx context.Context) error {
 	n := b.opts.Parallelism
-	useMonty := b.backend != contract.BackendContainer
-	useContainer := b.backend != contract.BackendMonty
+	b.useMonty = b.backend != contract.BackendContainer
+	b.useContainer = b.backend != contract.BackendMonty
 	if b.backend == contract.BackendAuto {
 		r, err := auto.NewRouter(ctx, b.sb.opts.MontyBinary)
 		if err != nil {
@@ -126,92 +181,85 @@ func (b *batch) run(ctx context.Context, snippets iter.Seq[kernel.Snippet]) erro
 		}
 		b.router = r
 	}
-	var lanes []*containerkernel.ForkLane
-	if useContainer {
+	if b.useContainer {
 		b.pool = containerkernel.NewForkPool(containerkernel.BatchOptions{
 			Container: b.sb.opts.settings().Container, Limits: b.limits, Preload: b.opts.Preload, HashSeed: b.opts.HashSeed, OnWarning: b.opts.OnWarning,
 		})
 		for range n {
-			lanes = append(lanes, b.pool.Lane())
+			b.ctrLanes = append(b.ctrLanes, b.pool.Lane())
 		}
-		defer func() {
-			var wg sync.WaitGroup
-			for _, l := range lanes {
-				wg.Go(l.Close)
-			}
-			wg.Wait()
-		}()
-		if !useMonty {
-			// A container batch that cannot start stops here, before it
-			// has taken anything.
+		if !b.useMonty {
 			errs := make([]error, n)
 			var wg sync.WaitGroup
-			for i, l := range lanes {
+			for i, l := range b.ctrLanes {
 				wg.Go(func() { errs[i] = l.Start(ctx) })
 			}
 			wg.Wait()
 			for _, err := range errs { // they fail alike: one says why
 				if err != nil {
+					b.closeContainers()
 					return err
 				}
 			}
 		}
 	}
-	montyQ := make(chan job, n*montykernel.LaneDepth)
-	ctrQ := make(chan job, max(n, b.opts.Backlog))
-	var montyWG, ctrWG sync.WaitGroup
-	if useMonty {
+	b.montyQ = make(chan job, n*montykernel.LaneDepth)
+	b.ctrQ = make(chan job, max(n, b.opts.Backlog))
+	if b.useMonty {
 		for range n {
-			montyWG.Go(func() { b.montyLane(ctx, montyQ, ctrQ) })
+			b.montyWG.Go(func() { b.montyLane(ctx, b.montyQ, b.ctrQ) })
 		}
 	}
-	for _, l := range lanes {
-		ctrWG.Go(func() { b.containerLane(ctx, l, ctrQ) })
-	}
-	i := 0
-	for sn := range snippets {
-		j := job{i: i, sn: sn}
-		i++
-		if ctx.Err() != nil {
-			b.emit(j.i, interrupted(false))
-			break
-		}
-		if sn.Stopped() {
-			b.emit(j.i, interrupted(!useMonty))
-			continue
-		}
-		q := montyQ
-		switch {
-		case !useMonty:
-			q = ctrQ
-		case sn.NeedsContainer():
-			if !useContainer {
-				b.emit(j.i, needsContainer(filesOrInputs(sn).Reason, errors.New("the backend is monty")))
-				continue
-			}
-			j.why, q = filesOrInputs(sn), ctrQ
-		case b.router != nil:
-			j.plan = b.router.Plan(sn.Code)
-			if j.plan.Route != nil {
-				j.why, q = j.plan.Route, ctrQ
-			}
-		}
-		select {
-		case q <- j:
-		case <-ctx.Done():
-			b.emit(j.i, interrupted(q == ctrQ))
-		}
-	}
-	close(montyQ)
-	montyWG.Wait()
-	close(ctrQ)
-	ctrWG.Wait()
-	b.errMu.Lock()
-	defer b.errMu.Unlock()
-	if b.montyEr != nil && errors.Is(b.montyEr, monty.ErrNotFound) {
-		return b.montyEr
+	for _, l := range b.ctrLanes {
+		b.ctrWG.Go(func() { b.containerLane(ctx, l, b.ctrQ) })
 	}
 	return nil
+}
+
+// route is the queue of the lanes that run j (it sets j's plan and why),
+// or nil when j's result is known without running it (it is emitted).
+func (b *batch) route(j *job) chan job {
+	sn := j.sn
+	if sn.Stopped() {
+		b.emit(*j, interrupted(!b.useMonty))
+		return nil
+	}
+	switch {
+	case !b.useMonty:
+		return b.ctrQ
+	case sn.NeedsContainer():
+		if !b.useContainer {
+			b.emit(*j, needsContainer(filesOrInputs(sn).Reason, errors.New("the backend is monty")))
+			return nil
+		}
+		j.why = filesOrInputs(sn)
+		return b.ctrQ
+	case b.router != nil:
+		j.plan = b.router.Plan(sn.Code)
+		if j.plan.Route != nil {
+			j.why = j.plan.Route
+			return b.ctrQ
+		}
+	}
+	return b.montyQ
+}
+
+// stop lets the lanes run what they were given (what is queued after
+// the context ended comes back interrupted) and ends them.
+func (b *batch) stop() {
+	close(b.montyQ)
+	b.montyWG.Wait()
+	close(b.ctrQ)
+	b.ctrWG.Wait()
+	b.closeContainers()
+}
+
+func (b *batch) closeContainers() {
+	var wg sync.WaitGroup
+	for _, l := range b.ctrLanes {
+		wg.Go(l.Close)
+	}
+	wg.Wait()
 }
 
 // montyLane feeds the snippets of q to one pipelined worker; in auto mode,
@@ -242,7 +290,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 				break
 			}
 			if ctx.Err() != nil || j.sn.Stopped() {
-				b.emit(j.i, interrupted(false))
+				b.emit(j, interrupted(false))
 				continue
 			}
 			sn := j.sn
@@ -255,7 +303,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 					b.montyEr = err
 				}
 				b.errMu.Unlock()
-				b.emit(j.i, kernel.Result{Status: kernel.StatusCrashed, Backend: contract.BackendMonty, Runtime: "monty",
+				b.emit(j, kernel.Result{Status: kernel.StatusCrashed, Backend: contract.BackendMonty, Runtime: "monty",
 					Error: &contract.ExecutionError{EName: "KernelCrashed", EValue: err.Error()}})
 				continue
 			}
@@ -281,7 +329,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 				}
 			}
 		}
-		b.emit(i, r)
+		b.emit(j, r)
 	}
 }
 
@@ -290,7 +338,7 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, q <-chan job) {
 	for j := range q {
 		if ctx.Err() != nil || j.sn.Stopped() {
-			b.emit(j.i, interrupted(true))
+			b.emit(j, interrupted(true))
 			continue
 		}
 		r := runOn(ctx, l, j.sn)
@@ -310,7 +358,7 @@ func (b *batch) containerLane(ctx context.Context, l *containerkernel.ForkLane, 
 		case j.why != nil:
 			r.Routing = j.why
 		}
-		b.emit(j.i, r)
+		b.emit(j, r)
 	}
 }
 
