@@ -10,9 +10,10 @@
 ``run_batch`` takes run_batch's snippets and options and yields the same
 Executions, but the snippets run on every node of the cluster: one Ray
 actor per node (or per ``cpus_per_actor`` CPUs) owns one long-lived lane, a
-batch of that node's ``backyard-ls api`` process (Monty workers and
-fork-server containers that stay up), and the driver hands out chunks of
-snippets to the actors. An actor or a node that dies has its unfinished
+``backyard-ls batch`` process (Monty workers and fork-server containers
+that stay up), and the driver hands out chunks of snippets to the actors.
+A chunk's records travel as the JSON Lines the batch writes, decoded by
+the driver when a result is first read. An actor or a node that dies has its unfinished
 chunks run again on a live actor, so every snippet yields exactly one
 result. ``Pool`` keeps the actors (and their warm lanes) across batches.
 
@@ -55,6 +56,9 @@ DEFAULT_CHUNK = 256
 
 _DEPTH = 3
 """Chunks in flight per actor: one running, the next ones already queued in its lane."""
+
+_TAIL_CHUNK = 32
+"""The smallest chunk a batch's end is cut into."""
 
 _STOP: Item = ("stop",)
 
@@ -841,10 +845,16 @@ class RayBatchResults(Iterator[Execution]):
     def _make(self) -> _Work | None:
         if self._exhausted:
             return None
+        size = self._chunk
+        if self._total is not None:
+            # The last chunks are cut finer, so that the lanes end together
+            # instead of one running a whole chunk while the others idle.
+            share = -(-(self._total - self._read) // (max(1, len(self._pool._live())) * _DEPTH))
+            size = max(min(size, _TAIL_CHUNK), min(size, share))
         batch: list[Snippet] = []
         for item in self._items:
             batch.append(item)
-            if len(batch) == self._chunk:
+            if len(batch) == size:
                 break
         else:
             self._exhausted = True
