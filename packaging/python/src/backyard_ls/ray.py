@@ -32,6 +32,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -404,7 +405,11 @@ class RawLane:
         if proc is None:
             return
         if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
+            # Ctrl+C (on Windows a break event: the process has its own group).
+            if sys.platform == "win32":
+                proc.send_signal(signal.CTRL_BREAK_EVENT)
+            else:
+                proc.send_signal(signal.SIGINT)
         try:
             assert proc.stdin is not None
             proc.stdin.close()
