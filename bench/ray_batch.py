@@ -9,6 +9,9 @@ Rows, each the same N snippets (Monty) through:
              lanes warm
   ray-cold   backyard_ls.ray.run_batch: the actors started and stopped in the
              call
+  ray-read   ray-pool, each result's value read too (a result's status is
+             read off its record's line; its value needs the chunk's records
+             decoded)
 for trivial snippets (`i + 1`) and for snippets that compute for about a
 millisecond. Runs alternate the peers so load hits them alike.
 
@@ -55,9 +58,12 @@ def batch_rate(path: str, n: int) -> float:
     return n / wall
 
 
-def ray_rate(run: Callable[[list[str]], object], codes: list[str]) -> float:
+def ray_rate(run: Callable[[list[str]], object], codes: list[str], read: bool = False) -> float:
     t = time.monotonic()
-    ok = sum(1 for r in run(codes) if r.status == "ok")  # type: ignore[attr-defined]
+    if read:
+        ok = sum(1 for r in run(codes) if r.status == "ok" and r.value is not None)  # type: ignore[attr-defined]
+    else:
+        ok = sum(1 for r in run(codes) if r.status == "ok")  # type: ignore[attr-defined]
     wall = time.monotonic() - t
     if ok != len(codes):
         sys.exit(f"ray: {ok} ok of {len(codes)}")
@@ -76,10 +82,11 @@ def main() -> None:
             with open(path, "w") as f:
                 for i, c in enumerate(codes):
                     f.write(json.dumps({"id": i, "code": c}) + "\n")
-            samples: dict[str, list[float]] = {"batch": [], "ray-pool": [], "ray-cold": []}
+            samples: dict[str, list[float]] = {"batch": [], "ray-pool": [], "ray-read": [], "ray-cold": []}
             for _ in range(REPEAT):
                 samples["batch"].append(batch_rate(path, n))
                 samples["ray-pool"].append(ray_rate(lambda c: pool.run_batch(c), codes))
+                samples["ray-read"].append(ray_rate(lambda c: pool.run_batch(c), codes, read=True))
                 samples["ray-cold"].append(ray_rate(lambda c: run_batch(c, backend="monty", binary=BIN, num_cpus=0), codes))
             med = {k: statistics.median(v) for k, v in samples.items()}
             print(json.dumps({"kind": kind, "n": n, "nodes": len(nodes), "actors": len(pool.actors),

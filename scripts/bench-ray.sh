@@ -26,7 +26,8 @@ for line in open(sys.argv[1]):
     m = r["per_s"]
     print(f"{r['kind']} snippets, {r['n']} per run, {r['nodes']} Ray nodes ({r['actors']} actors), medians in snippets/s:")
     print(f"  backyard-ls batch --parallel 2     {m['batch']:.0f}")
-    for k, what in (("ray-pool", "ray Pool.run_batch (warm lanes)"), ("ray-cold", "ray run_batch (actors started)")):
+    for k, what in (("ray-pool", "ray Pool.run_batch (warm lanes)"), ("ray-read", "  the same, values read"),
+                    ("ray-cold", "ray run_batch (actors started)")):
         print(f"  {what:34} {m[k]:.0f}   {100 * m[k] / m['batch']:.0f}% of batch, overhead {100 * (m['batch'] / m[k] - 1):.0f}%")
 print(f"load average (1/5/15 min) before {sys.argv[2]}, after {sys.argv[3]}; {sys.argv[4]} CPUs")
 PY

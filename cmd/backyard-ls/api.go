@@ -60,7 +60,7 @@ func runAPI(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	keepOnBrokenPipe()
-	go watchParent(ctx, stop, log)
+	go watchParent(ctx, os.Getppid(), stop, log)
 	go reapOrphans(log)
 	defer removeOwnContainers(log)
 	err = api.Serve(ctx, os.Stdin, os.Stdout, api.Options{
@@ -72,11 +72,10 @@ func runAPI(args []string) int {
 	return 0
 }
 
-// watchParent calls stop when the process that started this one dies, even
-// if the pipes it left open (a forked child holds them) keep the input from
-// ending.
-func watchParent(ctx context.Context, stop func(), log *zap.Logger) {
-	ppid := os.Getppid()
+// watchParent calls stop when the process that started this one (ppid,
+// taken before the goroutine starts) dies, even if the pipes it left open
+// (a forked child holds them) keep the input from ending.
+func watchParent(ctx context.Context, ppid int, stop func(), log *zap.Logger) {
 	if ppid <= 1 {
 		return // no parent to outlive
 	}

@@ -41,10 +41,12 @@ var batchFlags = []string{"backend", "timeout", "memory", "recursion-limit", "ma
 const batchWindow = 1 << 16
 
 func runBatch(args []string) int {
+	ppid := os.Getppid() // first: the parent may exit at any time
 	fs := flag.NewFlagSet("batch", flag.ContinueOnError)
 	parallel := fs.Int("parallel", 2, "snippets running at once: Monty workers, and containers for the snippets that need one")
 	preload := fs.String("preload", "", "comma-separated modules each container imports once before any snippet, e.g. numpy,pandas (modules the snippets keep importing are imported without it)")
 	unordered := fs.Bool("unordered", false, "write each record as its snippet ends instead of in input order")
+	withParent := fs.Bool("stop-with-parent", false, "stop the batch as Ctrl+C does when the process that started it exits (for a batch a program drives through pipes it may not close, e.g. a killed Ray actor's)")
 	hashSeed := fs.String("hash-seed", "0", "PYTHONHASHSEED of the snippets that run in a container (0 to 4294967295, or random): a fixed one gives a set the same order on every lane")
 	settings := contract.BindFlags(fs, batchFlags...)
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
@@ -118,6 +120,10 @@ interrupted and nothing is left running.
 			os.Exit(130)
 		}
 	}()
+
+	if *withParent {
+		go watchParent(ctx, ppid, func() { interrupted.Store(true); stop() }, log)
+	}
 
 	b := newBatchRun(os.Stdin, os.Stdout, !*unordered, stop)
 	if progressOnTerminal() {

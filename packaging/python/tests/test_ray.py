@@ -6,6 +6,7 @@ killed and a node stopped mid-batch, Ray Data's map_batches."""
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,28 @@ def test_an_actor_killed_mid_batch(cluster: Cluster) -> None:
         assert not victim.alive and pool.actors[0].alive
     # The killed actor's lane went with it.
     wait_until(lambda: not any(alive(p) for p in lanes), "the killed actor's backyard-ls api to exit")
+
+
+def test_a_lane_process_killed_mid_batch(cluster: Cluster) -> None:
+    # The actor lives on: its chunks that were in the dead lane run again,
+    # on a new lane it starts.
+    n = 10_000
+    with Pool(backend="monty") as pool:
+        victim = pool.actors[0]
+        _, pid = ray.get(victim.handle.ready.remote())
+        lanes = {p for p in lanes_of(pid) if " batch " in command(p)}
+        assert len(lanes) == 1, [command(p) for p in lanes_of(pid)]
+        results = pool.run_batch((f"{i} + 2" for i in range(n)), chunk_size=128)
+        rs: list[Execution] = []
+        for r in results:
+            rs.append(r)
+            if len(rs) == 1000:
+                assert victim.inflight > 0
+                os.kill(lanes.pop(), signal.SIGKILL)
+        assert_all_once_in_order(rs, n, lambda i: str(i + 2))
+        assert results.retried > 0
+        assert victim.alive and victim.chunks > 0
+        assert {p for p in lanes_of(pid) if " batch " in command(p)}  # a new lane
 
 
 def test_every_actor_killed_mid_batch_brings_new_ones(cluster: Cluster) -> None:

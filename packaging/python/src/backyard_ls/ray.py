@@ -10,9 +10,10 @@
 ``run_batch`` takes run_batch's snippets and options and yields the same
 Executions, but the snippets run on every node of the cluster: one Ray
 actor per node (or per ``cpus_per_actor`` CPUs) owns one long-lived lane, a
-batch of that node's ``backyard-ls api`` process (Monty workers and
-fork-server containers that stay up), and the driver hands out chunks of
-snippets to the actors. An actor or a node that dies has its unfinished
+``backyard-ls batch`` process (Monty workers and fork-server containers
+that stay up), and the driver hands out chunks of snippets to the actors.
+A chunk's records travel as the JSON Lines the batch writes, decoded by
+the driver when a result is first read. An actor or a node that dies has its unfinished
 chunks run again on a live actor, so every snippet yields exactly one
 result. ``Pool`` keeps the actors (and their warm lanes) across batches.
 
@@ -27,10 +28,16 @@ it.
 from __future__ import annotations
 
 import importlib
+import json
 import os
+import signal
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from collections import deque
+from itertools import repeat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from queue import SimpleQueue
@@ -38,7 +45,8 @@ from types import TracebackType
 from typing import Any
 
 from . import _protocol as p
-from ._client import DIED, NOTIFY, Connection, Item, Queue, connection, encode_params, encode_string, error_from
+from ._binary import find_binary
+from ._client import DIED, NOTIFY, Connection, Item, Queue, connection, encode_params, encode_string, error_from, popen_options
 from ._common import Backend
 from ._errors import BackendUnavailable, BackyardError, BadArgument, ServerDied
 from ._execution import Execution
@@ -50,7 +58,14 @@ DEFAULT_CHUNK = 256
 _DEPTH = 3
 """Chunks in flight per actor: one running, the next ones already queued in its lane."""
 
+_TAIL_CHUNK = 32
+"""The smallest chunk a batch's end is cut into."""
+
 _STOP: Item = ("stop",)
+
+_COALESCE_BYTES = 1 << 14
+_COALESCE_S = 0.002
+"""A raw lane reading less than _COALESCE_BYTES waits this long before reading again."""
 
 
 def _ray() -> Any:
@@ -207,20 +222,313 @@ def encode_chunk(snippets: Iterable[Snippet], start: int = 0) -> tuple[list[Any]
     return ids, ",".join(out)
 
 
+class _RawChunk:
+    __slots__ = ("parts", "left", "done", "error")
+
+    def __init__(self, n: int) -> None:
+        self.parts: list[bytes] = []
+        self.left = n
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+
+
+# batch_open's params as `backyard-ls batch` flags.
+_FLAGS = (
+    ("backend", "--backend"), ("parallel", "--parallel"), ("timeout_s", "--timeout"), ("memory_mb", "--memory"),
+    ("recursion_limit", "--recursion-limit"), ("max_output_bytes", "--max-output-bytes"), ("image", "--image"),
+    ("runtime", "--runtime"), ("monty", "--monty"),
+)
+
+
+def batch_args(params: p.BatchOpenArgs) -> list[str]:
+    """The `backyard-ls batch` arguments of batch_open's params (its records
+    in input order, stopped with the process that starts it)."""
+    args = ["batch", "--stop-with-parent"]
+    for key, flag in _FLAGS:
+        v = params.get(key)
+        if v is not None:
+            args += [flag, str(v)]
+    if params.get("preload"):
+        args += ["--preload", ",".join(params["preload"])]
+    return args
+
+
+class RawLane:
+    """One ``backyard-ls batch`` process of this process, open until
+    close(): its Monty workers and containers stay up between chunks.
+    Chunks go in as JSON Lines and their records come back as the JSON
+    Lines the batch writes, in input order, never decoded here: an actor
+    only passes bytes through. Chunks may be run from several threads at
+    once; each gets its own records back.
+
+    The batch runs with --stop-with-parent: an actor that is killed takes
+    its lane (workers, containers) with it."""
+
+    def __init__(self, params: p.BatchOpenArgs, binary: str | os.PathLike[str] | None = None) -> None:
+        self._params = params
+        self._binary = binary
+        self._args = [find_binary(binary), *batch_args(params)]
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._pending: deque[_RawChunk] = deque()
+        self._closed = False
+        # The batch starts (and its options are checked) before the lane
+        # counts as open: an empty snippet goes through.
+        try:
+            self.run_raw(b'{"code":""}\n', 1)
+        except BackyardError as e:
+            self.close()
+            raise self._open_error(e) from None
+
+    def _open_error(self, e: BackyardError) -> BackyardError:
+        """Why the batch did not start, as the API says it (its kind kept):
+        an API lane is opened with the same options to ask."""
+        try:
+            Lane(self._params, self._binary).close()
+        except BackyardError as api:
+            return api
+        return e
+
+    def _open(self) -> subprocess.Popen[bytes]:
+        err = tempfile.TemporaryFile()
+        try:
+            proc = subprocess.Popen(self._args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                    bufsize=0, close_fds=True, **popen_options())
+        except OSError as e:
+            err.close()
+            raise ServerDied(f"cannot start {self._args[0]}: {e}") from e
+        pending: deque[_RawChunk] = deque()
+        self._proc, self._pending = proc, pending
+        threading.Thread(target=self._pump, args=(proc, pending, err), name="backyard-raw-lane", daemon=True).start()
+        return proc
+
+    def _pump(self, proc: subprocess.Popen[bytes], pending: deque[_RawChunk], err: Any) -> None:
+        """Cuts the batch's output into the chunks' records, in order."""
+        assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+        while True:
+            try:
+                data = os.read(fd, 1 << 16)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            at = 0
+            end = len(data)
+            while at < end:
+                if not pending:  # output nobody asked for: not a record of ours
+                    at = end
+                    break
+                c = pending[0]
+                nl = at - 1
+                for _ in range(c.left):
+                    nl = data.find(b"\n", nl + 1)
+                    if nl < 0:
+                        break
+                    c.left -= 1
+                if nl < 0:
+                    c.parts.append(data[at:])
+                    break
+                c.parts.append(data[at:nl + 1])
+                at = nl + 1
+                pending.popleft()
+                c.done.set()
+            if len(data) < _COALESCE_BYTES and pending:
+                # The batch writes as its records come: a short read means
+                # the next one is a record or two away. Letting them pile
+                # up for a moment costs a wake-up on either side per read,
+                # not per record.
+                time.sleep(_COALESCE_S)
+        code = proc.wait()
+        err.seek(0)
+        text = err.read().decode(errors="replace").strip()
+        err.close()
+        proc.stdout.close()
+        why: BackyardError
+        lines = [ln.removeprefix("backyard-ls batch: ") for ln in text.splitlines()]
+        if self._closed:
+            why = BackyardError("the lane was closed")
+        elif code == 2 and lines:
+            why = BackyardError(lines[-1])  # the batch failed as a whole (e.g. no container engine)
+        else:
+            why = ServerDied(f"backyard-ls batch exited with status {code}" + (f": {lines[-1]}" if lines else ""))
+        with self._lock:
+            if self._proc is proc:
+                self._proc = None  # the next chunk starts a new batch
+        while pending:
+            c = pending.popleft()
+            c.error = why
+            c.done.set()
+
+    def run_raw(self, lines: bytes, n: int) -> bytes:
+        """The records of n snippets given as JSON Lines (`backyard-ls
+        batch`'s input, each ending in a newline), as the JSON Lines of
+        their records, in their order.
+
+        Raises:
+            ServerDied: the process died under the chunk.
+            BackyardError: the batch failed (e.g. no container engine).
+        """
+        if n == 0:
+            return b""
+        c = _RawChunk(n)
+        with self._lock:
+            if self._closed:
+                raise BackyardError("the lane is closed")
+            proc = self._proc
+            if proc is None or proc.poll() is not None:
+                proc = self._open()
+            assert proc.stdin is not None
+            self._pending.append(c)
+            view = memoryview(lines)
+            try:
+                while view:
+                    view = view[os.write(proc.stdin.fileno(), view):]
+            except OSError as e:
+                # The process is gone: its pump fails the chunk.
+                proc.kill()
+                if not c.done.wait(30):
+                    raise ServerDied(f"backyard-ls batch is gone: {e}") from e
+        c.done.wait()
+        if c.error is not None:
+            raise c.error
+        return b"".join(c.parts)
+
+    def close(self) -> None:
+        """Stops the batch as Ctrl+C does (its workers and containers stop)
+        and waits for it."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            # Ctrl+C (on Windows a break event: the process has its own group).
+            if sys.platform == "win32":
+                proc.send_signal(signal.CTRL_BREAK_EVENT)
+            else:
+                proc.send_signal(signal.SIGINT)
+        try:
+            assert proc.stdin is not None
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def encode_lines(snippets: Iterable[Snippet], start: int = 0) -> tuple[list[Any], bytes]:
+    """The ids (default: the index from start) and the JSON Lines of
+    snippets, as `backyard-ls batch` reads them.
+
+    Raises:
+        BadArgument: one is not a snippet.
+    """
+    items = snippets if isinstance(snippets, list) else list(snippets)
+    if set(map(type, items)) == {str}:
+        # Code alone, the common case: no Python loop per snippet.
+        return list(range(start, start + len(items))), "".join(map(_CODE_LINE.__mod__, map(encode_string, items))).encode()
+    ids: list[Any] = []
+    out: list[str] = []
+    for i, item in enumerate(items, start):
+        if type(item) is str:
+            ids.append(i)
+            out.append(_CODE_LINE % encode_string(item))
+        else:
+            sid, sn = to_snippet(item, i)
+            ids.append(sid)
+            out.append(encode_params(p.BATCH_ADD, sn) + "\n")
+    return ids, "".join(out).encode()
+
+
+_CODE_LINE = '{"code":%s}\n'
+
+
+def decode_lines(data: bytes) -> list[p.Execution]:
+    """The records of a chunk's JSON Lines (one parse for them all)."""
+    if not data:
+        return []
+    return json.loads(b"[" + data[:-1].replace(b"\n", b",") + b"]")  # type: ignore[no-any-return]
+
+
+class _Records:
+    """One chunk's records as the batch wrote them, its lines decoded
+    together (one parse) when a result first needs more than its status."""
+
+    __slots__ = ("lines", "records")
+
+    def __init__(self, lines: list[bytes]) -> None:
+        self.lines = lines
+        self.records: list[p.Execution] | None = None
+
+    def decode(self) -> list[p.Execution]:
+        if self.records is None:
+            self.records = json.loads(b"[" + b",".join(self.lines) + b"]")
+        return self.records
+
+
+_REC: Any = Execution.__dict__["_rec"]  # the slot's own descriptor, under the property below
+_STATUS = b',"status":"'
+
+
+class _LineExecution(Execution):
+    """An Execution of a record still in its chunk's JSON Lines: decoded
+    when first read, its status read off its line without decoding it (a
+    batch record opens with its id, its range and executionCount, numbers
+    all, then its status: the first status key of the line is the
+    record's)."""
+
+    __slots__ = ("_chunk", "_k")
+
+    def __init__(self, chunk: _Records, k: int, id: Any) -> None:
+        Execution.__init__(self, None, id)  # type: ignore[arg-type]
+        self._chunk = chunk
+        self._k = k
+
+    @property
+    def _rec(self) -> p.Execution:
+        rec = _REC.__get__(self)
+        if rec is None:
+            rec = self._chunk.decode()[self._k]
+            _REC.__set__(self, rec)
+        return rec  # type: ignore[no-any-return]
+
+    @_rec.setter
+    def _rec(self, rec: p.Execution) -> None:
+        _REC.__set__(self, rec)
+
+    @property
+    def status(self) -> p.Status:
+        rec = _REC.__get__(self)
+        if rec is not None:
+            return rec["status"]  # type: ignore[no-any-return]
+        line = self._chunk.lines[self._k]
+        at = line.find(_STATUS) + len(_STATUS)
+        return line[at:line.index(b'"', at)].decode()  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Execution, (self._rec, self.id))
+
+
 class _LaneActor:
-    """The Ray actor: one Lane on its node."""
+    """The Ray actor: one RawLane on its node."""
 
     def __init__(self, params: p.BatchOpenArgs, binary: str | None) -> None:
         # A lane that cannot open is ready()'s error, raised as itself (an
         # error of __init__ would reach the driver as Ray's traceback text).
-        self.lane: Lane | None = None
+        self.lane: RawLane | None = None
         self.error: BackyardError | None = None
         try:
-            self.lane = Lane(params, binary)
+            self.lane = RawLane(params, binary)
         except BackyardError as e:
             self.error = e
 
-    def _lane(self) -> Lane:
+    def _lane(self) -> RawLane:
         if self.lane is None:
             assert self.error is not None
             raise self.error
@@ -231,8 +539,8 @@ class _LaneActor:
         self._lane()
         return _ray().get_runtime_context().get_node_id(), os.getpid()
 
-    def run(self, snippets_json: str, n: int) -> list[p.Execution]:
-        return self._lane().run_json(snippets_json, n)
+    def run(self, lines: bytes, n: int) -> bytes:
+        return self._lane().run_raw(lines, n)
 
     def close(self) -> None:
         if self.lane is not None:
@@ -271,13 +579,13 @@ class Actor:
 
 @dataclass
 class _Work:
-    """A chunk of the input: its place, its snippets' ids and JSON."""
+    """A chunk of the input: its place, its snippets' ids and JSON Lines."""
 
     seq: int
     ids: list[Any]
-    body: str
+    body: bytes
     tries: int = 0
-    records: list[Any] = field(default_factory=list)
+    results: list[Execution] = field(default_factory=list)
 
 
 class Pool:
@@ -542,16 +850,22 @@ class RayBatchResults(Iterator[Execution]):
     def _make(self) -> _Work | None:
         if self._exhausted:
             return None
+        size = self._chunk
+        if self._total is not None:
+            # The last chunks are cut finer, so that the lanes end together
+            # instead of one running a whole chunk while the others idle.
+            share = -(-(self._total - self._read) // (max(1, len(self._pool._live())) * _DEPTH))
+            size = max(min(size, _TAIL_CHUNK), min(size, share))
         batch: list[Snippet] = []
         for item in self._items:
             batch.append(item)
-            if len(batch) == self._chunk:
+            if len(batch) == size:
                 break
         else:
             self._exhausted = True
         if not batch:
             return None
-        ids, body = encode_chunk(batch, self._read)
+        ids, body = encode_lines(batch, self._read)
         self._read += len(batch)
         w = _Work(self._seq, ids, body)
         self._seq += 1
@@ -618,19 +932,24 @@ class RayBatchResults(Iterator[Execution]):
                 self.close()
                 raise
 
-    def _took(self, w: _Work, records: list[Any]) -> None:
-        failed = sum(1 for r in records if r["status"] != "ok")
-        self._done += len(records)
-        self._failed += failed
+    def _took(self, w: _Work, data: bytes) -> None:
+        n = len(w.ids)
+        lines = data.split(b"\n")
+        if lines.pop() != b"" or len(lines) != n:
+            self.close()
+            raise BackyardError(f"a lane gave {len(lines)} records for a chunk of {n} snippets")
+        results: list[Execution] = list(map(_LineExecution, repeat(_Records(lines), n), range(n), w.ids))
+        self._done += n
+        if self._on_progress is not None:
+            self._failed += sum(1 for r in results if r.status != "ok")
         if self._ordered:
-            w.records = records
+            w.results = results
             self._finished[w.seq] = w
             while self._next_seq in self._finished:
-                x = self._finished.pop(self._next_seq)
-                self._ready.extend(Execution(r, i) for r, i in zip(x.records, x.ids))
+                self._ready.extend(self._finished.pop(self._next_seq).results)
                 self._next_seq += 1
         else:
-            self._ready.extend(Execution(r, i) for r, i in zip(records, w.ids))
+            self._ready.extend(results)
             self._next_seq += 1
         if self._on_progress is not None:
             self._on_progress(BatchProgress(self._done, self._failed, self._total, time.monotonic() - self._start))
@@ -814,4 +1133,7 @@ def _column(e: Execution, c: str) -> Any:
     return getattr(e, c)
 
 
-__all__ = ["DEFAULT_CHUNK", "RESULT_COLUMNS", "Actor", "Lane", "Pool", "RayBatchResults", "SnippetScorer", "encode_chunk", "run_batch"]
+__all__ = [
+    "DEFAULT_CHUNK", "RESULT_COLUMNS", "Actor", "Lane", "Pool", "RawLane", "RayBatchResults", "SnippetScorer",
+    "batch_args", "decode_lines", "encode_chunk", "encode_lines", "run_batch",
+]
