@@ -4,8 +4,8 @@ One process serves every sandbox and batch of the program (per binary).
 Requests go out as JSON-RPC lines. There is no reader thread: a thread that
 waits for an answer reads the server's output itself, one message at a
 time, while no other thread does (so a single-threaded program's call costs
-no thread switch), and puts each message in the queue of the thread it is
-for. What the server sends while a request waits (output, a host function
+no thread switch), keeps what is for itself and puts each other message in
+the queue of the thread it is for. What the server sends while a request waits (output, a host function
 call, batch results) goes to the queue of the sandbox's or batch's waiting
 thread, which handles it: callbacks and host functions run on the thread
 that called run().
