@@ -16,7 +16,7 @@ const displayFunc = "__backyard_display__"
 // displayPrelude defines IPython's display() builtin on Monty: each object
 // becomes a text/plain display output (its repr), as IPython shows an
 // object without other representations. Without the host function (a
-// replay) it shows nothing.
+// replay) it shows nothing. It also defines valueFunc.
 const displayPrelude = `def display(*objs, display_id=None, clear=False, **kwargs):
     for o in objs:
         try:
@@ -24,7 +24,14 @@ const displayPrelude = `def display(*objs, display_id=None, clear=False, **kwarg
         except NameError:
             pass
     return None
+def ` + valueFunc + `(v, m):
+    r = repr(v)
+    return (len(r), r[:m])
 `
+
+// valueFunc is the prelude's function that a kernel cell's trailing
+// expression is passed to (preludeDisplayCode).
+const valueFunc = "__backyard_value__"
 
 // displayed collects a cell's display outputs.
 type displayed struct {

@@ -369,7 +369,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		displays.ds.Position = func() (int, int) { return out.Len(kernel.Stdout), out.Len(kernel.Stderr) }
 	}
 	c := &montyCell{code: code, src: src, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
-		hard: hard, rep: kcore.NewRepeats()}
+		hard: hard, rep: kcore.NewRepeats(), prelude: true}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}

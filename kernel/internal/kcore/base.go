@@ -127,9 +127,20 @@ func (b *Base) StopRunning(cause error) {
 	if b.cancel != nil {
 		b.cancel(cause)
 	}
-	if b.hard != nil && !b.hardUp && (errors.Is(cause, ErrRestarted) || errors.Is(cause, kernel.ErrClosed)) {
+	if errors.Is(cause, ErrRestarted) || errors.Is(cause, kernel.ErrClosed) {
+		b.hardStopLocked()
+	}
+}
+
+// hardStopLocked closes the running execution's hard channel and tells
+// its cell (Repeats.OnStop). Mu must be held.
+func (b *Base) hardStopLocked() {
+	if b.hard != nil && !b.hardUp {
 		close(b.hard)
 		b.hardUp = true
+		if b.repeats != nil {
+			b.repeats.stopped(ErrRestarted)
+		}
 	}
 }
 
@@ -159,10 +170,7 @@ func (b *Base) MarkClosed() bool {
 	if b.cancel != nil {
 		b.cancel(kernel.ErrClosed)
 	}
-	if b.hard != nil && !b.hardUp {
-		close(b.hard)
-		b.hardUp = true
-	}
+	b.hardStopLocked()
 	return true
 }
 

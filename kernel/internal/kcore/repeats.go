@@ -14,6 +14,27 @@ type Repeats struct {
 	ctx context.Context
 	// C holds at most one request the cell has not acted on yet.
 	C chan struct{}
+	// stop, when set (OnStop), acts on a request after the first
+	// (ErrInterrupted) and on a restart or close (ErrRestarted) at once,
+	// so no goroutine of the cell waits on C and the hard channel.
+	stop func(why error)
+}
+
+// OnStop makes f act on the cell's later interrupts and on a restart or
+// close as they come; nil stops that.
+func (r *Repeats) OnStop(f func(why error)) {
+	r.mu.Lock()
+	r.stop = f
+	r.mu.Unlock()
+}
+
+// stopped calls the OnStop function, if any.
+func (r *Repeats) stopped(why error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stop != nil {
+		r.stop(why)
+	}
 }
 
 // NewRepeats returns the repeats of a cell about to run.
@@ -49,6 +70,7 @@ func (b *Base) Interrupt() error {
 			case r.C <- struct{}{}:
 			default: // one is pending already
 			}
+			r.stopped(ErrInterrupted)
 			return nil
 		}
 	}

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
-import json
 import os
 import sys
 import warnings
@@ -18,7 +17,7 @@ from typing import Any
 
 from . import _protocol as p
 from ._binary import find_binary
-from ._client import CALL, DIED, NO_CELL, NOTIFY, Item, api_args, encode_json, encode_params, error_from, popen_options
+from ._client import CALL, DIED, NO_CELL, NOTIFY, Item, api_args, decode_line, encode_json, encode_params, error_from, popen_options
 from ._common import (
     FileEntry,
     OutputCallback,
@@ -127,7 +126,7 @@ class AsyncConnection:
 
     async def _read(self) -> None:
         reason: BaseException = EOFError("the server closed its output")
-        loads = json.loads
+        loads = decode_line
         try:
             while True:
                 line = await self._stdout.readline()

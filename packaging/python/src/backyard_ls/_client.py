@@ -4,8 +4,8 @@ One process serves every sandbox and batch of the program (per binary).
 Requests go out as JSON-RPC lines. There is no reader thread: a thread that
 waits for an answer reads the server's output itself, one message at a
 time, while no other thread does (so a single-threaded program's call costs
-no thread switch), and puts each message in the queue of the thread it is
-for. What the server sends while a request waits (output, a host function
+no thread switch), keeps what is for itself and puts each other message in
+the queue of the thread it is for. What the server sends while a request waits (output, a host function
 call, batch results) goes to the queue of the sandbox's or batch's waiting
 thread, which handles it: callbacks and host functions run on the thread
 that called run().
@@ -17,6 +17,7 @@ import atexit
 import io
 import itertools
 import json
+import json.scanner
 import os
 import subprocess
 import sys
@@ -57,6 +58,24 @@ encode_json: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":"), allo
 
 encode_string: Callable[[str], str] = json.encoder.encode_basestring_ascii
 """A str as a JSON string (the C encoder's own function)."""
+
+
+# The decoder's options as the scanner reads them (typeshed asks for a scanner).
+_scan: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
+
+
+def decode_line(line: bytes) -> Any:
+    """The JSON message of one line of the server. The scanner is called
+    at once: json.loads first guesses the encoding and matches whitespace
+    with regular expressions, a good part of a small message's cost."""
+    text = line.decode()
+    try:
+        msg, end = _scan(text, 0)
+    except StopIteration:
+        return json.loads(text)  # not JSON: raises its error
+    if end != len(text) and not text[end:].isspace():
+        return json.loads(text)  # more after the message: raises its error
+    return msg
 
 
 def encode_params(method: str, params: Any) -> str:
@@ -246,7 +265,9 @@ class Connection:
                 try:
                     read_one = self._read_one
                     while q.empty() and self.dead is None:
-                        read_one()
+                        got = read_one(q)
+                        if got is not None:
+                            return got
                 finally:
                     self._reader = None
                     self._rlock.release()
@@ -269,33 +290,42 @@ class Connection:
         for q in list(self._waiting):
             q.put(_TURN)
 
-    def _read_one(self) -> None:
+    def _read_one(self, mine: Queue) -> Item | None:
+        """Reads one message and hands it to the queue it is for; one for
+        mine (the reading thread's) is returned instead."""
         try:
             line = self._out.readline()
             if not line:
                 raise EOFError("the server closed its output")
-            msg = json.loads(line)
+            msg = decode_line(line)
         except (OSError, EOFError, ValueError) as e:
             self._died(e)
-            return
+            return None
         method = msg.get("method")
         if method is None:
             q = self._pending.pop(msg.get("id"), None)
+            if q is mine:
+                return (RESPONSE, msg)
             if q is not None:
                 q.put((RESPONSE, msg))
-            return
+            return None
         params = msg.get("params") or {}
         key = params.get("sandbox") or params.get("batch")
         q = self._routes.get(key) if key else None
         if "id" in msg:  # a request: a host function call
+            if q is mine:
+                return (CALL, msg)
             if q is not None:
                 q.put((CALL, msg))
             else:
                 self.respond(msg["id"], NO_CELL)
+        elif q is mine:
+            return (NOTIFY, method, params)
         elif q is not None:
             q.put((NOTIFY, method, params))
         elif method == p.WARNING:
             warnings.warn(str(params.get("message")), RuntimeWarning, stacklevel=1)
+        return None
 
     def _died(self, reason: BaseException) -> None:
         code = self._proc.poll()
