@@ -525,6 +525,26 @@ def _run(code_obj, ns):
     return eval(code_obj, ns)
 
 
+def _cell_end(silent, after_value):
+    """The end of a cell, as IPython's post_execute: the inline backend
+    shows the open figures as display outputs (after the value, when there
+    is one) and closes them; then the shell's callbacks run. A silent
+    (replayed) cell shows no figure, now or later."""
+    if silent:
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None:
+            plt.close("all")
+        return
+    if sys.modules.get("matplotlib.pyplot") is not None:
+        _st.after_value = after_value
+        try:
+            show()
+        finally:
+            _st.after_value = False
+    if _ipy_shell is not None:
+        _ipy_shell.events.trigger("post_execute")
+
+
 def _execute(req, ns):
     """Runs one cell and returns its done message, or an int exit code when
     this process is a fork of the driver that came back into it."""
@@ -542,6 +562,7 @@ def _execute(req, ns):
     # keeps its compiler's flags across cells.
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
     done = {"t": "done", "id": req["id"], "status": "ok"}
+    raised = True
     _bind(req, ns)
     if req.get("count") and not silent:
         _ipy_input(ns, int(req["count"]), code)
@@ -562,34 +583,32 @@ def _execute(req, ns):
             _st.in_cell = True
             _run(body, ns)
             value = _run(expr, ns) if expr is not None else None
+            raised = False
             if _st.child:
                 return 0
-            if silent:
-                plt = sys.modules.get("matplotlib.pyplot")
-                if plt is not None:
-                    plt.close("all")  # a replayed cell shows no figure, now or later
-            else:
+            if not silent:
                 if req.get("count") and value is not None:
                     _ipy_output(ns, int(req["count"]), value)
                 v = None
                 if value is not None:
                     mime = _bundle(value)
                     v = {"text": mime["text/plain"], "mime": mime}
-                # The inline backend's end of cell: open figures become display outputs.
-                if sys.modules.get("matplotlib.pyplot") is not None:
-                    _st.after_value = True
-                    try:
-                        show()
-                    finally:
-                        _st.after_value = False
-                if _ipy_shell is not None:
-                    _ipy_shell.events.trigger("post_execute")
+                _cell_end(silent, True)
                 if v is not None:
                     v = _capped(v, int(req.get("max_output", 1 << 20)))
                     if len(v["mime"]) == 1:
                         del v["mime"]
                     done["value"] = v
+            else:
+                _cell_end(silent, False)
         finally:
+            if _st.in_cell and raised and not _st.child:
+                # As IPython: post_execute runs after a cell that raised too,
+                # so the inline backend shows the figures it left open.
+                try:
+                    _cell_end(silent, False)
+                except BaseException:  # noqa: B036 - the cell's own error is the one reported
+                    pass
             _st.in_cell = False
     except SystemExit as e:
         if _st.child:
