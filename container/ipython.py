@@ -758,19 +758,26 @@ class _IPyShell:
     def _line_pip(self, line):
         args = line.split()
         if args[:1] == ["install"]:
-            # The host installed the packages before the cell ran, under
-            # the install policy (what it did is in the cell's output).
+            # At its line, as in IPython, but the host installs the packages
+            # under its install policy (never pip in the sandbox); what it
+            # did or why it did not is its text.
+            self._flush()
+            text = _host_function("__backyard_pip_install__")(line)
+            if text:
+                _ipy_sys.stderr.write(text)
+                _ipy_sys.stderr.flush()
             import importlib
 
             importlib.invalidate_caches()
-            return None
-        if args[:1] in (["list"], ["show"], ["freeze"], ["check"], []):
+        elif args[:1] in (["list"], ["show"], ["freeze"], ["check"], []):
             import subprocess
 
             self._flush()
             subprocess.call([_ipy_sys.executable, "-m", "pip", "--disable-pip-version-check"] + args)
-            return None
-        raise UsageError("%%pip %s: this kernel installs packages with %%pip install only (the host's installer, under backyard.autoInstall)" % args[0])
+        else:
+            raise UsageError("%%pip %s: this kernel installs packages with %%pip install only (the host's installer, under backyard.autoInstall)" % args[0])
+        print("Note: you may need to restart the kernel to use updated packages.")
+        return None
 
     def _line_uv(self, line):
         args = line.split()

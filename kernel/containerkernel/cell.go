@@ -61,6 +61,8 @@ type containerCell struct {
 
 	inputs map[string]any
 	funcs  map[string]kernel.HostFunc
+	// pip runs the cell's %pip install lines on the host.
+	pip func(ctx context.Context, line string) string
 }
 
 func (c *containerCell) stop(r stopReason, kill bool) {
@@ -108,7 +110,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
 		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
-		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs, c.pip), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
 		OnDisplay: func(d container.Display) {
 			if x, ok := displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear, d.AfterResult); ok && c.onDisplay != nil {

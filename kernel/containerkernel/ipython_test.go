@@ -318,21 +318,45 @@ func TestDisplayPlaceAmongStreams(t *testing.T) {
 	}
 }
 
-// %pip install under autoInstall "off" says how to turn installs on; %pip
-// list runs pip in the kernel (it only reads).
+// %pip install runs at its line, as in IPython: output before it comes
+// first, a cell that raised before it installs nothing; under autoInstall
+// "off" it says how to turn installs on. %pip list runs pip in the kernel
+// (it only reads).
 func TestPipMagicUnderPolicyOff(t *testing.T) {
-	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
-	r := kerneltest.Run(t, k, "%pip install -q no_such_dist_xyz\nprint('after')")
-	if r.Status != kernel.StatusOK || r.Stdout != "after\n" ||
-		r.Stderr != "[backyard: %pip install's packages are not installed (no_such_dist_xyz): set backyard.autoInstall to \"ask\" or \"on\"]\n" {
-		t.Fatalf("%s %q %q %+v", r.Status, r.Stdout, r.Stderr, r.Error)
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		var order streamed
+		r, err := k.Execute(context.Background(), kernel.Request{Code: "print('a')\n%pip install -q no_such_dist_xyz\nprint('b')", OnOutput: order.add})
+		const off = "[backyard: %pip install's packages are not installed (no_such_dist_xyz): set backyard.autoInstall to \"ask\" or \"on\"]\n"
+		if err != nil || r.Status != kernel.StatusOK || r.Stdout != "a\n"+pipNote+"b\n" || r.Stderr != off {
+			t.Fatalf("%v %s %q %q %+v", err, r.Status, r.Stdout, r.Stderr, r.Error)
+		}
+		if want := (streamed{"stdout:a\n", "stderr:" + off, "stdout:" + pipNote + "b\n"}); !slices.Equal(order, want) {
+			t.Fatalf("streamed %q, want %q", order, want)
+		}
+		if r := kerneltest.Run(t, k, "1 / 0\n%pip install -q other_dist_xyz"); r.Error == nil || r.Error.EName != "ZeroDivisionError" || r.Stderr != "" || r.Stdout != "" {
+			t.Fatalf("%%pip after an error: %q %q %+v", r.Stdout, r.Stderr, r.Error)
+		}
+		if r := kerneltest.Run(t, k, "%pip list"); r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "numpy") || !strings.HasSuffix(r.Stdout, pipNote) {
+			t.Fatalf("%%pip list: %q %q", r.Stdout, r.Stderr)
+		}
+		if r := kerneltest.Run(t, k, "%pip uninstall -y numpy"); r.Error == nil || r.Error.EName != "UsageError" {
+			t.Fatalf("%%pip uninstall: %+v", r.Error)
+		}
+	})
+}
+
+// IPython's %pip and %uv print it after the command.
+const pipNote = "Note: you may need to restart the kernel to use updated packages.\n"
+
+// streamed is a cell's output as it came, one entry per run of one stream.
+type streamed []string
+
+func (s *streamed) add(st kernel.Stream, text string) {
+	if n := len(*s); n > 0 && strings.HasPrefix((*s)[n-1], string(st)+":") {
+		(*s)[n-1] += text
+		return
 	}
-	if r := kerneltest.Run(t, k, "%pip list"); r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "numpy") {
-		t.Fatalf("%%pip list: %q %q", r.Stdout, r.Stderr)
-	}
-	if r := kerneltest.Run(t, k, "%pip uninstall -y numpy"); r.Error == nil || r.Error.EName != "UsageError" {
-		t.Fatalf("%%pip uninstall: %+v", r.Error)
-	}
+	*s = append(*s, string(st)+":"+text)
 }
 
 // An interrupt stops a shell line's command; the kernel goes on.

@@ -102,3 +102,23 @@ func TestScriptRequirementsInstalledFirst(t *testing.T) {
 		t.Fatalf("%+v %v %+v", r, err, r.Error)
 	}
 }
+
+// %pip install runs where the cell has it: the package is missing before
+// the line and importable after it, in the same cell; the installer's
+// message comes at that line. A replayed (silent) cell installs nothing.
+func TestPipInstallAtItsLine(t *testing.T) {
+	k, mod := installKernel(t, contract.InstallOn, nil)
+	var order streamed
+	code := "import importlib.util\nprint(importlib.util.find_spec('" + mod + "') is None)\n%pip install -q " + mod + "\nimport " + mod + "\nprint(" + mod + ".ANSWER)"
+	r, err := k.Execute(context.Background(), kernel.Request{Code: code, OnOutput: order.add})
+	if err != nil || r.Status != kernel.StatusOK || r.Stdout != "True\n"+pipNote+"42\n" || !strings.Contains(r.Stderr, "installing "+mod) {
+		t.Fatalf("%v %s %q %q %+v", err, r.Status, r.Stdout, r.Stderr, r.Error)
+	}
+	if len(order) != 3 || order[0] != "stdout:True\n" || !strings.HasPrefix(order[1], "stderr:[backyard: installing "+mod) || order[2] != "stdout:"+pipNote+"42\n" {
+		t.Fatalf("streamed %q", order)
+	}
+	r, err = k.Execute(context.Background(), kernel.Request{Code: "%pip install -q other_wheel_xyz", Silent: true})
+	if err != nil || r.Status != kernel.StatusOK || r.Stderr != "" {
+		t.Fatalf("silent: %v %s %q %+v", err, r.Status, r.Stderr, r.Error)
+	}
+}
