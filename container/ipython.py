@@ -110,7 +110,7 @@ class _Capture:
         return "".join(self.parts)
 
 
-_ipy_state = {"capture": None, "precision": None, "prev_dir": None, "dir_stack": []}
+_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""]}
 
 
 def _publish(data, metadata, display_id, update):
@@ -163,9 +163,6 @@ def _display_bundle(obj, raw):
         except Exception:
             pass
     mime = _bundle(obj)
-    fmt = _ipy_state["precision"]
-    if fmt and isinstance(obj, float):
-        mime["text/plain"] = fmt % obj
     md = getattr(obj, "metadata", None)
     if isinstance(md, dict) and md and not meta:
         meta = dict(md)
@@ -280,6 +277,17 @@ class Latex(TextDisplayObject):
 
 class SVG(DisplayObject):
     _mime = "image/svg+xml"
+
+    def __init__(self, data=None, url=None, filename=None, metadata=None):
+        super().__init__(data, url, filename, metadata)
+        if isinstance(self.data, bytes):
+            self.data = self.data.decode("utf-8", "replace")
+        if isinstance(self.data, str):
+            from xml.dom import minidom
+
+            found = minidom.parseString(self.data).getElementsByTagName("svg")
+            if found:
+                self.data = found[0].toxml()
 
 
 class Pretty(TextDisplayObject):
@@ -408,8 +416,8 @@ class _IPyShell:
         if f is None:
             extra = ""
             if self.magics["line"].get(magic_name) or getattr(self, "_line_" + magic_name, None):
-                extra = "\n\nDid you mean the line magic %" + magic_name + " (single %)?"
-            raise UsageError("Cell magic `%%%%%s` not found.%s" % (magic_name, extra))
+                extra = " (But line magic `%%%s` exists, did you mean that instead?)" % magic_name
+            raise UsageError("Cell magic `%%%%%s` not found%s." % (magic_name, extra))
         return f(line, cell)
 
     def find_line_magic(self, name):
@@ -580,6 +588,8 @@ class _IPyShell:
         return res if ret else None
 
     def _line_timeit(self, line):
+        if not line.strip():
+            return None
         return self._timeit(line, None)
 
     def _cell_timeit(self, line, cell):
@@ -588,23 +598,76 @@ class _IPyShell:
     def _line_pwd(self, line):
         return _ipy_os.getcwd()
 
+    def _dh(self):
+        dh = self.user_ns.get("_dh")
+        if not isinstance(dh, list):
+            dh = self.user_ns["_dh"] = [_ipy_os.getcwd()]
+        return dh
+
     def _line_cd(self, line):
-        target = line.strip()
-        if target.startswith("-b "):
-            target = target[3:].strip()
+        dh = self._dh()
+        args = line.split()
+        quiet = "-q" in args
+        target = " ".join(a for a in args if a not in ("-q", "-b")).strip()
         if not target:
             target = _ipy_os.path.expanduser("~")
         elif target == "-":
-            target = _ipy_state["prev_dir"] or _ipy_os.getcwd()
+            target = str(dh[-2]) if len(dh) > 1 else _ipy_os.getcwd()
+        elif target.startswith("-") and target[1:].isdigit():
+            try:
+                target = str(dh[int(target[1:])])
+            except IndexError:
+                print("The requested directory does not exist in history.")
+                return None
         target = _ipy_os.path.expanduser(target.strip("'\""))
-        prev = _ipy_os.getcwd()
+        old = _ipy_os.getcwd()
         try:
             _ipy_os.chdir(target)
         except OSError as e:
             print(e)
+        else:
+            if _ipy_os.getcwd() != old:
+                import pathlib
+
+                dh.append(pathlib.Path.cwd())
+        if not quiet and dh:
+            print(dh[-1])
+        return None
+
+    def _line_pushd(self, line):
+        cwd = _ipy_os.getcwd()
+        home = _ipy_os.path.expanduser("~")
+        if home and home != "/":
+            cwd = cwd.replace(home, "~")
+        if line.strip():
+            self._line_cd(line)
+        _ipy_state["dir_stack"].insert(0, cwd)
+        return self._line_dirs("")
+
+    def _line_popd(self, line):
+        if not _ipy_state["dir_stack"]:
+            raise UsageError("%popd on empty stack")
+        top = _ipy_state["dir_stack"].pop(0)
+        self._line_cd(top)
+        print("popd ->", top)
+
+    def _line_dirs(self, line):
+        return _ipy_state["dir_stack"]
+
+    def _line_dhist(self, line):
+        dh = self._dh()
+        args = [int(a) for a in line.split()]
+        lo, hi = 0, len(dh)
+        if len(args) == 1:
+            lo = max(len(dh) - args[0], 0)
+        elif len(args) == 2:
+            lo, hi = args
+        elif len(args) > 2:
+            print("%dhist accepts 0, 1 or 2 arguments: see %dhist?")
             return None
-        _ipy_state["prev_dir"] = prev
-        print(_ipy_os.getcwd())
+        print("Directory history (kept in _dh)")
+        for i in range(lo, min(hi, len(dh))):
+            print("%d: %s" % (i, dh[i]))
         return None
 
     def _line_env(self, line):
@@ -689,19 +752,83 @@ class _IPyShell:
         return fmt
 
     def _line_reset(self, line):
-        opts = line.split()
+        words = line.split()
+        opts = {w for w in words if w.startswith("-")}
+        targets = [w.lower() for w in words if not w.startswith("-")]
         if "-f" not in opts:
             ans = input("Once deleted, variables cannot be recovered. Proceed (y/[n])? ")
             if ans.strip().lower() not in ("y", "yes"):
                 print("Nothing done.")
                 return None
-        keep = {"__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__", "In"} | _IPY_HIDDEN
-        for k in list(self.user_ns):
-            if k not in keep:
-                del self.user_ns[k]
-        out = self.user_ns.get("Out")
-        if isinstance(out, dict):
-            out.clear()
+        ns = self.user_ns
+        if "-s" in opts:
+            for k in self._user_names():
+                del ns[k]
+        elif not targets:
+            keep = {"__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__", "In", "_ih", "_dh"} | _IPY_HIDDEN
+            for k in list(ns):
+                if k not in keep:
+                    del ns[k]
+            out = ns.get("Out")
+            if isinstance(out, dict):
+                out.clear()
+        for target in targets:
+            if target == "out":
+                out = ns.get("Out")
+                print("Flushing output cache (%d entries)" % (len(out) if isinstance(out, dict) else 0))
+                if isinstance(out, dict):
+                    for n in list(out):
+                        ns.pop("_%d" % n, None)
+                    out.clear()
+                ns.update({"_": "", "__": "", "___": ""})
+            elif target == "in":
+                print("Flushing input history")
+                inputs = ns.get("In")
+                if isinstance(inputs, list):
+                    for n in range(1, len(inputs)):
+                        ns.pop("_i%d" % n, None)
+                    inputs[:] = [""] * len(inputs)
+                _ipy_state["raw"][:] = [""] * len(_ipy_state["raw"])
+                ns.update({"_i": "", "_ii": "", "_iii": ""})
+            elif target == "array":
+                np = _ipy_sys.modules.get("numpy")
+                if np is None:
+                    print("reset array only works if Numpy is available.")
+                    continue
+                for k, v in list(ns.items()):
+                    if isinstance(v, np.ndarray):
+                        del ns[k]
+            elif target == "dhist":
+                print("Flushing directory history")
+                del self._dh()[:]
+            else:
+                print("Don't know how to reset ", end=" ")
+                print(target + ", please run `%reset?` for details")
+        return None
+
+    def _line_xdel(self, line):
+        words = line.split()
+        by_name = "-n" in words
+        names = [w for w in words if not w.startswith("-")]
+        name = names[0] if names else ""
+        ns = self.user_ns
+        try:
+            if name in ("__builtin__", "__builtins__"):
+                raise ValueError("Refusing to delete %s" % name)
+            if by_name:
+                ns.pop(name, None)
+            else:
+                if name not in ns:
+                    raise NameError("name '%s' is not defined" % name)
+                obj = ns[name]
+                for k in [k for k, v in ns.items() if v is obj]:
+                    del ns[k]
+                out = ns.get("Out")
+                if isinstance(out, dict):
+                    for k in [k for k, v in out.items() if v is obj]:
+                        del out[k]
+        except (NameError, ValueError) as e:
+            print(type(e).__name__ + ": " + str(e))
         return None
 
     def _line_xmode(self, line):
@@ -792,31 +919,128 @@ class _IPyShell:
               "\n\nAutomagic is OFF, % prefix IS needed for line magics.")
 
     def _line_pinfo(self, line, detail=False):
+        """obj? and obj??: IPython's fields of the object, each as
+        "Head:" padded to the longest head, its body after a space (or on
+        the next lines when it has several)."""
+        import inspect
+
         name = line.strip()
+        magic = name.startswith("%")
         try:
-            obj = eval(name, self.user_ns) if not name.startswith("%") else self.find_line_magic(name.lstrip("%"))
+            obj = self.find_line_magic(name.lstrip("%")) if magic else eval(name, self.user_ns)
+            if obj is None:
+                raise NameError(name)
         except Exception:
             print("Object `%s` not found." % name)
             return None
-        import inspect
 
-        out = []
-        try:
-            out.append("Signature: %s%s" % (name, inspect.signature(obj)))
-        except (TypeError, ValueError):
-            pass
-        if detail:
+        def doc(o):
             try:
-                out.append("Source:\n" + inspect.getsource(obj))
-            except (TypeError, OSError):
+                return inspect.getdoc(o)
+            except Exception:
+                return None
+
+        def sig(o, oname):
+            if not callable(o):
+                return None
+            try:
+                return oname + str(inspect.signature(o))
+            except Exception:
+                return None
+
+        def source(o):
+            try:
+                return inspect.getsource(o).rstrip()
+            except Exception:
+                return None
+
+        def file(o):
+            try:
+                f = inspect.getabsfile(o)
+            except Exception:
+                return None
+            if not _ipy_os.path.isfile(f) or f.endswith((".so", ".pyd")):
+                return None
+            home = _ipy_os.path.expanduser("~")
+            return "~" + f[len(home):] if home not in ("", "/") and f.startswith(home) else f
+
+        ds = doc(obj) or "<no docstring>"
+        src = source(obj) if detail else None
+        if src and doc(obj) and doc(obj) in inspect.cleandoc(src):
+            ds = None
+        fields = []
+
+        def add(head, body):
+            if body is not None:
+                fields.append((head, body))
+
+        object_init = object.__init__.__doc__
+        simple = inspect.isfunction(obj) or inspect.ismethod(obj) or isinstance(obj, (type(all), type(str.upper)))
+        if magic:
+            add("Source", src) if detail and src else add("Docstring", ds)
+        elif inspect.isclass(obj) or simple:
+            init_def = init_ds = None
+            if inspect.isclass(obj):
+                init_def = sig(obj, name)
+                init = getattr(obj, "__init__", None)
+                if init is not None:
+                    init_ds = doc(init)
+                    if init_ds == object_init:
+                        init_ds = None
+            add("Signature", None if inspect.isclass(obj) else sig(obj, name))
+            add("Init signature", init_def)
+            add("Docstring", ds)
+            if detail and src:
+                add("Source", src)
+            else:
+                add("Init docstring", init_ds)
+            add("File", file(obj))
+            add("Type", type(obj).__name__)
+            if inspect.isclass(obj):
+                subs = [c.__name__ for c in type.__subclasses__(obj)]
+                add("Subclasses", ", ".join(subs if len(subs) < 10 else subs[:10] + ["..."]))
+        else:
+            add("Signature", sig(obj, name))
+            call_def = call_ds = None
+            if hasattr(obj, "__call__"):
+                call_def = sig(obj.__call__, name)
+                if call_def == sig(obj, name):
+                    call_def = None
+                call_ds = doc(obj.__call__)
+                if call_ds == _ipy_types_call_doc():
+                    call_ds = None
+            add("Call signature", call_def)
+            add("Type", type(obj).__name__)
+            try:
+                text = str(obj)
+                if not detail and len(text) > 200:
+                    text = text[:97] + " <...> " + text[-97:]
+                    text = ("\n" + " " * len("string_form")).join(q.strip() for q in text.split("\n"))
+                add("String form", text)
+            except Exception:
                 pass
-        doc = inspect.getdoc(obj)
-        if doc and not (detail and len(out) > 1):
-            out.append("Docstring:\n" + doc)
-        if not callable(obj) or isinstance(obj, (int, float, str, list, dict, tuple)):
-            out.append("String form: %s" % obj)
-        out.append("Type:      %s" % type(obj).__name__)
-        print("\n".join(out))
+            try:
+                add("Length", str(len(obj)))
+            except Exception:
+                pass
+            add("File", file(obj))
+            if detail and src:
+                add("Source", src)
+            else:
+                add("Docstring", ds)
+            class_ds = doc(getattr(obj, "__class__", None))
+            if ds and class_ds and class_ds != ds:
+                add("Class docstring", class_ds)
+            init = getattr(obj, "__init__", None)
+            init_ds = doc(init) if init is not None else None
+            add("Init docstring", None if init_ds == object_init else init_ds)
+            add("Call docstring", call_ds)
+        width = max(len(h) for h, _ in fields)
+        lines = []
+        for head, body in fields:
+            body = body.strip("\n")
+            lines.append("%s:%s%s%s" % (head, " " * (width - len(head)), "\n" if "\n" in body else " ", body))
+        print("\n".join(lines))
         return None
 
     def _line_pinfo2(self, line):
@@ -837,6 +1061,8 @@ class _IPyShell:
         if not args:
             raise UsageError("%run requires a file name")
         path = args[0]
+        if not _ipy_os.path.isfile(path):
+            raise Exception("File `%r` not found." % path)
         with open(path) as f:
             src = f.read()
         ns = {"__name__": "__main__", "__file__": _ipy_os.path.abspath(path), "__builtins__": _ipy_builtins}
@@ -849,22 +1075,62 @@ class _IPyShell:
         self.user_ns.update({k: v for k, v in ns.items() if not k.startswith("__")})
 
     def _line_history(self, line):
-        """The inputs of this session: -n numbers them, N or N-M picks."""
+        """The inputs of this session as written (-t: as transformed); -n
+        numbers them, N or N-M picks."""
         args = line.split()
         inputs = self.user_ns.get("In") or [""]
+        if "-t" not in args:
+            inputs = _ipy_state["raw"]
         last = len(inputs) - 1  # this cell
         picked = []
         for a in args:
-            if a == "-n" or a.startswith("-"):
+            if a.startswith("-"):
                 continue
             lo, _, hi = a.partition("-")
             picked.extend(range(int(lo), int(hi or lo) + 1))
         for i in picked or range(1, last):
             if 0 < i < len(inputs):
-                src = inputs[i].rstrip("\n")
+                src = inputs[i].expandtabs(4).rstrip()
                 if "-n" in args:
-                    src = "%4d: %s" % (i, src.replace("\n", "\n      "))
+                    src = "%4d:%s%s" % (i, "\n" if "\n" in src else " ", src)
                 print(src)
+
+    def _line_hist(self, line):
+        return self._line_history(line)
+
+    def _line_killbgscripts(self, line):
+        print("All background processes were killed.")
+
+    def _line_logstate(self, line):
+        print("Logging has not been activated.")
+
+    def _line_gui(self, line):
+        return None  # the inline backend needs no event loop
+
+    def _line_pprint(self, line):
+        _ipy_state["pprint"] = not _ipy_state.get("pprint", True)
+        print("Pretty printing has been turned", ["OFF", "ON"][_ipy_state["pprint"]])
+
+    def _line_alias_magic(self, line):
+        words = line.split()
+        opts = {w for w in words if w.startswith("-")}
+        names = [w.lstrip("%") for w in words if not w.startswith("-")]
+        if len(names) != 2:
+            raise UsageError("%alias_magic needs two arguments: the alias and the magic")
+        alias, target = names
+        kinds = [k for k, o in (("line", "-l"), ("cell", "-c")) if o in opts] or ["line", "cell"]
+        found = False
+        for kind in kinds:
+            f = self.find_line_magic(target) if kind == "line" else self.find_cell_magic(target)
+            if f is None:
+                if kind in [k for k, o in (("line", "-l"), ("cell", "-c")) if o in opts]:
+                    raise UsageError("%s magic `%s` not found." % (kind.capitalize(), target))
+                continue
+            found = True
+            self.magics[kind][alias] = f
+            print("Created `%s%s` as an alias for `%s%s`." % ("%" if kind == "line" else "%%", alias, "%" if kind == "line" else "%%", target))
+        if not found:
+            raise UsageError("Magic `%s` not found." % target)
 
     def _line_system(self, line):
         return self.getoutput(line)
@@ -894,6 +1160,20 @@ class _IPyShell:
     def _cell_script(self, line, cell):
         prog = line.split()[0] if line.split() else "sh"
         return self._script(prog, cell)
+
+    def _cell_python(self, line, cell):
+        return self._script(_ipy_sys.executable, cell)
+
+    _cell_python3 = _cell_python
+
+    def _cell_perl(self, line, cell):
+        return self._script("perl", cell)
+
+    def _cell_ruby(self, line, cell):
+        return self._script("ruby", cell)
+
+    def _cell_file(self, line, cell):
+        return self._cell_writefile(line, cell)
 
     def _cell_writefile(self, line, cell):
         args = line.split()
@@ -938,6 +1218,11 @@ class _IPyShell:
 
     def _cell_svg(self, line, cell):
         display(SVG(cell))
+
+
+def _ipy_types_call_doc():
+    """The docstring every function's __call__ has, which IPython leaves out."""
+    return types.FunctionType.__call__.__doc__
 
 
 class _CalledProcessError(Exception):
@@ -1158,9 +1443,10 @@ class _PatchLoader:
                 setattr(module, n, globals()[n])
 
 
-def _ipy_input(ns, n, code):
+def _ipy_input(ns, n, code, raw):
     """IPython's input history as cell n starts: In, _i (the cell before),
-    _ii, _iii, _iN (this one)."""
+    _ii, _iii, _iN (this one), all as transformed; %history's raw
+    history, as written."""
     inputs = ns.get("In")
     if not isinstance(inputs, list):
         inputs = ns["In"] = [""]
@@ -1168,6 +1454,11 @@ def _ipy_input(ns, n, code):
     while len(inputs) < n:
         inputs.append("")
     inputs.append(code)
+    raws = _ipy_state["raw"]
+    del raws[n:]
+    while len(raws) < n:
+        raws.append("")
+    raws.append(raw)
     ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
     ns["_i%d" % n] = code
     ns["_ih"] = inputs

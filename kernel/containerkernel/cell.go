@@ -29,6 +29,7 @@ const (
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
 	code   string
+	source string // the cell as written, when code is its transformation
 	count  int    // the execution count (0: silent)
 	file   string // __file__
 	silent bool
@@ -109,7 +110,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// The reply ends the exec; the watcher kills the container to end it
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
-		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
+		Code: c.code, Source: c.source, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs, c.pip), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
 		OnDisplay: func(d container.Display) {

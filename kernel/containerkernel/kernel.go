@@ -295,8 +295,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
+	source := req.Code // the cell as written, for %history
 	req.Code = ipysyntax.Transform(req.Code).Code
-	c := k.newCell(req, limits, out, hard)
+	c := k.newCell(req, source, limits, out, hard)
 	if !req.Silent {
 		c.count = count
 	}
@@ -307,7 +308,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			c.result.Notes = append(c.result.Notes, note)
 		} else {
 			s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, func(string, string) {})
-			c = k.newCell(req, limits, out, hard)
+			c = k.newCell(req, source, limits, out, hard)
 			c.run(ctx, s)
 		}
 	}
@@ -336,8 +337,8 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 }
 
 // newCell is the cell about to run, known to Interrupt (its repeats).
-func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{code: req.Code, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
+func (k *Kernel) newCell(req kernel.Request, source string, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
+	c := &containerCell{code: req.Code, source: source, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
 	c.pip = func(context.Context, string) string { return "" } // a replay installs nothing
 	if !req.Silent {
