@@ -64,6 +64,26 @@ type containerCell struct {
 	funcs  map[string]kernel.HostFunc
 	// pip runs the cell's %pip install lines on the host.
 	pip func(ctx context.Context, line string) string
+	// held tells the watcher that holds (guarded by mu) changed: while a
+	// %pip install runs, the time limit is stopped.
+	held  chan struct{}
+	holds int
+}
+
+// hold stops the cell's time limit until the returned func is called.
+func (c *containerCell) hold() (release func()) {
+	c.setHolds(1)
+	return func() { c.setHolds(-1) }
+}
+
+func (c *containerCell) setHolds(d int) {
+	c.mu.Lock()
+	c.holds += d
+	c.mu.Unlock()
+	select {
+	case c.held <- struct{}{}:
+	default: // the watcher has one to read: it reads holds then
+	}
 }
 
 func (c *containerCell) stop(r stopReason, kill bool) {
@@ -207,14 +227,31 @@ var watchWakeups atomic.Int64
 // SIGINT and, after the grace period, kills the container. Restart and
 // Close (hard) kill at once. It returns when done is closed.
 func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-chan struct{}) {
-	limit := time.NewTimer(max(c.limits.Timeout-c.spent, 0))
+	deadline := time.Now().Add(max(c.limits.Timeout-c.spent, 0))
+	limit := time.NewTimer(time.Until(deadline))
 	defer limit.Stop()
+	var heldSince time.Time
 	cancelled := ctx.Done()
 	var grace <-chan time.Time
 	for {
 		select {
 		case <-done:
 			return
+		case <-c.held:
+			// A %pip install on the host: its time (and the question under
+			// "ask") is not the cell's.
+			c.mu.Lock()
+			held := c.holds > 0
+			c.mu.Unlock()
+			switch {
+			case held && heldSince.IsZero() && grace == nil:
+				heldSince = time.Now()
+				limit.Stop()
+			case !held && !heldSince.IsZero():
+				deadline = deadline.Add(time.Since(heldSince))
+				heldSince = time.Time{}
+				limit.Reset(time.Until(deadline))
+			}
 		case <-c.hard:
 			c.kill(s)
 			return

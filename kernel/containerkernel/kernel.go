@@ -338,12 +338,15 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 
 // newCell is the cell about to run, known to Interrupt (its repeats).
 func (k *Kernel) newCell(req kernel.Request, source string, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{code: req.Code, source: source, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
+	c := &containerCell{held: make(chan struct{}, 1), code: req.Code, source: source, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
 	c.pip = func(context.Context, string) string { return "" } // a replay installs nothing
 	if !req.Silent {
 		c.onSent, c.onDisplay = req.OnSent, req.OnDisplay
-		c.pip = func(ctx context.Context, line string) string { return k.pipInstall(ctx, line, limits.MaxOutputBytes) }
+		c.pip = func(ctx context.Context, line string) string {
+			defer c.hold()()
+			return k.pipInstall(ctx, line, limits.MaxOutputBytes)
+		}
 	}
 	k.Track(c.rep)
 	return c

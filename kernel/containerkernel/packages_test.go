@@ -122,3 +122,26 @@ func TestPipInstallAtItsLine(t *testing.T) {
 		t.Fatalf("silent: %v %s %q %+v", err, r.Status, r.Stderr, r.Error)
 	}
 }
+
+// The time a %pip install takes on the host, with its question under
+// "ask", is not the cell's: a question answered after the cell's time
+// limit leaves the cell running, and the cell ends well.
+func TestPipInstallOutsideTheTimeLimit(t *testing.T) {
+	const limit = time.Second
+	k, mod := installKernel(t, contract.InstallAsk, func(ctx context.Context, _ []string) bool {
+		select { // answered only once the cell's limit has passed
+		case <-time.After(2 * limit):
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "%pip install -q " + mod + "\nimport " + mod + "\n" + mod + ".ANSWER", Limits: kernel.Limits{Timeout: limit}})
+	if err != nil || r.Status != kernel.StatusOK || r.Value == nil || r.Value.Text != "42" {
+		t.Fatalf("%v %s %+v %+v", err, r.Status, r.Value, r.Error)
+	}
+	r, err = k.Execute(context.Background(), kernel.Request{Code: "while True: pass", Limits: kernel.Limits{Timeout: limit}})
+	if err != nil || r.Status != kernel.StatusTimeout {
+		t.Fatalf("the limit holds again: %v %s %+v", err, r.Status, r.Error)
+	}
+}
