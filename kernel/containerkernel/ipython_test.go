@@ -296,6 +296,29 @@ func TestOpenFiguresAtCellEnd(t *testing.T) {
 	}
 }
 
+// A cell that raised still runs IPython's post_execute: the inline backend
+// shows the figures it left open (and closes them), the shell's callbacks
+// run; a replayed (silent) cell that raised shows none.
+func TestFiguresOfACellThatRaised(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "import matplotlib.pyplot as plt\nget_ipython().events.register('post_execute', lambda: print('after'))")
+		r := kerneltest.Run(t, k, "plt.plot([1, 2])\nprint('before')\n1 / 0")
+		if r.Status != kernel.StatusError || r.Error.EName != "ZeroDivisionError" || len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" || r.Stdout != "before\nafter\n" {
+			t.Fatalf("%s %+v %q %+v", r.Status, r.Displays, r.Stdout, r.Error)
+		}
+		if r := kerneltest.Run(t, k, "len(plt.get_fignums())"); r.Value == nil || r.Value.Text != "0" {
+			t.Fatalf("left open: %+v", r.Value)
+		}
+		r, err := k.Execute(context.Background(), kernel.Request{Code: "plt.plot([1])\nraise ValueError('x')", Silent: true})
+		if err != nil || r.Status != kernel.StatusError || len(r.Displays) != 0 || r.Stdout != "" {
+			t.Fatalf("silent: %v %s %+v %q", err, r.Status, r.Displays, r.Stdout)
+		}
+		if r := kerneltest.Run(t, k, "len(plt.get_fignums())"); r.Value == nil || r.Value.Text != "0" {
+			t.Fatalf("left open after a silent cell: %+v", r.Value)
+		}
+	})
+}
+
 // A display's place among the streams: the bytes of stdout and stderr
 // printed before it, and whether it came after the value.
 func TestDisplayPlaceAmongStreams(t *testing.T) {
