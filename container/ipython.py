@@ -833,8 +833,13 @@ class _IPyShell:
 
     def _line_xmode(self, line):
         mode = (line.strip() or "Context").capitalize()
-        if mode not in ("Context", "Plain", "Verbose", "Minimal", "Docs"):
-            raise ValueError("Unrecognized mode in FormattedTB: <%s>" % mode)
+        if mode not in ("Context", "Plain", "Verbose", "Minimal", "Docs", "Doctest"):
+            # As IPython: a warning, and the mode stays.
+            import warnings
+
+            warnings.warn("Error changing user exception modes.\nUnrecognized mode in FormattedTB: <%s>\nValid modes: %s" % (
+                line.strip(), ["Plain", "Context", "Verbose", "Minimal", "Docs", "Doctest"]), UserWarning, stacklevel=2)
+            return None
         print("Exception reporting mode: %s" % mode)
 
     def _line_matplotlib(self, line):
@@ -913,10 +918,11 @@ class _IPyShell:
         return self._line_pip(" ".join(args[1:]))
 
     def _line_lsmagic(self, line):
-        lines_ = sorted("%" + n[len("_line_"):] for n in dir(self) if n.startswith("_line_")) + sorted("%" + n for n in self.magics["line"])
-        cells = sorted("%%" + n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")) + sorted("%%" + n for n in self.magics["cell"])
-        print("Available line magics:\n" + "  ".join(lines_) + "\n\nAvailable cell magics:\n" + "  ".join(cells) +
-              "\n\nAutomagic is OFF, % prefix IS needed for line magics.")
+        """The magics, as IPython 9 returns them: a str, shown as the value."""
+        lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
+        cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
+        return "\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
+                           "Automagic is OFF, % prefix IS needed for line magics."])
 
     def _line_pinfo(self, line, detail=False):
         """obj? and obj??: IPython's fields of the object, each as

@@ -76,8 +76,11 @@ func TestIPythonMagics(t *testing.T) {
 		if r = ok("%xmode Plain"); r.Stdout != "Exception reporting mode: Plain\n" {
 			t.Errorf("%%xmode: %q", r.Stdout)
 		}
-		if r = ok("%lsmagic"); !strings.Contains(r.Stdout, "Available line magics:") || !strings.Contains(r.Stdout, "%%timeit") {
-			t.Errorf("%%lsmagic: %q", r.Stdout)
+		if r = ok("%lsmagic"); r.Value == nil || !strings.HasPrefix(r.Value.Text, "'Available line magics:\\n") || !strings.Contains(r.Value.Text, "%%timeit") {
+			t.Errorf("%%lsmagic: %+v", r.Value)
+		}
+		if r = ok("%xmode Nope"); r.Stdout != "" || !strings.Contains(r.Stderr, "UserWarning: Error changing user exception modes.\nUnrecognized mode in FormattedTB: <Nope>\n") {
+			t.Errorf("%%xmode Nope: %q %q", r.Stdout, r.Stderr)
 		}
 		r = ok("%%capture cap\nprint('hidden')\ndisplay(1)")
 		if r.Stdout != "" || len(r.Displays) != 0 {
@@ -107,7 +110,7 @@ func TestIPythonMagics(t *testing.T) {
 		if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
 			t.Errorf("unknown magic: %s %+v", r.Status, r.Error)
 		}
-		if r = ok("len?"); !strings.HasPrefix(r.Stdout, "Signature: len(obj, /)\nDocstring:\nReturn the number of items") {
+		if r = ok("len?"); r.Stdout != "Signature: len(obj, /)\nDocstring: Return the number of items in a container.\nType:      builtin_function_or_method\n" {
 			t.Errorf("help: %q", r.Stdout)
 		}
 	})
