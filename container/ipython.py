@@ -933,7 +933,7 @@ class _IPyShell:
         name = line.strip()
         magic = name.startswith("%")
         try:
-            obj = self.find_line_magic(name.lstrip("%")) if magic else eval(name, self.user_ns)
+            obj = self.find_line_magic(name.lstrip("%")) if magic else self._lookup(name)
             if obj is None:
                 raise NameError(name)
         except Exception:
@@ -1047,6 +1047,111 @@ class _IPyShell:
             body = body.strip("\n")
             lines.append("%s:%s%s%s" % (head, " " * (width - len(head)), "\n" if "\n" in body else " ", body))
         print("\n".join(lines))
+        return None
+
+    def _lookup(self, name):
+        """The object a help line names: as IPython, a name or a dotted
+        chain of attributes (or an empty literal), never an expression to
+        evaluate."""
+        import re
+
+        if name in ("''", '""', "[]", "{}", "()"):
+            return eval(name)
+        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*)*", name):
+            raise NameError(name)
+        head, *attrs = name.split(".")
+        if head in self.user_ns:
+            obj = self.user_ns[head]
+        else:
+            obj = getattr(_ipy_builtins, head)
+        for a in attrs:
+            obj = getattr(obj, a)
+        return obj
+
+    def _inspected(self, line):
+        """The object a %pdef/%pdoc/%psource/%pfile line names, or None
+        after IPython's message."""
+        name = line.strip()
+        try:
+            return name, self._lookup(name), True
+        except Exception:
+            print("Object `%s` not found." % name)
+            return name, None, False
+
+    def _line_pdef(self, line):
+        import inspect
+
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+        if not callable(obj):
+            print("Object is not callable.")
+            return None
+        try:
+            text = name + str(inspect.signature(obj))
+        except Exception:
+            print("No definition header found for %s" % name)
+            return None
+        print("Class constructor information:\n" if inspect.isclass(obj) else "", text, end=" ")
+        return None
+
+    def _line_pdoc(self, line):
+        import inspect
+        import re
+
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+
+        def indent(text):
+            out = re.sub(r"(?m)^", "    ", text)
+            return out[:-4] if out.endswith("\n    ") else out
+
+        lines = []
+        ds = inspect.getdoc(obj)
+        if ds:
+            lines += ["Class docstring:", indent(ds)]
+        if inspect.isclass(obj) and hasattr(obj, "__init__"):
+            init_ds = inspect.getdoc(obj.__init__)
+            if init_ds is not None:
+                lines += ["Init docstring:", indent(init_ds)]
+        elif hasattr(obj, "__call__"):
+            call_ds = inspect.getdoc(obj.__call__)
+            if call_ds:
+                lines += ["Call docstring:", indent(call_ds)]
+        print("\n".join(lines) if lines else "No documentation found for %s" % name)
+        return None
+
+    def _line_psource(self, line):
+        import inspect
+
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+        try:
+            print(inspect.getsource(obj).rstrip("\n"))
+        except Exception:
+            print("No source found for %s" % name)
+        return None
+
+    def _line_pfile(self, line):
+        import inspect
+
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+        try:
+            path = inspect.getabsfile(obj)
+        except Exception:
+            print("No file found for %s" % name)
+            return None
+        if path.endswith((".so", ".dll", ".pyd")):
+            print("File %r is binary, not printing." % path)
+        elif not _ipy_os.path.isfile(path):
+            print("File %r does not exist, not printing." % path)
+        else:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                print(f.read())
         return None
 
     def _line_pinfo2(self, line):
@@ -1221,6 +1326,11 @@ class _IPyShell:
 
     def _cell_latex(self, line, cell):
         display(Latex(cell))
+
+    def _cell_javascript(self, line, cell):
+        display(Javascript(cell))
+
+    _cell_js = _cell_javascript
 
     def _cell_svg(self, line, cell):
         display(SVG(cell))

@@ -105,3 +105,45 @@ text
 
 # %% logging
 %logstate
+
+# %% objects to inspect
+def f(a, b=2):
+    return a + b
+
+class C:
+    "C doc."
+
+def nodoc():
+    pass
+
+# %% pdef
+%pdef f
+
+# %% pdef class
+%pdef C
+
+# %% pdef not callable
+%pdef 3
+
+# %% pdoc class
+%pdoc C
+
+# %% pdoc function no doc
+%pdoc nodoc
+
+# %% pdoc missing
+%pdoc nothing_here
+
+# %% psource
+%psource f
+
+# %% pfile builtin
+%pfile len
+
+# %% js
+%%javascript
+console.log(1)
+
+# %% js short
+%%js
+console.log(2)
