@@ -533,32 +533,30 @@ class _IPyShell:
         import shlex
         import timeit
 
+        import getopt
+
         args = shlex.split(line, posix=True) if line else []
         number = repeat = None
         quiet = ret = False
         precision = 3
-        stmt_parts = []
-        i = 0
-        while i < len(args):
-            a = args[i]
-            if a in ("-n", "-r", "-p") and i + 1 < len(args):
-                v = int(args[i + 1])
-                if a == "-n":
-                    number = v
-                elif a == "-r":
-                    repeat = v
+        spec = "n:r:tcp:qov:"  # IPython 9's %timeit options (-t, -c, -v accepted)
+        try:
+            opts, stmt_parts = getopt.getopt(args, spec)
+        except getopt.GetoptError as e:
+            raise UsageError('%s (allowed: "%s")' % (e.msg, spec)) from None
+        for o, v in opts:
+            if o in ("-n", "-r", "-p"):
+                n = int(v)
+                if o == "-n":
+                    number = n
+                elif o == "-r":
+                    repeat = n
                 else:
-                    precision = v
-                i += 2
-                continue
-            if a == "-q":
+                    precision = n
+            elif o == "-q":
                 quiet = True
-            elif a == "-o":
+            elif o == "-o":
                 ret = True
-            else:
-                stmt_parts = args[i:]
-                break
-            i += 1
         # The statement is the rest of the line as written, not re-joined.
         rest = line
         for a in args[: len(args) - len(stmt_parts)]:
@@ -689,13 +687,18 @@ class _IPyShell:
     def _user_names(self):
         return sorted(k for k in self.user_ns if not k.startswith("_") and k not in _IPY_HIDDEN and k not in ("__builtins__",))
 
-    def _line_who(self, line):
+    def _who_ls(self, line):
+        """The user's names, those of the given type names only."""
         names = self._user_names()
-        if line.strip():
-            types = line.split()
+        types = set(line.split())
+        if types:
             names = [n for n in names if type(self.user_ns[n]).__name__ in types]
+        return names
+
+    def _line_who(self, line):
+        names = self._who_ls(line)
         if not names:
-            print("Interactive namespace is empty.")
+            print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
             return None
         count = 0
         for n in names:
@@ -708,23 +711,34 @@ class _IPyShell:
         return None
 
     def _line_who_ls(self, line):
-        return self._user_names()
+        return self._who_ls(line)
 
     def _line_whos(self, line):
-        names = self._user_names()
+        names = self._who_ls(line)
         if not names:
-            print("Interactive namespace is empty.")
+            print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
             return None
         colsep = 3
         types = [type(self.user_ns[n]).__name__ for n in names]
         varwidth = max(len("Variable"), max(len(n) for n in names)) + colsep
         typewidth = max(len("Type"), max(len(t) for t in types)) + colsep
         print("Variable".ljust(varwidth) + "Type".ljust(typewidth) + " Data/Info\n" + "-" * (varwidth + typewidth + len("Data/Info") + 1))
+        np = _ipy_sys.modules.get("numpy")
         for n, t in zip(names, types):
             v = self.user_ns[n]
             print("{0:<{vw}}{1:<{tw}}".format(n, t, vw=varwidth, tw=typewidth), end=" ")
             if t in ("dict", "list", "tuple"):
                 print("n=" + str(len(v)))
+            elif np is not None and t == "ndarray" and isinstance(v, np.ndarray):
+                shape = str(v.shape).replace(",", "").replace(" ", "x")[1:-1]
+                nbytes = v.size * v.itemsize
+                text = "%s: %s elems, type `%s`, %s bytes" % (shape, v.size, v.dtype, nbytes)
+                if nbytes < 100000:
+                    print(text)
+                else:
+                    print(text, "({} kb)".format(nbytes / 1024) if nbytes < 1048576 else "({} Mb)".format(nbytes / 1048576))
+            elif t in ("DataFrame", "Series"):
+                print("Shape: {}".format(v.shape))
             else:
                 try:
                     s = str(v)
@@ -1169,6 +1183,10 @@ class _IPyShell:
         import shlex
 
         args = shlex.split(line)
+        # -i: in the notebook's namespace; -n: __name__ is not __main__.
+        flags = set()
+        while args and args[0] in ("-i", "-n"):
+            flags.add(args.pop(0))
         if not args:
             raise UsageError("%run requires a file name")
         path = args[0]
@@ -1176,7 +1194,9 @@ class _IPyShell:
             raise Exception("File `%r` not found." % path)
         with open(path) as f:
             src = f.read()
-        ns = {"__name__": "__main__", "__file__": _ipy_os.path.abspath(path), "__builtins__": _ipy_builtins}
+        name = _ipy_os.path.splitext(_ipy_os.path.basename(path))[0] if "-n" in flags else "__main__"
+        ns = dict(self.user_ns) if "-i" in flags else {}
+        ns.update({"__name__": name, "__file__": _ipy_os.path.abspath(path), "__builtins__": _ipy_builtins})
         old = _ipy_sys.argv
         _ipy_sys.argv = args
         try:
@@ -1251,37 +1271,68 @@ class _IPyShell:
 
     # -- cell magics ------------------------------------------------------
 
-    def _script(self, prog, cell):
+    def _script(self, prog, cell, line=""):
+        """Runs the cell's text as the program's stdin, as IPython's script
+        magics: --out/--err keep a stream in a variable, a failing program
+        raises CalledProcessError unless --no-raise-error."""
+        import shlex
         import subprocess
 
+        words = shlex.split(line)
+        out_var = err_var = None
+        raise_error = True
+        rest = []
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w in ("--out", "--err") and i + 1 < len(words):
+                if w == "--out":
+                    out_var = words[i + 1]
+                else:
+                    err_var = words[i + 1]
+                i += 2
+                continue
+            if w == "--no-raise-error":
+                raise_error = False
+            elif w in ("--bg", "--proc"):
+                raise UsageError("%%script " + w + ": this kernel runs scripts in the foreground only")
+            else:
+                rest.append(w)
+            i += 1
+        # %%script names its program; %%bash and the others are it with
+        # their own program first.
+        cmd = ([prog] + rest) if prog else (rest or ["sh"])
         self._flush()
-        p = subprocess.Popen([prog], stdin=subprocess.PIPE)
-        p.communicate(cell.encode("utf-8"))
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE if out_var else None, stderr=subprocess.PIPE if err_var else None)
+        out, err = p.communicate(cell.encode("utf-8"))
+        if out_var:
+            self.user_ns[out_var] = out.decode("utf-8", "replace")
+        if err_var:
+            self.user_ns[err_var] = err.decode("utf-8", "replace")
         rc = p.returncode
-        if rc:
+        if rc and raise_error:
             raise _CalledProcessError(rc, cell)
         return None
 
     def _cell_bash(self, line, cell):
-        return self._script("/bin/bash" if _ipy_os.path.exists("/bin/bash") else "sh", cell)
+        return self._script("/bin/bash" if _ipy_os.path.exists("/bin/bash") else "sh", cell, line)
 
     def _cell_sh(self, line, cell):
-        return self._script("sh", cell)
+        return self._script("sh", cell, line)
 
     def _cell_script(self, line, cell):
-        prog = line.split()[0] if line.split() else "sh"
-        return self._script(prog, cell)
+        return self._script(None, cell, line)
 
     def _cell_python(self, line, cell):
-        return self._script(_ipy_sys.executable, cell)
+        return self._script(_ipy_sys.executable, cell, line)
 
     _cell_python3 = _cell_python
 
     def _cell_perl(self, line, cell):
-        return self._script("perl", cell)
+        return self._script("perl", cell, line)
 
     def _cell_ruby(self, line, cell):
-        return self._script("ruby", cell)
+        return self._script("ruby", cell, line)
 
     def _cell_file(self, line, cell):
         return self._cell_writefile(line, cell)
