@@ -140,10 +140,102 @@ def nodoc():
 # %% pfile builtin
 %pfile len
 
-# %% js
+# %% the javascript cell magic
 %%javascript
 console.log(1)
 
-# %% js short
+# %% the js cell magic
 %%js
 console.log(2)
+
+# %% whos of an array
+%reset -f
+arr = __import__("numpy").arange(6).reshape(2, 3)
+items = [1, 2]
+%whos
+
+# %% who_ls by type
+%who_ls list
+
+# %% capture show
+%%capture cap
+print("out")
+import sys
+print("err", file=sys.stderr)
+
+# %% captured show
+cap.show()
+
+# %% captured call
+cap()
+
+# %% captured outputs
+len(cap.outputs), cap.stderr
+
+# %% writefile twice
+%%writefile twice.txt
+one
+
+# %% writefile append
+%%writefile -a twice.txt
+two
+
+# %% script out
+%%script bash --out script_out
+echo captured
+
+# %% script out value
+script_out
+
+# %% script err
+%%script bash --err script_err
+echo to err 1>&2
+
+# %% script err value
+script_err
+
+# %% a script with arguments
+%%writefile args_script.py
+import sys
+print(sys.argv[1:], __name__)
+result = 7
+
+# %% run with arguments
+%run args_script.py a b
+result
+
+# %% a script that reads the notebook's names
+%%writefile uses_shared.py
+print(shared)
+
+# %% run -i it
+shared = 5
+%run -i uses_shared.py
+
+# %% load_ext missing
+%load_ext no_such_extension_xyz
+
+# %% env list type
+env = %env
+type(env).__name__
+
+# %% who empty filter
+%who float
+
+# %% time assignment value
+%time y = 3
+y
+
+# %% timeit bad option
+%timeit -z 1
+
+# %% sx list
+files = %sx printf 'a\nb\n'
+files.n
+
+# %% bang dollar
+v = "x y"
+!echo $v
+
+# %% bang braces expr
+!echo {1 + 2}
