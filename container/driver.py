@@ -437,13 +437,40 @@ def _mime_data(data):
     return json.dumps(data, default=repr)
 
 
-def _figure_png(fig):
+def _figure_data(fig):
+    """A figure's MIME data and metadata in the inline backend's formats
+    (InlineBackend.figure_formats): nothing for an empty figure, as
+    IPython."""
     import base64
     import io
 
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    if not fig.axes and not fig.lines:
+        return {}, {}
+    mime, meta = {}, {}
+    formats = _ipy_state["figure_formats"]
+    kwargs = dict(_ipy_state["figure_kwargs"])
+
+    def render(fmt, dpi):
+        kw = {"format": fmt, "facecolor": fig.get_facecolor(), "edgecolor": fig.get_edgecolor(), "dpi": dpi, "bbox_inches": "tight"}
+        kw.update(kwargs)
+        buf = io.BytesIO()
+        fig.canvas.print_figure(buf, **kw)
+        return buf.getvalue()
+
+    if "png" in formats:
+        mime["image/png"] = base64.b64encode(render("png", fig.dpi)).decode("ascii")
+    if "retina" in formats or "png2x" in formats:
+        data = render("png", fig.dpi * 2)
+        w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")  # the PNG's IHDR
+        mime["image/png"] = base64.b64encode(data).decode("ascii")
+        meta["image/png"] = {"width": w // 2, "height": h // 2}
+    if "jpg" in formats or "jpeg" in formats:
+        mime["image/jpeg"] = base64.b64encode(render("jpeg", fig.dpi)).decode("ascii")
+    if "svg" in formats:
+        mime["image/svg+xml"] = render("svg", fig.dpi).decode("utf-8")
+    if "pdf" in formats:
+        mime["application/pdf"] = base64.b64encode(render("pdf", fig.dpi)).decode("ascii")
+    return mime, meta
 
 
 def _is_figure(v):
@@ -501,7 +528,7 @@ def _bundle(value):
     if isinstance(value, type):
         return mime
     if _is_figure(value):
-        mime["image/png"] = _figure_png(value)
+        mime.update(_figure_data(value)[0])
         return mime
     bundle = getattr(value, "_repr_mimebundle_", None)
     if callable(bundle):

@@ -110,7 +110,7 @@ class _Capture:
         return "".join(self.parts)
 
 
-_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""]}
+_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {}}
 
 
 def _publish(data, metadata, display_id, update):
@@ -153,6 +153,9 @@ def _display_bundle(obj, raw):
     if raw:
         data = dict(obj) if isinstance(obj, dict) else {"text/plain": str(obj)}
         return {k: _mime_data(v) for k, v in data.items()}, {}
+    if _is_figure(obj):
+        data, meta = _figure_data(obj)
+        return dict(data, **{"text/plain": repr(obj)}), meta
     meta = {}
     rb = getattr(obj, "_repr_mimebundle_", None)
     if callable(rb):
@@ -871,8 +874,30 @@ class _IPyShell:
         return None
 
     def _line_config(self, line):
+        """%config: the inline backend's figure formats and print_figure
+        arguments are kept; other settings are accepted."""
         if not line.strip():
             print("Available objects for config:\n    InlineBackend")
+            return None
+        name, eq, value = line.partition("=")
+        name = name.strip()
+        if not eq or name not in ("InlineBackend.figure_format", "InlineBackend.figure_formats", "InlineBackend.print_figure_kwargs"):
+            return None
+        import ast
+
+        value = ast.literal_eval(value.strip())
+        if name == "InlineBackend.print_figure_kwargs":
+            _ipy_state["figure_kwargs"] = dict(value)
+            return None
+        formats = {value} if isinstance(value, str) else set(value)
+        supported = {"png", "png2x", "retina", "jpg", "jpeg", "svg", "pdf"}
+        bad = formats - supported
+        if bad:
+            # As IPython: the setting is refused with a logged error, the cell goes on.
+            print("ERROR:root:supported formats are: {} not {}".format(",".join(repr(f) for f in sorted(supported)), ",".join(repr(f) for f in sorted(bad))),
+                  file=_ipy_sys.stderr)
+            return None
+        _ipy_state["figure_formats"] = formats
         return None
 
     def _line_load_ext(self, line):

@@ -53,3 +53,23 @@ for n in range(3):
     plt.plot([n, 0])
     if n == 1:
         raise ValueError("stop at %d" % n)
+
+# %% an empty figure left open
+plt.figure()
+
+# %% an empty figure shown
+plt.figure()
+plt.show()
+
+# %% retina figures
+%config InlineBackend.figure_format = 'retina'
+plt.plot([1, 2])
+plt.show()
+
+# %% jpeg and png figures
+%config InlineBackend.figure_formats = ['png', 'jpeg']
+plt.plot([2, 1]);
+
+# %% back to png
+%config InlineBackend.figure_formats = ['png']
+plt.plot([1]);

@@ -322,6 +322,28 @@ func TestFiguresOfACellThatRaised(t *testing.T) {
 	})
 }
 
+// %config InlineBackend.figure_format(s) picks the figures' MIME types as
+// IPython's inline backend does: retina is a PNG at twice the dpi with its
+// size in the metadata, svg is text; an unsupported format is refused with
+// a logged error and the cell goes on.
+func TestInlineFigureFormats(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "import matplotlib.pyplot as plt")
+		r := kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'retina'\nplt.figure(figsize=(2, 1)).add_subplot().plot([1, 2]); plt.show()")
+		if len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" || !regexp.MustCompile(`^\{"image/png":\{"width":\d+,"height":\d+\}\}$`).Match(r.Displays[0].Metadata) {
+			t.Fatalf("retina: %+v %+v", r.Displays, r.Error)
+		}
+		r = kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'svg'\nplt.plot([1, 2]);")
+		if len(r.Displays) != 1 || !strings.Contains(r.Displays[0].Data["image/svg+xml"], "<svg") || r.Displays[0].Data["image/png"] != "" {
+			t.Fatalf("svg: %+v %+v", r.Displays, r.Error)
+		}
+		r = kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'gif'\nprint('on')")
+		if r.Status != kernel.StatusOK || r.Stdout != "on\n" || !strings.HasPrefix(r.Stderr, "ERROR:root:supported formats are: ") {
+			t.Fatalf("gif: %s %q %q", r.Status, r.Stdout, r.Stderr)
+		}
+	})
+}
+
 // A display's place among the streams: the bytes of stdout and stderr
 // printed before it, and whether it came after the value.
 func TestDisplayPlaceAmongStreams(t *testing.T) {
