@@ -532,11 +532,9 @@ class _IPyShell:
         return self._timed(cell)
 
     def _timeit(self, line, cell):
-        import math
+        import getopt
         import shlex
         import timeit
-
-        import getopt
 
         args = shlex.split(line, posix=True) if line else []
         number = repeat = None
