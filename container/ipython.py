@@ -955,11 +955,12 @@ class _IPyShell:
         return self._line_pip(" ".join(args[1:]))
 
     def _line_lsmagic(self, line):
-        """The magics, as IPython 9 returns them: a str, shown as the value."""
+        """The magics, printed as container.LsMagic (and so Monty) prints
+        them; IPython 9 returns the same text as a str."""
         lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
         cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
-        return "\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
-                           "Automagic is OFF, % prefix IS needed for line magics."])
+        print("\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
+                          "Automagic is OFF, % prefix IS needed for line magics."]))
 
     def _line_pinfo(self, line, detail=False):
         """obj? and obj??: IPython's fields of the object, each as
@@ -1349,7 +1350,8 @@ class _IPyShell:
     def _cell_python(self, line, cell):
         return self._script(_ipy_sys.executable, cell, line)
 
-    _cell_python3 = _cell_python
+    def _cell_python3(self, line, cell):
+        return self._cell_python(line, cell)
 
     def _cell_perl(self, line, cell):
         return self._script("perl", cell, line)
@@ -1404,7 +1406,8 @@ class _IPyShell:
     def _cell_javascript(self, line, cell):
         display(Javascript(cell))
 
-    _cell_js = _cell_javascript
+    def _cell_js(self, line, cell):
+        return self._cell_javascript(line, cell)
 
     def _cell_svg(self, line, cell):
         display(SVG(cell))
