@@ -437,13 +437,40 @@ def _mime_data(data):
     return json.dumps(data, default=repr)
 
 
-def _figure_png(fig):
+def _figure_data(fig):
+    """A figure's MIME data and metadata in the inline backend's formats
+    (InlineBackend.figure_formats): nothing for an empty figure, as
+    IPython."""
     import base64
     import io
 
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    if not fig.axes and not fig.lines:
+        return {}, {}
+    mime, meta = {}, {}
+    formats = _ipy_state["figure_formats"]
+    kwargs = dict(_ipy_state["figure_kwargs"])
+
+    def render(fmt, dpi):
+        kw = {"format": fmt, "facecolor": fig.get_facecolor(), "edgecolor": fig.get_edgecolor(), "dpi": dpi, "bbox_inches": "tight"}
+        kw.update(kwargs)
+        buf = io.BytesIO()
+        fig.canvas.print_figure(buf, **kw)
+        return buf.getvalue()
+
+    if "png" in formats:
+        mime["image/png"] = base64.b64encode(render("png", fig.dpi)).decode("ascii")
+    if "retina" in formats or "png2x" in formats:
+        data = render("png", fig.dpi * 2)
+        w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")  # the PNG's IHDR
+        mime["image/png"] = base64.b64encode(data).decode("ascii")
+        meta["image/png"] = {"width": w // 2, "height": h // 2}
+    if "jpg" in formats or "jpeg" in formats:
+        mime["image/jpeg"] = base64.b64encode(render("jpeg", fig.dpi)).decode("ascii")
+    if "svg" in formats:
+        mime["image/svg+xml"] = render("svg", fig.dpi).decode("utf-8")
+    if "pdf" in formats:
+        mime["application/pdf"] = base64.b64encode(render("pdf", fig.dpi)).decode("ascii")
+    return mime, meta
 
 
 def _is_figure(v):
@@ -451,16 +478,57 @@ def _is_figure(v):
     return mf is not None and isinstance(v, mf.Figure)
 
 
+def _precise(value, fmt):
+    """The text of value with its floats (also inside lists, tuples, sets
+    and dicts) in the %precision format, as IPython's pretty printer shows
+    them; None when value holds no float."""
+    t = type(value)
+    if t is float:
+        return fmt % value
+    if t not in (list, tuple, set, frozenset, dict) or not value or len(value) > 1000:
+        return None
+    found = [False]
+
+    def one(v, depth):
+        tv = type(v)
+        if tv is float:
+            found[0] = True
+            return fmt % v
+        if depth > 20 or tv not in (list, tuple, set, frozenset, dict):
+            return repr(v)
+        if tv is dict:
+            return "{" + ", ".join(one(k, depth + 1) + ": " + one(x, depth + 1) for k, x in v.items()) + "}"
+        items = list(v)
+        if tv in (set, frozenset):
+            if not items:
+                return repr(v)
+            try:
+                items = sorted(items)
+            except Exception:
+                pass
+        inner = ", ".join(one(x, depth + 1) for x in items)
+        if tv is list:
+            return "[" + inner + "]"
+        if tv is tuple:
+            return "(" + inner + ("," if len(items) == 1 else "") + ")"
+        return ("{" + inner + "}") if tv is set else "frozenset({" + inner + "})"
+
+    text = one(value, 0)
+    return text if found[0] else None
+
+
 def _bundle(value):
     """The MIME bundle of a value: text/plain always, plus what the object
     offers (_repr_mimebundle_, _repr_*_ methods, a matplotlib figure)."""
     mime = {"text/plain": repr(value)}
-    if isinstance(value, float) and _ipy_state["precision"]:
-        mime["text/plain"] = _ipy_state["precision"] % value  # %precision
+    if _ipy_state["precision"]:
+        text = _precise(value, _ipy_state["precision"])  # %precision
+        if text is not None:
+            mime["text/plain"] = text
     if isinstance(value, type):
         return mime
     if _is_figure(value):
-        mime["image/png"] = _figure_png(value)
+        mime.update(_figure_data(value)[0])
         return mime
     bundle = getattr(value, "_repr_mimebundle_", None)
     if callable(bundle):
@@ -525,6 +593,26 @@ def _run(code_obj, ns):
     return eval(code_obj, ns)
 
 
+def _cell_end(silent, after_value):
+    """The end of a cell, as IPython's post_execute: the inline backend
+    shows the open figures as display outputs (after the value, when there
+    is one) and closes them; then the shell's callbacks run. A silent
+    (replayed) cell shows no figure, now or later."""
+    if silent:
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None:
+            plt.close("all")
+        return
+    if sys.modules.get("matplotlib.pyplot") is not None:
+        _st.after_value = after_value
+        try:
+            show()
+        finally:
+            _st.after_value = False
+    if _ipy_shell is not None:
+        _ipy_shell.events.trigger("post_execute")
+
+
 def _execute(req, ns):
     """Runs one cell and returns its done message, or an int exit code when
     this process is a fork of the driver that came back into it."""
@@ -542,9 +630,10 @@ def _execute(req, ns):
     # keeps its compiler's flags across cells.
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
     done = {"t": "done", "id": req["id"], "status": "ok"}
+    raised = True
     _bind(req, ns)
     if req.get("count") and not silent:
-        _ipy_input(ns, int(req["count"]), code)
+        _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
@@ -562,34 +651,32 @@ def _execute(req, ns):
             _st.in_cell = True
             _run(body, ns)
             value = _run(expr, ns) if expr is not None else None
+            raised = False
             if _st.child:
                 return 0
-            if silent:
-                plt = sys.modules.get("matplotlib.pyplot")
-                if plt is not None:
-                    plt.close("all")  # a replayed cell shows no figure, now or later
-            else:
+            if not silent:
                 if req.get("count") and value is not None:
                     _ipy_output(ns, int(req["count"]), value)
                 v = None
                 if value is not None:
                     mime = _bundle(value)
                     v = {"text": mime["text/plain"], "mime": mime}
-                # The inline backend's end of cell: open figures become display outputs.
-                if sys.modules.get("matplotlib.pyplot") is not None:
-                    _st.after_value = True
-                    try:
-                        show()
-                    finally:
-                        _st.after_value = False
-                if _ipy_shell is not None:
-                    _ipy_shell.events.trigger("post_execute")
+                _cell_end(silent, True)
                 if v is not None:
                     v = _capped(v, int(req.get("max_output", 1 << 20)))
                     if len(v["mime"]) == 1:
                         del v["mime"]
                     done["value"] = v
+            else:
+                _cell_end(silent, False)
         finally:
+            if _st.in_cell and raised and not _st.child:
+                # As IPython: post_execute runs after a cell that raised too,
+                # so the inline backend shows the figures it left open.
+                try:
+                    _cell_end(silent, False)
+                except BaseException:  # noqa: B036 - the cell's own error is the one reported
+                    pass
             _st.in_cell = False
     except SystemExit as e:
         if _st.child:

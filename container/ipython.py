@@ -125,7 +125,7 @@ class _Capture:
         return "".join(self.parts)
 
 
-_ipy_state = {"capture": None, "precision": None, "prev_dir": None, "dir_stack": []}
+_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {}}
 
 
 def _publish(data, metadata, display_id, update):
@@ -168,6 +168,9 @@ def _display_bundle(obj, raw):
     if raw:
         data = dict(obj) if isinstance(obj, dict) else {"text/plain": str(obj)}
         return {k: _mime_data(v) for k, v in data.items()}, {}
+    if _is_figure(obj):
+        data, meta = _figure_data(obj)
+        return dict(data, **{"text/plain": repr(obj)}), meta
     meta = {}
     rb = getattr(obj, "_repr_mimebundle_", None)
     if callable(rb):
@@ -178,9 +181,6 @@ def _display_bundle(obj, raw):
         except Exception:
             pass
     mime = _bundle(obj)
-    fmt = _ipy_state["precision"]
-    if fmt and isinstance(obj, float):
-        mime["text/plain"] = fmt % obj
     md = getattr(obj, "metadata", None)
     if isinstance(md, dict) and md and not meta:
         meta = dict(md)
@@ -295,6 +295,17 @@ class Latex(TextDisplayObject):
 
 class SVG(DisplayObject):
     _mime = "image/svg+xml"
+
+    def __init__(self, data=None, url=None, filename=None, metadata=None):
+        super().__init__(data, url, filename, metadata)
+        if isinstance(self.data, bytes):
+            self.data = self.data.decode("utf-8", "replace")
+        if isinstance(self.data, str):
+            from xml.dom import minidom
+
+            found = minidom.parseString(self.data).getElementsByTagName("svg")
+            if found:
+                self.data = found[0].toxml()
 
 
 class Pretty(TextDisplayObject):
@@ -423,8 +434,8 @@ class _IPyShell:
         if f is None:
             extra = ""
             if self.magics["line"].get(magic_name) or getattr(self, "_line_" + magic_name, None):
-                extra = "\n\nDid you mean the line magic %" + magic_name + " (single %)?"
-            raise UsageError("Cell magic `%%%%%s` not found.%s" % (magic_name, extra))
+                extra = " (But line magic `%%%s` exists, did you mean that instead?)" % magic_name
+            raise UsageError("Cell magic `%%%%%s` not found%s." % (magic_name, extra))
         return f(line, cell)
 
     def find_line_magic(self, name):
@@ -538,7 +549,7 @@ class _IPyShell:
         return None if _ends_in_semicolon(cell) else value
 
     def _timeit(self, line, cell):
-        import math
+        import getopt
         import shlex
         import timeit
 
@@ -546,28 +557,24 @@ class _IPyShell:
         number = repeat = None
         quiet = ret = False
         precision = 3
-        stmt_parts = []
-        i = 0
-        while i < len(args):
-            a = args[i]
-            if a in ("-n", "-r", "-p") and i + 1 < len(args):
-                v = int(args[i + 1])
-                if a == "-n":
-                    number = v
-                elif a == "-r":
-                    repeat = v
+        spec = "n:r:tcp:qov:"  # IPython 9's %timeit options (-t, -c, -v accepted)
+        try:
+            opts, stmt_parts = getopt.getopt(args, spec)
+        except getopt.GetoptError as e:
+            raise UsageError('%s (allowed: "%s")' % (e.msg, spec)) from None
+        for o, v in opts:
+            if o in ("-n", "-r", "-p"):
+                n = int(v)
+                if o == "-n":
+                    number = n
+                elif o == "-r":
+                    repeat = n
                 else:
-                    precision = v
-                i += 2
-                continue
-            if a == "-q":
+                    precision = n
+            elif o == "-q":
                 quiet = True
-            elif a == "-o":
+            elif o == "-o":
                 ret = True
-            else:
-                stmt_parts = args[i:]
-                break
-            i += 1
         # The statement is the rest of the line as written, not re-joined.
         rest = line
         for a in args[: len(args) - len(stmt_parts)]:
@@ -597,6 +604,8 @@ class _IPyShell:
         return res if ret else None
 
     def _line_timeit(self, line):
+        if not line.strip():
+            return None
         return self._timeit(line, None)
 
     def _cell_timeit(self, line, cell):
@@ -605,23 +614,76 @@ class _IPyShell:
     def _line_pwd(self, line):
         return _ipy_os.getcwd()
 
+    def _dh(self):
+        dh = self.user_ns.get("_dh")
+        if not isinstance(dh, list):
+            dh = self.user_ns["_dh"] = [_ipy_os.getcwd()]
+        return dh
+
     def _line_cd(self, line):
-        target = line.strip()
-        if target.startswith("-b "):
-            target = target[3:].strip()
+        dh = self._dh()
+        args = line.split()
+        quiet = "-q" in args
+        target = " ".join(a for a in args if a not in ("-q", "-b")).strip()
         if not target:
             target = _ipy_os.path.expanduser("~")
         elif target == "-":
-            target = _ipy_state["prev_dir"] or _ipy_os.getcwd()
+            target = str(dh[-2]) if len(dh) > 1 else _ipy_os.getcwd()
+        elif target.startswith("-") and target[1:].isdigit():
+            try:
+                target = str(dh[int(target[1:])])
+            except IndexError:
+                print("The requested directory does not exist in history.")
+                return None
         target = _ipy_os.path.expanduser(target.strip("'\""))
-        prev = _ipy_os.getcwd()
+        old = _ipy_os.getcwd()
         try:
             _ipy_os.chdir(target)
         except OSError as e:
             print(e)
+        else:
+            if _ipy_os.getcwd() != old:
+                import pathlib
+
+                dh.append(pathlib.Path.cwd())
+        if not quiet and dh:
+            print(dh[-1])
+        return None
+
+    def _line_pushd(self, line):
+        cwd = _ipy_os.getcwd()
+        home = _ipy_os.path.expanduser("~")
+        if home and home != "/":
+            cwd = cwd.replace(home, "~")
+        if line.strip():
+            self._line_cd(line)
+        _ipy_state["dir_stack"].insert(0, cwd)
+        return self._line_dirs("")
+
+    def _line_popd(self, line):
+        if not _ipy_state["dir_stack"]:
+            raise UsageError("%popd on empty stack")
+        top = _ipy_state["dir_stack"].pop(0)
+        self._line_cd(top)
+        print("popd ->", top)
+
+    def _line_dirs(self, line):
+        return _ipy_state["dir_stack"]
+
+    def _line_dhist(self, line):
+        dh = self._dh()
+        args = [int(a) for a in line.split()]
+        lo, hi = 0, len(dh)
+        if len(args) == 1:
+            lo = max(len(dh) - args[0], 0)
+        elif len(args) == 2:
+            lo, hi = args
+        elif len(args) > 2:
+            print("%dhist accepts 0, 1 or 2 arguments: see %dhist?")
             return None
-        _ipy_state["prev_dir"] = prev
-        print(_ipy_os.getcwd())
+        print("Directory history (kept in _dh)")
+        for i in range(lo, min(hi, len(dh))):
+            print("%d: %s" % (i, dh[i]))
         return None
 
     def _line_env(self, line):
@@ -659,18 +721,18 @@ class _IPyShell:
     def _user_names(self):
         return sorted(k for k in self.user_ns if not k.startswith("_") and k not in _IPY_HIDDEN and k not in ("__builtins__",))
 
-    def _typed_names(self, line):
+    def _who_ls(self, line):
+        """The user's names, those of the given type names only."""
         names = self._user_names()
-        if line.split():
-            types = line.split()
+        types = set(line.split())
+        if types:
             names = [n for n in names if type(self.user_ns[n]).__name__ in types]
-        if not names:
-            print("No variables match your requested type." if line.split() else "Interactive namespace is empty.")
         return names
 
     def _line_who(self, line):
-        names = self._typed_names(line)
+        names = self._who_ls(line)
         if not names:
+            print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
             return None
         count = 0
         for n in names:
@@ -683,22 +745,34 @@ class _IPyShell:
         return None
 
     def _line_who_ls(self, line):
-        return self._user_names()
+        return self._who_ls(line)
 
     def _line_whos(self, line):
-        names = self._typed_names(line)
+        names = self._who_ls(line)
         if not names:
+            print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
             return None
         colsep = 3
         types = [type(self.user_ns[n]).__name__ for n in names]
         varwidth = max(len("Variable"), max(len(n) for n in names)) + colsep
         typewidth = max(len("Type"), max(len(t) for t in types)) + colsep
         print("Variable".ljust(varwidth) + "Type".ljust(typewidth) + " Data/Info\n" + "-" * (varwidth + typewidth + len("Data/Info") + 1))
+        np = _ipy_sys.modules.get("numpy")
         for n, t in zip(names, types):
             v = self.user_ns[n]
             print("{0:<{vw}}{1:<{tw}}".format(n, t, vw=varwidth, tw=typewidth), end=" ")
             if t in ("dict", "list", "tuple"):
                 print("n=" + str(len(v)))
+            elif np is not None and t == "ndarray" and isinstance(v, np.ndarray):
+                shape = str(v.shape).replace(",", "").replace(" ", "x")[1:-1]
+                nbytes = v.size * v.itemsize
+                text = "%s: %s elems, type `%s`, %s bytes" % (shape, v.size, v.dtype, nbytes)
+                if nbytes < 100000:
+                    print(text)
+                else:
+                    print(text, "({} kb)".format(nbytes / 1024) if nbytes < 1048576 else "({} Mb)".format(nbytes / 1048576))
+            elif t in ("DataFrame", "Series"):
+                print("Shape: {}".format(v.shape))
             else:
                 try:
                     s = str(v)
@@ -726,25 +800,94 @@ class _IPyShell:
         return fmt
 
     def _line_reset(self, line):
-        opts = line.split()
+        words = line.split()
+        opts = {w for w in words if w.startswith("-")}
+        targets = [w.lower() for w in words if not w.startswith("-")]
         if "-f" not in opts:
             ans = input("Once deleted, variables cannot be recovered. Proceed (y/[n])? ")
             if ans.strip().lower() not in ("y", "yes"):
                 print("Nothing done.")
                 return None
-        keep = {"__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__", "In"} | _IPY_HIDDEN
-        for k in list(self.user_ns):
-            if k not in keep:
-                del self.user_ns[k]
-        out = self.user_ns.get("Out")
-        if isinstance(out, dict):
-            out.clear()
+        ns = self.user_ns
+        if "-s" in opts:
+            for k in self._user_names():
+                del ns[k]
+        elif not targets:
+            keep = {"__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__", "In", "_ih", "_dh"} | _IPY_HIDDEN
+            for k in list(ns):
+                if k not in keep:
+                    del ns[k]
+            out = ns.get("Out")
+            if isinstance(out, dict):
+                out.clear()
+        for target in targets:
+            if target == "out":
+                out = ns.get("Out")
+                print("Flushing output cache (%d entries)" % (len(out) if isinstance(out, dict) else 0))
+                if isinstance(out, dict):
+                    for n in list(out):
+                        ns.pop("_%d" % n, None)
+                    out.clear()
+                ns.update({"_": "", "__": "", "___": ""})
+            elif target == "in":
+                print("Flushing input history")
+                inputs = ns.get("In")
+                if isinstance(inputs, list):
+                    for n in range(1, len(inputs)):
+                        ns.pop("_i%d" % n, None)
+                    inputs[:] = [""] * len(inputs)
+                _ipy_state["raw"][:] = [""] * len(_ipy_state["raw"])
+                ns.update({"_i": "", "_ii": "", "_iii": ""})
+            elif target == "array":
+                np = _ipy_sys.modules.get("numpy")
+                if np is None:
+                    print("reset array only works if Numpy is available.")
+                    continue
+                for k, v in list(ns.items()):
+                    if isinstance(v, np.ndarray):
+                        del ns[k]
+            elif target == "dhist":
+                print("Flushing directory history")
+                del self._dh()[:]
+            else:
+                print("Don't know how to reset ", end=" ")
+                print(target + ", please run `%reset?` for details")
+        return None
+
+    def _line_xdel(self, line):
+        words = line.split()
+        by_name = "-n" in words
+        names = [w for w in words if not w.startswith("-")]
+        name = names[0] if names else ""
+        ns = self.user_ns
+        try:
+            if name in ("__builtin__", "__builtins__"):
+                raise ValueError("Refusing to delete %s" % name)
+            if by_name:
+                ns.pop(name, None)
+            else:
+                if name not in ns:
+                    raise NameError("name '%s' is not defined" % name)
+                obj = ns[name]
+                for k in [k for k, v in ns.items() if v is obj]:
+                    del ns[k]
+                out = ns.get("Out")
+                if isinstance(out, dict):
+                    for k in [k for k, v in out.items() if v is obj]:
+                        del out[k]
+        except (NameError, ValueError) as e:
+            print(type(e).__name__ + ": " + str(e))
         return None
 
     def _line_xmode(self, line):
         mode = (line.strip() or "Context").capitalize()
-        if mode not in ("Context", "Plain", "Verbose", "Minimal", "Docs"):
-            raise ValueError("Unrecognized mode in FormattedTB: <%s>" % mode)
+        if mode not in ("Context", "Plain", "Verbose", "Minimal", "Docs", "Doctest"):
+            # As IPython: a warning, and the mode stays.
+            import warnings
+
+            warnings.warn("Error changing user exception modes.\nUnrecognized mode in FormattedTB: <%s>\nValid modes: %s" % (
+                line.strip(), ["Plain", "Context", "Verbose", "Minimal", "Docs", "Doctest"]), UserWarning, stacklevel=2)
+            return None
         print("Exception reporting mode: %s" % mode)
 
     def _line_matplotlib(self, line):
@@ -762,8 +905,30 @@ class _IPyShell:
         return None
 
     def _line_config(self, line):
+        """%config: the inline backend's figure formats and print_figure
+        arguments are kept; other settings are accepted."""
         if not line.strip():
             print("Available objects for config:\n    InlineBackend")
+            return None
+        name, eq, value = line.partition("=")
+        name = name.strip()
+        if not eq or name not in ("InlineBackend.figure_format", "InlineBackend.figure_formats", "InlineBackend.print_figure_kwargs"):
+            return None
+        import ast
+
+        value = ast.literal_eval(value.strip())
+        if name == "InlineBackend.print_figure_kwargs":
+            _ipy_state["figure_kwargs"] = dict(value)
+            return None
+        formats = {value} if isinstance(value, str) else set(value)
+        supported = {"png", "png2x", "retina", "jpg", "jpeg", "svg", "pdf"}
+        bad = formats - supported
+        if bad:
+            # As IPython: the setting is refused with a logged error, the cell goes on.
+            print("ERROR:root:supported formats are: {} not {}".format(",".join(repr(f) for f in sorted(supported)), ",".join(repr(f) for f in sorted(bad))),
+                  file=_ipy_sys.stderr)
+            return None
+        _ipy_state["figure_formats"] = formats
         return None
 
     def _line_load_ext(self, line):
@@ -795,19 +960,26 @@ class _IPyShell:
     def _line_pip(self, line):
         args = line.split()
         if args[:1] == ["install"]:
-            # The host installed the packages before the cell ran, under
-            # the install policy (what it did is in the cell's output).
+            # At its line, as in IPython, but the host installs the packages
+            # under its install policy (never pip in the sandbox); what it
+            # did or why it did not is its text.
+            self._flush()
+            text = _host_function("__backyard_pip_install__")(line)
+            if text:
+                _ipy_sys.stderr.write(text)
+                _ipy_sys.stderr.flush()
             import importlib
 
             importlib.invalidate_caches()
-            return None
-        if args[:1] in (["list"], ["show"], ["freeze"], ["check"], []):
+        elif args[:1] in (["list"], ["show"], ["freeze"], ["check"], []):
             import subprocess
 
             self._flush()
             subprocess.call([_ipy_sys.executable, "-m", "pip", "--disable-pip-version-check"] + args)
-            return None
-        raise UsageError("%%pip %s: this kernel installs packages with %%pip install only (the host's installer, under backyard.autoInstall)" % args[0])
+        else:
+            raise UsageError("%%pip %s: this kernel installs packages with %%pip install only (the host's installer, under backyard.autoInstall)" % args[0])
+        print("Note: you may need to restart the kernel to use updated packages.")
+        return None
 
     def _line_uv(self, line):
         args = line.split()
@@ -816,37 +988,241 @@ class _IPyShell:
         return self._line_pip(" ".join(args[1:]))
 
     def _line_lsmagic(self, line):
-        lines_ = sorted("%" + n[len("_line_"):] for n in dir(self) if n.startswith("_line_")) + sorted("%" + n for n in self.magics["line"])
-        cells = sorted("%%" + n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")) + sorted("%%" + n for n in self.magics["cell"])
-        print("Available line magics:\n" + "  ".join(lines_) + "\n\nAvailable cell magics:\n" + "  ".join(cells) +
-              "\n\nAutomagic is OFF, % prefix IS needed for line magics.")
+        """The magics, printed as container.LsMagic (and so Monty) prints
+        them; IPython 9 returns the same text as a str."""
+        lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
+        cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
+        print("\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
+                          "Automagic is OFF, % prefix IS needed for line magics."]))
 
     def _line_pinfo(self, line, detail=False):
+        """obj? and obj??: IPython's fields of the object, each as
+        "Head:" padded to the longest head, its body after a space (or on
+        the next lines when it has several)."""
+        import inspect
+
         name = line.strip()
+        magic = name.startswith("%")
         try:
-            obj = eval(name, self.user_ns) if not name.startswith("%") else self.find_line_magic(name.lstrip("%"))
+            obj = self.find_line_magic(name.lstrip("%")) if magic else self._lookup(name)
+            if obj is None:
+                raise NameError(name)
         except Exception:
             print("Object `%s` not found." % name)
             return None
+
+        def doc(o):
+            try:
+                return inspect.getdoc(o)
+            except Exception:
+                return None
+
+        def sig(o, oname):
+            if not callable(o):
+                return None
+            try:
+                return oname + str(inspect.signature(o))
+            except Exception:
+                return None
+
+        def source(o):
+            try:
+                return inspect.getsource(o).rstrip()
+            except Exception:
+                return None
+
+        def file(o):
+            try:
+                f = inspect.getabsfile(o)
+            except Exception:
+                return None
+            if not _ipy_os.path.isfile(f) or f.endswith((".so", ".pyd")):
+                return None
+            home = _ipy_os.path.expanduser("~")
+            return "~" + f[len(home):] if home not in ("", "/") and f.startswith(home) else f
+
+        ds = doc(obj) or "<no docstring>"
+        src = source(obj) if detail else None
+        if src and doc(obj) and doc(obj) in inspect.cleandoc(src):
+            ds = None
+        fields = []
+
+        def add(head, body):
+            if body is not None:
+                fields.append((head, body))
+
+        object_init = object.__init__.__doc__
+        simple = inspect.isfunction(obj) or inspect.ismethod(obj) or isinstance(obj, (type(all), type(str.upper)))
+        if magic:
+            add("Source", src) if detail and src else add("Docstring", ds)
+        elif inspect.isclass(obj) or simple:
+            init_def = init_ds = None
+            if inspect.isclass(obj):
+                init_def = sig(obj, name)
+                init = getattr(obj, "__init__", None)
+                if init is not None:
+                    init_ds = doc(init)
+                    if init_ds == object_init:
+                        init_ds = None
+            add("Signature", None if inspect.isclass(obj) else sig(obj, name))
+            add("Init signature", init_def)
+            add("Docstring", ds)
+            if detail and src:
+                add("Source", src)
+            else:
+                add("Init docstring", init_ds)
+            add("File", file(obj))
+            add("Type", type(obj).__name__)
+            if inspect.isclass(obj):
+                subs = [c.__name__ for c in type.__subclasses__(obj)]
+                add("Subclasses", ", ".join(subs if len(subs) < 10 else subs[:10] + ["..."]))
+        else:
+            add("Signature", sig(obj, name))
+            call_def = call_ds = None
+            if hasattr(obj, "__call__"):
+                call_def = sig(obj.__call__, name)
+                if call_def == sig(obj, name):
+                    call_def = None
+                call_ds = doc(obj.__call__)
+                if call_ds == _ipy_types_call_doc():
+                    call_ds = None
+            add("Call signature", call_def)
+            add("Type", type(obj).__name__)
+            try:
+                text = str(obj)
+                if not detail and len(text) > 200:
+                    text = text[:97] + " <...> " + text[-97:]
+                    text = ("\n" + " " * len("string_form")).join(q.strip() for q in text.split("\n"))
+                add("String form", text)
+            except Exception:
+                pass
+            try:
+                add("Length", str(len(obj)))
+            except Exception:
+                pass
+            add("File", file(obj))
+            if detail and src:
+                add("Source", src)
+            else:
+                add("Docstring", ds)
+            class_ds = doc(getattr(obj, "__class__", None))
+            if ds and class_ds and class_ds != ds:
+                add("Class docstring", class_ds)
+            init = getattr(obj, "__init__", None)
+            init_ds = doc(init) if init is not None else None
+            add("Init docstring", None if init_ds == object_init else init_ds)
+            add("Call docstring", call_ds)
+        width = max(len(h) for h, _ in fields)
+        lines = []
+        for head, body in fields:
+            body = body.strip("\n")
+            lines.append("%s:%s%s%s" % (head, " " * (width - len(head)), "\n" if "\n" in body else " ", body))
+        print("\n".join(lines))
+        return None
+
+    def _lookup(self, name):
+        """The object a help line names: as IPython, a name or a dotted
+        chain of attributes (or an empty literal), never an expression to
+        evaluate."""
+        import re
+
+        if name in ("''", '""', "[]", "{}", "()"):
+            return eval(name)
+        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*)*", name):
+            raise NameError(name)
+        head, *attrs = name.split(".")
+        if head in self.user_ns:
+            obj = self.user_ns[head]
+        else:
+            obj = getattr(_ipy_builtins, head)
+        for a in attrs:
+            obj = getattr(obj, a)
+        return obj
+
+    def _inspected(self, line):
+        """The object a %pdef/%pdoc/%psource/%pfile line names, or None
+        after IPython's message."""
+        name = line.strip()
+        try:
+            return name, self._lookup(name), True
+        except Exception:
+            print("Object `%s` not found." % name)
+            return name, None, False
+
+    def _line_pdef(self, line):
         import inspect
 
-        out = []
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+        if not callable(obj):
+            print("Object is not callable.")
+            return None
         try:
-            out.append("Signature: %s%s" % (name, inspect.signature(obj)))
-        except (TypeError, ValueError):
-            pass
-        if detail:
-            try:
-                out.append("Source:\n" + inspect.getsource(obj))
-            except (TypeError, OSError):
-                pass
-        doc = inspect.getdoc(obj)
-        if doc and not (detail and len(out) > 1):
-            out.append("Docstring:\n" + doc)
-        if not callable(obj) or isinstance(obj, (int, float, str, list, dict, tuple)):
-            out.append("String form: %s" % obj)
-        out.append("Type:      %s" % type(obj).__name__)
-        print("\n".join(out))
+            text = name + str(inspect.signature(obj))
+        except Exception:
+            print("No definition header found for %s" % name)
+            return None
+        print("Class constructor information:\n" if inspect.isclass(obj) else "", text, end=" ")
+        return None
+
+    def _line_pdoc(self, line):
+        import inspect
+        import re
+
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+
+        def indent(text):
+            out = re.sub(r"(?m)^", "    ", text)
+            return out[:-4] if out.endswith("\n    ") else out
+
+        lines = []
+        ds = inspect.getdoc(obj)
+        if ds:
+            lines += ["Class docstring:", indent(ds)]
+        if inspect.isclass(obj) and hasattr(obj, "__init__"):
+            init_ds = inspect.getdoc(obj.__init__)
+            if init_ds is not None:
+                lines += ["Init docstring:", indent(init_ds)]
+        elif hasattr(obj, "__call__"):
+            call_ds = inspect.getdoc(obj.__call__)
+            if call_ds:
+                lines += ["Call docstring:", indent(call_ds)]
+        print("\n".join(lines) if lines else "No documentation found for %s" % name)
+        return None
+
+    def _line_psource(self, line):
+        import inspect
+
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+        try:
+            print(inspect.getsource(obj).rstrip("\n"))
+        except Exception:
+            print("No source found for %s" % name)
+        return None
+
+    def _line_pfile(self, line):
+        import inspect
+
+        name, obj, found = self._inspected(line)
+        if not found:
+            return None
+        try:
+            path = inspect.getabsfile(obj)
+        except Exception:
+            print("No file found for %s" % name)
+            return None
+        if path.endswith((".so", ".dll", ".pyd")):
+            print("File %r is binary, not printing." % path)
+        elif not _ipy_os.path.isfile(path):
+            print("File %r does not exist, not printing." % path)
+        else:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                print(f.read())
         return None
 
     def _line_pinfo2(self, line):
@@ -864,12 +1240,20 @@ class _IPyShell:
         import shlex
 
         args = shlex.split(line)
+        # -i: in the notebook's namespace; -n: __name__ is not __main__.
+        flags = set()
+        while args and args[0] in ("-i", "-n"):
+            flags.add(args.pop(0))
         if not args:
             raise UsageError("%run requires a file name")
         path = args[0]
+        if not _ipy_os.path.isfile(path):
+            raise Exception("File `%r` not found." % path)
         with open(path) as f:
             src = f.read()
-        ns = {"__name__": "__main__", "__file__": _ipy_os.path.abspath(path), "__builtins__": _ipy_builtins}
+        name = _ipy_os.path.splitext(_ipy_os.path.basename(path))[0] if "-n" in flags else "__main__"
+        ns = dict(self.user_ns) if "-i" in flags else {}
+        ns.update({"__name__": name, "__file__": _ipy_os.path.abspath(path), "__builtins__": _ipy_builtins})
         old = _ipy_sys.argv
         _ipy_sys.argv = args
         try:
@@ -879,22 +1263,62 @@ class _IPyShell:
         self.user_ns.update({k: v for k, v in ns.items() if not k.startswith("__")})
 
     def _line_history(self, line):
-        """The inputs of this session: -n numbers them, N or N-M picks."""
+        """The inputs of this session as written (-t: as transformed); -n
+        numbers them, N or N-M picks."""
         args = line.split()
         inputs = self.user_ns.get("In") or [""]
+        if "-t" not in args:
+            inputs = _ipy_state["raw"]
         last = len(inputs) - 1  # this cell
         picked = []
         for a in args:
-            if a == "-n" or a.startswith("-"):
+            if a.startswith("-"):
                 continue
             lo, _, hi = a.partition("-")
             picked.extend(range(int(lo), int(hi or lo) + 1))
         for i in picked or range(1, last):
             if 0 < i < len(inputs):
-                src = inputs[i].rstrip("\n")
+                src = inputs[i].expandtabs(4).rstrip()
                 if "-n" in args:
-                    src = "%4d: %s" % (i, src.replace("\n", "\n      "))
+                    src = "%4d:%s%s" % (i, "\n" if "\n" in src else " ", src)
                 print(src)
+
+    def _line_hist(self, line):
+        return self._line_history(line)
+
+    def _line_killbgscripts(self, line):
+        print("All background processes were killed.")
+
+    def _line_logstate(self, line):
+        print("Logging has not been activated.")
+
+    def _line_gui(self, line):
+        return None  # the inline backend needs no event loop
+
+    def _line_pprint(self, line):
+        _ipy_state["pprint"] = not _ipy_state.get("pprint", True)
+        print("Pretty printing has been turned", ["OFF", "ON"][_ipy_state["pprint"]])
+
+    def _line_alias_magic(self, line):
+        words = line.split()
+        opts = {w for w in words if w.startswith("-")}
+        names = [w.lstrip("%") for w in words if not w.startswith("-")]
+        if len(names) != 2:
+            raise UsageError("%alias_magic needs two arguments: the alias and the magic")
+        alias, target = names
+        kinds = [k for k, o in (("line", "-l"), ("cell", "-c")) if o in opts] or ["line", "cell"]
+        found = False
+        for kind in kinds:
+            f = self.find_line_magic(target) if kind == "line" else self.find_cell_magic(target)
+            if f is None:
+                if kind in [k for k, o in (("line", "-l"), ("cell", "-c")) if o in opts]:
+                    raise UsageError("%s magic `%s` not found." % (kind.capitalize(), target))
+                continue
+            found = True
+            self.magics[kind][alias] = f
+            print("Created `%s%s` as an alias for `%s%s`." % ("%" if kind == "line" else "%%", alias, "%" if kind == "line" else "%%", target))
+        if not found:
+            raise UsageError("Magic `%s` not found." % target)
 
     def _line_system(self, line):
         return self.getoutput(line)
@@ -904,26 +1328,72 @@ class _IPyShell:
 
     # -- cell magics ------------------------------------------------------
 
-    def _script(self, prog, cell):
+    def _script(self, prog, cell, line=""):
+        """Runs the cell's text as the program's stdin, as IPython's script
+        magics: --out/--err keep a stream in a variable, a failing program
+        raises CalledProcessError unless --no-raise-error."""
+        import shlex
         import subprocess
 
+        words = shlex.split(line)
+        out_var = err_var = None
+        raise_error = True
+        rest = []
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w in ("--out", "--err") and i + 1 < len(words):
+                if w == "--out":
+                    out_var = words[i + 1]
+                else:
+                    err_var = words[i + 1]
+                i += 2
+                continue
+            if w == "--no-raise-error":
+                raise_error = False
+            elif w in ("--bg", "--proc"):
+                raise UsageError("%%script " + w + ": this kernel runs scripts in the foreground only")
+            else:
+                rest.append(w)
+            i += 1
+        # %%script names its program; %%bash and the others are it with
+        # their own program first.
+        cmd = ([prog] + rest) if prog else (rest or ["sh"])
         self._flush()
-        p = subprocess.Popen([prog], stdin=subprocess.PIPE)
-        p.communicate(cell.encode("utf-8"))
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE if out_var else None, stderr=subprocess.PIPE if err_var else None)
+        out, err = p.communicate(cell.encode("utf-8"))
+        if out_var:
+            self.user_ns[out_var] = out.decode("utf-8", "replace")
+        if err_var:
+            self.user_ns[err_var] = err.decode("utf-8", "replace")
         rc = p.returncode
-        if rc:
+        if rc and raise_error:
             raise _CalledProcessError(rc, cell)
         return None
 
     def _cell_bash(self, line, cell):
-        return self._script("/bin/bash" if _ipy_os.path.exists("/bin/bash") else "sh", cell)
+        return self._script("/bin/bash" if _ipy_os.path.exists("/bin/bash") else "sh", cell, line)
 
     def _cell_sh(self, line, cell):
-        return self._script("sh", cell)
+        return self._script("sh", cell, line)
 
     def _cell_script(self, line, cell):
-        prog = line.split()[0] if line.split() else "sh"
-        return self._script(prog, cell)
+        return self._script(None, cell, line)
+
+    def _cell_python(self, line, cell):
+        return self._script(_ipy_sys.executable, cell, line)
+
+    def _cell_python3(self, line, cell):
+        return self._cell_python(line, cell)
+
+    def _cell_perl(self, line, cell):
+        return self._script("perl", cell, line)
+
+    def _cell_ruby(self, line, cell):
+        return self._script("ruby", cell, line)
+
+    def _cell_file(self, line, cell):
+        return self._cell_writefile(line, cell)
 
     def _cell_writefile(self, line, cell):
         args = line.split()
@@ -966,8 +1436,19 @@ class _IPyShell:
     def _cell_latex(self, line, cell):
         display(Latex(cell))
 
+    def _cell_javascript(self, line, cell):
+        display(Javascript(cell))
+
+    def _cell_js(self, line, cell):
+        return self._cell_javascript(line, cell)
+
     def _cell_svg(self, line, cell):
         display(SVG(cell))
+
+
+def _ipy_types_call_doc():
+    """The docstring every function's __call__ has, which IPython leaves out."""
+    return types.FunctionType.__call__.__doc__
 
 
 class _CalledProcessError(Exception):
@@ -1188,9 +1669,10 @@ class _PatchLoader:
                 setattr(module, n, globals()[n])
 
 
-def _ipy_input(ns, n, code):
+def _ipy_input(ns, n, code, raw):
     """IPython's input history as cell n starts: In, _i (the cell before),
-    _ii, _iii, _iN (this one)."""
+    _ii, _iii, _iN (this one), all as transformed; %history's raw
+    history, as written."""
     inputs = ns.get("In")
     if not isinstance(inputs, list):
         inputs = ns["In"] = [""]
@@ -1198,6 +1680,11 @@ def _ipy_input(ns, n, code):
     while len(inputs) < n:
         inputs.append("")
     inputs.append(code)
+    raws = _ipy_state["raw"]
+    del raws[n:]
+    while len(raws) < n:
+        raws.append("")
+    raws.append(raw)
     ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
     ns["_i%d" % n] = code
     ns["_ih"] = inputs

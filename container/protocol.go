@@ -53,9 +53,10 @@ type message struct {
 	Code      string `json:"code,omitempty"`
 	Silent    bool   `json:"silent,omitempty"`
 	MaxOutput int    `json:"max_output,omitempty"`
-	Stdin     bool   `json:"stdin,omitempty"` // the host answers input()
-	File      string `json:"file,omitempty"`  // __file__ of the cells
-	Count     int    `json:"count,omitempty"` // the execution count: IPython's In, Out, _N
+	Stdin     bool   `json:"stdin,omitempty"`  // the host answers input()
+	File      string `json:"file,omitempty"`   // __file__ of the cells
+	Count     int    `json:"count,omitempty"`  // the execution count: IPython's In, Out, _N
+	Source    string `json:"source,omitempty"` // the cell as written, when Code is its IPython transformation: %history
 	// exec request: named inputs (a JSON object) and host function names
 	Inputs    json.RawMessage `json:"inputs,omitempty"`
 	Functions []string        `json:"functions,omitempty"`

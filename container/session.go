@@ -331,6 +331,9 @@ func (s *Session) send(m any) error {
 // ExecRequest is one cell.
 type ExecRequest struct {
 	Code string
+	// Source is the cell as written, when Code is its transformation of
+	// IPython's syntax (%history shows it).
+	Source string
 	// Silent: no output, no value, no figures (errors are still reported).
 	Silent bool
 	// MaxOutput is the host's cap per stream in bytes; the driver stops
@@ -419,7 +422,7 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	}
 	s.running.Store(id)
 	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil,
-		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count}); err != nil {
+		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count, Source: req.Source}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	} else if req.OnSent != nil {
 		req.OnSent()

@@ -38,3 +38,38 @@ len(plt.get_fignums())
 # %% subplots left open
 fig, axes = plt.subplots(2, 1)
 len(plt.get_fignums())
+
+# %% a figure of a cell that raised
+plt.plot([1, 2])
+print("before the error")
+1 / 0
+
+# %% none left open after the error
+len(plt.get_fignums())
+
+# %% figures of an interrupted loop
+for n in range(3):
+    plt.figure()
+    plt.plot([n, 0])
+    if n == 1:
+        raise ValueError("stop at %d" % n)
+
+# %% an empty figure left open
+plt.figure()
+
+# %% an empty figure shown
+plt.figure()
+plt.show()
+
+# %% retina figures
+%config InlineBackend.figure_format = 'retina'
+plt.plot([1, 2])
+plt.show()
+
+# %% jpeg and png figures
+%config InlineBackend.figure_formats = ['png', 'jpeg']
+plt.plot([2, 1]);
+
+# %% back to png
+%config InlineBackend.figure_formats = ['png']
+plt.plot([1]);

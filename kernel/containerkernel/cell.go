@@ -29,6 +29,7 @@ const (
 // Result. ended is set when the session is gone afterwards.
 type containerCell struct {
 	code   string
+	source string // the cell as written, when code is its transformation
 	count  int    // the execution count (0: silent)
 	file   string // __file__
 	silent bool
@@ -61,6 +62,28 @@ type containerCell struct {
 
 	inputs map[string]any
 	funcs  map[string]kernel.HostFunc
+	// pip runs the cell's %pip install lines on the host.
+	pip func(ctx context.Context, line string) string
+	// held tells the watcher that holds (guarded by mu) changed: while a
+	// %pip install runs, the time limit is stopped.
+	held  chan struct{}
+	holds int
+}
+
+// hold stops the cell's time limit until the returned func is called.
+func (c *containerCell) hold() (release func()) {
+	c.setHolds(1)
+	return func() { c.setHolds(-1) }
+}
+
+func (c *containerCell) setHolds(d int) {
+	c.mu.Lock()
+	c.holds += d
+	c.mu.Unlock()
+	select {
+	case c.held <- struct{}{}:
+	default: // the watcher has one to read: it reads holds then
+	}
 }
 
 func (c *containerCell) stop(r stopReason, kill bool) {
@@ -107,8 +130,8 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	// The reply ends the exec; the watcher kills the container to end it
 	// early, so it runs under the kernel's lifetime, not the cell's ctx.
 	reply, err := s.Exec(c.life, container.ExecRequest{
-		Code: c.code, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
-		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs), OnSent: c.onSent,
+		Code: c.code, Source: c.source, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
+		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs, c.pip), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
 		OnDisplay: func(d container.Display) {
 			if x, ok := displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear, d.AfterResult); ok && c.onDisplay != nil {
@@ -204,14 +227,31 @@ var watchWakeups atomic.Int64
 // SIGINT and, after the grace period, kills the container. Restart and
 // Close (hard) kill at once. It returns when done is closed.
 func (c *containerCell) watch(ctx context.Context, s *container.Session, done <-chan struct{}) {
-	limit := time.NewTimer(max(c.limits.Timeout-c.spent, 0))
+	deadline := time.Now().Add(max(c.limits.Timeout-c.spent, 0))
+	limit := time.NewTimer(time.Until(deadline))
 	defer limit.Stop()
+	var heldSince time.Time
 	cancelled := ctx.Done()
 	var grace <-chan time.Time
 	for {
 		select {
 		case <-done:
 			return
+		case <-c.held:
+			// A %pip install on the host: its time (and the question under
+			// "ask") is not the cell's.
+			c.mu.Lock()
+			held := c.holds > 0
+			c.mu.Unlock()
+			switch {
+			case held && heldSince.IsZero() && grace == nil:
+				heldSince = time.Now()
+				limit.Stop()
+			case !held && !heldSince.IsZero():
+				deadline = deadline.Add(time.Since(heldSince))
+				heldSince = time.Time{}
+				limit.Reset(time.Until(deadline))
+			}
 		case <-c.hard:
 			c.kill(s)
 			return

@@ -76,8 +76,11 @@ func TestIPythonMagics(t *testing.T) {
 		if r = ok("%xmode Plain"); r.Stdout != "Exception reporting mode: Plain\n" {
 			t.Errorf("%%xmode: %q", r.Stdout)
 		}
-		if r = ok("%lsmagic"); !strings.Contains(r.Stdout, "Available line magics:") || !strings.Contains(r.Stdout, "%%timeit") {
+		if r = ok("%lsmagic"); r.Stdout != container.LsMagic() || !strings.Contains(r.Stdout, "%%timeit") || !strings.Contains(r.Stdout, "%%python3") {
 			t.Errorf("%%lsmagic: %q", r.Stdout)
+		}
+		if r = ok("%xmode Nope"); r.Stdout != "" || !strings.Contains(r.Stderr, "UserWarning: Error changing user exception modes.\nUnrecognized mode in FormattedTB: <Nope>\n") {
+			t.Errorf("%%xmode Nope: %q %q", r.Stdout, r.Stderr)
 		}
 		r = ok("%%capture cap\nprint('hidden')\ndisplay(1)")
 		if r.Stdout != "" || len(r.Displays) != 0 {
@@ -107,7 +110,7 @@ func TestIPythonMagics(t *testing.T) {
 		if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
 			t.Errorf("unknown magic: %s %+v", r.Status, r.Error)
 		}
-		if r = ok("len?"); !strings.HasPrefix(r.Stdout, "Signature: len(obj, /)\nDocstring:\nReturn the number of items") {
+		if r = ok("len?"); r.Stdout != "Signature: len(obj, /)\nDocstring: Return the number of items in a container.\nType:      builtin_function_or_method\n" {
 			t.Errorf("help: %q", r.Stdout)
 		}
 	})
@@ -296,6 +299,51 @@ func TestOpenFiguresAtCellEnd(t *testing.T) {
 	}
 }
 
+// A cell that raised still runs IPython's post_execute: the inline backend
+// shows the figures it left open (and closes them), the shell's callbacks
+// run; a replayed (silent) cell that raised shows none.
+func TestFiguresOfACellThatRaised(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "import matplotlib.pyplot as plt\nget_ipython().events.register('post_execute', lambda: print('after'))")
+		r := kerneltest.Run(t, k, "plt.plot([1, 2])\nprint('before')\n1 / 0")
+		if r.Status != kernel.StatusError || r.Error.EName != "ZeroDivisionError" || len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" || r.Stdout != "before\nafter\n" {
+			t.Fatalf("%s %+v %q %+v", r.Status, r.Displays, r.Stdout, r.Error)
+		}
+		if r := kerneltest.Run(t, k, "len(plt.get_fignums())"); r.Value == nil || r.Value.Text != "0" {
+			t.Fatalf("left open: %+v", r.Value)
+		}
+		r, err := k.Execute(context.Background(), kernel.Request{Code: "plt.plot([1])\nraise ValueError('x')", Silent: true})
+		if err != nil || r.Status != kernel.StatusError || len(r.Displays) != 0 || r.Stdout != "" {
+			t.Fatalf("silent: %v %s %+v %q", err, r.Status, r.Displays, r.Stdout)
+		}
+		if r := kerneltest.Run(t, k, "len(plt.get_fignums())"); r.Value == nil || r.Value.Text != "0" {
+			t.Fatalf("left open after a silent cell: %+v", r.Value)
+		}
+	})
+}
+
+// %config InlineBackend.figure_format(s) picks the figures' MIME types as
+// IPython's inline backend does: retina is a PNG at twice the dpi with its
+// size in the metadata, svg is text; an unsupported format is refused with
+// a logged error and the cell goes on.
+func TestInlineFigureFormats(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		kerneltest.Run(t, k, "import matplotlib.pyplot as plt")
+		r := kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'retina'\nplt.figure(figsize=(2, 1)).add_subplot().plot([1, 2]); plt.show()")
+		if len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == "" || !regexp.MustCompile(`^\{"image/png":\{"width":\d+,"height":\d+\}\}$`).Match(r.Displays[0].Metadata) {
+			t.Fatalf("retina: %+v %+v", r.Displays, r.Error)
+		}
+		r = kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'svg'\nplt.plot([1, 2]);")
+		if len(r.Displays) != 1 || !strings.Contains(r.Displays[0].Data["image/svg+xml"], "<svg") || r.Displays[0].Data["image/png"] != "" {
+			t.Fatalf("svg: %+v %+v", r.Displays, r.Error)
+		}
+		r = kerneltest.Run(t, k, "%config InlineBackend.figure_format = 'gif'\nprint('on')")
+		if r.Status != kernel.StatusOK || r.Stdout != "on\n" || !strings.HasPrefix(r.Stderr, "ERROR:root:supported formats are: ") {
+			t.Fatalf("gif: %s %q %q", r.Status, r.Stdout, r.Stderr)
+		}
+	})
+}
+
 // A display's place among the streams: the bytes of stdout and stderr
 // printed before it, and whether it came after the value.
 func TestDisplayPlaceAmongStreams(t *testing.T) {
@@ -318,21 +366,45 @@ func TestDisplayPlaceAmongStreams(t *testing.T) {
 	}
 }
 
-// %pip install under autoInstall "off" says how to turn installs on; %pip
-// list runs pip in the kernel (it only reads).
+// %pip install runs at its line, as in IPython: output before it comes
+// first, a cell that raised before it installs nothing; under autoInstall
+// "off" it says how to turn installs on. %pip list runs pip in the kernel
+// (it only reads).
 func TestPipMagicUnderPolicyOff(t *testing.T) {
-	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
-	r := kerneltest.Run(t, k, "%pip install -q no_such_dist_xyz\nprint('after')")
-	if r.Status != kernel.StatusOK || r.Stdout != "after\n" ||
-		r.Stderr != "[backyard: %pip install's packages are not installed (no_such_dist_xyz): set backyard.autoInstall to \"ask\" or \"on\"]\n" {
-		t.Fatalf("%s %q %q %+v", r.Status, r.Stdout, r.Stderr, r.Error)
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		var order streamed
+		r, err := k.Execute(context.Background(), kernel.Request{Code: "print('a')\n%pip install -q no_such_dist_xyz\nprint('b')", OnOutput: order.add})
+		const off = "[backyard: %pip install's packages are not installed (no_such_dist_xyz): set backyard.autoInstall to \"ask\" or \"on\"]\n"
+		if err != nil || r.Status != kernel.StatusOK || r.Stdout != "a\n"+pipNote+"b\n" || r.Stderr != off {
+			t.Fatalf("%v %s %q %q %+v", err, r.Status, r.Stdout, r.Stderr, r.Error)
+		}
+		if want := (streamed{"stdout:a\n", "stderr:" + off, "stdout:" + pipNote + "b\n"}); !slices.Equal(order, want) {
+			t.Fatalf("streamed %q, want %q", order, want)
+		}
+		if r := kerneltest.Run(t, k, "1 / 0\n%pip install -q other_dist_xyz"); r.Error == nil || r.Error.EName != "ZeroDivisionError" || r.Stderr != "" || r.Stdout != "" {
+			t.Fatalf("%%pip after an error: %q %q %+v", r.Stdout, r.Stderr, r.Error)
+		}
+		if r := kerneltest.Run(t, k, "%pip list"); r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "numpy") || !strings.HasSuffix(r.Stdout, pipNote) {
+			t.Fatalf("%%pip list: %q %q", r.Stdout, r.Stderr)
+		}
+		if r := kerneltest.Run(t, k, "%pip uninstall -y numpy"); r.Error == nil || r.Error.EName != "UsageError" {
+			t.Fatalf("%%pip uninstall: %+v", r.Error)
+		}
+	})
+}
+
+// IPython's %pip and %uv print it after the command.
+const pipNote = "Note: you may need to restart the kernel to use updated packages.\n"
+
+// streamed is a cell's output as it came, one entry per run of one stream.
+type streamed []string
+
+func (s *streamed) add(st kernel.Stream, text string) {
+	if n := len(*s); n > 0 && strings.HasPrefix((*s)[n-1], string(st)+":") {
+		(*s)[n-1] += text
+		return
 	}
-	if r := kerneltest.Run(t, k, "%pip list"); r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "numpy") {
-		t.Fatalf("%%pip list: %q %q", r.Stdout, r.Stderr)
-	}
-	if r := kerneltest.Run(t, k, "%pip uninstall -y numpy"); r.Error == nil || r.Error.EName != "UsageError" {
-		t.Fatalf("%%pip uninstall: %+v", r.Error)
-	}
+	*s = append(*s, string(st)+":"+text)
 }
 
 // An interrupt stops a shell line's command; the kernel goes on.

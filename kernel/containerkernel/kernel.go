@@ -83,8 +83,10 @@ type Kernel struct {
 	limits kernel.Limits
 	log    *zap.Logger
 
-	s     *container.Session // owned by the goroutine holding q
-	tried map[string]bool    // packages whose install was attempted
+	s *container.Session // owned by the goroutine holding q
+
+	triedMu sync.Mutex      // a %pip install's host call may outlive its cell
+	tried   map[string]bool // packages whose install was attempted
 
 	// Guarded by mu.
 	watched  *container.Session // the session whose death between cells is watched
@@ -293,16 +295,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
-	t := ipysyntax.Transform(req.Code)
-	if pkgs := t.PipInstalls(); len(pkgs) > 0 && !req.Silent {
-		// %pip install goes through the install policy and the host's
-		// installer, never pip inside the sandbox; it runs before the cell.
-		if err := k.ensurePackages(ctx, pkgs, out, "%pip install's packages"); err != nil {
-			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
-		}
-	}
-	req.Code = t.Code
-	c := k.newCell(req, limits, out, hard)
+	source := req.Code // the cell as written, for %history
+	req.Code = ipysyntax.Transform(req.Code).Code
+	c := k.newCell(req, source, limits, out, hard)
 	if !req.Silent {
 		c.count = count
 	}
@@ -313,7 +308,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			c.result.Notes = append(c.result.Notes, note)
 		} else {
 			s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, func(string, string) {})
-			c = k.newCell(req, limits, out, hard)
+			c = k.newCell(req, source, limits, out, hard)
 			c.run(ctx, s)
 		}
 	}
@@ -342,11 +337,16 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 }
 
 // newCell is the cell about to run, known to Interrupt (its repeats).
-func (k *Kernel) newCell(req kernel.Request, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{code: req.Code, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
+func (k *Kernel) newCell(req kernel.Request, source string, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
+	c := &containerCell{held: make(chan struct{}, 1), code: req.Code, source: source, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
+	c.pip = func(context.Context, string) string { return "" } // a replay installs nothing
 	if !req.Silent {
 		c.onSent, c.onDisplay = req.OnSent, req.OnDisplay
+		c.pip = func(ctx context.Context, line string) string {
+			defer c.hold()()
+			return k.pipInstall(ctx, line, limits.MaxOutputBytes)
+		}
 	}
 	k.Track(c.rep)
 	return c

@@ -11,6 +11,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/pypkg"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 	"go.uber.org/zap"
 )
 
@@ -37,6 +38,8 @@ func (k *Kernel) installable(r *kernel.Result) (string, bool) {
 		r.Notes = append(r.Notes, fmt.Sprintf("the container image lacks %s: set backyard.autoInstall to \"ask\" or \"on\" to install %s", m[1], dist))
 		return "", false
 	}
+	k.triedMu.Lock()
+	defer k.triedMu.Unlock()
 	if k.tried[dist] {
 		return "", false
 	}
@@ -46,7 +49,9 @@ func (k *Kernel) installable(r *kernel.Result) (string, bool) {
 // installMissing installs dist (asking first under "ask"); it returns why
 // nothing was installed, "" on success.
 func (k *Kernel) installMissing(ctx context.Context, dist string, out *kcore.Output) string {
+	k.triedMu.Lock()
 	k.tried[dist] = true
+	k.triedMu.Unlock()
 	if k.opts.Install.AutoInstall == contract.InstallAsk {
 		confirm := k.opts.Confirm
 		if confirm == nil || !confirm(ctx, []string{dist}) {
@@ -64,16 +69,16 @@ func (k *Kernel) installMissing(ctx context.Context, dist string, out *kcore.Out
 // dependencies, %pip install's packages).
 func (k *Kernel) ensurePackages(ctx context.Context, reqs []string, out *kcore.Output, what string) error {
 	var missing []string
+	k.triedMu.Lock()
 	for _, r := range reqs {
 		if !k.tried[r] {
 			missing = append(missing, r)
+			k.tried[r] = true
 		}
 	}
+	k.triedMu.Unlock()
 	if len(missing) == 0 {
 		return nil
-	}
-	for _, r := range missing {
-		k.tried[r] = true
 	}
 	if err := pypkg.CheckRequirements(missing); err != nil {
 		return fmt.Errorf("%s were not installed: %w", what, err)
@@ -130,9 +135,11 @@ func (k *Kernel) Install(ctx context.Context, packages []string) error {
 	if err := k.install(ctx, packages, out); err != nil {
 		return err
 	}
+	k.triedMu.Lock()
 	for _, p := range packages {
 		k.tried[p] = true
 	}
+	k.triedMu.Unlock()
 	if k.s != nil && k.s.Alive() {
 		k.s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, nil)
 	}
@@ -142,3 +149,21 @@ func (k *Kernel) Install(ctx context.Context, packages []string) error {
 // invalidateCaches makes a running interpreter see packages installed
 // after it started.
 const invalidateCaches = "__import__('importlib').invalidate_caches()"
+
+// pipInstall runs a cell's %pip install line when the cell reaches it, as
+// IPython does, but through the install policy and the host's installer,
+// never pip inside the sandbox. What it has to say (the install, or why
+// nothing was installed) is returned for the cell to print to stderr at
+// that line.
+func (k *Kernel) pipInstall(ctx context.Context, line string, maxOutput int) string {
+	pkgs := ipysyntax.Transform("%pip " + line).PipInstalls()
+	if len(pkgs) == 0 {
+		return ""
+	}
+	out := kcore.NewOutput(maxOutput, kernel.Request{})
+	if err := k.ensurePackages(ctx, pkgs, out, "%pip install's packages"); err != nil {
+		out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
+	}
+	out.End()
+	return out.Stderr()
+}

@@ -102,3 +102,46 @@ func TestScriptRequirementsInstalledFirst(t *testing.T) {
 		t.Fatalf("%+v %v %+v", r, err, r.Error)
 	}
 }
+
+// %pip install runs where the cell has it: the package is missing before
+// the line and importable after it, in the same cell; the installer's
+// message comes at that line. A replayed (silent) cell installs nothing.
+func TestPipInstallAtItsLine(t *testing.T) {
+	k, mod := installKernel(t, contract.InstallOn, nil)
+	var order streamed
+	code := "import importlib.util\nprint(importlib.util.find_spec('" + mod + "') is None)\n%pip install -q " + mod + "\nimport " + mod + "\nprint(" + mod + ".ANSWER)"
+	r, err := k.Execute(context.Background(), kernel.Request{Code: code, OnOutput: order.add})
+	if err != nil || r.Status != kernel.StatusOK || r.Stdout != "True\n"+pipNote+"42\n" || !strings.Contains(r.Stderr, "installing "+mod) {
+		t.Fatalf("%v %s %q %q %+v", err, r.Status, r.Stdout, r.Stderr, r.Error)
+	}
+	if len(order) != 3 || order[0] != "stdout:True\n" || !strings.HasPrefix(order[1], "stderr:[backyard: installing "+mod) || order[2] != "stdout:"+pipNote+"42\n" {
+		t.Fatalf("streamed %q", order)
+	}
+	r, err = k.Execute(context.Background(), kernel.Request{Code: "%pip install -q other_wheel_xyz", Silent: true})
+	if err != nil || r.Status != kernel.StatusOK || r.Stderr != "" {
+		t.Fatalf("silent: %v %s %q %+v", err, r.Status, r.Stderr, r.Error)
+	}
+}
+
+// The time a %pip install takes on the host, with its question under
+// "ask", is not the cell's: a question answered after the cell's time
+// limit leaves the cell running, and the cell ends well.
+func TestPipInstallOutsideTheTimeLimit(t *testing.T) {
+	const limit = time.Second
+	k, mod := installKernel(t, contract.InstallAsk, func(ctx context.Context, _ []string) bool {
+		select { // answered only once the cell's limit has passed
+		case <-time.After(2 * limit):
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "%pip install -q " + mod + "\nimport " + mod + "\n" + mod + ".ANSWER", Limits: kernel.Limits{Timeout: limit}})
+	if err != nil || r.Status != kernel.StatusOK || r.Value == nil || r.Value.Text != "42" {
+		t.Fatalf("%v %s %+v %+v", err, r.Status, r.Value, r.Error)
+	}
+	r, err = k.Execute(context.Background(), kernel.Request{Code: "while True: pass", Limits: kernel.Limits{Timeout: limit}})
+	if err != nil || r.Status != kernel.StatusTimeout {
+		t.Fatalf("the limit holds again: %v %s %+v", err, r.Status, r.Error)
+	}
+}
