@@ -206,28 +206,35 @@ T.test("kitty: the terminal is recognised; not inside tmux, not without a UI", f
   vim.env.KITTY_WINDOW_ID = env
 end)
 
+-- Runs a container cell that displays PNG with output.images = mode, in
+-- a buffer named after title; the buffer and its output lines once done.
+local function run_image_cell(mode, title)
+  require("backyard").setup({
+    backend = "container",
+    settings = { container = { image = docker_image } },
+    output = { images = mode },
+  })
+  local buf = T.open({
+    "# %% " .. title, -- 1
+    "import base64", -- 2
+    "from IPython.display import Image, display", -- 3
+    ("display(Image(data=base64.b64decode('%s')))"):format(PNG), -- 4
+  }, title:gsub("%W", "") .. ".py")
+  T.cursor(4)
+  vim.cmd("BackyardRunCell")
+  local lines = T.wait_output(buf, 3, function(l)
+    return l[1]:find("✓", 1, true)
+  end, "the cell to finish", 120000)
+  return buf, lines
+end
+
 T.test("kitty: the image is sent once with the graphics protocol and shown as placeholder cells", function()
   local written = {}
   image.write = function(data)
     written[#written + 1] = data
   end
   vim.o.termguicolors = true
-  require("backyard").setup({
-    backend = "container",
-    settings = { container = { image = docker_image } },
-    output = { images = "kitty" },
-  })
-  local buf = T.open({
-    "# %% kitty", -- 1
-    "import base64", -- 2
-    "from IPython.display import Image, display", -- 3
-    ("display(Image(data=base64.b64decode('%s')))"):format(PNG), -- 4
-  }, "kitty.py")
-  T.cursor(4)
-  vim.cmd("BackyardRunCell")
-  local lines = T.wait_output(buf, 3, function(l)
-    return l[1]:find("✓", 1, true)
-  end, "the cell to finish", 120000)
+  local buf, lines = run_image_cell("kitty", "kitty")
   T.eq(1, #written, "one write")
   local id, cols, rows, data = written[1]:match("^\27_Ga=T,f=100,t=d,i=(%d+),U=1,c=(%d+),r=(%d+),q=2,m=0;(.-)\27\\$")
   T.ok(id, "an escape sequence of kitty's graphics protocol: " .. vim.inspect(written[1]:sub(1, 60)))
@@ -273,22 +280,7 @@ T.test("image.nvim, when installed, is asked to draw the image under the cell", 
       }
     end,
   }
-  require("backyard").setup({
-    backend = "container",
-    settings = { container = { image = docker_image } },
-    output = { images = "auto" },
-  })
-  local buf = T.open({
-    "# %% image.nvim", -- 1
-    "import base64", -- 2
-    "from IPython.display import Image, display", -- 3
-    ("display(Image(data=base64.b64decode('%s')))"):format(PNG), -- 4
-  }, "imagenvim.py")
-  T.cursor(4)
-  vim.cmd("BackyardRunCell")
-  local lines = T.wait_output(buf, 3, function(l)
-    return l[1]:find("✓", 1, true)
-  end, "the cell to finish", 120000)
+  local buf, lines = run_image_cell("auto", "image.nvim")
   package.loaded["image"] = nil
   T.eq("│ [image/png 64×48 — drawn by image.nvim]", lines[2], "the line under it")
   T.eq(1, #calls, "one image")

@@ -498,14 +498,11 @@ function M.image_nvim_draw(bufnr, key, gen, mime, data, row, col)
   return true
 end
 
---- Clears the image.nvim images of an output (key) not drawn in its
---- render gen.
----@param bufnr integer
----@param key string
----@param gen table
-function M.image_nvim_sweep(bufnr, key, gen)
+--- Clears the image.nvim images for which gone(d) holds.
+---@param gone fun(d: table): boolean
+local function clear_drawn(gone)
   for k, d in pairs(drawn) do
-    if d.bufnr == bufnr and d.key == key and d.gen ~= gen then
+    if gone(d) then
       pcall(function()
         d.img:clear()
       end)
@@ -514,19 +511,25 @@ function M.image_nvim_sweep(bufnr, key, gen)
   end
 end
 
+--- Clears the image.nvim images of an output (key) not drawn in its
+--- render gen.
+---@param bufnr integer
+---@param key string
+---@param gen table
+function M.image_nvim_sweep(bufnr, key, gen)
+  clear_drawn(function(d)
+    return d.bufnr == bufnr and d.key == key and d.gen ~= gen
+  end)
+end
+
 --- Clears the image.nvim images of an output (key), or all of bufnr's
 --- (key nil).
 ---@param bufnr integer
 ---@param key? string
 function M.image_nvim_clear(bufnr, key)
-  for k, d in pairs(drawn) do
-    if d.bufnr == bufnr and (key == nil or d.key == key) then
-      pcall(function()
-        d.img:clear()
-      end)
-      drawn[k] = nil
-    end
-  end
+  clear_drawn(function(d)
+    return d.bufnr == bufnr and (key == nil or d.key == key)
+  end)
 end
 
 return M
