@@ -594,13 +594,21 @@ func TestOnSentBeforeTheCellEnds(t *testing.T) {
 	}
 }
 
-// waitQueued waits until n executions wait for the kernel's queue.
+// waitQueued waits until n executions wait for the kernel's queue: parked
+// in Acquire's select, which puts them in the channel's line of senders
+// (a goroutine merely inside Acquire may not be in that line yet).
 func waitQueued(t *testing.T, n int) {
 	t.Helper()
 	buf := make([]byte, 1<<20)
 	for {
-		stacks := string(buf[:runtime.Stack(buf, true)])
-		if strings.Count(stacks, "kcore.Queue.Acquire(") >= n {
+		queued := 0
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.HasPrefix(g, "goroutine ") && strings.Contains(g[:strings.IndexByte(g, '\n')+1], "[select") &&
+				strings.Contains(g, "kcore.Queue.Acquire(") {
+				queued++
+			}
+		}
+		if queued >= n {
 			return
 		}
 		if t.Context().Err() != nil {
