@@ -264,33 +264,40 @@ func (f *follower) followExit(exit *os.File) {
 // readCounters reports whether one of the named counters of a flat-keyed
 // cgroup file is above zero; alive is false once the cgroup is removed.
 func readCounters(f *os.File, names []string) (hit, alive bool) {
-	buf := make([]byte, 1024)
-	n, err := f.ReadAt(buf, 0)
-	if n == 0 && err != nil {
-		return false, false
-	}
-	for line := range bytes.Lines(buf[:n]) {
-		k, v, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
-		if ok && slices.Contains(names, string(k)) && string(v) != "0" {
-			hit = true
-		}
-	}
-	return hit, true
+	alive = eachCounter(f, func(k, v string) bool {
+		hit = hit || slices.Contains(names, k) && v != "0"
+		return true
+	})
+	return hit, alive
 }
 
 // readCounter is one counter of a flat-keyed cgroup file.
-func readCounter(f *os.File, name string) (uint64, bool) {
+func readCounter(f *os.File, name string) (c uint64, ok bool) {
+	eachCounter(f, func(k, v string) bool {
+		if k != name {
+			return true
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		c, ok = n, err == nil
+		return false
+	})
+	return c, ok
+}
+
+// eachCounter reads a flat-keyed cgroup file ("name value" lines) and
+// calls yield for its counters until yield returns false; false when the
+// file could not be read (the cgroup is removed, the watch closed).
+func eachCounter(f *os.File, yield func(name, value string) bool) bool {
 	buf := make([]byte, 1024)
 	n, err := f.ReadAt(buf, 0)
 	if n == 0 && err != nil {
-		return 0, false
+		return false
 	}
 	for line := range bytes.Lines(buf[:n]) {
-		k, v, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
-		if ok && string(k) == name {
-			c, err := strconv.ParseUint(string(v), 10, 64)
-			return c, err == nil
+		k, v, found := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
+		if found && !yield(string(k), string(v)) {
+			break
 		}
 	}
-	return 0, false
+	return true
 }
