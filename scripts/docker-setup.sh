@@ -29,7 +29,7 @@ fi
 # Register runsc without touching the rest of daemon.json. gVisor gets no
 # network of its own: kernels run with --network none anyway.
 mkdir -p "$(dirname "$daemon_json")"
-changed="$(python3 - "$daemon_json" "$(command -v runsc)" <<'EOF'
+read -r changed exec_root pidfile < <(python3 - "$daemon_json" "$(command -v runsc)" <<'EOF'
 import json, os, sys
 path, runsc = sys.argv[1], sys.argv[2]
 cfg = {}
@@ -37,18 +37,19 @@ if os.path.exists(path) and os.path.getsize(path) > 0:
     with open(path) as f:
         cfg = json.load(f)
 want = {"path": runsc, "runtimeArgs": ["--network=none"]}
-if cfg.get("runtimes", {}).get("runsc") == want:
-    print("no")
-else:
+changed = cfg.get("runtimes", {}).get("runsc") != want
+if changed:
     cfg.setdefault("runtimes", {})["runsc"] = want
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(cfg, f, indent=2)
         f.write("\n")
     os.replace(tmp, path)
-    print("yes")
+# Where the engine keeps its pid file and runtime state (clear_stale_state).
+print("yes" if changed else "no", cfg.get("exec-root", "/var/run/docker"), cfg.get("pidfile", "/var/run/docker.pid"))
 EOF
-)"
+)
+[ -n "$pidfile" ] || { echo "could not read or update $daemon_json" >&2; exit 1; }
 
 # A dockerd that was killed (its machine stopped, or every process of a
 # session ended) leaves pid files and its containers' runtime state behind
@@ -60,16 +61,7 @@ EOF
 # among them. A pid file whose process is not the one it names is cleared;
 # with no engine process left at all, so is the runtime state.
 clear_stale_state() {
-  local exec_root pidfile f pid
-  read -r exec_root pidfile < <(python3 - "$daemon_json" <<'EOF'
-import json, os, sys
-cfg = {}
-if os.path.exists(sys.argv[1]) and os.path.getsize(sys.argv[1]) > 0:
-    with open(sys.argv[1]) as f:
-        cfg = json.load(f)
-print(cfg.get("exec-root", "/var/run/docker"), cfg.get("pidfile", "/var/run/docker.pid"))
-EOF
-)
+  local f pid
   # /var/run is a link to /run: /proc/mounts names the resolved paths.
   exec_root="$(realpath -m "$exec_root")"
   for f in "$pidfile:dockerd" "$exec_root/containerd/containerd.pid:containerd"; do
