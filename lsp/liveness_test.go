@@ -15,11 +15,12 @@ import (
 )
 
 // Cells that do not end by themselves, each in its own way; each says
-// "ready" once in its loop.
+// "ready" once it is in its loop.
 var endless = []struct{ name, code string }{
 	// Catches every KeyboardInterrupt, in a sleep loop (an interrupt
-	// first: it says "caught").
-	{"swallows", "import time\nprint('ready')\nwhile True:\n    try:\n        while True:\n            time.sleep(0.05)\n    except KeyboardInterrupt:\n        print('caught')\n"},
+	// first: it says "caught"). It says "ready" inside the try: an
+	// interrupt that lands just after "ready" must be caught too.
+	{"swallows", "import time\nwhile True:\n    try:\n        print('ready')\n        while True:\n            time.sleep(0.05)\n    except KeyboardInterrupt:\n        print('caught')\n"},
 	{"busy", "print('ready')\nwhile True:\n    pass\n"},
 	{"sleeps", "import time\nprint('ready')\nwhile True:\n    time.sleep(0.1)\n"},
 	// Waits on the editor's answer to input(), which never comes, and

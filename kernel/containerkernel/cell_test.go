@@ -15,7 +15,8 @@ import (
 // the interrupt, not in a loop (it once spun on the cancelled context's
 // Done channel, which stays ready, burning a core while the cell ran).
 func TestContainerInterruptWatcherDoesNotSpin(t *testing.T) {
-	const cell = "import time\nprint('ready', flush=True)\nwhile True:\n    try:\n        time.sleep(10)\n    except KeyboardInterrupt:\n        print('caught', flush=True)"
+	// "ready" inside the try: an interrupt just after it is caught too.
+	const cell = "import time\nwhile True:\n    try:\n        print('ready', flush=True)\n        time.sleep(10)\n    except KeyboardInterrupt:\n        print('caught', flush=True)"
 	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
 		if err := k.Start(context.Background()); err != nil {
 			t.Fatal(err)
