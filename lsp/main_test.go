@@ -54,12 +54,19 @@ func TestMain(m *testing.M) {
 	// Goroutines must not outlive the tests (in-process servers, kernels);
 	// the shared container engine clients are closed first, they keep idle
 	// connections by design. An idle keep-alive connection of the engine's
-	// HTTP client (its two loops) is a connection, not work left running:
-	// the engine client may open one again after CloseShared.
+	// HTTP client may be opened again after CloseShared (engineConns).
 	goleak.VerifyTestMain(containertest.RunThen(m, func() {
 		container.CloseShared()
 		os.RemoveAll(dir)
-	}), goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"), goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"))
+	}), engineConns...)
+}
+
+// engineConns ignores an idle keep-alive connection of the shared engine
+// client (its two loops): auto may ping the engine, and the client keeps
+// the connection by design; it is a connection, not work left running.
+var engineConns = []goleak.Option{
+	goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
+	goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
 }
 
 // testLogger logs to stderr when BACKYARD_TEST_LOG is set.

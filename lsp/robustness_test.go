@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -139,9 +140,18 @@ func TestRunOnClosedDocument(t *testing.T) {
 }
 
 func TestFiftyMegabytesOfOutput(t *testing.T) {
-	c := start(t, lsptest.Neovim07, nil)
+	// A million prints take seconds alone and more than the default 30 s
+	// limit beside a CPU hog: the limit and the guard here bound a hang,
+	// they do not time the flood.
+	c := start(t, lsptest.Neovim07, map[string]any{"backyard": map[string]any{"timeout": 600}})
 	uri := open(t, c, "flood.py", "for i in range(1_000_000):\n    print('x' * 49)\n")
-	ex := run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	res, err := c.Run(ctx, contract.CmdRunCell, lsptest.LineArg(uri, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := res.Executions
 	if len(ex) != 1 || ex[0].Status != contract.StatusOK {
 		t.Fatalf("%s", mustJSON(ex)[:200])
 	}
@@ -167,7 +177,7 @@ func TestFiftyMegabytesOfOutput(t *testing.T) {
 // cell loops), no goroutine and no worker process is left.
 func TestServeLeavesNothingBehind(t *testing.T) {
 	waitNoMontyChildren(t)
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer goleak.VerifyNone(t, append(engineConns, goleak.IgnoreCurrent())...)
 	c := lsptest.Pipe(lsp.Options{Logger: testLogger()})
 	ctx := testCtx(t)
 	if _, err := c.Initialize(ctx, lsptest.VSCode, nil); err != nil {
