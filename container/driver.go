@@ -63,7 +63,8 @@ func splitSource(src string, n int) []string {
 }
 
 // LineMagics and CellMagics are the magics the container's IPython shell
-// has (the _line_NAME and _cell_NAME methods of ipython.py), as %lsmagic
+// has (the _line_NAME and _cell_NAME methods of ipython.py, and its default
+// shell aliases, which IPython registers as line magics), as %lsmagic
 // lists them.
 var (
 	LineMagics = sync.OnceValue(func() map[string]bool { return magics("line") })
@@ -74,6 +75,15 @@ func magics(kind string) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?m)^    def _`+kind+`_(\w+)\(`).FindAllStringSubmatch(ipythonPy, -1) {
 		out[m[1]] = true
+	}
+	if kind == "line" {
+		block := regexp.MustCompile(`(?s)\n_IPY_ALIASES = \((.*?)\n\)`).FindStringSubmatch(ipythonPy)
+		if block == nil {
+			panic("container: ipython.py has no _IPY_ALIASES block")
+		}
+		for _, m := range regexp.MustCompile(`(?m)^    \("(\w+)", `).FindAllStringSubmatch(block[1], -1) {
+			out[m[1]] = true
+		}
 	}
 	return out
 }
