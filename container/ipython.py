@@ -1659,8 +1659,11 @@ class _IPyShell:
             return None
         import traceback
 
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename == "<string>":
+            tb = tb.tb_next  # the driver's frames, above the cell's
         self._flush()
-        _ipy_sys.stdout.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        _ipy_sys.stdout.write("".join(traceback.format_exception(type(exc), exc, tb)))
         return None
 
     def _line_debug(self, line):
