@@ -1,12 +1,12 @@
 # %macro, %save and %load: code from the session's history, files and
 # names. %load's code is the next input (a kernel's set_next_input).
 
+# %% a shell line
+!echo start
+
 # %% lines for a macro
 mx = 10
 mx * 2
-
-# %% a magic line
-%who_ls
 
 # %% a macro
 %macro twice 1-2
@@ -18,7 +18,7 @@ type(twice).__name__, str(twice) == twice.value
 twice
 
 # %% a raw macro
-%macro -r rawm 2
+%macro -r rawm 1
 
 # %% a quiet macro of a range
 %macro -q quiet 1:3
@@ -53,7 +53,7 @@ print(open("saved.py").read())
 print(open("saved.py").read())
 
 # %% save raw
-%save -r rawsaved 2
+%save -r rawsaved 1
 print(open("rawsaved.ipy").read())
 
 # %% save a string
