@@ -2282,7 +2282,9 @@ def _ipy_input(ns, n, code, raw):
     ns["_ih"] = inputs
     log = _ipy_state["log"]
     if log is not None:
-        _log_write((raw if log["raw"] else code).rstrip("\n") + "\n")
+        # As IPython: the transformed cell ends its line, the raw one is as
+        # the front end sent it (without the newline a cell's end has not).
+        _log_write(raw.rstrip("\n") if log["raw"] else code.rstrip("\n") + "\n")
 
 
 def _ipy_output(ns, n, value):

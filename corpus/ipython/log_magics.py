@@ -50,3 +50,11 @@ print(open("session_log.py").read())
 # %% log stop again
 %logstop
 print(open("out_log.py").read())
+
+# %% log raw input
+%logstart -r -q raw_log.py append
+%who_ls int
+
+# %% the raw log
+%logstop
+print(open("raw_log.py").read())

@@ -26,6 +26,13 @@
 # %% cd to a missing bookmark
 %cd -b nowhere
 
+# %% cd to a bookmark
+%bookmark dot .
+%cd -q -b dot
+%cd -q dot
+%bookmark -r
+%bookmark -l
+
 # %% debug before any error
 %debug
 
