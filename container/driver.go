@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/backyard-ls/backyard-ls/internal/shortrepr"
 )
@@ -30,17 +31,40 @@ var pyerrorPy string
 // IPython's shell.
 var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + ipythonPy + "\n" + driverPy
 
-// driverCommand is the container's command. The driver source goes in as the
-// -c argument (about 20 KB, well under the kernel's 128 KiB per argument):
-// nothing has to be in the image but python3, nothing is written to its
-// read-only filesystem, and the driver is ready without a bootstrap round
-// trip on stdin.
+// driverCommand is the container's command. The driver source goes in as
+// arguments: nothing has to be in the image but python3, nothing is written
+// to its read-only filesystem, and the driver is ready without a bootstrap
+// round trip on stdin. Linux takes at most 128 KiB in one argument, so the
+// source goes in parts, which the -c program joins and takes off sys.argv
+// before it runs them (sys.argv is ['-c'] as for a plain -c program).
 func driverCommand(python string) []string {
-	return []string{python, "-c", driverSource}
+	parts := splitSource(driverSource, maxArg)
+	join := strings.Repeat("sys.argv.pop(1)+", len(parts)-1) + "sys.argv.pop(1)"
+	return append([]string{python, "-c", "import sys;exec(" + join + ")"}, parts...)
+}
+
+// maxArg is the longest argument driverCommand passes, under Linux's
+// MAX_ARG_STRLEN (32 pages, with the terminating NUL).
+const maxArg = 96 << 10
+
+// splitSource cuts src into parts of at most n bytes, each whole UTF-8
+// (Python decodes each argument on its own).
+func splitSource(src string, n int) []string {
+	var parts []string
+	for len(src) > n {
+		i := n
+		for i > 0 && !utf8.RuneStart(src[i]) {
+			i--
+		}
+		parts = append(parts, src[:i])
+		src = src[i:]
+	}
+	return append(parts, src)
 }
 
 // LineMagics and CellMagics are the magics the container's IPython shell
-// has (the _line_NAME and _cell_NAME methods of ipython.py), as %lsmagic
+// has (the _line_NAME and _cell_NAME methods of ipython.py, and its default
+// shell aliases, which IPython registers as line magics), as %lsmagic
 // lists them.
 var (
 	LineMagics = sync.OnceValue(func() map[string]bool { return magics("line") })
@@ -51,6 +75,15 @@ func magics(kind string) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?m)^    def _`+kind+`_(\w+)\(`).FindAllStringSubmatch(ipythonPy, -1) {
 		out[m[1]] = true
+	}
+	if kind == "line" {
+		block := regexp.MustCompile(`(?s)\n_IPY_ALIASES = \((.*?)\n\)`).FindStringSubmatch(ipythonPy)
+		if block == nil {
+			panic("container: ipython.py has no _IPY_ALIASES block")
+		}
+		for _, m := range regexp.MustCompile(`(?m)^    \("(\w+)", `).FindAllStringSubmatch(block[1], -1) {
+			out[m[1]] = true
+		}
 	}
 	return out
 }

@@ -634,6 +634,7 @@ def _execute(req, ns):
     _bind(req, ns)
     if req.get("count") and not silent:
         _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
+        code = _ipy_macro(ns, code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
@@ -693,6 +694,7 @@ def _execute(req, ns):
     except BaseException as e:
         if _st.child:
             return 1
+        _ipy_state["last_exc"] = e  # for %tb and %debug
         done["status"] = "error"
         try:
             done["error"] = _error(e, fname)

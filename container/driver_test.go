@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // These tests run the embedded driver on the host's python3 through the
@@ -529,5 +530,25 @@ func TestDriverInterruptEndsCellProcesses(t *testing.T) {
 	// The old one stays.
 	if _, err := os.Stat("/proc/" + oldPid); err != nil {
 		t.Errorf("the earlier cell's process %s is gone: %v", oldPid, err)
+	}
+}
+
+// The driver's source goes in as arguments under Linux's limit for one,
+// cut where a UTF-8 character starts, and joins back whole.
+func TestSplitSource(t *testing.T) {
+	src := strings.Repeat("aé€😀", 1000)
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 100, 4096} {
+		parts := splitSource(src, max(n, 4))
+		for _, p := range parts {
+			if len(p) > max(n, 4) || !utf8.ValidString(p) {
+				t.Fatalf("n=%d: part of %d bytes, valid %v", n, len(p), utf8.ValidString(p))
+			}
+		}
+		if strings.Join(parts, "") != src {
+			t.Fatalf("n=%d: parts do not join back", n)
+		}
+	}
+	if argv := driverCommand("python3"); len(argv) < 4 || strings.Join(argv[3:], "") != driverSource {
+		t.Fatalf("driverCommand: %d args", len(argv))
 	}
 }

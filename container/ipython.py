@@ -125,7 +125,92 @@ class _Capture:
         return "".join(self.parts)
 
 
-_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {}}
+_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
+             "bookmarks": {}, "log": None, "last_exc": None}
+
+# IPython's default shell aliases on Linux, as a kernel with colours off
+# defines them (container.LineMagics reads this block: each is a line magic).
+_IPY_ALIASES = (
+    ("mkdir", "mkdir"),
+    ("rmdir", "rmdir"),
+    ("mv", "mv"),
+    ("rm", "rm"),
+    ("cp", "cp"),
+    ("cat", "cat"),
+    ("ls", "ls -F"),
+    ("ll", "ls -F -o"),
+    ("lf", "ls -F -o %l | grep ^-"),
+    ("lk", "ls -F -o %l | grep ^l"),
+    ("ldir", "ls -F -o %l | grep /$"),
+    ("lx", "ls -F -o %l | grep ^-..x"),
+)
+
+_NO_STDIN = "raw_input was called, but this frontend does not support input requests."
+
+
+class StdinNotImplementedError(Exception):
+    """IPython's error for input() in a kernel whose front end sends none."""
+
+
+class Macro:
+    """%macro's object: code that runs when a cell is its name alone."""
+
+    def __init__(self, code):
+        import re
+
+        lines = [ln for ln in code.splitlines() if not re.match(r"^[ \t\f]*#.*?coding[:=]", ln)]
+        self.value = "\n".join(lines) + "\n"
+
+    def __str__(self):
+        return self.value
+
+    def __repr__(self):
+        return "IPython.macro.Macro(%s)" % repr(self.value)
+
+    def __add__(self, other):
+        if isinstance(other, Macro):
+            return Macro(self.value + other.value)
+        if isinstance(other, str):
+            return Macro(self.value + other)
+        raise TypeError
+
+
+class _Alias:
+    """A shell alias: a line magic that runs its command with the line."""
+
+    def __init__(self, shell, name, cmd):
+        self.shell, self.name, self.cmd = shell, name, cmd
+        self.__doc__ = "Alias for `!%s`" % cmd
+        if name in ("cd", "popd", "pushd", "dhist", "alias", "unalias"):
+            raise _AliasError("The name %s can't be aliased because it is a keyword or builtin." % name)
+        other = shell.magics["line"].get(name) or getattr(shell, "_line_" + name, None)
+        if other is not None and not isinstance(other, _Alias):
+            raise _AliasError("The name %s can't be aliased because it is another magic command." % name)
+        self.nargs = cmd.count("%s") - cmd.count("%%s")
+        if self.nargs > 0 and "%l" in cmd:
+            raise _AliasError("The %s and %l specifiers are mutually exclusive in alias definitions.")
+
+    def __repr__(self):
+        return "<alias %s for %r>" % (self.name, self.cmd)
+
+    def __call__(self, rest=""):
+        cmd = self.cmd
+        if "%l" in cmd:
+            cmd, rest = cmd.replace("%l", rest), ""
+        if self.nargs == 0:
+            if cmd.find("%%s") >= 1:
+                cmd = cmd.replace("%%s", "%s")
+            cmd = "%s %s" % (cmd, rest)
+        else:
+            args = rest.split(None, self.nargs)
+            if len(args) < self.nargs:
+                raise UsageError("Alias <%s> requires %s arguments, %s given." % (self.name, self.nargs, len(args)))
+            cmd = "%s %s" % (cmd % tuple(args[: self.nargs]), " ".join(args[self.nargs:]))
+        self.shell.system(cmd)
+
+
+class _AliasError(Exception):
+    pass
 
 
 def _publish(data, metadata, display_id, update):
@@ -414,6 +499,8 @@ class _IPyShell:
         self.magics_manager = self
         self.magics = {"line": {}, "cell": {}}
         self.events = _Events()
+        for name, cmd in _IPY_ALIASES:
+            self.magics["line"][name] = _Alias(self, name, cmd)
 
     def enable_gui(self, gui=None):
         pass  # the inline backend needs no event loop
@@ -450,12 +537,13 @@ class _IPyShell:
             self.magics[kind][name] = func
 
     def system(self, cmd):
-        """!cmd: runs in a shell; its output is the cell's."""
+        """!cmd: runs in a shell; its output is the cell's stdout, its
+        errors too (IPython runs it on a terminal, where both go)."""
         import subprocess
 
         self._flush()
         shell = "/bin/bash" if _ipy_os.path.exists("/bin/bash") else None
-        rc = subprocess.call(self.var_expand(cmd), shell=True, executable=shell)
+        rc = subprocess.call(self.var_expand(cmd), shell=True, executable=shell, stderr=subprocess.STDOUT)
         self.user_ns["_exit_code"] = rc
         return None
 
@@ -625,6 +713,12 @@ class _IPyShell:
         args = line.split()
         quiet = "-q" in args
         target = " ".join(a for a in args if a not in ("-q", "-b")).strip()
+        marks = _ipy_state["bookmarks"]
+        if "-b" in args or target in marks and not _ipy_os.path.isdir(_ipy_os.path.expanduser(target)):
+            if target not in marks:
+                raise UsageError("Bookmark '%s' not found.  Use '%%bookmark -l' to see your bookmarks." % target)
+            print("(bookmark:%s) -> %s" % (target, marks[target]))
+            target = marks[target]
         if not target:
             target = _ipy_os.path.expanduser("~")
         elif target == "-":
@@ -1289,8 +1383,6 @@ class _IPyShell:
     def _line_killbgscripts(self, line):
         print("All background processes were killed.")
 
-    def _line_logstate(self, line):
-        print("Logging has not been activated.")
 
     def _line_gui(self, line):
         return None  # the inline backend needs no event loop
@@ -1325,6 +1417,504 @@ class _IPyShell:
 
     def _line_sx(self, line):
         return self.getoutput(line)
+
+    # -- aliases ----------------------------------------------------------
+
+    def _aliases(self):
+        return sorted((n, f.cmd) for n, f in self.magics["line"].items() if isinstance(f, _Alias))
+
+    def _line_alias(self, line):
+        par = line.strip()
+        if not par:
+            aliases = self._aliases()
+            print("Total number of aliases:", len(aliases))
+            return aliases
+        name, cmd = par.split(None, 1)
+        try:
+            self.magics["line"][name] = _Alias(self, name, cmd)
+        except _AliasError as e:
+            print(e)
+        return None
+
+    def _line_unalias(self, line):
+        name = line.strip()
+        if not isinstance(self.magics["line"].get(name), _Alias):
+            print("%s is not an alias" % name)
+            return None
+        del self.magics["line"][name]
+        return None
+
+    # -- history, macros, %save, %load -------------------------------------
+
+    def _input_lines(self, ranges, raw):
+        """The cells of this session a range string names (N, N-M inclusive,
+        N:M exclusive, as %history), joined; "" when it names none."""
+        import re
+
+        inputs = _ipy_state["raw"] if raw else (self.user_ns.get("In") or [""])
+        last = len(inputs) - 1  # this cell
+        if not ranges.strip():
+            return "\n".join(x.rstrip("\n") for x in inputs[1:last])
+        out = []
+        for r in ranges.split():
+            m = re.fullmatch(r"(\d+)?(?:([-:])(\d+))?", r)
+            if not m or m.group(1) is None:
+                continue
+            lo = int(m.group(1))
+            hi = lo + 1 if m.group(3) is None else int(m.group(3)) + (1 if m.group(2) == "-" else 0)
+            out.extend(inputs[i].rstrip("\n") for i in range(lo, min(hi, len(inputs))) if i >= 1)
+        return "\n".join(out)
+
+    def _user_code(self, target, raw=True):
+        """IPython's find_user_code: history ranges, a file (NAME or
+        NAME.py), a string or a Macro in the namespace."""
+        code = self._input_lines(target, raw)
+        if code:
+            return code
+        for path in ([target + ".py"] if not target.endswith(".py") else []) + [target]:
+            if _ipy_os.path.isfile(path):
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        return f.read()
+                except UnicodeDecodeError:
+                    with open(path, encoding="latin1") as f:
+                        return f.read()
+            if _ipy_os.path.isdir(_ipy_os.path.expanduser(path)):
+                raise ValueError("'%s' is a directory, not a regular file." % target)
+        try:
+            obj = eval(target, self.user_ns)
+        except Exception:
+            raise ValueError("'%s' was not found in history, as a file, url, nor in the user namespace." % target) from None
+        if isinstance(obj, str):
+            return obj
+        if isinstance(obj, Macro):
+            return obj.value
+        raise TypeError("%s is neither a string nor a macro." % target, obj)
+
+    @staticmethod
+    def _options(line, flags, with_value=""):
+        """IPython's parse_options for a list: the flags given (a value for
+        those in with_value) and the other words."""
+        import shlex
+
+        words = shlex.split(line)
+        opts, rest = {}, []
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w.startswith("-") and len(w) > 1 and not rest:
+                j = 1
+                while j < len(w):
+                    c = w[j]
+                    if c in with_value:
+                        if j + 1 < len(w):
+                            opts[c] = w[j + 1:]
+                        elif i + 1 < len(words):
+                            i += 1
+                            opts[c] = words[i]
+                        else:
+                            raise UsageError("option -%s requires argument (allowed: \"%s\")" % (c, _getopt_spec(flags, with_value)))
+                        break
+                    if c not in flags:
+                        raise UsageError("option -%s not recognized (allowed: \"%s\")" % (c, _getopt_spec(flags, with_value)))
+                    opts[c] = ""
+                    j += 1
+            else:
+                rest.append(w)
+            i += 1
+        return opts, rest
+
+    def _line_macro(self, line):
+        opts, args = self._options(line, "rq")
+        if not args:
+            return sorted(k for k, v in self.user_ns.items() if isinstance(v, Macro))
+        if len(args) == 1:
+            raise UsageError("%macro insufficient args; usage '%macro name n1-n2 n3-4...")
+        name, target = args[0], " ".join(args[1:])
+        try:
+            code = self._user_code(target, "r" in opts)
+        except (ValueError, TypeError) as e:
+            print(e.args[0])
+            return None
+        macro = Macro(code)
+        self.user_ns[name] = macro
+        if "q" not in opts:
+            print("Macro `%s` created. To execute, type its name (without quotes)." % name)
+            print("=== Macro contents: ===")
+            print(macro, end=" ")
+        return None
+
+    def _line_save(self, line):
+        opts, args = self._options(line, "fra")
+        if not args:
+            raise UsageError("Missing filename.")
+        raw, force, append = "r" in opts, "f" in opts, "a" in opts
+        name, target = args[0], " ".join(args[1:])
+        if not name.endswith((".py", ".ipy")):
+            name += ".ipy" if raw else ".py"
+        name = _ipy_os.path.expanduser(name)
+        exists = _ipy_os.path.isfile(name)
+        if exists and not force and not append:
+            # A kernel asks before it overwrites; without stdin it says how to force it.
+            print("File `{}` exists. Use `%save -f {}` to force overwrite".format(name, line))
+            return None
+        try:
+            cmds = self._user_code(target, raw)
+        except (TypeError, ValueError) as e:
+            print(e.args[0])
+            return None
+        with open(name, "a" if append else "w", encoding="utf-8") as f:
+            if not exists or not append:
+                f.write("# coding: utf-8\n")
+            f.write(cmds)
+            if not cmds.endswith("\n"):
+                f.write("\n")
+        print("The following commands were written to file `%s`:" % name)
+        print(cmds)
+        return None
+
+    def _line_load(self, line):
+        """%load: the code becomes the next input (a kernel's
+        set_next_input payload, which replaces the cell); here a display
+        output with the code as text/plain and that payload as metadata."""
+        import ast
+
+        opts, args = self._options(line, "yn", "sr")
+        contents = self._user_code(" ".join(args))
+        if "s" in opts:
+            try:
+                tree = ast.parse(contents)
+            except SyntaxError:
+                print("ERROR:root:Unable to parse the input as valid Python code", file=_ipy_sys.stderr)
+                return None
+            wanted = opts["s"].split(",")
+            lines = contents.split("\n")
+            blocks, found = [], set()
+            for node in tree.body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in wanted:
+                    # From the def line, as IPython's extract_symbols: decorators are left out.
+                    blocks.append("\n".join(lines[node.lineno - 1:node.end_lineno]) + "\n")
+                    found.add(node.name)
+            missing = [w for w in wanted if w not in found]
+            if len(missing) == 1:
+                print("WARNING:root:The symbol `%s` was not found" % missing[0], file=_ipy_sys.stderr)
+            elif missing:
+                print("WARNING:root:The symbols %s were not found" % ", ".join("`%s`" % m for m in missing), file=_ipy_sys.stderr)
+            contents = "\n".join(blocks)
+        if "r" in opts:
+            lines = contents.split("\n")
+            picked = []
+            for part in opts["r"].replace(",", " ").split():
+                lo, sep, hi = part.partition(":") if ":" in part else part.partition("-")
+                a = int(lo) - 1 if lo else 0
+                b = (int(hi) if sep == "-" else int(hi) - 1) if hi else None
+                if not sep:
+                    b = a + 1
+                picked.extend(lines[a:b])
+            indent = min((len(x) - len(x.lstrip()) for x in picked if x.strip()), default=0)
+            contents = "\n".join(x[indent:] for x in picked)
+        contents = "# %%load %s\n%s" % (line, contents)
+        self.set_next_input(contents, replace=True)
+        return None
+
+    def set_next_input(self, text, replace=False):
+        """A kernel's set_next_input payload, as a display output: the text,
+        the payload in its metadata."""
+        _publish({"text/plain": text}, {"payload": {"source": "set_next_input", "replace": bool(replace)}}, None, False)
+
+    # -- bookmarks ----------------------------------------------------------
+
+    def _line_bookmark(self, line):
+        """Bookmarks for %cd -b, kept for the kernel's session."""
+        opts, args = self._options(line, "drl")
+        if len(args) > 2:
+            raise UsageError("%bookmark: too many arguments")
+        marks = _ipy_state["bookmarks"]
+        if "d" in opts:
+            if not args:
+                raise UsageError("%bookmark -d: must provide a bookmark to delete")
+            if args[0] not in marks:
+                raise UsageError("%%bookmark -d: Can't delete bookmark '%s'" % args[0])
+            del marks[args[0]]
+        elif "r" in opts:
+            marks.clear()
+        elif "l" in opts:
+            size = max(map(len, marks), default=0)
+            print("Current bookmarks:")
+            for name in sorted(marks):
+                print("%-*s -> %s" % (size, name, marks[name]))
+        elif not args:
+            raise UsageError("%bookmark: You must specify the bookmark name")
+        else:
+            marks[args[0]] = args[1] if len(args) == 2 else _ipy_os.getcwd()
+        return None
+
+    # -- tracebacks and the debugger ------------------------------------------
+
+    def _line_tb(self, line):
+        """The last exception's traceback, as a kernel shows it again."""
+        exc = _ipy_state["last_exc"]
+        if exc is None:
+            print("No traceback available to show.", file=_ipy_sys.stderr)
+            return None
+        import traceback
+
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename == "<string>":
+            tb = tb.tb_next  # the driver's frames, above the cell's
+        self._flush()
+        _ipy_sys.stdout.write("".join(traceback.format_exception(type(exc), exc, tb)))
+        return None
+
+    def _line_debug(self, line):
+        if line.strip():
+            return self._debug_run(line)
+        exc = _ipy_state["last_exc"]
+        if exc is None:
+            print("ERROR:root:No traceback has been produced, nothing to debug.", file=_ipy_sys.stderr)
+            return None
+        import linecache
+
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            co, n = tb.tb_frame.f_code, tb.tb_lineno
+            lines = ["> %s(%d)%s()" % (co.co_filename, n, co.co_name)]
+            for i in range(max(n - 1, 1), n + 2):
+                src = linecache.getline(co.co_filename, i)
+                if src:
+                    lines.append("%s %s" % ("----> %d" % i if i == n else "%7d" % i, src.rstrip("\n")))
+            print("\n".join(lines) + "\n")
+        # The debugger's prompt reads stdin, which a kernel's front end has not given.
+        raise StdinNotImplementedError(_NO_STDIN)
+
+    def _cell_debug(self, line, cell):
+        return self._debug_run(cell)
+
+    def _debug_run(self, code):
+        """%debug STATEMENT: the debugger stops at its first line and asks
+        for a command, which a kernel without stdin cannot read."""
+        first = next((i + 1 for i, ln in enumerate(code.split("\n")) if ln.strip() and not ln.lstrip().startswith("#")), 1)
+        print("NOTE: Enter 'c' at the ipdb>  prompt to continue execution.")
+        print("> <string>(%d)<module>()\n" % first)
+        print("-" * 75)
+        print("StdinNotImplementedError                  Traceback (most recent call last)")
+        print("StdinNotImplementedError: " + _NO_STDIN)
+        return None
+
+    # -- %pylab -----------------------------------------------------------------
+
+    def _line_pylab(self, line):
+        gui = next((w for w in line.split() if not w.startswith("-")), "inline")
+        print("%pylab is deprecated, use %matplotlib inline and import the required libraries.")
+        self._line_matplotlib(gui)
+        import importlib
+
+        np = importlib.import_module("numpy")
+        pylab = importlib.import_module("pylab")
+        plt = importlib.import_module("matplotlib.pyplot")
+        ns = {}
+        exec("from pylab import *\nfrom numpy import *\n", ns)
+        ns.pop("__builtins__", None)
+        ns.update({"numpy": np, "np": np, "pylab": pylab, "mpl": importlib.import_module("matplotlib"), "plt": plt})
+        ns["display"] = display
+        clobbered = sorted(k for k, v in ns.items() if k in self.user_ns and self.user_ns[k] is not v and not k.startswith("_"))
+        self.user_ns.update(ns)
+        print("Populating the interactive namespace from numpy and matplotlib")
+        if clobbered and "--no-import-all" not in line:
+            import warnings
+
+            warnings.warn("pylab import has clobbered these variables: %s\n`%%matplotlib` prevents importing * from pylab and numpy" % clobbered)
+        return None
+
+    # -- logging ------------------------------------------------------------------
+
+    def _line_logstart(self, line):
+        opts, args = self._options(line, "ortq")
+        log = _ipy_state["log"]
+        name, mode = ("ipython_log.py", "rotate") if not args else (args[0], args[1] if len(args) > 1 else "backup")
+        if len(args) > 2:
+            name, mode = " ".join(args), "backup"
+        try:
+            if log is not None:
+                raise RuntimeError("Log file is already active: %s" % log["name"])
+            if mode not in ("append", "backup", "global", "over", "rotate"):
+                raise ValueError("invalid log mode %s given" % mode)
+            name = _ipy_os.path.expanduser(name)
+            f = self._open_log(name, mode)
+        except Exception as e:
+            print("UserWarning: Couldn't start log: %s" % e, file=_ipy_sys.stderr)
+            return None
+        log = _ipy_state["log"] = {"name": name, "mode": mode, "output": "o" in opts, "raw": "r" in opts, "time": "t" in opts, "file": f, "active": True}
+        inputs = _ipy_state["raw"] if log["raw"] else (self.user_ns.get("In") or [""])
+        if log["output"]:
+            outs = self.user_ns.get("Out") or {}
+            for n in range(1, len(inputs) - 1):
+                _log_write(inputs[n].rstrip() + "\n")
+                if n in outs:
+                    _log_write(repr(outs[n]), "output")
+        else:
+            _log_write("\n".join(x.rstrip("\n") for x in inputs[1:]))
+            _log_write("\n")
+        if "q" not in opts:
+            print("Activating auto-logging. Current session state plus future input saved.")
+            self._line_logstate("")
+        return None
+
+    @staticmethod
+    def _open_log(name, mode):
+        isfile = _ipy_os.path.isfile
+        if mode == "backup" and isfile(name):
+            if isfile(name + "~"):
+                _ipy_os.remove(name + "~")
+            _ipy_os.rename(name, name + "~")
+        elif mode == "over" and isfile(name):
+            _ipy_os.remove(name)
+        elif mode == "rotate" and isfile(name):
+            import glob
+
+            if isfile(name + ".001~"):
+                for old in sorted(glob.glob(name + ".*~"), reverse=True):
+                    root, ext = _ipy_os.path.splitext(old)
+                    _ipy_os.rename(old, root + "." + str(int(ext[1:-1]) + 1).zfill(3) + "~")
+            _ipy_os.rename(name, name + ".001~")
+        if mode == "global":
+            name = _ipy_os.path.join(_ipy_os.path.expanduser("~"), name)
+        f = open(name, "a" if mode in ("append", "global") else "w", encoding="utf-8")
+        if mode != "append":
+            f.write("# IPython log file\n\n")
+        f.flush()
+        return f
+
+    def _line_logstate(self, line):
+        log = _ipy_state["log"]
+        if log is None:
+            print("Logging has not been activated.")
+            return None
+        print("Filename       :", log["name"])
+        print("Mode           :", log["mode"])
+        print("Output logging :", log["output"])
+        print("Raw input log  :", log["raw"])
+        print("Timestamping   :", log["time"])
+        print("State          :", "active" if log["active"] else "temporarily suspended")
+        return None
+
+    def _line_logstop(self, line):
+        log = _ipy_state["log"]
+        if log is None:
+            print("Logging hadn't been started.")
+            return None
+        log["file"].close()
+        _ipy_state["log"] = None
+        return None
+
+    def _switch_log(self, on):
+        log = _ipy_state["log"]
+        if log is None:
+            print("\nLogging hasn't been started yet (use logstart for that).\n\n%logon/%logoff are for temporarily starting and stopping logging for a logfile\n"
+                  "which already exists. But you must first start the logging process with\n%logstart (optionally giving a logfile name).")
+        elif log["active"] == on:
+            print("Logging is already", "ON" if on else "OFF")
+        else:
+            print("Switching logging", "ON" if on else "OFF")
+            log["active"] = on
+        return None
+
+    def _line_logon(self, line):
+        return self._switch_log(True)
+
+    def _line_logoff(self, line):
+        return self._switch_log(False)
+
+    # -- %prun --------------------------------------------------------------------
+
+    def _prun(self, line, cell):
+        import cProfile
+        import io
+        import pstats
+        import shlex
+
+        words = shlex.split(line, posix=False)
+        opts = {"s": [], "l": []}
+        i = 0
+        while i < len(words) and words[i].startswith("-") and len(words[i]) > 1:
+            w = words[i]
+            c = w[1]
+            if c not in "DlrsTq":
+                raise UsageError("option %s not recognized (allowed: \"D:l:rs:T:q\")" % w[:2])
+            if c in "DlsT":
+                if len(w) > 2:
+                    v = w[2:]
+                elif i + 1 < len(words):
+                    i += 1
+                    v = words[i]
+                else:
+                    raise UsageError("option -%s requires argument (allowed: \"D:l:rs:T:q\")" % c)
+                opts.setdefault(c, [])
+                opts[c].append(v)
+            else:
+                opts[c] = True
+                for extra in w[2:]:
+                    opts[extra] = True
+            i += 1
+        # The statement is the rest of the line as written.
+        rest = line
+        for w in words[:i]:
+            rest = rest.lstrip()[len(w):]
+        code = rest.strip()
+        if cell is not None:
+            code += "\n" + cell
+        prof = cProfile.Profile()
+        sys_exit = ""
+        try:
+            prof = prof.runctx(code, self.user_ns, self.user_ns)
+        except SystemExit:
+            sys_exit = "*** SystemExit exception caught in code being profiled."
+        limits = []
+        for v in opts["l"]:
+            try:
+                limits.append(int(v))
+            except ValueError:
+                try:
+                    limits.append(float(v))
+                except ValueError:
+                    limits.append(v)
+        out = io.StringIO()
+        stats = pstats.Stats(prof, stream=out).strip_dirs().sort_stats(*(opts["s"] or ["time"]))
+        stats.print_stats(*limits)
+        text = out.getvalue().rstrip()
+        if not opts.get("q"):
+            print(text)  # a kernel pages it
+        print(sys_exit, end=" ")
+        for path in opts.get("D", [])[-1:]:
+            prof.dump_stats(path)
+            print("\n*** Profile stats marshalled to file %r.%s" % (path, sys_exit))
+        for path in opts.get("T", [])[-1:]:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            print("\n*** Profile printout saved to text file %r.%s" % (path, sys_exit))
+        return stats if opts.get("r") else None
+
+    def _line_prun(self, line):
+        return self._prun(line, None)
+
+    def _cell_prun(self, line, cell):
+        return self._prun(line, cell)
+
+    def _cell_sx(self, line, cell):
+        words, out = line.split(), None
+        for flag in ("-o", "--out"):
+            if flag in words and words.index(flag) + 1 < len(words):
+                out = words[words.index(flag) + 1]
+        lines = self.getoutput(cell)
+        if out:
+            self.user_ns[out] = lines
+            return None
+        return lines
+
+    def _cell_system(self, line, cell):
+        return self._cell_sx(line, cell)
 
     # -- cell magics ------------------------------------------------------
 
@@ -1506,6 +2096,8 @@ DisplayHandle.__module__ = "IPython.core.display_functions"
 TimeitResult.__module__ = "IPython.core.magics.execution"
 SList.__module__ = "IPython.utils.text"
 UsageError.__module__ = "IPython.core.error"
+StdinNotImplementedError.__module__ = "IPython.core.error"
+Macro.__module__ = "IPython.core.macro"
 del _c
 
 _ipy_shell = None
@@ -1688,6 +2280,11 @@ def _ipy_input(ns, n, code, raw):
     ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
     ns["_i%d" % n] = code
     ns["_ih"] = inputs
+    log = _ipy_state["log"]
+    if log is not None:
+        # As IPython: the transformed cell ends its line, the raw one is as
+        # the front end sent it (without the newline a cell's end has not).
+        _log_write(raw.rstrip("\n") if log["raw"] else code.rstrip("\n") + "\n")
 
 
 def _ipy_output(ns, n, value):
@@ -1698,8 +2295,40 @@ def _ipy_output(ns, n, value):
         outputs = ns["Out"] = {}
     ns["_oh"] = outputs
     outputs[n] = value
+    _log_write(repr(value), "output")
     ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value
     ns["_%d" % n] = value
+
+
+def _getopt_spec(flags, with_value):
+    """The getopt spec IPython names in a bad option's message."""
+    return "".join(c + (":" if c in with_value else "") for c in flags + with_value)
+
+
+def _log_write(data, kind="input"):
+    """Writes to %logstart's log when it is on: inputs, and with -o the
+    outputs as #[Out]# lines."""
+    log = _ipy_state["log"]
+    if log is None or not log["active"] or not data:
+        return
+    f = log["file"]
+    if kind == "input":
+        if log["time"]:
+            f.write(_ipy_time.strftime("# %a, %d %b %Y %H:%M:%S\n", _ipy_time.localtime()))
+        f.write(data)
+    elif log["output"]:
+        f.write("\n".join("#[Out]# %s" % s for s in data.splitlines()) + "\n")
+    f.flush()
+
+
+def _ipy_macro(ns, code):
+    """A cell that is a macro's name alone runs the macro's code, as
+    IPython's prefilter does for a line."""
+    name = code.strip()
+    if "\n" in name or not name.isidentifier() or not isinstance(ns.get(name), Macro):
+        return code
+    indent = code[: len(code) - len(code.lstrip())]
+    return indent + ("\n" + indent).join(ns[name].value.splitlines())
 
 
 _HISTORY_NAME = None

@@ -9,9 +9,14 @@ For each notebook NAME.py it writes NAME.expected.json beside it. The cells
 notebook's folder; each cell is recorded with its stdout, stderr, the
 text/plain of its value (Out[n]) and its MIME bundle, its display outputs
 (MIME bundles, in order, after update_display and clear_output) and, for an
-exception, its ename and evalue (tracebacks are not recorded).
+exception, its ename and evalue (tracebacks are not recorded), and the
+text a magic set as the next input (%load: the kernel's set_next_input
+payload). As in a kernel whose front end has no stdin, input() raises
+StdinNotImplementedError; IPython's profile (history, bookmarks) is a fresh
+one in a temporary folder.
 """
 
+import builtins
 import contextlib
 import io
 import json
@@ -21,6 +26,7 @@ import sys
 import tempfile
 
 from IPython.core.displaypub import DisplayPublisher
+from IPython.core.error import StdinNotImplementedError
 from IPython.core.interactiveshell import InteractiveShell
 
 
@@ -53,6 +59,14 @@ def text(data):
     return {k: (v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()}
 
 
+real_input = builtins.input
+
+
+def no_stdin(prompt=""):
+    """input() in a kernel whose front end sends no input."""
+    raise StdinNotImplementedError("raw_input was called, but this frontend does not support input requests.")
+
+
 def split(src):
     cells, cur, title, line = [], None, None, 0
     for i, l in enumerate(src.splitlines(True)):
@@ -82,10 +96,15 @@ def record(path):
     shell.displayhook.write_format_data = lambda *a, **k: None
     shell.showtraceback = lambda *a, **k: None
     shell.showsyntaxerror = lambda *a, **k: None
+    next_input = []
+    shell.set_next_input = lambda text, replace=False: next_input.append({"text": text, "replace": replace})
+    builtins.input = no_stdin
+    shell.raw_input = no_stdin
     out = []
     try:
         for index, (title, line, code) in enumerate(split(src)):
             pub.outputs = []
+            next_input.clear()
             o, e = Stream(), Stream()
             with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
                 r = shell.run_cell(code.rstrip("\n"), store_history=True)
@@ -94,11 +113,15 @@ def record(path):
             if r.result is not None and exc is None:
                 data, _ = shell.display_formatter.format(r.result)
                 value = text(data)
-            out.append({"index": index, "title": title, "line": line, "status": "error" if exc else "ok",
-                        "stdout": o.getvalue(), "stderr": e.getvalue(), "value": value,
-                        "displays": [dict(x, data=text(x["data"])) for x in pub.outputs],
-                        "ename": type(exc).__name__ if exc else None, "evalue": str(exc) if exc else None})
+            cell = {"index": index, "title": title, "line": line, "status": "error" if exc else "ok",
+                    "stdout": o.getvalue(), "stderr": e.getvalue(), "value": value,
+                    "displays": [dict(x, data=text(x["data"])) for x in pub.outputs],
+                    "ename": type(exc).__name__ if exc else None, "evalue": str(exc) if exc else None}
+            if next_input:
+                cell["next_input"] = next_input[-1]
+            out.append(cell)
     finally:
+        builtins.input = real_input
         os.chdir(here)
         shutil.rmtree(work)
     import IPython
@@ -110,6 +133,7 @@ def record(path):
 
 
 if __name__ == "__main__":
+    os.environ["IPYTHONDIR"] = tempfile.mkdtemp(prefix="record-ipython-profile-")
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "ipython")
     paths = sys.argv[1:] or sorted(os.path.join(root, n) for n in os.listdir(root) if n.endswith(".py"))
     for p in paths:

@@ -43,7 +43,9 @@ func TestAutoMagicsMoveToContainer(t *testing.T) {
 func TestRouterRoutesMagics(t *testing.T) {
 	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": false, "%precision 3": true, "def f():\n    %time x = 1": true, "%timeit x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
 		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false,
-		"%pwd": false, "%foo bar": false, "%pwd\nx = 1": false, "%who": false, "%who int": false, "%whos": false, "%env A=1\nx = 1": false} {
+		"%pwd": false, "%foo bar": false, "%pwd\nx = 1": false, "%who": false, "%who int": false, "%whos": false, "%env A=1\nx = 1": false,
+		"%alias": true, "%ls": true, "%rm x": true, "%macro m 1": true, "%save f": true, "%load f.py": true, "%bookmark -l": true, "%tb": true,
+		"%pylab": true, "%logstate": true, "%logon": true, "%prun f()": true, "%%prun\nf()": true, "%debug": true, "%%debug\nx": true, "%%sx\nls": true} {
 		if _, ok := magicRule(code); ok != want {
 			t.Errorf("magicRule(%q) = %v", code, ok)
 		}

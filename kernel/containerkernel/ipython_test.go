@@ -423,3 +423,40 @@ func TestInterruptShellLine(t *testing.T) {
 		t.Fatalf("%q %+v %+v", r.Stdout, r.Value, r.Error)
 	}
 }
+
+// %tb and %debug as a kernel whose front end sends no input shows them:
+// the last traceback again, the debugger's place and then the error its
+// prompt meets (post mortem), or its note and place with that error printed
+// (a statement, which does not run).
+func TestIPythonDebuggerWithoutStdin(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		const noStdin = "raw_input was called, but this frontend does not support input requests."
+		r := kerneltest.Run(t, k, "%tb")
+		if r.Status != kernel.StatusOK || r.Stderr != "No traceback available to show.\n" {
+			t.Errorf("%%tb first: %s %q %q", r.Status, r.Stdout, r.Stderr)
+		}
+		if r = kerneltest.Run(t, k, "def g(x):\n    return 1 / x\ng(0)"); r.Error == nil || r.Error.EName != "ZeroDivisionError" {
+			t.Fatalf("g(0): %+v", r.Error)
+		}
+		r = kerneltest.Run(t, k, "%tb")
+		if r.Status != kernel.StatusOK || !strings.HasPrefix(r.Stdout, "Traceback (most recent call last):\n") ||
+			!strings.Contains(r.Stdout, "return 1 / x") || !strings.HasSuffix(r.Stdout, "ZeroDivisionError: division by zero\n") || strings.Contains(r.Stdout, "<string>") {
+			t.Errorf("%%tb: %s %q", r.Status, r.Stdout)
+		}
+		r = kerneltest.Run(t, k, "%debug")
+		if r.Error == nil || r.Error.EName != "StdinNotImplementedError" || r.Error.EValue != noStdin ||
+			!regexp.MustCompile(`^> \S+\(2\)g\(\)\n      1 def g\(x\):\n----> 2     return 1 / x\n      3 g\(0\)\n\n$`).MatchString(r.Stdout) {
+			t.Errorf("%%debug: %q %+v", r.Stdout, r.Error)
+		}
+		for code, line := range map[string]string{"%debug y = 2": "1", "%%debug\n# a comment\ny = 3": "2"} {
+			r = kerneltest.Run(t, k, code)
+			if r.Status != kernel.StatusOK || !strings.HasPrefix(r.Stdout, "NOTE: Enter 'c' at the ipdb>  prompt to continue execution.\n> <string>("+line+")<module>()\n\n") ||
+				!strings.HasSuffix(r.Stdout, "StdinNotImplementedError: "+noStdin+"\n") {
+				t.Errorf("%q: %s %q", code, r.Status, r.Stdout)
+			}
+		}
+		if r = kerneltest.Run(t, k, "y"); r.Error == nil || r.Error.EName != "NameError" {
+			t.Errorf("the debugged statement ran: %+v", r)
+		}
+	})
+}

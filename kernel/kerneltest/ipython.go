@@ -2,14 +2,17 @@ package kerneltest
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
@@ -25,7 +28,29 @@ type IPythonCell struct {
 	} `json:"displays"`
 	EName  *string `json:"ename"`
 	EValue *string `json:"evalue"`
-	Code   string  `json:"-"`
+	// NextInput is the text a magic set as the next input (%load): a
+	// kernel's set_next_input payload, which the container's shell shows
+	// as a display output with the payload in its metadata.
+	NextInput *struct {
+		Text    string `json:"text"`
+		Replace bool   `json:"replace"`
+	} `json:"next_input"`
+	Code string `json:"-"`
+}
+
+// nextInput is a display that carries a set_next_input payload: its text
+// and whether it replaces the cell.
+func nextInput(d contract.Display) (text string, replace, ok bool) {
+	var meta struct {
+		Payload *struct {
+			Source  string `json:"source"`
+			Replace bool   `json:"replace"`
+		} `json:"payload"`
+	}
+	if len(d.Metadata) == 0 || json.Unmarshal(d.Metadata, &meta) != nil || meta.Payload == nil || meta.Payload.Source != "set_next_input" {
+		return "", false, false
+	}
+	return d.Data["text/plain"], meta.Payload.Replace, true
 }
 
 // IPythonNotebook is a corpus notebook: its path and its cells.
@@ -78,11 +103,38 @@ var timing = regexp.MustCompile(`\d+(\.\d+)?(e\+\d+)? (s|ms|μs|ns)\b`)
 // prints at random.
 var slowest = regexp.MustCompile(`(?m)^The slowest run took .*\n`)
 
-// shown is a cell's output as compared: durations by shape, and line ends
-// as pipes give them (IPython runs !cmd on a terminal, which ends lines
-// with \r\n; the container runs it through pipes).
+// profileRow is a row of %prun's table (pstats): its four times are
+// compared by shape, and rows by their calls and function alone, in any
+// order (rows whose times tie sort in the order the profiler met them).
+var (
+	profileRow   = regexp.MustCompile(`(?m)^( *\d+(?:/\d+)?) +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{3} (.*)$`)
+	profileTotal = regexp.MustCompile(`(?m)^( +\d+ function calls(?: \(\d+ primitive calls\))? in )\d+\.\d{3}( seconds)$`)
+)
+
+// profiles is s with %prun's tables by shape.
+func profiles(s string) string {
+	if !profileRow.MatchString(s) {
+		return s
+	}
+	s = profileTotal.ReplaceAllString(s, "${1}T${2}")
+	lines := strings.Split(s, "\n")
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && profileRow.MatchString(lines[j]) {
+			lines[j] = profileRow.ReplaceAllString(lines[j], "${1} T ${2}")
+			j++
+		}
+		slices.Sort(lines[i:j])
+		i = max(j, i+1)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shown is a cell's output as compared: durations and profiles by shape,
+// and line ends as pipes give them (IPython runs !cmd on a terminal, which
+// ends lines with \r\n; the container runs it through pipes).
 func shown(s string) string {
-	return timing.ReplaceAllString(slowest.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), ""), "T")
+	return profiles(timing.ReplaceAllString(slowest.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), ""), "T"))
 }
 
 // CompareIPython says how r differs from what IPython showed; "" when it
@@ -108,8 +160,20 @@ func CompareIPython(want IPythonCell, r kernel.Result) string {
 		diffs = append(diffs, "value "+jsonString(value)+", IPython "+jsonString(want.Value))
 	}
 	var displays, wantDisplays []map[string]string
+	var next []string
 	for _, d := range r.Displays {
+		if text, replace, ok := nextInput(d); ok {
+			next = append(next, fmt.Sprintf("%q replace=%v", text, replace))
+			continue
+		}
 		displays = append(displays, images(d.Data))
+	}
+	var wantNext []string
+	if want.NextInput != nil {
+		wantNext = []string{fmt.Sprintf("%q replace=%v", want.NextInput.Text, want.NextInput.Replace)}
+	}
+	if !slices.Equal(next, wantNext) {
+		diffs = append(diffs, "next input "+jsonString(next)+", IPython "+jsonString(wantNext))
 	}
 	for _, d := range want.Displays {
 		wantDisplays = append(wantDisplays, images(d.Data))

@@ -46,7 +46,12 @@ func TestDisplayPlaceOnMonty(t *testing.T) {
 // so, as IPython's UsageError, without running anything.
 func TestMagicsOnMontyAlone(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
-	for code, what := range map[string]string{"%timeit x = 1": "%timeit", "x = 1\n%precision 3": "%precision", "x = 1\n!ls": "!ls", "%%bash\necho hi": "%%bash"} {
+	for code, what := range map[string]string{"%timeit x = 1": "%timeit", "x = 1\n%precision 3": "%precision", "x = 1\n!ls": "!ls", "%%bash\necho hi": "%%bash",
+		// IPython's shell aliases, macros, history, logging, the profiler and the debugger.
+		"%alias show echo": "%alias", "%unalias ls": "%unalias", "%ls": "%ls", "%cat f.txt": "%cat", "%mkdir d": "%mkdir", "%ll": "%ll",
+		"%macro m 1": "%macro", "%save f 1": "%save", "%load f.py": "%load", "%bookmark b": "%bookmark", "%tb": "%tb",
+		"%pylab inline": "%pylab", "%logstart": "%logstart", "%logstate": "%logstate", "%prun f()": "%prun", "%%prun\nf()": "%%prun",
+		"%debug": "%debug", "%%debug\nx = 1": "%%debug", "%%sx\nls": "%%sx"} {
 		r := kerneltest.Run(t, k, code)
 		if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" ||
 			r.Error.EValue != what+" needs IPython's shell, which Monty does not have: the auto and container backends run it (backyard.backend)" {

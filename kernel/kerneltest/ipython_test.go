@@ -1,0 +1,53 @@
+package kerneltest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/backyard-ls/backyard-ls/contract"
+	"github.com/backyard-ls/backyard-ls/kernel"
+)
+
+// Two %prun tables agree when only their times and the order of rows
+// differ; their calls and functions are compared.
+func TestProfilesByShape(t *testing.T) {
+	ipy := "         4 function calls in 0.000 seconds\n\n   Ordered by: internal time\n\n" +
+		"   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n" +
+		"        1    0.000    0.000    0.000    0.000 {built-in method builtins.exec}\n" +
+		"        1    0.000    0.000    0.000    0.000 <string>:1(<module>)\n "
+	ours := "         4 function calls in 0.001 seconds\n\n   Ordered by: internal time\n\n" +
+		"   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n" +
+		"        1    0.001    0.001    0.001    0.001 <string>:1(<module>)\n" +
+		"        1    0.000    0.000    0.002    0.002 {built-in method builtins.exec}\n "
+	if shown(ipy) != shown(ours) {
+		t.Errorf("same shape differs:\n%s\n%s", shown(ipy), shown(ours))
+	}
+	other := "         4 function calls in 0.000 seconds\n\n   Ordered by: internal time\n\n" +
+		"   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n" +
+		"        2    0.000    0.000    0.000    0.000 {built-in method builtins.exec}\n" +
+		"        1    0.000    0.000    0.000    0.000 <string>:1(<module>)\n "
+	if shown(ipy) == shown(other) {
+		t.Error("a different call count is not seen")
+	}
+}
+
+// %load's next input is a display whose metadata holds the kernel's
+// set_next_input payload; it is compared with IPython's, not as a display.
+func TestNextInputCompared(t *testing.T) {
+	var want IPythonCell
+	if err := json.Unmarshal([]byte(`{"stdout":"","stderr":"","value":null,"displays":[],"ename":null,"evalue":null,"next_input":{"text":"# %load f.py\nx = 1\n","replace":true}}`), &want); err != nil {
+		t.Fatal(err)
+	}
+	meta := []byte(`{"payload":{"source":"set_next_input","replace":true}}`)
+	r := kernel.Result{Status: kernel.StatusOK, Displays: []contract.Display{{Data: map[string]string{"text/plain": "# %load f.py\nx = 1\n"}, Metadata: meta}}}
+	if diff := CompareIPython(want, r); diff != "" {
+		t.Errorf("same next input: %s", diff)
+	}
+	r.Displays[0].Data["text/plain"] = "x = 2\n"
+	if CompareIPython(want, r) == "" {
+		t.Error("a different next input is not seen")
+	}
+	if CompareIPython(IPythonCell{}, r) == "" {
+		t.Error("a next input IPython did not set is not seen")
+	}
+}
