@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import IMAGE
 
-from backyard_ls import Execution, _async, _client, run_batch, run_batch_async
+from backyard_ls import BadArgument, Execution, _async, _client, run_batch, run_batch_async
 from backyard_ls._execution import LazyExecution
 
 FIELDS = sorted(n for n, v in vars(Execution).items() if isinstance(v, property))
@@ -203,10 +203,21 @@ def test_other_lines_are_parsed_as_any_message() -> None:
 
 
 def test_ids_that_are_not_the_index_are_kept() -> None:
-    snippets: list[Any] = ["0", {"id": True, "code": "1"}, {"id": 2.0, "code": "2"}, {"id": None, "code": "3"},
-                           {"id": [4], "code": "4"}, {"code": "5"}, {"id": 6, "code": "6"}, {"id": 0, "code": "7"}]
-    for ordered in (True, False):
-        rs = sorted(run_batch(snippets, backend="monty", ordered=ordered), key=lambda r: int(r.value or 0))
-        ids = [r.id for r in rs]
-        assert ids == [0, True, 2.0, None, [4], 5, 6, 0]
-        assert [type(i) for i in ids] == [int, bool, float, type(None), list, int, int, int]
+    # Code strings and dicts of code and id are framed without a loop
+    # per snippet when a chunk holds only them.
+    dicts: list[Any] = [{"id": "a", "code": "0"}, {"id": True, "code": "1"}, {"id": 2.0, "code": "2"}, {"id": None, "code": "3"},
+                        {"id": [4], "code": "4"}, {"code": "5"}, {"id": 6, "code": "6"}, {"id": 0, "code": "7"}]
+    for snippets, first in ((dicts, "a"), (["0", *dicts[1:]], 0), ([{**dicts[0], "timeout": 30}, *dicts[1:]], "a")):
+        for ordered in (True, False):
+            rs = sorted(run_batch(snippets, backend="monty", ordered=ordered), key=lambda r: int(r.value or 0))
+            ids = [r.id for r in rs]
+            assert ids == [first, True, 2.0, None, [4], 5, 6, 0]
+            assert [type(i) for i in ids] == [type(first), bool, float, type(None), list, int, int, int]
+    rs = list(run_batch([{"id": i, "code": f"{i} * 2"} for i in range(2000)], backend="monty"))
+    assert [r.id for r in rs] == list(range(2000)) and rs[1999].value == "3998"
+
+
+@pytest.mark.parametrize("bad", [{"id": 1}, {"code": 5}, {"code": "1", "stdin": []}, {1: "x", "code": "1"}])
+def test_bad_dicts_among_good_ones(bad: dict[Any, Any]) -> None:
+    with pytest.raises(BadArgument, match="snippet 2"):
+        list(run_batch([{"code": "1"}, {"id": 1, "code": "2"}, bad], backend="monty"))

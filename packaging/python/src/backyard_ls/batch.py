@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import os
 import time
 from collections import deque
@@ -48,6 +49,8 @@ DEFAULT_WINDOW = 8192
 _CHUNK = 512
 
 _CODE = '{"code":%s}'
+_ID_CODE = frozenset(("id", "code"))
+_get_code = operator.itemgetter("code")
 
 
 @dataclass(frozen=True)
@@ -241,21 +244,57 @@ class _Feed:
         got = list(islice(items, n))
         if len(got) < n:
             self.exhausted = True
-        if set(map(type, got)) <= {str}:
+        types = set(map(type, got))
+        if types <= {str}:
             self.sent += len(got)
             return ",".join(map(_CODE.__mod__, map(encode_string, got)))  # type: ignore[arg-type]
+        if types == {dict}:
+            framed = self._dicts(got)  # type: ignore[arg-type]
+            if framed is not None:
+                return framed
         out: list[str] = []
+        append = out.append
         ids = self.ids
+        sent = self.sent
         for item in got:
             if type(item) is str:
-                out.append(_CODE % encode_string(item))
+                append(_CODE % encode_string(item))
+            elif type(item) is dict and type(item.get("code")) is str and item.keys() <= _ID_CODE:
+                # Code and an id, the common dict: framed as a string is.
+                append(_CODE % encode_string(item["code"]))
+                sid = item.get("id", sent)
+                if type(sid) is not int or sid != sent:
+                    ids[sent] = sid
             else:
-                sid, sn = to_snippet(item, self.sent)
-                if type(sid) is not int or sid != self.sent:
-                    ids[self.sent] = sid
-                out.append(encode_params(p.BATCH_ADD, sn))
-            self.sent += 1
+                sid, sn = to_snippet(item, sent)
+                if type(sid) is not int or sid != sent:
+                    ids[sent] = sid
+                append(encode_params(p.BATCH_ADD, sn))
+            sent += 1
+        self.sent = sent
         return ",".join(out)
+
+    def _dicts(self, got: list[dict[str, Any]]) -> str | None:
+        """chunk for dicts that are code and an id at most, without a
+        Python loop per snippet; None for any other."""
+        if not all(map(_ID_CODE.issuperset, got)):
+            return None
+        try:
+            codes = list(map(_get_code, got))
+        except KeyError:
+            return None
+        if not set(map(type, codes)) <= {str}:
+            return None
+        sent = self.sent
+        indexes = range(sent, sent + len(got))
+        sids = list(map(dict.get, got, repeat("id"), indexes))
+        if not (set(map(type, sids)) <= {int} and sids == list(indexes)):
+            ids = self.ids
+            for i, sid in zip(indexes, sids):
+                if type(sid) is not int or sid != i:
+                    ids[i] = sid
+        self.sent = sent + len(got)
+        return ",".join(map(_CODE.__mod__, map(encode_string, codes)))
 
     def add_params(self, batch: str, chunk: str) -> str:
         """batch_add's params for a chunk."""
