@@ -15,7 +15,7 @@ func TestTabbedResultsCutAtTheirTabs(t *testing.T) {
 	for i := range 3 {
 		results = append(results, contract.BatchResult{Index: 7 + i, Execution: &contract.Execution{
 			ID: "e" + strconv.Itoa(i), ExecutionCount: 1, Status: contract.StatusOK,
-			Stdout: "a\tb\n", // a tab in a string is escaped
+			Stdout:   "a\tb\n", // a tab in a string is escaped
 			Displays: []contract.Display{{Data: map[string]string{"text/plain": "x"}, Metadata: []byte(`{"k":"\t"}`)}},
 		}})
 	}
