@@ -223,6 +223,7 @@ class _Feed:
 
     def __init__(self, window: int, total: int | None, on_progress: ProgressCallback | None, ordered: bool = False) -> None:
         self.window = window
+        self.low = max(1, min(window, _CHUNK) // 2)
         self.ordered = ordered
         self.total = total
         self.on_progress = on_progress
@@ -234,7 +235,11 @@ class _Feed:
         self.start = time.monotonic()
 
     def room(self) -> int:
-        return 0 if self.exhausted else self.window - (self.sent - self.done)
+        """Snippets to send now: none until half a chunk's worth is free (a
+        few results free room one notification at a time; a message per
+        few snippets costs both sides)."""
+        free = self.window - (self.sent - self.done)
+        return 0 if self.exhausted or free < self.low else free
 
     def chunk(self, items: Iterator[Snippet], n: int) -> str:
         """The JSON of up to n snippets taken from items (code strings
