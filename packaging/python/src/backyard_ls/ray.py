@@ -30,6 +30,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -52,8 +53,11 @@ from ._errors import BackendUnavailable, BackyardError, BadArgument, ServerDied
 from ._execution import Execution
 from .batch import DEFAULT_WINDOW, BatchProgress, ProgressCallback, Snippet, _length, batch_options, to_snippet
 
-DEFAULT_CHUNK = 256
+DEFAULT_CHUNK = 1024
 """Snippets per chunk: what one actor call runs."""
+
+_PART_BYTES = 64 << 10
+"""A chunk's records come back in parts of about this many bytes."""
 
 _DEPTH = 3
 """Chunks in flight per actor: one running, the next ones already queued in its lane."""
@@ -63,8 +67,8 @@ _TAIL_CHUNK = 32
 
 _STOP: Item = ("stop",)
 
-_COALESCE_BYTES = 1 << 14
-_COALESCE_S = 0.002
+_COALESCE_BYTES = 1 << 15
+_COALESCE_S = 0.004
 """A raw lane reading less than _COALESCE_BYTES waits this long before reading again."""
 
 
@@ -317,18 +321,17 @@ class RawLane:
             end = len(data)
             while at < end:
                 if not pending:  # output nobody asked for: not a record of ours
-                    at = end
                     break
                 c = pending[0]
+                k = data.count(b"\n", at)
+                if k < c.left:  # all of it is the head chunk's
+                    c.parts.append(data[at:] if at else data)
+                    c.left -= k
+                    break
                 nl = at - 1
                 for _ in range(c.left):
                     nl = data.find(b"\n", nl + 1)
-                    if nl < 0:
-                        break
-                    c.left -= 1
-                if nl < 0:
-                    c.parts.append(data[at:])
-                    break
+                c.left = 0
                 c.parts.append(data[at:nl + 1])
                 at = nl + 1
                 pending.popleft()
@@ -337,7 +340,7 @@ class RawLane:
                 # The batch writes as its records come: a short read means
                 # the next one is a record or two away. Letting them pile
                 # up for a moment costs a wake-up on either side per read,
-                # not per record.
+                # not per record (the pipe holds what comes meanwhile).
                 time.sleep(_COALESCE_S)
         code = proc.wait()
         err.seek(0)
@@ -458,7 +461,8 @@ def decode_lines(data: bytes) -> list[p.Execution]:
 
 class _Records:
     """One chunk's records as the batch wrote them, its lines decoded
-    together (one parse) when a result first needs more than its status."""
+    together (one parse) when a result first needs more than its status
+    or value."""
 
     __slots__ = ("lines", "records")
 
@@ -474,26 +478,56 @@ class _Records:
 
 _REC: Any = Execution.__dict__["_rec"]  # the slot's own descriptor, under the property below
 _STATUS = b',"status":"'
+# A batch record opens with its id (the line's number: the lanes' input
+# has no ids), its range and executionCount, numbers all, then its status.
+_STATUS_RE = re.compile(rb'"executionCount":\d+,"status":"([a-z]+)"')
+_ALL_OK = b'"executionCount":1,"status":"ok"'
+_STDERR = b',"stderr":"'
+_RESULT = b',"result":{"text":"'
+
+
+def _statuses(data: bytes, lines: list[bytes]) -> Iterable[p.Status]:
+    """The status of each of a chunk's records, read off its lines (all
+    of them at once: a chunk's records are mostly all ok)."""
+    if data.count(_ALL_OK) == len(lines):
+        return repeat("ok", len(lines))
+    found = _STATUS_RE.findall(data)
+    if len(found) == len(lines):
+        return list(map(bytes.decode, found))  # type: ignore[arg-type]
+    return [_status(line) for line in lines]
+
+
+def _status(line: bytes) -> p.Status:
+    at = line.find(_STATUS) + len(_STATUS)
+    return line[at:line.index(b'"', at)].decode()  # type: ignore[return-value]
 
 
 class _LineExecution(Execution):
     """An Execution of a record still in its chunk's JSON Lines: decoded
-    when first read, its status read off its line without decoding it (a
-    batch record opens with its id, its range and executionCount, numbers
-    all, then its status: the first status key of the line is the
-    record's)."""
+    when first read, its status read off its line before, and its value
+    too when it is a string without escapes.
 
-    __slots__ = ("_chunk", "_k")
+    A batch record's keys come in a fixed order: its id, range and
+    executionCount (numbers all), status, stdout, stderr, then its result
+    when it has one. No quote of a JSON string stands after a comma
+    unescaped, so the line's first ``,"stderr":"`` is the record's own
+    key, and a stderr without backslashes ends at the next quote.
+    """
 
-    def __init__(self, chunk: _Records, k: int, id: Any) -> None:
-        Execution.__init__(self, None, id)  # type: ignore[arg-type]
+    __slots__ = ("status", "_chunk", "_k")
+
+    def __init__(self, chunk: _Records, k: int, id: Any, status: p.Status) -> None:
+        self._error = None
+        self.id = id
         self._chunk = chunk
         self._k = k
+        self.status = status  # type: ignore[misc]
 
     @property
     def _rec(self) -> p.Execution:
-        rec = _REC.__get__(self)
-        if rec is None:
+        try:
+            rec = _REC.__get__(self)
+        except AttributeError:
             rec = self._chunk.decode()[self._k]
             _REC.__set__(self, rec)
         return rec  # type: ignore[no-any-return]
@@ -503,13 +537,21 @@ class _LineExecution(Execution):
         _REC.__set__(self, rec)
 
     @property
-    def status(self) -> p.Status:
-        rec = _REC.__get__(self)
-        if rec is not None:
-            return rec["status"]  # type: ignore[no-any-return]
-        line = self._chunk.lines[self._k]
-        at = line.find(_STATUS) + len(_STATUS)
-        return line[at:line.index(b'"', at)].decode()  # type: ignore[return-value]
+    def value(self) -> str | None:
+        chunk = self._chunk
+        if chunk.records is None:
+            line = chunk.lines[self._k]
+            at = line.find(_STDERR) + len(_STDERR)
+            end = line.find(b'"', at)  # the end of stderr, when it has no escapes
+            if line.find(b"\\", at, end) < 0:
+                if line.startswith(_RESULT, end + 1):
+                    at = end + 1 + len(_RESULT)
+                    end = line.find(b'"', at)
+                    if line.find(b"\\", at, end) < 0:
+                        return line[at:end].decode()
+                elif not line.startswith(b',"result":', end + 1):
+                    return None
+        return super().value
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Execution, (self._rec, self.id))
@@ -539,8 +581,15 @@ class _LaneActor:
         self._lane()
         return _ray().get_runtime_context().get_node_id(), os.getpid()
 
-    def run(self, lines: bytes, n: int) -> bytes:
-        return self._lane().run_raw(lines, n)
+    def run(self, lines: bytes, n: int, parts: int = 1) -> bytes | tuple[bytes, ...]:
+        """The records of n snippets as run_raw gives them, cut into parts
+        pieces of about the same size (at any byte: the driver joins them)
+        so that each stays small enough to travel inside Ray's reply."""
+        data = self._lane().run_raw(lines, n)
+        if parts <= 1:
+            return data
+        size = -(-len(data) // parts)
+        return tuple(data[i * size:(i + 1) * size] for i in range(parts))
 
     def close(self) -> None:
         if self.lane is not None:
@@ -818,7 +867,8 @@ class RayBatchResults(Iterator[Execution]):
         self._seq = 0  # chunks made
         self._exhausted = False
         self._retry: deque[_Work] = deque()
-        self._inflight: dict[Any, tuple[_Work, Actor]] = {}
+        self._inflight: dict[Any, tuple[_Work, Actor, list[Any]]] = {}
+        self._record_bytes = 256  # a record's size in bytes, as the last chunk had them
         self._finished: dict[int, _Work] = {}  # ended chunks not yet yielded (ordered)
         self._next_seq = 0  # the chunk to yield next (ordered)
         self._ready: deque[Execution] = deque()
@@ -888,19 +938,27 @@ class RayBatchResults(Iterator[Execution]):
                     return
                 w = made
             a = min(live, key=lambda x: x.inflight)
-            ref = a.handle.run.remote(w.body, len(w.ids))
+            n = len(w.ids)
+            # Parts small enough to come back inside Ray's reply instead
+            # of through the object store (its inline limit is 100 KiB).
+            parts = max(1, -(-n * self._record_bytes // _PART_BYTES))
+            if parts == 1:
+                refs = [a.handle.run.remote(w.body, n)]
+            else:
+                refs = a.handle.run.options(num_returns=parts).remote(w.body, n, parts)
             a.inflight += 1
-            self._inflight[ref] = (w, a)
+            self._inflight[refs[0]] = (w, a, refs)
 
     def _wait(self) -> None:
         ray = self._ray
         exc = importlib.import_module("ray.exceptions")
         done, _ = ray.wait(list(self._inflight), num_returns=1)
         for ref in done:
-            w, a = self._inflight.pop(ref)
+            w, a, refs = self._inflight.pop(ref)
             a.inflight -= 1
             try:
-                records = ray.get(ref)
+                got = ray.get(refs)
+                records = got[0] if len(got) == 1 else b"".join(got)
             except (exc.RayActorError, exc.WorkerCrashedError, exc.ObjectLostError, exc.NodeDiedError) as e:
                 self._redo(w, a, e, lost=True)
                 continue
@@ -938,7 +996,8 @@ class RayBatchResults(Iterator[Execution]):
         if lines.pop() != b"" or len(lines) != n:
             self.close()
             raise BackyardError(f"a lane gave {len(lines)} records for a chunk of {n} snippets")
-        results: list[Execution] = list(map(_LineExecution, repeat(_Records(lines), n), range(n), w.ids))
+        self._record_bytes = max(64, len(data) // n)
+        results: list[Execution] = list(map(_LineExecution, repeat(_Records(lines), n), range(n), w.ids, _statuses(data, lines)))
         self._done += n
         if self._on_progress is not None:
             self._failed += sum(1 for r in results if r.status != "ok")
@@ -1017,7 +1076,7 @@ def run_batch(
     exactly one result (a snippet may run twice).
 
     Args:
-        chunk_size: snippets per actor call (default 256).
+        chunk_size: snippets per actor call (default 1024).
         max_retries: times one chunk is run again after losing its actor.
 
     Raises:
