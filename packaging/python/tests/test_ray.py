@@ -81,6 +81,22 @@ def test_errors_in_snippets_are_results(cluster: Cluster) -> None:
     assert rs[4].stdout == "hi\n" and rs[4].value == "42"
 
 
+def test_status_and_value_read_off_the_line_are_the_records(cluster: Cluster) -> None:
+    # Read before anything decodes the chunk, then against the decoded
+    # records: escapes, non-ASCII, output that looks like a result, errors.
+    snippets = [
+        "1 / 0", "print('a\"b')\n'x\"y'", "import sys\nsys.stderr.write('e')\n'q'", "", "None", "x = 5",
+        "'a\\nb'", "import sys\nsys.stderr.write('e\\n')\n4", "'\u00e9\u4e2d'", "[1, 'two', {'3': 4}]",
+        "print(',\"result\":{\"text\":\"no\"}')", "import sys\nsys.stderr.write(',\"result\":{\"text\":\"no\"}')\n5",
+        "'\\\\'", "def f(:\n    pass", {"id": "slow", "code": "while True:\n    pass", "timeout": 0.3},
+    ]
+    rs = list(run_batch(snippets * 3, backend="monty", chunk_size=7))
+    read = [(r.status, r.value) for r in rs]
+    recs = [r.to_record() for r in rs]
+    assert read == [(rec["status"], (rec.get("result") or {}).get("text")) for rec in recs]
+    assert read[:3] == [("error", None), ("ok", "'x\"y'"), ("ok", "'q'")] and read[14] == ("timeout", None)
+
+
 def test_unordered_gives_every_result_once(cluster: Cluster) -> None:
     n = 3000
     rs = list(run_batch([f"{i} - 1" for i in range(n)], backend="monty", ordered=False, chunk_size=100))
