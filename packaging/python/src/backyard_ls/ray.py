@@ -487,13 +487,19 @@ _RESULT = b',"result":{"text":"'
 
 
 def _statuses(data: bytes, lines: list[bytes]) -> Iterable[p.Status]:
-    """The status of each of a chunk's records, read off its lines (all
-    of them at once: a chunk's records are mostly all ok)."""
-    if data.count(_ALL_OK) == len(lines):
-        return repeat("ok", len(lines))
-    found = _STATUS_RE.findall(data)
-    if len(found) == len(lines):
-        return list(map(bytes.decode, found))  # type: ignore[arg-type]
+    """The status of each of a chunk's records, read off its lines.
+
+    ``,"status":"`` is a key wherever it is (see _LineExecution), and a
+    line's first is its record's own (only numbers come before it). When
+    the chunk holds no other (a value nested in a record could), the
+    chunk is read at once: its records are mostly all ok."""
+    n = len(lines)
+    if data.count(_STATUS) == n:
+        if data.count(_ALL_OK) == n:
+            return repeat("ok", n)
+        found = _STATUS_RE.findall(data)
+        if len(found) == n:
+            return list(map(bytes.decode, found))  # type: ignore[arg-type]
     return [_status(line) for line in lines]
 
 
@@ -509,9 +515,10 @@ class _LineExecution(Execution):
 
     A batch record's keys come in a fixed order: its id, range and
     executionCount (numbers all), status, stdout, stderr, then its result
-    when it has one. No quote of a JSON string stands after a comma
-    unescaped, so the line's first ``,"stderr":"`` is the record's own
-    key, and a stderr without backslashes ends at the next quote.
+    when it has one. The only unescaped quote of a JSON string is the one
+    that ends it, and no letter follows that: so ``,"stderr":"`` is a key
+    wherever it is, the line's first is the record's own, and a stderr
+    without backslashes ends at the next quote.
     """
 
     __slots__ = ("status", "_chunk", "_k")
