@@ -9,9 +9,9 @@ Rows, each the same N snippets (Monty) through:
              lanes warm
   ray-cold   backyard_ls.ray.run_batch: the actors started and stopped in the
              call
-  ray-read   ray-pool, each result's value read too (a result's status is
-             read off its record's line; its value needs the chunk's records
-             decoded)
+  ray-read   ray-pool, each result's value read too (a result's status, and
+             a plain value, are read off its record's line; anything else
+             decodes the chunk's records)
 for trivial snippets (`i + 1`) and for snippets that compute for about a
 millisecond. Runs alternate the peers so load hits them alike.
 
