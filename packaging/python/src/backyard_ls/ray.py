@@ -783,9 +783,9 @@ class Pool:
             on_progress: called with a BatchProgress as chunks end.
             window: snippets handed out but not yet yielded, at most
                 (rounded to whole chunks).
-            chunk_size: snippets per actor call at most (a batch of known
-                length is cut finer when it would not give every actor
-                a few chunks).
+            chunk_size: snippets per actor call at most (default 1024;
+                cut finer when the window or a batch of known length
+                would not give every actor a few chunks).
             max_retries: times one chunk is run again after its actor
                 died, before run_batch raises.
         """
@@ -862,11 +862,13 @@ class RayBatchResults(Iterator[Execution]):
         self._ordered = ordered
         self._on_progress = on_progress
         self._total = _length(snippets)
-        self._chunk = chunk_size
+        slots = max(1, len(pool._live())) * _DEPTH
+        # Chunks small enough for every actor to have its _DEPTH of them
+        # within the window (many actors get smaller chunks).
+        self._chunk = min(chunk_size, max(_TAIL_CHUNK, window // slots))
         if self._total is not None:
             # A short batch is cut finer, so that every actor gets a share.
-            per_actor = -(-self._total // (max(1, len(pool._live())) * _DEPTH))
-            self._chunk = max(1, min(chunk_size, per_actor))
+            self._chunk = max(1, min(self._chunk, -(-self._total // slots)))
         self._max_chunks = max(1, window // self._chunk)
         self._max_retries = max_retries
         self._owns_pool = owns_pool
