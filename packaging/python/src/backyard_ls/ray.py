@@ -631,6 +631,8 @@ class Actor:
     alive: bool = True
     chunks: int = 0
     """Chunks it ran to the end."""
+    ready: bool = True
+    """Its lane is open (run_batch hands chunks to actors still starting)."""
 
 
 @dataclass
@@ -673,6 +675,10 @@ class Pool:
             BadArgument for a ``monty`` that is not there).
     """
 
+    _wait_all = True
+    # Pool() returns once every actor's lane is open (or start_timeout);
+    # run_batch's own pool once the first is.
+
     def __init__(
         self,
         *,
@@ -709,6 +715,8 @@ class Pool:
         self._closed = False
         self.actors: list[Actor] = []
         """The live actors (node id, handle)."""
+        self._starting: dict[Any, Actor] = {}  # ready() refs of actors not yet ready
+        self._start_deadline = 0.0
         self._ray = _ray()
         if not self._ray.is_initialized():
             self._ray.init()
@@ -741,15 +749,30 @@ class Pool:
         if not made:
             raise BackendUnavailable("no alive Ray node with CPUs to run a lane on")
         refs = {a.handle.ready.remote(): a for a in made}
-        done, pending = ray.wait(list(refs), num_returns=len(refs), timeout=self._start_timeout)
+        deadline = time.monotonic() + self._start_timeout
+        pending = list(refs)
         errors: list[BaseException] = []
-        for ref in done:
-            try:
-                ray.get(ref)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=len(pending) if self._wait_all else 1,
+                                     timeout=max(0.0, deadline - time.monotonic()))
+            for ref in done:
+                try:
+                    ray.get(ref)
+                    self.actors.append(refs[ref])
+                except Exception as e:  # noqa: BLE001 - reported below when no actor started
+                    errors.append(getattr(e, "cause", None) or e)
+                    ray.kill(refs[ref].handle)
+            if not done or self.actors:
+                break
+        if self.actors and not self._wait_all:
+            # The others take chunks before their lanes open (Ray queues
+            # them): the batch starts with the first lane.
+            for ref in pending:
+                refs[ref].ready = False
                 self.actors.append(refs[ref])
-            except Exception as e:  # noqa: BLE001 - reported below when no actor started
-                errors.append(getattr(e, "cause", None) or e)
-                ray.kill(refs[ref].handle)
+                self._starting[ref] = refs[ref]
+            self._start_deadline = deadline
+            pending = []
         for ref in pending:
             ray.kill(refs[ref].handle)
         if not self.actors:
@@ -836,6 +859,13 @@ class Pool:
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+
+
+class _BatchPool(Pool):
+    """run_batch's own pool: the batch starts on the first lane that opens,
+    the others take their chunks as they open."""
+
+    _wait_all = False
 
 
 class RayBatchResults(Iterator[Execution]):
@@ -961,8 +991,27 @@ class RayBatchResults(Iterator[Execution]):
     def _wait(self) -> None:
         ray = self._ray
         exc = importlib.import_module("ray.exceptions")
-        done, _ = ray.wait(list(self._inflight), num_returns=1)
+        starting = self._pool._starting
+        if starting:
+            left = self._pool._start_deadline - time.monotonic()
+            done, _ = ray.wait([*self._inflight, *starting], num_returns=1, timeout=max(0.0, left))
+            if not done and left <= 0:
+                # Not started in time: their chunks come back as errors
+                # and run on the others.
+                for ref, a in list(starting.items()):
+                    del starting[ref]
+                    self._pool._lost(a)
+        else:
+            done, _ = ray.wait(list(self._inflight), num_returns=1)
         for ref in done:
+            if ref in starting:
+                a = starting.pop(ref)
+                try:
+                    ray.get(ref)
+                    a.ready = True
+                except Exception:  # noqa: BLE001 - its lane did not open: its chunks run on the others
+                    self._pool._lost(a)
+                continue
             w, a, refs = self._inflight.pop(ref)
             a.inflight -= 1
             try:
@@ -973,14 +1022,16 @@ class RayBatchResults(Iterator[Execution]):
                 continue
             except exc.RayTaskError as e:
                 cause = getattr(e, "cause", None)
-                if isinstance(cause, ServerDied):
-                    self._redo(w, a, cause, lost=False)
+                if isinstance(cause, ServerDied) or not a.ready:
+                    # Its lane died, or never opened (the actor is dropped).
+                    self._redo(w, a, cause or e, lost=not a.ready)
                     continue
                 self.close()
                 if isinstance(cause, BackyardError):
                     raise cause from e
                 raise
             a.chunks += 1
+            a.ready = True
             self._took(w, records)
 
     def _redo(self, w: _Work, a: Actor, e: BaseException, lost: bool) -> None:
@@ -1094,7 +1145,7 @@ def run_batch(
         ServerDied: a chunk lost its lane more than max_retries times
             (raised by the iterator).
     """
-    pool = Pool(
+    pool = _BatchPool(
         backend=backend, parallel=parallel, preload=preload, timeout=timeout, memory_mb=memory_mb,
         recursion_limit=recursion_limit, max_output_bytes=max_output_bytes, image=image, runtime=runtime,
         binary=binary, monty=monty, cpus_per_actor=cpus_per_actor, num_cpus=num_cpus, start_timeout=start_timeout,
