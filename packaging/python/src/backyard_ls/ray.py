@@ -65,6 +65,12 @@ _DEPTH = 3
 _TAIL_CHUNK = 32
 """The smallest chunk a batch's end is cut into."""
 
+_FIRST_CHUNK = 256
+"""Snippets per chunk until the batch's rate is known."""
+
+_CHUNK_S = 0.25
+"""Seconds of a lane's time a chunk aims at."""
+
 _STOP: Item = ("stop",)
 
 _COALESCE_BYTES = 1 << 15
@@ -807,8 +813,9 @@ class Pool:
             window: snippets handed out but not yet yielded, at most
                 (rounded to whole chunks).
             chunk_size: snippets per actor call at most (default 1024;
-                cut finer when the window or a batch of known length
-                would not give every actor a few chunks).
+                chunks aim at about 250 ms of a lane's time, and are cut
+                finer when the window or a batch of known length would
+                not give every actor a few chunks).
             max_retries: times one chunk is run again after its actor
                 died, before run_batch raises.
         """
@@ -939,11 +946,19 @@ class RayBatchResults(Iterator[Execution]):
     def _make(self) -> _Work | None:
         if self._exhausted:
             return None
-        size = self._chunk
+        actors = max(1, len(self._pool._live()))
+        # About _CHUNK_S of a lane's time, at the rate the batch has run so
+        # far: quick snippets go in large chunks (fewer calls per snippet),
+        # slow ones in small chunks that keep the lanes evenly busy.
+        if self._done:
+            per_lane = self._done / max(1e-3, time.monotonic() - self._start) / actors
+            size = min(self._chunk, max(_TAIL_CHUNK, int(per_lane * _CHUNK_S)))
+        else:
+            size = min(self._chunk, _FIRST_CHUNK)
         if self._total is not None:
             # The last chunks are cut finer, so that the lanes end together
             # instead of one running a whole chunk while the others idle.
-            share = -(-(self._total - self._read) // (max(1, len(self._pool._live())) * _DEPTH))
+            share = -(-(self._total - self._read) // (actors * _DEPTH))
             size = max(min(size, _TAIL_CHUNK), min(size, share))
         batch: list[Snippet] = []
         for item in self._items:
@@ -1136,7 +1151,7 @@ def run_batch(
     exactly one result (a snippet may run twice).
 
     Args:
-        chunk_size: snippets per actor call (default 1024).
+        chunk_size: snippets per actor call at most (default 1024; see Pool.run_batch).
         max_retries: times one chunk is run again after losing its actor.
 
     Raises:
