@@ -125,6 +125,23 @@ def test_a_lane_that_cannot_start_is_a_clear_error(cluster: Cluster) -> None:
         run_batch(["1"], backend="monty", num_cpus=64)
 
 
+def test_run_batch_starts_on_the_first_lane_and_drops_an_actor_that_never_starts(cluster: Cluster) -> None:
+    # A pool holds the head's one CPU: run_batch's actor there cannot
+    # start; the batch runs on the other node's, and the chunks handed to
+    # the waiting actor run there once it is dropped.
+    head = next(node for node in cluster.nodes if node.head).node_id()
+    with Pool(backend="monty", nodes=[head]):
+        n = 2000
+        with run_batch([f"{i} + 3" for i in range(n)], backend="monty", start_timeout=5) as results:
+            rs = list(results)
+            actors = results.pool.actors
+        assert_all_once_in_order(rs, n, lambda i: str(i + 3))
+        assert results.retried > 0
+        waiting = [a for a in actors if a.node == head]
+        assert waiting and all(a.chunks == 0 and not a.alive for a in waiting)
+        assert any(a.chunks > 0 for a in actors if a.node != head)
+
+
 def test_a_pool_keeps_its_lanes_between_batches(cluster: Cluster) -> None:
     with Pool(backend="monty") as pool:
         pids = ray.get([a.handle.ready.remote() for a in pool.actors])
