@@ -132,7 +132,7 @@ def test_run_batch_starts_on_the_first_lane_and_drops_an_actor_that_never_starts
     head = next(node for node in cluster.nodes if node.head).node_id()
     with Pool(backend="monty", nodes=[head]):
         n = 2000
-        with run_batch([f"{i} + 3" for i in range(n)], backend="monty", start_timeout=5) as results:
+        with run_batch([f"{i} + 3" for i in range(n)], backend="monty", start_timeout=20) as results:
             rs = list(results)
             actors = results.pool.actors
         assert_all_once_in_order(rs, n, lambda i: str(i + 3))
