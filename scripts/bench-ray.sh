@@ -29,5 +29,8 @@ for line in open(sys.argv[1]):
     for k, what in (("ray-pool", "ray Pool.run_batch (warm lanes)"), ("ray-read", "  the same, values read"),
                     ("ray-cold", "ray run_batch (actors started)")):
         print(f"  {what:34} {m[k]:.0f}   {100 * m[k] / m['batch']:.0f}% of batch, overhead {100 * (m['batch'] / m[k] - 1):.0f}%")
+    c = r["cpu_us"]
+    print(f"  CPU per snippet (µs): batch {c['batch']['batch']:.1f}; " + "; ".join(
+        f"{k} driver {c[k]['driver']:.1f} + actors {c[k]['actors']:.1f} + lanes {c[k]['lanes']:.1f}" for k in ("ray-pool", "ray-read")))
 print(f"load average (1/5/15 min) before {sys.argv[2]}, after {sys.argv[3]}; {sys.argv[4]} CPUs")
 PY

@@ -81,6 +81,22 @@ def test_errors_in_snippets_are_results(cluster: Cluster) -> None:
     assert rs[4].stdout == "hi\n" and rs[4].value == "42"
 
 
+def test_status_and_value_read_off_the_line_are_the_records(cluster: Cluster) -> None:
+    # Read before anything decodes the chunk, then against the decoded
+    # records: escapes, non-ASCII, output that looks like a result, errors.
+    snippets = [
+        "1 / 0", "print('a\"b')\n'x\"y'", "import sys\nsys.stderr.write('e')\n'q'", "", "None", "x = 5",
+        "'a\\nb'", "import sys\nsys.stderr.write('e\\n')\n4", "'\u00e9\u4e2d'", "[1, 'two', {'3': 4}]",
+        "print(',\"result\":{\"text\":\"no\"}')", "import sys\nsys.stderr.write(',\"result\":{\"text\":\"no\"}')\n5",
+        "'\\\\'", "def f(:\n    pass", {"id": "slow", "code": "while True:\n    pass", "timeout": 0.3},
+    ]
+    rs = list(run_batch(snippets * 3, backend="monty", chunk_size=7))
+    read = [(r.status, r.value) for r in rs]
+    recs = [r.to_record() for r in rs]
+    assert read == [(rec["status"], (rec.get("result") or {}).get("text")) for rec in recs]
+    assert read[:3] == [("error", None), ("ok", "'x\"y'"), ("ok", "'q'")] and read[14] == ("timeout", None)
+
+
 def test_unordered_gives_every_result_once(cluster: Cluster) -> None:
     n = 3000
     rs = list(run_batch([f"{i} - 1" for i in range(n)], backend="monty", ordered=False, chunk_size=100))
@@ -107,6 +123,23 @@ def test_a_lane_that_cannot_start_is_a_clear_error(cluster: Cluster) -> None:
     # An actor that cannot be placed (no node has 64 CPUs to give).
     with pytest.raises(BackendUnavailable, match="no backyard-ls lane started on the Ray cluster: .*not schedulable"):
         run_batch(["1"], backend="monty", num_cpus=64)
+
+
+def test_run_batch_starts_on_the_first_lane_and_drops_an_actor_that_never_starts(cluster: Cluster) -> None:
+    # A pool holds the head's one CPU: run_batch's actor there cannot
+    # start; the batch runs on the other node's, and the chunks handed to
+    # the waiting actor run there once it is dropped.
+    head = next(node for node in cluster.nodes if node.head).node_id()
+    with Pool(backend="monty", nodes=[head]):
+        n = 2000
+        with run_batch([f"{i} + 3" for i in range(n)], backend="monty", start_timeout=20) as results:
+            rs = list(results)
+            actors = results.pool.actors
+        assert_all_once_in_order(rs, n, lambda i: str(i + 3))
+        assert results.retried > 0
+        waiting = [a for a in actors if a.node == head]
+        assert waiting and all(a.chunks == 0 and not a.alive for a in waiting)
+        assert any(a.chunks > 0 for a in actors if a.node != head)
 
 
 def test_a_pool_keeps_its_lanes_between_batches(cluster: Cluster) -> None:

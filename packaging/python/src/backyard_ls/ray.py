@@ -30,6 +30,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -52,8 +53,11 @@ from ._errors import BackendUnavailable, BackyardError, BadArgument, ServerDied
 from ._execution import Execution
 from .batch import DEFAULT_WINDOW, BatchProgress, ProgressCallback, Snippet, _length, batch_options, to_snippet
 
-DEFAULT_CHUNK = 256
+DEFAULT_CHUNK = 1024
 """Snippets per chunk: what one actor call runs."""
+
+_PART_BYTES = 64 << 10
+"""A chunk's records come back in parts of about this many bytes."""
 
 _DEPTH = 3
 """Chunks in flight per actor: one running, the next ones already queued in its lane."""
@@ -61,10 +65,16 @@ _DEPTH = 3
 _TAIL_CHUNK = 32
 """The smallest chunk a batch's end is cut into."""
 
+_FIRST_CHUNK = 256
+"""Snippets per chunk until the batch's rate is known."""
+
+_CHUNK_S = 0.25
+"""Seconds of a lane's time a chunk aims at."""
+
 _STOP: Item = ("stop",)
 
-_COALESCE_BYTES = 1 << 14
-_COALESCE_S = 0.002
+_COALESCE_BYTES = 1 << 15
+_COALESCE_S = 0.004
 """A raw lane reading less than _COALESCE_BYTES waits this long before reading again."""
 
 
@@ -317,18 +327,17 @@ class RawLane:
             end = len(data)
             while at < end:
                 if not pending:  # output nobody asked for: not a record of ours
-                    at = end
                     break
                 c = pending[0]
+                k = data.count(b"\n", at)
+                if k < c.left:  # all of it is the head chunk's
+                    c.parts.append(data[at:] if at else data)
+                    c.left -= k
+                    break
                 nl = at - 1
                 for _ in range(c.left):
                     nl = data.find(b"\n", nl + 1)
-                    if nl < 0:
-                        break
-                    c.left -= 1
-                if nl < 0:
-                    c.parts.append(data[at:])
-                    break
+                c.left = 0
                 c.parts.append(data[at:nl + 1])
                 at = nl + 1
                 pending.popleft()
@@ -337,7 +346,7 @@ class RawLane:
                 # The batch writes as its records come: a short read means
                 # the next one is a record or two away. Letting them pile
                 # up for a moment costs a wake-up on either side per read,
-                # not per record.
+                # not per record (the pipe holds what comes meanwhile).
                 time.sleep(_COALESCE_S)
         code = proc.wait()
         err.seek(0)
@@ -458,7 +467,8 @@ def decode_lines(data: bytes) -> list[p.Execution]:
 
 class _Records:
     """One chunk's records as the batch wrote them, its lines decoded
-    together (one parse) when a result first needs more than its status."""
+    together (one parse) when a result first needs more than its status
+    or value."""
 
     __slots__ = ("lines", "records")
 
@@ -474,26 +484,63 @@ class _Records:
 
 _REC: Any = Execution.__dict__["_rec"]  # the slot's own descriptor, under the property below
 _STATUS = b',"status":"'
+# A batch record opens with its id (the line's number: the lanes' input
+# has no ids), its range and executionCount, numbers all, then its status.
+_STATUS_RE = re.compile(rb'"executionCount":\d+,"status":"([a-z]+)"')
+_ALL_OK = b'"executionCount":1,"status":"ok"'
+_STDERR = b',"stderr":"'
+_RESULT = b',"result":{"text":"'
+
+
+def _statuses(data: bytes, lines: list[bytes]) -> Iterable[p.Status]:
+    """The status of each of a chunk's records, read off its lines.
+
+    ``,"status":"`` is a key wherever it is (see _LineExecution), and a
+    line's first is its record's own (only numbers come before it). When
+    the chunk holds no other (a value nested in a record could), the
+    chunk is read at once: its records are mostly all ok."""
+    n = len(lines)
+    if data.count(_STATUS) == n:
+        if data.count(_ALL_OK) == n:
+            return repeat("ok", n)
+        found = _STATUS_RE.findall(data)
+        if len(found) == n:
+            return list(map(bytes.decode, found))  # type: ignore[arg-type]
+    return [_status(line) for line in lines]
+
+
+def _status(line: bytes) -> p.Status:
+    at = line.find(_STATUS) + len(_STATUS)
+    return line[at:line.index(b'"', at)].decode()  # type: ignore[return-value]
 
 
 class _LineExecution(Execution):
     """An Execution of a record still in its chunk's JSON Lines: decoded
-    when first read, its status read off its line without decoding it (a
-    batch record opens with its id, its range and executionCount, numbers
-    all, then its status: the first status key of the line is the
-    record's)."""
+    when first read, its status read off its line before, and its value
+    too when it is a string without escapes.
 
-    __slots__ = ("_chunk", "_k")
+    A batch record's keys come in a fixed order: its id, range and
+    executionCount (numbers all), status, stdout, stderr, then its result
+    when it has one. The only unescaped quote of a JSON string is the one
+    that ends it, and no letter follows that: so ``,"stderr":"`` is a key
+    wherever it is, the line's first is the record's own, and a stderr
+    without backslashes ends at the next quote.
+    """
 
-    def __init__(self, chunk: _Records, k: int, id: Any) -> None:
-        Execution.__init__(self, None, id)  # type: ignore[arg-type]
+    __slots__ = ("status", "_chunk", "_k")
+
+    def __init__(self, chunk: _Records, k: int, id: Any, status: p.Status) -> None:
+        self._error = None
+        self.id = id
         self._chunk = chunk
         self._k = k
+        self.status = status  # type: ignore[misc]
 
     @property
     def _rec(self) -> p.Execution:
-        rec = _REC.__get__(self)
-        if rec is None:
+        try:
+            rec = _REC.__get__(self)
+        except AttributeError:
             rec = self._chunk.decode()[self._k]
             _REC.__set__(self, rec)
         return rec  # type: ignore[no-any-return]
@@ -503,13 +550,21 @@ class _LineExecution(Execution):
         _REC.__set__(self, rec)
 
     @property
-    def status(self) -> p.Status:
-        rec = _REC.__get__(self)
-        if rec is not None:
-            return rec["status"]  # type: ignore[no-any-return]
-        line = self._chunk.lines[self._k]
-        at = line.find(_STATUS) + len(_STATUS)
-        return line[at:line.index(b'"', at)].decode()  # type: ignore[return-value]
+    def value(self) -> str | None:
+        chunk = self._chunk
+        if chunk.records is None:
+            line = chunk.lines[self._k]
+            at = line.find(_STDERR) + len(_STDERR)
+            end = line.find(b'"', at)  # the end of stderr, when it has no escapes
+            if line.find(b"\\", at, end) < 0:
+                if line.startswith(_RESULT, end + 1):
+                    at = end + 1 + len(_RESULT)
+                    end = line.find(b'"', at)
+                    if line.find(b"\\", at, end) < 0:
+                        return line[at:end].decode()
+                elif not line.startswith(b',"result":', end + 1):
+                    return None
+        return super().value
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Execution, (self._rec, self.id))
@@ -539,8 +594,15 @@ class _LaneActor:
         self._lane()
         return _ray().get_runtime_context().get_node_id(), os.getpid()
 
-    def run(self, lines: bytes, n: int) -> bytes:
-        return self._lane().run_raw(lines, n)
+    def run(self, lines: bytes, n: int, parts: int = 1) -> bytes | tuple[bytes, ...]:
+        """The records of n snippets as run_raw gives them, cut into parts
+        pieces of about the same size (at any byte: the driver joins them)
+        so that each stays small enough to travel inside Ray's reply."""
+        data = self._lane().run_raw(lines, n)
+        if parts <= 1:
+            return data
+        size = -(-len(data) // parts)
+        return tuple(data[i * size:(i + 1) * size] for i in range(parts))
 
     def close(self) -> None:
         if self.lane is not None:
@@ -575,6 +637,8 @@ class Actor:
     alive: bool = True
     chunks: int = 0
     """Chunks it ran to the end."""
+    ready: bool = True
+    """Its lane is open (run_batch hands chunks to actors still starting)."""
 
 
 @dataclass
@@ -617,6 +681,10 @@ class Pool:
             BadArgument for a ``monty`` that is not there).
     """
 
+    _wait_all = True
+    # Pool() returns once every actor's lane is open (or start_timeout);
+    # run_batch's own pool once the first is.
+
     def __init__(
         self,
         *,
@@ -653,6 +721,8 @@ class Pool:
         self._closed = False
         self.actors: list[Actor] = []
         """The live actors (node id, handle)."""
+        self._starting: dict[Any, Actor] = {}  # ready() refs of actors not yet ready
+        self._start_deadline = 0.0
         self._ray = _ray()
         if not self._ray.is_initialized():
             self._ray.init()
@@ -685,15 +755,30 @@ class Pool:
         if not made:
             raise BackendUnavailable("no alive Ray node with CPUs to run a lane on")
         refs = {a.handle.ready.remote(): a for a in made}
-        done, pending = ray.wait(list(refs), num_returns=len(refs), timeout=self._start_timeout)
+        deadline = time.monotonic() + self._start_timeout
+        pending = list(refs)
         errors: list[BaseException] = []
-        for ref in done:
-            try:
-                ray.get(ref)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=len(pending) if self._wait_all else 1,
+                                     timeout=max(0.0, deadline - time.monotonic()))
+            for ref in done:
+                try:
+                    ray.get(ref)
+                    self.actors.append(refs[ref])
+                except Exception as e:  # noqa: BLE001 - reported below when no actor started
+                    errors.append(getattr(e, "cause", None) or e)
+                    ray.kill(refs[ref].handle)
+            if not done or self.actors:
+                break
+        if self.actors and not self._wait_all:
+            # The others take chunks before their lanes open (Ray queues
+            # them): the batch starts with the first lane.
+            for ref in pending:
+                refs[ref].ready = False
                 self.actors.append(refs[ref])
-            except Exception as e:  # noqa: BLE001 - reported below when no actor started
-                errors.append(getattr(e, "cause", None) or e)
-                ray.kill(refs[ref].handle)
+                self._starting[ref] = refs[ref]
+            self._start_deadline = deadline
+            pending = []
         for ref in pending:
             ray.kill(refs[ref].handle)
         if not self.actors:
@@ -727,9 +812,10 @@ class Pool:
             on_progress: called with a BatchProgress as chunks end.
             window: snippets handed out but not yet yielded, at most
                 (rounded to whole chunks).
-            chunk_size: snippets per actor call at most (a batch of known
-                length is cut finer when it would not give every actor
-                a few chunks).
+            chunk_size: snippets per actor call at most (default 1024;
+                chunks aim at about 250 ms of a lane's time, and are cut
+                finer when the window or a batch of known length would
+                not give every actor a few chunks).
             max_retries: times one chunk is run again after its actor
                 died, before run_batch raises.
         """
@@ -782,6 +868,13 @@ class Pool:
         self.close()
 
 
+class _BatchPool(Pool):
+    """run_batch's own pool: the batch starts on the first lane that opens,
+    the others take their chunks as they open."""
+
+    _wait_all = False
+
+
 class RayBatchResults(Iterator[Execution]):
     """The results of a Ray batch, as an iterator (and a context manager).
     Closing it stops handing out chunks (and, for run_batch, stops its
@@ -806,11 +899,13 @@ class RayBatchResults(Iterator[Execution]):
         self._ordered = ordered
         self._on_progress = on_progress
         self._total = _length(snippets)
-        self._chunk = chunk_size
+        slots = max(1, len(pool._live())) * _DEPTH
+        # Chunks small enough for every actor to have its _DEPTH of them
+        # within the window (many actors get smaller chunks).
+        self._chunk = min(chunk_size, max(_TAIL_CHUNK, window // slots))
         if self._total is not None:
             # A short batch is cut finer, so that every actor gets a share.
-            per_actor = -(-self._total // (max(1, len(pool._live())) * _DEPTH))
-            self._chunk = max(1, min(chunk_size, per_actor))
+            self._chunk = max(1, min(self._chunk, -(-self._total // slots)))
         self._max_chunks = max(1, window // self._chunk)
         self._max_retries = max_retries
         self._owns_pool = owns_pool
@@ -818,7 +913,8 @@ class RayBatchResults(Iterator[Execution]):
         self._seq = 0  # chunks made
         self._exhausted = False
         self._retry: deque[_Work] = deque()
-        self._inflight: dict[Any, tuple[_Work, Actor]] = {}
+        self._inflight: dict[Any, tuple[_Work, Actor, list[Any]]] = {}
+        self._record_bytes = 256  # a record's size in bytes, as the last chunk had them
         self._finished: dict[int, _Work] = {}  # ended chunks not yet yielded (ordered)
         self._next_seq = 0  # the chunk to yield next (ordered)
         self._ready: deque[Execution] = deque()
@@ -850,11 +946,19 @@ class RayBatchResults(Iterator[Execution]):
     def _make(self) -> _Work | None:
         if self._exhausted:
             return None
-        size = self._chunk
+        actors = max(1, len(self._pool._live()))
+        # About _CHUNK_S of a lane's time, at the rate the batch has run so
+        # far: quick snippets go in large chunks (fewer calls per snippet),
+        # slow ones in small chunks that keep the lanes evenly busy.
+        if self._done:
+            per_lane = self._done / max(1e-3, time.monotonic() - self._start) / actors
+            size = min(self._chunk, max(_TAIL_CHUNK, int(per_lane * _CHUNK_S)))
+        else:
+            size = min(self._chunk, _FIRST_CHUNK)
         if self._total is not None:
             # The last chunks are cut finer, so that the lanes end together
             # instead of one running a whole chunk while the others idle.
-            share = -(-(self._total - self._read) // (max(1, len(self._pool._live())) * _DEPTH))
+            share = -(-(self._total - self._read) // (actors * _DEPTH))
             size = max(min(size, _TAIL_CHUNK), min(size, share))
         batch: list[Snippet] = []
         for item in self._items:
@@ -888,32 +992,61 @@ class RayBatchResults(Iterator[Execution]):
                     return
                 w = made
             a = min(live, key=lambda x: x.inflight)
-            ref = a.handle.run.remote(w.body, len(w.ids))
+            n = len(w.ids)
+            # Parts small enough to come back inside Ray's reply instead
+            # of through the object store (its inline limit is 100 KiB).
+            parts = max(1, -(-n * self._record_bytes // _PART_BYTES))
+            if parts == 1:
+                refs = [a.handle.run.remote(w.body, n)]
+            else:
+                refs = a.handle.run.options(num_returns=parts).remote(w.body, n, parts)
             a.inflight += 1
-            self._inflight[ref] = (w, a)
+            self._inflight[refs[0]] = (w, a, refs)
 
     def _wait(self) -> None:
         ray = self._ray
         exc = importlib.import_module("ray.exceptions")
-        done, _ = ray.wait(list(self._inflight), num_returns=1)
+        starting = self._pool._starting
+        if starting:
+            left = self._pool._start_deadline - time.monotonic()
+            done, _ = ray.wait([*self._inflight, *starting], num_returns=1, timeout=max(0.0, left))
+            if not done and left <= 0:
+                # Not started in time: their chunks come back as errors
+                # and run on the others.
+                for ref, a in list(starting.items()):
+                    del starting[ref]
+                    self._pool._lost(a)
+        else:
+            done, _ = ray.wait(list(self._inflight), num_returns=1)
         for ref in done:
-            w, a = self._inflight.pop(ref)
+            if ref in starting:
+                a = starting.pop(ref)
+                try:
+                    ray.get(ref)
+                    a.ready = True
+                except Exception:  # noqa: BLE001 - its lane did not open: its chunks run on the others
+                    self._pool._lost(a)
+                continue
+            w, a, refs = self._inflight.pop(ref)
             a.inflight -= 1
             try:
-                records = ray.get(ref)
+                got = ray.get(refs)
+                records = got[0] if len(got) == 1 else b"".join(got)
             except (exc.RayActorError, exc.WorkerCrashedError, exc.ObjectLostError, exc.NodeDiedError) as e:
                 self._redo(w, a, e, lost=True)
                 continue
             except exc.RayTaskError as e:
                 cause = getattr(e, "cause", None)
-                if isinstance(cause, ServerDied):
-                    self._redo(w, a, cause, lost=False)
+                if isinstance(cause, ServerDied) or not a.ready:
+                    # Its lane died, or never opened (the actor is dropped).
+                    self._redo(w, a, cause or e, lost=not a.ready)
                     continue
                 self.close()
                 if isinstance(cause, BackyardError):
                     raise cause from e
                 raise
             a.chunks += 1
+            a.ready = True
             self._took(w, records)
 
     def _redo(self, w: _Work, a: Actor, e: BaseException, lost: bool) -> None:
@@ -938,7 +1071,8 @@ class RayBatchResults(Iterator[Execution]):
         if lines.pop() != b"" or len(lines) != n:
             self.close()
             raise BackyardError(f"a lane gave {len(lines)} records for a chunk of {n} snippets")
-        results: list[Execution] = list(map(_LineExecution, repeat(_Records(lines), n), range(n), w.ids))
+        self._record_bytes = max(64, len(data) // n)
+        results: list[Execution] = list(map(_LineExecution, repeat(_Records(lines), n), range(n), w.ids, _statuses(data, lines)))
         self._done += n
         if self._on_progress is not None:
             self._failed += sum(1 for r in results if r.status != "ok")
@@ -1017,7 +1151,7 @@ def run_batch(
     exactly one result (a snippet may run twice).
 
     Args:
-        chunk_size: snippets per actor call (default 256).
+        chunk_size: snippets per actor call at most (default 1024; see Pool.run_batch).
         max_retries: times one chunk is run again after losing its actor.
 
     Raises:
@@ -1026,7 +1160,7 @@ def run_batch(
         ServerDied: a chunk lost its lane more than max_retries times
             (raised by the iterator).
     """
-    pool = Pool(
+    pool = _BatchPool(
         backend=backend, parallel=parallel, preload=preload, timeout=timeout, memory_mb=memory_mb,
         recursion_limit=recursion_limit, max_output_bytes=max_output_bytes, image=image, runtime=runtime,
         binary=binary, monty=monty, cpus_per_actor=cpus_per_actor, num_cpus=num_cpus, start_timeout=start_timeout,
