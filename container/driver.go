@@ -1,7 +1,10 @@
 package container
 
 import (
+	"bytes"
+	"compress/zlib"
 	_ "embed"
+	"encoding/base64"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,6 +22,11 @@ var driverPy string
 //go:embed ipython.py
 var ipythonPy string
 
+// prettyPy is IPython's pretty printer: the text/plain of values.
+//
+//go:embed pretty.py
+var prettyPy string
+
 // pyerrorPy turns exceptions into records, for the driver and the fork
 // server alike.
 //
@@ -26,18 +34,31 @@ var ipythonPy string
 var pyerrorPy string
 
 // driverSource is the in-container driver: stdlib-only Python >= 3.8, with
-// the function it shows variables with, its exception records and
-// IPython's shell.
-var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + ipythonPy + "\n" + driverPy
+// the function it shows variables with, its exception records, IPython's
+// pretty printer and IPython's shell.
+var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + prettyPy + "\n" + ipythonPy + "\n" + driverPy
 
-// driverCommand is the container's command. The driver source goes in as the
-// -c argument (about 20 KB, well under the kernel's 128 KiB per argument):
-// nothing has to be in the image but python3, nothing is written to its
+// driverCommand is the container's command: the driver as the -c argument,
+// so nothing has to be in the image but python3, nothing is written to its
 // read-only filesystem, and the driver is ready without a bootstrap round
-// trip on stdin.
+// trip on stdin. The source goes in compressed: the kernel takes at most
+// 128 KiB per argument, which the source itself outgrew.
 func driverCommand(python string) []string {
-	return []string{python, "-c", driverSource}
+	return []string{python, "-c", driverArg()}
 }
+
+// driverArg unpacks and runs the driver source, in __main__ as -c runs it.
+var driverArg = sync.OnceValue(func() string {
+	var b bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
+	w.Write([]byte(driverSource))
+	w.Close()
+	return "import base64,zlib;exec(zlib.decompress(base64.b64decode('" + base64.StdEncoding.EncodeToString(b.Bytes()) + "')))"
+})
+
+// maxArg is the kernel's limit on one argument of execve (MAX_ARG_STRLEN,
+// with its terminating NUL).
+const maxArg = 128 << 10
 
 // LineMagics and CellMagics are the magics the container's IPython shell
 // has (the _line_NAME and _cell_NAME methods of ipython.py), as %lsmagic

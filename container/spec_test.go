@@ -22,7 +22,7 @@ func TestSpecIsHardenedByDefault(t *testing.T) {
 	sp := buildSpec(cfg, "", ownerLabels(), plan)
 	c, h := sp.config, sp.host
 	if c.Image != DefaultImage || c.User != "65534:65534" || c.WorkingDir != "/tmp" || !c.NetworkDisabled ||
-		!c.OpenStdin || !c.StdinOnce || c.Tty || c.Cmd[0] != "python3" || c.Cmd[1] != "-c" || c.Cmd[2] != driverSource {
+		!c.OpenStdin || !c.StdinOnce || c.Tty || c.Cmd[0] != "python3" || c.Cmd[1] != "-c" || c.Cmd[2] != driverArg() {
 		t.Fatalf("%+v", c)
 	}
 	env := strings.Join(c.Env, " ")

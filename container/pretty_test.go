@@ -1,0 +1,93 @@
+package container
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The driver goes in as one argument, which the kernel limits to 128 KiB,
+// and unpacks to its source.
+func TestDriverArgumentFits(t *testing.T) {
+	arg := driverArg()
+	if len(arg) >= maxArg {
+		t.Fatalf("the driver's argument is %d bytes, over the kernel's %d", len(arg), maxArg)
+	}
+	packed := arg[strings.Index(arg, "b64decode('")+len("b64decode('") : strings.LastIndex(arg, "')))")]
+	data, err := base64.StdEncoding.DecodeString(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := zlib.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := io.ReadAll(r)
+	if err != nil || string(src) != driverSource {
+		t.Fatalf("unpacks to %d bytes (%v), the source is %d", len(src), err, len(driverSource))
+	}
+}
+
+var lineMagic = regexp.MustCompile(`(?m)^%(\w+) ?(.*)$`)
+
+// The values corpora (corpus/ipython/values*.py) on the host's python3:
+// each value's and display's text/plain is what IPython showed. Cells with
+// a line magic have it as the host's transformation gives it.
+func TestDriverPrettyCorpus(t *testing.T) {
+	for _, nb := range []string{"values", "values_more"} {
+		src, err := os.ReadFile("../corpus/ipython/" + nb + ".py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile("../corpus/ipython/" + nb + ".expected.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exp struct {
+			Cells []struct {
+				Title    string            `json:"title"`
+				Line     int               `json:"line"`
+				Value    map[string]string `json:"value"`
+				Displays []struct {
+					Data map[string]string `json:"data"`
+				} `json:"displays"`
+			} `json:"cells"`
+		}
+		if err := json.Unmarshal(data, &exp); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		d := startLocal(t)
+		for i, c := range exp.Cells {
+			end := len(lines)
+			if i+1 < len(exp.Cells) {
+				end = exp.Cells[i+1].Line - 1
+			}
+			code := strings.Join(lines[c.Line:end], "\n")
+			code = lineMagic.ReplaceAllString(code, "get_ipython().run_line_magic('$1', '$2')")
+			outs, done := d.run(code)
+			if want := c.Value["text/plain"]; done.Status != "ok" || valueText(done) != want {
+				t.Errorf("%s: %s (%s) value:\n%s\nIPython:\n%s", nb, c.Title, done.Status, valueText(done), want)
+			}
+			var shown []string
+			for _, m := range outs {
+				if m.T == msgDisplay {
+					shown = append(shown, m.MIME["text/plain"])
+				}
+			}
+			var want []string
+			for _, w := range c.Displays {
+				want = append(want, w.Data["text/plain"])
+			}
+			if strings.Join(shown, "\x00") != strings.Join(want, "\x00") {
+				t.Errorf("%s: %s displays %q, IPython %q", nb, c.Title, shown, want)
+			}
+		}
+	}
+}
