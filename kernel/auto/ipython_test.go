@@ -112,7 +112,7 @@ func TestInertMagicsStayOnMonty(t *testing.T) {
 }
 
 // montyNotebooks are the corpus/ipython notebooks that stay on Monty.
-var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true}
+var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true}
 
 // The corpus/ipython notebooks in auto mode: what Monty can show stays
 // there, the rest moves, and every cell shows what IPython showed.

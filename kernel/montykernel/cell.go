@@ -303,7 +303,10 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 		r.Status = kernel.StatusOK
 		// Only a rewritten cell has a value to show: otherwise the cell ends
 		// in a statement or in `expr;` (IPython's way to hide a value).
-		if s, ok := o.Value.Str(); wrapped && c.cut && ok {
+		if steps, ok := valueSteps(o.Value); wrapped && !c.cut && ok {
+			r.Value = &contract.Value{Text: layoutSteps(steps)}
+			kcore.CapValue(r.Value, c.limits.MaxOutputBytes, 0, nil)
+		} else if s, ok := o.Value.Str(); wrapped && c.cut && ok {
 			if s != "None" {
 				r.Value = &contract.Value{Text: s}
 				kcore.CapValue(r.Value, c.limits.MaxOutputBytes, 0, nil)

@@ -94,7 +94,7 @@ func TestInertMagicsOnMonty(t *testing.T) {
 
 // MontyNotebooks are the corpus/ipython notebooks whose every cell Monty
 // answers (its host runs their magics).
-var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true}
+var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true}
 
 // Those notebooks on Monty: every cell shows what IPython showed (timings
 // by shape).
