@@ -76,8 +76,8 @@ func magics(kind string) map[string]bool {
 	return out
 }
 
-// LsMagic is what %lsmagic prints in the container's shell before any
-// magic is registered.
+// LsMagic is the text %lsmagic returns in the container's shell before any
+// magic is registered (IPython 9 returns it as a str, the cell's value).
 func LsMagic() string {
 	list := func(prefix string, names map[string]bool) string {
 		out := make([]string, 0, len(names))
@@ -88,5 +88,5 @@ func LsMagic() string {
 		return strings.Join(out, "  ")
 	}
 	return "Available line magics:\n" + list("%", LineMagics()) + "\n\nAvailable cell magics:\n" + list("%%", CellMagics()) +
-		"\n\nAutomagic is OFF, % prefix IS needed for line magics.\n"
+		"\n\nAutomagic is OFF, % prefix IS needed for line magics."
 }

@@ -988,12 +988,12 @@ class _IPyShell:
         return self._line_pip(" ".join(args[1:]))
 
     def _line_lsmagic(self, line):
-        """The magics, printed as container.LsMagic (and so Monty) prints
-        them; IPython 9 returns the same text as a str."""
+        """The magics as a str, the cell's value in IPython 9 (as
+        container.LsMagic, which Monty returns)."""
         lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
         cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
-        print("\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
-                          "Automagic is OFF, % prefix IS needed for line magics."]))
+        return "\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
+                           "Automagic is OFF, % prefix IS needed for line magics."])
 
     def _line_pinfo(self, line, detail=False):
         """obj? and obj??: IPython's fields of the object, each as
