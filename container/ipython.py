@@ -1122,21 +1122,21 @@ class _IPyShell:
 
     def _lookup(self, name):
         """The object a help line names: as IPython, a name or a dotted
-        chain of attributes (or an empty literal), never an expression to
-        evaluate."""
+        chain of attributes and integer subscripts (x[0].y), or an empty
+        literal; never an expression to evaluate."""
         import re
 
         if name in ("''", '""', "[]", "{}", "()"):
             return eval(name)
-        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*)*", name):
+        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*|\[-?\d+\])*", name):
             raise NameError(name)
-        head, *attrs = name.split(".")
+        head, *parts = re.findall(r"\w+|-?\d+", name)
         if head in self.user_ns:
             obj = self.user_ns[head]
         else:
             obj = getattr(_ipy_builtins, head)
-        for a in attrs:
-            obj = getattr(obj, a)
+        for a in parts:
+            obj = obj[int(a)] if a.lstrip("-").isdigit() else getattr(obj, a)
         return obj
 
     def _inspected(self, line):
