@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -89,5 +90,39 @@ func TestDriverPrettyCorpus(t *testing.T) {
 				t.Errorf("%s: %s displays %q, IPython %q", nb, c.Title, shown, want)
 			}
 		}
+	}
+}
+
+// The printer's layout on random sequences of its primitives, as IPython
+// laid them out (pysrc/testdata/pretty.json, scripts/record-pretty.py).
+func TestPrettyLayoutAsIPython(t *testing.T) {
+	harness := prettyPy + `
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+bad = 0
+for c in cases:
+    p = _Pretty(max_width=c["width"])
+    for o in c["ops"]:
+        if o[0] == "text":
+            p.text(o[1])
+        elif o[0] == "breakable":
+            p.breakable(o[1])
+        elif o[0] == "break":
+            p.break_()
+        elif o[0] == "indent":
+            p.indentation += o[1]
+        elif o[0] == "begin":
+            p.begin_group(o[1], o[2])
+        else:
+            p.end_group(o[1], o[2])
+    p.flush()
+    if "".join(p.out) != c["text"]:
+        bad += 1
+        print(json.dumps(c))
+print(len(cases) - bad, "of", len(cases))
+`
+	out, err := exec.Command(hostPython(t), "-c", harness, "../pysrc/testdata/pretty.json").CombinedOutput()
+	if err != nil || !strings.HasSuffix(string(out), "250 of 250\n") {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }
