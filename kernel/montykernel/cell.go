@@ -507,6 +507,20 @@ func RunSnippet(ctx context.Context, w *monty.Worker, code string, limits kernel
 	return runSnippet(ctx, w, kernel.Snippet{Code: code}, limits, fresh)
 }
 
+// KernelPrelude is what a kernel's session runs before its first cell (its
+// display() and the value func that shows a value as IPython does), shims
+// aside.
+const KernelPrelude = displayPrelude + magicPrelude
+
+// RunKernelCell runs code on w as a kernel cell of a session that ran
+// KernelPrelude: its value shown as IPython shows it.
+func RunKernelCell(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits) (r kernel.Result, lost bool) {
+	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), grace: timeoutGrace, prelude: true}
+	c.run(ctx, w)
+	c.result.Runtime = "monty"
+	return c.result, c.sessionLost
+}
+
 // runSnippet is RunSnippet for a batch snippet (a program shows no value).
 func runSnippet(ctx context.Context, w *monty.Worker, sn kernel.Snippet, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
 	c := &montyCell{code: sn.Code, program: sn.Program, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), fresh: fresh, grace: timeoutGrace}

@@ -232,6 +232,13 @@ def __backyard_pretty__(p, v):
             __backyard_pretty_call__(p, name, [v.default_factory, dict(v)], [])
         else:
             __backyard_pretty_call__(p, name, [list(v)], [("maxlen", v.maxlen)] if v.maxlen is not None else [])
+    elif t.__name__ == "Pattern" and hasattr(v, "pattern"):
+        f = v.flags | (32 if type(v.pattern) is str else 0)
+        args = [__backyard_PrettyRaw__("r" + repr(v.pattern).replace("\\\\", "\\"))]
+        if f:
+            names = [("IGNORECASE", 2), ("LOCALE", 4), ("MULTILINE", 8), ("DOTALL", 16), ("UNICODE", 32), ("VERBOSE", 64), ("DEBUG", 128)]
+            args.append(__backyard_PrettyRaw__("|".join(["re." + n for n, b in names if f & b])))
+        __backyard_pretty_call__(p, "re.compile", args, [])
     elif repr(t) == "<class 'type'>":
         name = __backyard_type_name__(v)
         p.n += len(name)

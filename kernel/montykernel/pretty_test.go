@@ -15,8 +15,8 @@ func TestPrettyValuesOnMonty(t *testing.T) {
 	k := newMonty(t, kernel.Limits{MaxOutputBytes: 4000})
 	for code, want := range map[string]string{
 		// An instance without __repr__: IPython's form, the class's module named.
-		"class Bar:\n    pass\nBar()": `^<__main__\.Bar at 0x[0-9a-f]+>$`,
-		"[Bar(), Bar()]":              `^\[<__main__\.Bar at 0x[0-9a-f]+>, <__main__\.Bar at 0x[0-9a-f]+>\]$`,
+		"class Bar:\n    pass\nBar()":          `^<__main__\.Bar at 0x[0-9a-f]+>$`,
+		"class Bar:\n    pass\n[Bar(), Bar()]": `^\[<__main__\.Bar at 0x[0-9a-f]+>, <__main__\.Bar at 0x[0-9a-f]+>\]$`,
 		// Exceptions as IPython's call expression, broken past the width.
 		"ValueError('x' * 80)":         `^ValueError\('x{80}'\)$`,
 		"[KeyError('k'), TypeError()]": `^\[KeyError\('k'\), TypeError\(\)\]$`,
@@ -27,7 +27,8 @@ func TestPrettyValuesOnMonty(t *testing.T) {
 		// None is not shown; a class is named as IPython names it.
 		"from collections import Counter, deque\n[Counter, deque, dict]": `^\[collections\.Counter, collections\.deque, dict\]$`,
 		"d = {}\nd[1] = d\n[d, d]":                                       `^\[\{1: \{\.\.\.\}\}, \{1: \{\.\.\.\}\}\]$`,
-		"{1: [1.5] * 30}":                                                `^\{1: \[1\.5,\n  1\.5,\n  1\.5,\n`,
+		"import re\n[re.compile('a+', re.I), re.compile(r'\\d')]":        `^\[re\.compile\(r'a\+', re\.IGNORECASE\|re\.UNICODE\), re\.compile\(r'\\d', re\.UNICODE\)\]$`,
+		"{1: [1.5] * 30}": `^\{1: \[1\.5,\n  1\.5,\n  1\.5,\n`,
 	} {
 		r := kerneltest.Run(t, k, code)
 		if r.Status != kernel.StatusOK || r.Value == nil || !regexp.MustCompile(`(?s)`+want).MatchString(r.Value.Text) {
