@@ -78,7 +78,7 @@ func TestContainerFiles(t *testing.T) {
 		}
 		// Nothing outside the workspace, nothing hidden.
 		r = run("import os\n[os.path.exists(p) for p in ['../.env', '.git', 'escape.txt', " + pyStr(outside) + ", '../../outside.txt']], sorted(os.listdir('..')), sorted(os.listdir('.'))")
-		if want := "([False, False, False, False, False], ['data', 'notebooks'], ['sales.csv', 'users.json'])"; value(r) != want {
+		if want := "([False, False, False, False, False],\n ['data', 'notebooks'],\n ['sales.csv', 'users.json'])"; value(r) != want {
 			t.Fatalf("got %s, want %s", value(r), want)
 		}
 		// Writes: seen by later cells, listed, not on the host.
