@@ -29,6 +29,10 @@ const displayPrelude = prettyPrelude + `def display(*objs, display_id=None, clea
             pass
     return None
 def ` + valueFunc + `(v, m):
+    t = type(v)
+    if t is int or t is str or t is float or t is bool:
+        s = repr(v)
+        return (len(s), s[:m])
     s = __backyard_shown__(v, m)
     if type(s) is str:
         return (len(s), s[:m])

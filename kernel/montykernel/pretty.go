@@ -34,13 +34,15 @@ import (
 // breaks groups in depends on them, so the walk opens each one too. Monty
 // has no subclasses, OrderedDict or SimpleNamespace; its Counter,
 // defaultdict and deque are shown as IPython shows them. __backyard_shown__
-// gives the repr itself where that is IPython's text (a number, a str,
-// anything past m characters) and the steps otherwise. (A cycle is found
+// gives the repr itself where that is IPython's text (a number, a str, a
+// list, tuple or dict of those that fits on a line, anything past m
+// characters) and the steps otherwise. (A cycle is found
 // with "is", not id(): a cell calling id() is replayed as one that draws
 // a random number, and every cell with a value calls the prelude.)
 const prettyPrelude = `from collections import Counter as __backyard_Counter__, defaultdict as __backyard_defaultdict__, deque as __backyard_deque__
 __backyard_repr_types__ = {int, str, bool, type(None), bytes}
 __backyard_float_types__ = {float}
+__backyard_leaf_types__ = {int, str, bool, type(None), bytes, float}
 __backyard_builtin_types__ = (ArithmeticError, AssertionError, AttributeError, BaseException, Exception, FileExistsError, FileNotFoundError,
     ImportError, IndexError, IsADirectoryError, KeyError, KeyboardInterrupt, LookupError, MemoryError, ModuleNotFoundError, NameError,
     NotADirectoryError, NotImplementedError, OSError, OverflowError, PermissionError, RecursionError, RuntimeError, StopIteration,
@@ -265,6 +267,14 @@ def __backyard_shown__(v, m):
     t = type(v)
     if t is int or t is str or t is float or t is bool or t is bytes or v is None:
         return repr(v)
+    if (t is list or t is tuple or t is dict) and len(v) <= 26:  # more items never fit in 79 columns
+        kinds = {type(x) for x in v}
+        if t is dict:
+            kinds = kinds | {type(x) for x in v.values()}
+        if kinds <= __backyard_leaf_types__:
+            r = repr(v)
+            if len(r) <= 79:
+                return r
     try:
         p = __backyard_Pretty__(m)
         __backyard_pretty__(p, v)
