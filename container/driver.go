@@ -20,6 +20,11 @@ var driverPy string
 //go:embed ipython.py
 var ipythonPy string
 
+// prettyPy is IPython's pretty printer: the text/plain of values.
+//
+//go:embed pretty.py
+var prettyPy string
+
 // pyerrorPy turns exceptions into records, for the driver and the fork
 // server alike.
 //
@@ -27,9 +32,9 @@ var ipythonPy string
 var pyerrorPy string
 
 // driverSource is the in-container driver: stdlib-only Python >= 3.8, with
-// the function it shows variables with, its exception records and
-// IPython's shell.
-var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + ipythonPy + "\n" + driverPy
+// the function it shows variables with, its exception records, IPython's
+// pretty printer and IPython's shell.
+var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + prettyPy + "\n" + ipythonPy + "\n" + driverPy
 
 // driverCommand is the container's command. The driver source goes in as
 // arguments: nothing has to be in the image but python3, nothing is written
@@ -88,8 +93,8 @@ func magics(kind string) map[string]bool {
 	return out
 }
 
-// LsMagic is what %lsmagic prints in the container's shell before any
-// magic is registered.
+// LsMagic is the text %lsmagic returns in the container's shell before any
+// magic is registered (IPython 9 returns it as a str, the cell's value).
 func LsMagic() string {
 	list := func(prefix string, names map[string]bool) string {
 		out := make([]string, 0, len(names))
@@ -100,5 +105,5 @@ func LsMagic() string {
 		return strings.Join(out, "  ")
 	}
 	return "Available line magics:\n" + list("%", LineMagics()) + "\n\nAvailable cell magics:\n" + list("%%", CellMagics()) +
-		"\n\nAutomagic is OFF, % prefix IS needed for line magics.\n"
+		"\n\nAutomagic is OFF, % prefix IS needed for line magics."
 }

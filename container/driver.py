@@ -478,53 +478,14 @@ def _is_figure(v):
     return mf is not None and isinstance(v, mf.Figure)
 
 
-def _precise(value, fmt):
-    """The text of value with its floats (also inside lists, tuples, sets
-    and dicts) in the %precision format, as IPython's pretty printer shows
-    them; None when value holds no float."""
-    t = type(value)
-    if t is float:
-        return fmt % value
-    if t not in (list, tuple, set, frozenset, dict) or not value or len(value) > 1000:
-        return None
-    found = [False]
-
-    def one(v, depth):
-        tv = type(v)
-        if tv is float:
-            found[0] = True
-            return fmt % v
-        if depth > 20 or tv not in (list, tuple, set, frozenset, dict):
-            return repr(v)
-        if tv is dict:
-            return "{" + ", ".join(one(k, depth + 1) + ": " + one(x, depth + 1) for k, x in v.items()) + "}"
-        items = list(v)
-        if tv in (set, frozenset):
-            if not items:
-                return repr(v)
-            try:
-                items = sorted(items)
-            except Exception:
-                pass
-        inner = ", ".join(one(x, depth + 1) for x in items)
-        if tv is list:
-            return "[" + inner + "]"
-        if tv is tuple:
-            return "(" + inner + ("," if len(items) == 1 else "") + ")"
-        return ("{" + inner + "}") if tv is set else "frozenset({" + inner + "})"
-
-    text = one(value, 0)
-    return text if found[0] else None
-
-
 def _bundle(value):
     """The MIME bundle of a value: text/plain always, plus what the object
     offers (_repr_mimebundle_, _repr_*_ methods, a matplotlib figure)."""
-    mime = {"text/plain": repr(value)}
-    if _ipy_state["precision"]:
-        text = _precise(value, _ipy_state["precision"])  # %precision
-        if text is not None:
-            mime["text/plain"] = text
+    try:
+        text = _pretty_text(value, _ipy_state["precision"])
+    except Exception:  # a _repr_pretty_ that fails: the repr, as before
+        text = repr(value)
+    mime = {"text/plain": text}
     if isinstance(value, type):
         return mime
     if _is_figure(value):

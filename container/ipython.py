@@ -1082,12 +1082,12 @@ class _IPyShell:
         return self._line_pip(" ".join(args[1:]))
 
     def _line_lsmagic(self, line):
-        """The magics, printed as container.LsMagic (and so Monty) prints
-        them; IPython 9 returns the same text as a str."""
+        """The magics as a str, the cell's value in IPython 9 (as
+        container.LsMagic, which Monty returns)."""
         lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
         cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
-        print("\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
-                          "Automagic is OFF, % prefix IS needed for line magics."]))
+        return "\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
+                           "Automagic is OFF, % prefix IS needed for line magics."])
 
     def _line_pinfo(self, line, detail=False):
         """obj? and obj??: IPython's fields of the object, each as
@@ -1216,21 +1216,21 @@ class _IPyShell:
 
     def _lookup(self, name):
         """The object a help line names: as IPython, a name or a dotted
-        chain of attributes (or an empty literal), never an expression to
-        evaluate."""
+        chain of attributes and integer subscripts (x[0].y), or an empty
+        literal; never an expression to evaluate."""
         import re
 
         if name in ("''", '""', "[]", "{}", "()"):
             return eval(name)
-        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*)*", name):
+        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*|\[-?\d+\])*", name):
             raise NameError(name)
-        head, *attrs = name.split(".")
+        head, *parts = re.findall(r"\w+|-?\d+", name)
         if head in self.user_ns:
             obj = self.user_ns[head]
         else:
             obj = getattr(_ipy_builtins, head)
-        for a in attrs:
-            obj = getattr(obj, a)
+        for a in parts:
+            obj = obj[int(a)] if a.lstrip("-").isdigit() else getattr(obj, a)
         return obj
 
     def _inspected(self, line):

@@ -55,3 +55,32 @@ func TestDisplaysGoToTheirDocument(t *testing.T) {
 		}
 	}
 }
+
+// update_display in a later cell updates the display an earlier cell
+// showed, as in Jupyter: backyard/display names the earlier execution.
+func TestUpdateDisplayOfAnEarlierCell(t *testing.T) {
+	c := startWith(t, containerOptions(t), lsptest.VSCode, map[string]any{"backyard": map[string]any{"backend": "container"}})
+	a := open(t, c, "a.py", "# %%\nfrom IPython.display import display, update_display\nh = display('first', display_id='progress')\n"+
+		"# %%\nupdate_display('second', display_id='progress')\n# %%\nh.update('third')\n")
+	first := run(t, c, contract.CmdRunCell, lsptest.LineArg(a, 1))[0]
+	if len(first.Displays) != 1 || first.Displays[0].DisplayID != "progress" {
+		t.Fatalf("%s", mustJSON(first))
+	}
+	second := run(t, c, contract.CmdRunCell, lsptest.LineArg(a, 4))[0]
+	third := run(t, c, contract.CmdRunCell, lsptest.LineArg(a, 6))[0]
+	await(t, c, lsptest.ExecutionDone(third.ID))
+	if second.Status != contract.StatusOK || len(second.Displays) != 0 || third.Status != contract.StatusOK || len(third.Displays) != 0 {
+		t.Fatalf("%s %s", mustJSON(second), mustJSON(third))
+	}
+	var updates []string
+	for _, m := range c.Messages() {
+		var p contract.DisplayParams
+		if m.Method != contract.MethodDisplay || m.Decode(&p) != nil || !p.Update || p.ExecutionID != first.ID {
+			continue
+		}
+		updates = append(updates, p.Display.Data["text/plain"])
+	}
+	if want := []string{"'second'", "'third'"}; !slices.Equal(updates, want) {
+		t.Errorf("updates of %s sent: %q, want %q", first.ID, updates, want)
+	}
+}

@@ -37,7 +37,11 @@ func runText(r *contract.RunPythonResult) string {
 		b.WriteString(DisplayText(d))
 	}
 	if r.Result != "" {
-		fmt.Fprintf(&b, "Out[%d]: %s\n", r.ExecutionCount, clip(r.Result))
+		text := clip(r.Result)
+		if strings.Contains(text, "\n") {
+			text = "\n" + text // as IPython's terminal: a pretty-printed value lines up at the left
+		}
+		fmt.Fprintf(&b, "Out[%d]: %s\n", r.ExecutionCount, text)
 	}
 	if e := r.Error; e != nil {
 		if e.Formatted != "" {

@@ -18,6 +18,11 @@ func TestRunText(t *testing.T) {
 	if got := runText(r); got != "Out[3]: 42\n[ok · monty · 0.0 ms]" {
 		t.Fatalf("%q", got)
 	}
+	// A value on lines of its own starts on a new line, as in IPython's terminal.
+	r.Result = "[1,\n 2]"
+	if got := runText(r); got != "Out[3]: \n[1,\n 2]\n[ok · monty · 0.0 ms]" {
+		t.Fatalf("%q", got)
+	}
 }
 
 func TestClipKeepsHeadAndTail(t *testing.T) {

@@ -44,6 +44,12 @@ func (v *Value) Str() (string, bool) {
 	return s.Str, true
 }
 
+// IsList reports whether the value is a list.
+func (v *Value) IsList() bool {
+	_, ok := v.node(v.root).GetKind().(*pb.MontyNode_List)
+	return ok
+}
+
 // Int returns the value if it is an int that fits 64 bits.
 func (v *Value) Int() (int64, bool) {
 	n := v.node(v.root)

@@ -290,14 +290,25 @@ func (e *execution) run(s *session) {
 	if f, ok := nb.ev.(FlushEvents); ok {
 		req.OnSent = f.Flush
 	}
-	if de, ok := nb.ev.(DisplayEvents); ok {
-		req.OnDisplay = func(d contract.Display, update, clear bool) {
+	de, _ := nb.ev.(DisplayEvents)
+	req.OnDisplay = func(d contract.Display, update, clear bool) {
+		if de != nil {
 			out.flush() // the output printed before it goes first
 			p := &contract.DisplayParams{URI: uri, ExecutionID: id, Update: update, Clear: clear}
 			if !clear {
 				p.Display = &d
 			}
 			de.Display(p)
+		}
+		if !update {
+			return
+		}
+		// An update reaches the displays of earlier cells too, as in Jupyter.
+		for _, earlier := range e.doc.updateDisplays(id, d) {
+			if de != nil {
+				upd := d
+				de.Display(&contract.DisplayParams{URI: uri, ExecutionID: earlier, Update: true, Display: &upd})
+			}
 		}
 	}
 	if in, ok := nb.ev.(InputEvents); ok {

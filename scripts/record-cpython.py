@@ -21,9 +21,13 @@ folder shows it:
     after the other; a failing cell does not stop the next;
   * a __future__ feature a cell imports stays on for the cells after it,
     as IPython keeps its compiler's flags;
-  * a trailing expression is displayed as its repr (Out[n]) unless it is
-    None or the cell ends in ';' (the container kernel's driver shows repr
-    too; IPython's pretty printer would wrap long containers and sort sets);
+  * a trailing expression is displayed (Out[n]) as IPython's displayhook
+    shows it, unless it is None or the cell ends in ';': the text of
+    IPython's pretty printer (IPython/lib/pretty.py, which needs only the
+    standard library: --pretty names the file, by default the one of the
+    IPython the running python imports; it is mounted into the image),
+    with the displayhook's floats (their repr) -- past 79 columns a
+    container breaks one item a line, sets are sorted;
   * an exception is recorded as ename (the type's name) and evalue
     (str(e), "<exception str() failed>" when that raises; for the cell's own
     syntax error the message only), with the output printed before it;
@@ -287,7 +291,7 @@ def run_notebook(path):
                 else:
                     value = eval(part, ns)
             if last is not None and value is not None:
-                rec["value"] = repr(value)
+                rec["value"] = _shown(value)
         except _CellSyntaxError as w:
             rec.update(status="error", ename=type(w.error).__name__, evalue=w.error.msg)
         except BaseException as e:  # noqa: B036 - a cell's KeyboardInterrupt/SystemExit is its result
@@ -307,6 +311,31 @@ def run_notebook(path):
         rec["stdout"], rec["stderr"] = "".join(out), "".join(err)
         records.append(rec)
     return records
+
+
+_PRETTY = []
+
+
+def _shown(value):
+    """Out[n]'s text: IPython's pretty printer as its displayhook sets it up
+    (79 columns, floats by their repr)."""
+    if not _PRETTY:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("_ipython_pretty", os.environ["BACKYARD_IPYTHON_PRETTY"])
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        printers = dict(mod._type_pprinters)
+        printers[float] = lambda obj, p, cycle: p.text(repr(obj))
+        _PRETTY.extend([mod, printers])
+    import io
+
+    mod, printers = _PRETTY
+    s = io.StringIO()
+    p = mod.RepresentationPrinter(s, type_pprinters=dict(printers))
+    p.pretty(value)
+    p.flush()
+    return s.getvalue()
 
 
 def _safe(value, what, func=str):
@@ -353,6 +382,8 @@ def worker(root, notebooks, hash_seed=None):
     its folder within a fresh copy of root, and prints one JSON line each."""
     version = "%d.%d.%d" % sys.version_info[:3]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    if not env.get("BACKYARD_IPYTHON_PRETTY"):
+        sys.exit("record-cpython: no IPython pretty printer (BACKYARD_IPYTHON_PRETTY)")
     env.update(KERNEL_ENV)
     if hash_seed is not None:
         env["PYTHONHASHSEED"] = str(hash_seed)
@@ -414,14 +445,17 @@ def record_set(args, root, notebooks, hash_seed=None):
     tail = ["--worker", "--root"]
     if hash_seed is not None:
         tail = ["--hash-seed", str(hash_seed)] + tail
+    env = dict(os.environ)
     if args.python:
+        env["BACKYARD_IPYTHON_PRETTY"] = args.pretty
         cmd = [args.python, me] + tail + [root, "--"] + notebooks
     else:
         cmd = ["docker", "run", "--rm", "-i", "--network", "none", "--user", "65534:65534",
                "-v", "%s:/corpus:ro" % root, "-v", "%s:/record-cpython.py:ro" % me,
+               "-v", "%s:/ipython-pretty.py:ro" % args.pretty, "-e", "BACKYARD_IPYTHON_PRETTY=/ipython-pretty.py",
                "-e", "HOME=/tmp", args.image,
                "python3", "/record-cpython.py"] + tail + ["/corpus", "--"] + notebooks
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, encoding="utf-8")
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, encoding="utf-8", env=env)
     for line in p.stdout:
         yield json.loads(line)
     if p.wait() != 0:
@@ -434,6 +468,7 @@ def main():
     ap.add_argument("--python", help="run this local Python instead of the image's")
     ap.add_argument("--image", default=os.environ.get("BACKYARD_TEST_IMAGE", "backyard-python:test"))
     ap.add_argument("--check", action="store_true", help="run twice under different hash seeds; write nothing")
+    ap.add_argument("--pretty", help="IPython's IPython/lib/pretty.py (default: the one of the IPython this python imports)")
     ap.add_argument("--run-one", nargs=2, metavar=("NOTEBOOK", "RESULT"), help=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--root", help=argparse.SUPPRESS)
@@ -447,6 +482,14 @@ def main():
     if args.worker:
         worker(args.root, [n for n in rest if n != "--"] + [n for n in args.paths if n != "--"], args.hash_seed)
         return
+    if not args.pretty:
+        import importlib.util
+
+        spec = importlib.util.find_spec("IPython")
+        if spec is None or not spec.submodule_search_locations:
+            sys.exit("record-cpython: Out[n] is IPython's pretty text: install IPython here or pass --pretty IPython/lib/pretty.py")
+        args.pretty = os.path.join(list(spec.submodule_search_locations)[0], "lib", "pretty.py")
+    args.pretty = os.path.abspath(args.pretty)
     sets = find_notebooks(args.paths or [os.path.join(REPO, s) for s in DEFAULT_SETS])
     if not sets:
         sys.exit("record-cpython: no notebooks found")

@@ -320,7 +320,11 @@ func printResult(w io.Writer, path string, rec *contract.Execution, live bool) {
 		}
 	}
 	if rec.Result != nil {
-		fmt.Fprintf(w, "Out[%d]: %s\n", rec.ExecutionCount, rec.Result.Text)
+		text := rec.Result.Text
+		if strings.Contains(text, "\n") {
+			text = "\n" + text // as IPython's terminal: a pretty-printed value lines up at the left
+		}
+		fmt.Fprintf(w, "Out[%d]: %s\n", rec.ExecutionCount, text)
 		if others := notebook.OtherMIME(rec.Result.MIME); len(others) > 0 {
 			fmt.Fprintf(w, "   [also: %s]\n", strings.Join(others, ", "))
 		}

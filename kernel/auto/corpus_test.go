@@ -113,8 +113,16 @@ func TestEveryDifferenceHasARule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { w.Close() }()
+	// A fresh session runs the kernel's prelude and the shims'; a cell runs
+	// as a kernel cell, its value shown as IPython shows it.
 	feed := func(code string, fresh bool) kernel.Result {
-		r, lost := montykernel.RunSnippet(context.Background(), w, code, kernel.DefaultLimits, fresh)
+		var r kernel.Result
+		var lost bool
+		if fresh {
+			r, lost = montykernel.RunSnippet(context.Background(), w, montykernel.KernelPrelude+code, kernel.DefaultLimits, true)
+		} else {
+			r, lost = montykernel.RunKernelCell(context.Background(), w, code, kernel.DefaultLimits)
+		}
 		if lost {
 			w.Close()
 			if w, err = monty.Start(context.Background(), montykernel.WorkerConfig(bin, kernel.DefaultLimits)); err != nil {

@@ -252,7 +252,8 @@ func TestAutoMoveCarriesValues(t *testing.T) {
 		t.Fatal("a container runs beside Monty already: the move would not carry")
 	}
 	r := kerneltest.Run(t, a, "import numpy\n(repr(r), h, p, when.year, blob, double(3))")
-	want := "('" + drawn + "', " + h + ", P(x=1, y=2.5), 2024, {'k': (1, b'\\x00', None), 2: [1.5, 'é']}, 6)"
+	// Past 79 columns, one item a line (IPython's pretty printer).
+	want := "('" + drawn + "',\n " + h + ",\n P(x=1, y=2.5),\n 2024,\n {'k': (1, b'\\x00', None), 2: [1.5, 'é']},\n 6)"
 	if r.Status != kernel.StatusOK || r.Backend != contract.BackendContainer || r.Value == nil || r.Value.Text != want {
 		t.Fatalf("%+v %+v\n got %v\nwant %s", r, r.Error, r.Value, want)
 	}

@@ -83,8 +83,8 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 		t.Fatalf("%%who: %s %+v %q", whoOnMonty.Backend, whoOnMonty.Routing, whoOnMonty.Stdout)
 	}
 	onMonty := kerneltest.Run(t, a, "%lsmagic")
-	if onMonty.Backend != contract.BackendMonty || onMonty.Routing != nil || !strings.HasPrefix(onMonty.Stdout, "Available line magics:\n") {
-		t.Fatalf("%%lsmagic: %s %+v %q", onMonty.Backend, onMonty.Routing, onMonty.Stdout)
+	if onMonty.Backend != contract.BackendMonty || onMonty.Routing != nil || onMonty.Value == nil || !strings.HasPrefix(onMonty.Value.Text, `'Available line magics:\n`) {
+		t.Fatalf("%%lsmagic: %s %+v %+v", onMonty.Backend, onMonty.Routing, onMonty.Value)
 	}
 	// The container's shell lists the same.
 	if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer {
@@ -94,8 +94,8 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 		t.Fatalf("%%who in the container (%s): %q, on Monty %q", r.Backend, r.Stdout, whoOnMonty.Stdout)
 	}
 	inContainer := kerneltest.Run(t, a, "%lsmagic")
-	if inContainer.Backend != contract.BackendContainer || inContainer.Stdout != onMonty.Stdout {
-		t.Fatalf("%%lsmagic in the container (%s):\n%s\non Monty:\n%s", inContainer.Backend, inContainer.Stdout, onMonty.Stdout)
+	if inContainer.Backend != contract.BackendContainer || inContainer.Value == nil || inContainer.Value.Text != onMonty.Value.Text || inContainer.Stdout != "" {
+		t.Fatalf("%%lsmagic in the container (%s):\n%+v\non Monty:\n%+v", inContainer.Backend, inContainer.Value, onMonty.Value)
 	}
 }
 
@@ -114,7 +114,7 @@ func TestInertMagicsStayOnMonty(t *testing.T) {
 }
 
 // montyNotebooks are the corpus/ipython notebooks that stay on Monty.
-var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true}
+var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true}
 
 // The corpus/ipython notebooks in auto mode: what Monty can show stays
 // there, the rest moves, and every cell shows what IPython showed.

@@ -134,7 +134,9 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs, c.pip), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
 		OnDisplay: func(d container.Display) {
-			if x, ok := displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear, d.AfterResult); ok && c.onDisplay != nil {
+			// An update of no output of this cell still goes out: it may
+			// be of an earlier cell's.
+			if x, ok := displays.Add(d.Data, d.Metadata, d.ID, d.Update, d.Clear, d.AfterResult); (ok || d.Update) && c.onDisplay != nil {
 				c.onDisplay(x, d.Update, d.Clear)
 			}
 		},

@@ -14,6 +14,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // Magics, shell escapes and display outputs, as an IPython kernel shows
@@ -76,8 +77,8 @@ func TestIPythonMagics(t *testing.T) {
 		if r = ok("%xmode Plain"); r.Stdout != "Exception reporting mode: Plain\n" {
 			t.Errorf("%%xmode: %q", r.Stdout)
 		}
-		if r = ok("%lsmagic"); r.Stdout != container.LsMagic() || !strings.Contains(r.Stdout, "%%timeit") || !strings.Contains(r.Stdout, "%%python3") {
-			t.Errorf("%%lsmagic: %q", r.Stdout)
+		if r = ok("%lsmagic"); r.Stdout != "" || r.Value == nil || r.Value.Text != ipysyntax.PyRepr(container.LsMagic()) || !strings.Contains(r.Value.Text, "%%timeit") || !strings.Contains(r.Value.Text, "%%python3") {
+			t.Errorf("%%lsmagic: %q %+v", r.Stdout, r.Value)
 		}
 		if r = ok("%xmode Nope"); r.Stdout != "" || !strings.Contains(r.Stderr, "UserWarning: Error changing user exception modes.\nUnrecognized mode in FormattedTB: <Nope>\n") {
 			t.Errorf("%%xmode Nope: %q %q", r.Stdout, r.Stderr)

@@ -152,3 +152,26 @@ func vmHWM(b *testing.B, pid int) int {
 	}
 	return 0
 }
+
+// BenchmarkValueCell: cells that show a value as IPython does: a number,
+// a short list, a list of 30 numbers one a line, a list of 1,000.
+func BenchmarkValueCell(b *testing.B) {
+	for _, c := range []struct{ name, code string }{{"int", "x"}, {"short-list", "[x, 2, 3]"}, {"list-30", "list(range(30))"}, {"list-1000", "list(range(1000))"}} {
+		b.Run(c.name, func(b *testing.B) {
+			k := benchKernel(b, Options{})
+			ctx := context.Background()
+			var s kerneltest.Samples
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t := time.Now()
+				r, err := k.Execute(ctx, kernel.Request{Code: c.code})
+				s = append(s, time.Since(t))
+				if err != nil || r.Status != kernel.StatusOK || r.Value == nil {
+					b.Fatal(err, r.Error)
+				}
+			}
+			b.StopTimer()
+			s.Report(b)
+		})
+	}
+}

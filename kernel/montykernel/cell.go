@@ -303,7 +303,10 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 		r.Status = kernel.StatusOK
 		// Only a rewritten cell has a value to show: otherwise the cell ends
 		// in a statement or in `expr;` (IPython's way to hide a value).
-		if s, ok := o.Value.Str(); wrapped && c.cut && ok {
+		if steps, ok := valueSteps(o.Value); wrapped && !c.cut && ok {
+			r.Value = &contract.Value{Text: layoutSteps(steps)}
+			kcore.CapValue(r.Value, c.limits.MaxOutputBytes, 0, nil)
+		} else if s, ok := o.Value.Str(); wrapped && c.cut && ok {
 			if s != "None" {
 				r.Value = &contract.Value{Text: s}
 				kcore.CapValue(r.Value, c.limits.MaxOutputBytes, 0, nil)
@@ -502,6 +505,20 @@ func keyErrorValue(msg string) string {
 // must be replaced.
 func RunSnippet(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits, fresh bool) (r kernel.Result, lost bool) {
 	return runSnippet(ctx, w, kernel.Snippet{Code: code}, limits, fresh)
+}
+
+// KernelPrelude is what a kernel's session runs before its first cell (its
+// display() and the value func that shows a value as IPython does), shims
+// aside.
+const KernelPrelude = displayPrelude + magicPrelude
+
+// RunKernelCell runs code on w as a kernel cell of a session that ran
+// KernelPrelude: its value shown as IPython shows it.
+func RunKernelCell(ctx context.Context, w *monty.Worker, code string, limits kernel.Limits) (r kernel.Result, lost bool) {
+	c := &montyCell{code: code, limits: limits, out: kcore.NewOutput(limits.MaxOutputBytes, kernel.Request{}), grace: timeoutGrace, prelude: true}
+	c.run(ctx, w)
+	c.result.Runtime = "monty"
+	return c.result, c.sessionLost
 }
 
 // runSnippet is RunSnippet for a batch snippet (a program shows no value).

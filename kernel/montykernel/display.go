@@ -14,19 +14,29 @@ import (
 const displayFunc = "__backyard_display__"
 
 // displayPrelude defines IPython's display() builtin on Monty: each object
-// becomes a text/plain display output (its repr), as IPython shows an
-// object without other representations. Without the host function (a
-// replay) it shows nothing. It also defines valueFunc.
-const displayPrelude = `def display(*objs, display_id=None, clear=False, **kwargs):
+// becomes a text/plain display output (its text as IPython's pretty
+// printer shows it), as IPython shows an object without other
+// representations; past 1 MiB of text, its repr (which the output limit
+// cuts, as any). Without the host function (a replay) it shows
+// nothing. It also defines valueFunc, which gives a cell's value as
+// __backyard_shown__ does, a repr as the pair of its length and its first
+// m characters.
+const displayPrelude = prettyPrelude + `def display(*objs, display_id=None, clear=False, **kwargs):
     for o in objs:
         try:
-            ` + displayFunc + `(repr(o), display_id)
+            ` + displayFunc + `(__backyard_shown__(o, 1048576), display_id)
         except NameError:
             pass
     return None
 def ` + valueFunc + `(v, m):
-    r = repr(v)
-    return (len(r), r[:m])
+    t = type(v)
+    if t is int or t is str or t is float or t is bool:
+        s = repr(v)
+        return (len(s), s[:m])
+    s = __backyard_shown__(v, m)
+    if type(s) is str:
+        return (len(s), s[:m])
+    return s
 `
 
 // valueFunc is the prelude's function that a kernel cell's trailing
@@ -46,7 +56,7 @@ func (d *displayed) bind(fns map[string]monty.Func, max int) map[string]monty.Fu
 		fns = map[string]monty.Func{}
 	}
 	fns[displayFunc] = func(_ context.Context, args []any, _ map[string]any) (any, error) {
-		text, _ := args[0].(string)
+		text := shownText(args[0])
 		id, _ := args[1].(string)
 		d.mu.Lock()
 		defer d.mu.Unlock()

@@ -74,9 +74,14 @@ func TestMontyAnswersMagics(t *testing.T) {
 	if r := kerneltest.Run(t, k, "%who"); r.Stdout != "Interactive namespace is empty.\n" {
 		t.Fatalf("%%who: %q %+v", r.Stdout, r.Error)
 	}
+	// IPython 9 returns the listing as a str: the cell's value.
 	r = kerneltest.Run(t, k, "%lsmagic")
-	if r.Status != kernel.StatusOK || !strings.Contains(r.Stdout, "  %pwd  ") || !strings.Contains(r.Stdout, "%%bash") {
-		t.Fatalf("%%lsmagic: %s %q", r.Status, r.Stdout)
+	if r.Status != kernel.StatusOK || r.Stdout != "" || r.Value == nil || !strings.HasPrefix(r.Value.Text, `'Available line magics:\n%`) ||
+		!strings.Contains(r.Value.Text, "  %pwd  ") || !strings.Contains(r.Value.Text, "%%bash") || !strings.HasSuffix(r.Value.Text, "line magics.'") {
+		t.Fatalf("%%lsmagic: %s %q %+v", r.Status, r.Stdout, r.Value)
+	}
+	if r := kerneltest.Run(t, k, "m = %lsmagic\nprint(m.splitlines()[0])"); r.Stdout != "Available line magics:\n" {
+		t.Fatalf("m = %%lsmagic: %q %+v", r.Stdout, r.Error)
 	}
 	r = kerneltest.Run(t, k, "%foo bar")
 	if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%foo` not found." || len(r.Error.Traceback) != 0 {
@@ -99,7 +104,7 @@ func TestInertMagicsOnMonty(t *testing.T) {
 
 // MontyNotebooks are the corpus/ipython notebooks whose every cell Monty
 // answers (its host runs their magics).
-var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true}
+var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true}
 
 // Those notebooks on Monty: every cell shows what IPython showed (timings
 // by shape).

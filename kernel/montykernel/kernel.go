@@ -307,7 +307,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		case u.Name == "pwd":
 			r.Value = &contract.Value{Text: ipysyntax.PyRepr(cmp.Or(k.opts.Dir, "/"))}
 		case u.Name == "lsmagic":
-			r.Stdout = container.LsMagic()
+			r.Value = &contract.Value{Text: ipysyntax.PyRepr(container.LsMagic())}
 		case u.Name == "env":
 			_, env, _ := k.env(w, "")
 			r.Value = &contract.Value{Text: prettyDict(env.(map[string]any))}

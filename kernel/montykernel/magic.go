@@ -221,7 +221,7 @@ func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, err
 	case name == "pwd":
 		return "", cmp.Or(k.opts.Dir, "/"), nil
 	case name == "lsmagic":
-		return container.LsMagic(), nil, nil
+		return "", container.LsMagic(), nil
 	case name == "precision":
 		return "", "%r", nil
 	case name == "env":

@@ -154,8 +154,17 @@ func cellMagic(code string) (Result, bool) {
 // pythonBody are the cell magics whose body is Python code.
 var pythonBody = map[string]bool{"time": true, "timeit": true, "capture": true, "prun": true}
 
-// helpTarget is what `x?` may ask about: a dotted name, maybe with % and *.
-var helpTarget = regexp.MustCompile(`^%{0,2}[\p{L}_*][\p{L}\p{N}_*]*(\.[\p{L}_*][\p{L}\p{N}_*]*)*$`)
+// helpName is what `x?` may ask about, as IPython's help-end rule reads
+// it: a dotted name, maybe with % and *, and integer subscripts (x[0]).
+const helpName = `%{0,2}[\p{L}\p{Nl}\p{No}_*][\p{L}\p{N}_*]*(?:\.[\p{L}\p{Nl}\p{No}_*][\p{L}\p{N}_*]*|\[-?[0-9]+\])*`
+
+var (
+	helpTarget = regexp.MustCompile(`^` + helpName + `$`)
+	// helpEndName finds, as IPython searches a line ending in ? or ??,
+	// the leftmost such name that runs up to them: in Point(1, 2).x? it
+	// is x, and the help is on x (the line's call is not run).
+	helpEndName = regexp.MustCompile(`(` + helpName + `)(\?\??)$`)
+)
 
 // transformOne transforms the first line holding IPython syntax.
 func transformOne(code string) (string, Use, bool) {
@@ -167,8 +176,9 @@ func transformOne(code string) (string, Use, bool) {
 			continue
 		}
 		if t.Kind == pysrc.Newline {
-			// Help at the end of a logical line: x? or x??.
-			if startTok >= 0 && i > 0 && isOp(toks[i-1], "?") && toks[i-1].Depth == 0 {
+			// Help at the end of a logical line: x? or x?? (nothing after
+			// it, not even a space, as IPython reads it).
+			if startTok >= 0 && i > 0 && isOp(toks[i-1], "?") && toks[i-1].Depth == 0 && strings.Trim(code[toks[i-1].End:t.Start], "\r\n") == "" {
 				if out, use, ok := helpEnd(code, toks[startTok].Line, toks[i-1].Line); ok {
 					return out, use, true
 				}
@@ -356,16 +366,11 @@ func helpEnd(code string, first, last int) (string, Use, bool) {
 	line := assemble(code, s, s.start)
 	trimmed := strings.TrimLeft(line, " \t\f")
 	indent := line[:len(line)-len(trimmed)]
-	esc := "?"
-	target := strings.TrimSuffix(trimmed, "?")
-	if strings.HasSuffix(target, "?") {
-		esc, target = "??", strings.TrimSuffix(target, "?")
-	}
-	target = strings.TrimSpace(target)
-	if !helpTarget.MatchString(target) {
+	m := helpEndName.FindStringSubmatch(strings.TrimRight(trimmed, "\r\n"))
+	if m == nil {
 		return code, Use{}, false
 	}
-	call, use := helpCall(target, esc)
+	call, use := helpCall(m[1], m[2])
 	use.Line, use.call = first, call
 	out := replace(code, s, indent, call)
 	if !lineBreak(code, s) {

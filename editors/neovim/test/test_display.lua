@@ -364,3 +364,23 @@ T.test("kitty, through Neovim's TUI: the sequence and the placeholder cells reac
   T.ok(sgr == "31" or sgr == "38;5;1" or (sgr or ""):find(";31$") or (sgr or ""):find(";38;5;1$"),
     "the cells' colour is the image id: " .. vim.inspect(sgr))
 end)
+
+T.test("update_display in a later cell updates an earlier cell's display", function()
+  local buf = T.open({
+    "# %% shows", -- 1
+    "from IPython.display import display, update_display", -- 2
+    "display('first', display_id='progress')", -- 3
+    "# %% updates", -- 4
+    "update_display('second', display_id='progress')", -- 5
+  }, "later.py")
+  T.cursor(2)
+  vim.cmd("BackyardRunCell")
+  T.wait_output(buf, 2, T.done(1), "the first cell", 120000)
+  T.cursor(5)
+  vim.cmd("BackyardRunCell")
+  T.wait_output(buf, 4, T.done(2), "the second cell", 120000)
+  local lines = T.wait_output(buf, 2, function(l)
+    return has(l, "│ 'second'")
+  end, "the update of the first cell's display", 30000)
+  T.eq("│ 'second'", lines[2], "the first cell shows the update")
+end)

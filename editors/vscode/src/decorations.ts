@@ -4,7 +4,7 @@
 
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { ExecutionStateParams, OutputParams } from './protocol';
+import type { DisplayParams, ExecutionStateParams, OutputParams } from './protocol';
 import { hoverMarkdown, inline, looks, showDisplaysCommand, type Look } from './render';
 import { DocumentResults, type ResultEntry } from './results';
 
@@ -69,6 +69,11 @@ export class InlineResults implements vscode.Disposable {
   onOutput(p: OutputParams): void {
     // Streaming can be chatty: redraw at most every 100 ms per document.
     if (this.results(p.uri).onOutput(p.executionId, p.text, p.stream, p.idle)) this.draw(p.uri, 100);
+  }
+
+  /** backyard/display updating an earlier run's display (update_display in a later cell): its record takes the data. */
+  onDisplay(p: DisplayParams): void {
+    if (p.update && p.display && this.results(p.uri).onDisplayUpdate(p.executionId, p.display)) this.draw(p.uri);
   }
 
   /** After a restart the namespace is gone: earlier results describe nothing now. */

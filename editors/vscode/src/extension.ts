@@ -204,7 +204,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const c = client;
   c.onNotification(Notify.executionState, onExecutionState);
   c.onNotification(Notify.output, onOutput);
-  c.onNotification(Notify.display, (p: DisplayParams) => notebooks?.onDisplay(p));
+  c.onNotification(Notify.display, (p: DisplayParams) => (isKernelUri(p.uri) ? notebooks?.onDisplay(p) : inline.onDisplay(p)));
   c.onNotification(Notify.kernelState, (p: KernelStateParams) => status.onKernelState(p));
   c.onRequest(Request.input, askInput);
   c.onDidChangeState((e) => {

@@ -3,7 +3,7 @@
 // result's lines makes it stale) and replaced when the same lines run again.
 // Pure: fed by backyard/executionState, backyard/output and text changes.
 
-import type { Execution, ExecutionStateParams, Range, Stream } from './protocol';
+import type { Display, Execution, ExecutionStateParams, Range, Stream } from './protocol';
 
 export type Phase = 'queued' | 'running' | 'done';
 
@@ -97,6 +97,22 @@ export class DocumentResults {
       return true;
     }
     e.streamed = (e.streamed + text).slice(-maxStreamed);
+    return true;
+  }
+
+  /**
+   * Applies an update of a finished execution's displays (update_display in
+   * a later cell, as Jupyter updates a display wherever it is): the outputs
+   * with the update's display id take its data. Returns whether any did.
+   */
+  onDisplayUpdate(executionId: string, d: Display): boolean {
+    const e = this.get(executionId);
+    const x = e?.execution;
+    if (!e || e.phase !== 'done' || !x || !d.displayId || !x.displays?.some((o) => o.displayId === d.displayId)) return false;
+    e.execution = {
+      ...x,
+      displays: x.displays.map((o) => (o.displayId === d.displayId ? { ...o, data: d.data, metadata: d.metadata } : o)),
+    };
     return true;
   }
 

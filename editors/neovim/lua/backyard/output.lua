@@ -696,13 +696,29 @@ end
 
 --- Handles backyard/display: a display output of a running cell, shown
 --- after the text printed before it; an update replaces the data of the
---- cell's outputs with its display id; a clear drops the cell's displays
---- so far (clear_output). The done record then has them all.
+--- cell's outputs with its display id (of a cell that ran before too:
+--- update_display in a later cell, as in Jupyter); a clear drops the
+--- cell's displays so far (clear_output). The done record then has them all.
 ---@param bufnr integer
 ---@param p { executionId: string, display: table?, update: boolean?, clear: boolean? }
 function M.on_display(bufnr, p)
   local s = bufs[bufnr]
   local o = s and s.by_id[p.executionId]
+  if s and p.update == true and not (o and o.live and o.live.id == p.executionId) then
+    local d = nilify(p.display)
+    local id = type(d) == "table" and nilify(d.displayId) or nil
+    for _, x in ipairs(id and s.list or {}) do
+      if not x.deleted and x.exec and x.exec.id == p.executionId then
+        for _, disp in ipairs(nilify(x.exec.displays) or {}) do
+          if disp.displayId == id then
+            disp.data, disp.metadata = d.data, d.metadata
+          end
+        end
+        schedule_render(bufnr, x)
+      end
+    end
+    return
+  end
   if not o or o.deleted or not o.live or o.live.id ~= p.executionId then
     return
   end

@@ -85,4 +85,19 @@ describe('DocumentResults', () => {
     assert.ok(r.markAllStale());
     assert.equal(r.get('z')?.stale, true);
   });
+
+  it("takes an update of a finished run's display (update_display in a later cell)", () => {
+    const r = new DocumentResults();
+    const shown = (id: string | undefined, text: string) => ({ data: { 'text/plain': text }, ...(id ? { displayId: id } : {}) });
+    r.onExecutionState(state('a', 1, 2, 'queued'));
+    r.onExecutionState(state('a', 1, 2, 'done', execution({ displays: [shown('p', "'first'"), shown(undefined, "'other'")] })));
+    const before = r.get('a')!.execution!;
+    assert.ok(r.onDisplayUpdate('a', shown('p', "'second'")));
+    assert.deepEqual(r.get('a')?.execution?.displays?.map((d) => d.data['text/plain']), ["'second'", "'other'"]);
+    assert.equal(before.displays?.[0]?.data['text/plain'], "'first'", 'the record handed out is not changed');
+    assert.equal(r.onDisplayUpdate('a', shown('q', 'x')), false, 'no output has that id');
+    assert.equal(r.onDisplayUpdate('gone', shown('p', 'x')), false, 'no such run');
+    r.onExecutionState(state('b', 4, 4, 'queued'));
+    assert.equal(r.onDisplayUpdate('b', shown('p', 'x')), false, 'not finished: the running cell shows its own');
+  });
 });
