@@ -59,8 +59,8 @@ total = 0
 for i in range(3):
     total += i
 
-# %% prun sorted and limited
-%prun -l 2 -s cumulative sum(range(10))
+# %% prun sorted and limited (by name: an order by time changes with the load)
+%prun -l 2 -s name sum(range(10))
 
 # %% prun to a file
 %prun -q -T prof.txt sum(range(10))
