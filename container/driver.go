@@ -89,7 +89,7 @@ func magics(kind string) map[string]bool {
 }
 
 // LsMagic is what %lsmagic prints in the container's shell before any
-// magic is registered.
+// magic is registered (automagic on, IPython's default).
 func LsMagic() string {
 	list := func(prefix string, names map[string]bool) string {
 		out := make([]string, 0, len(names))
@@ -100,5 +100,5 @@ func LsMagic() string {
 		return strings.Join(out, "  ")
 	}
 	return "Available line magics:\n" + list("%", LineMagics()) + "\n\nAvailable cell magics:\n" + list("%%", CellMagics()) +
-		"\n\nAutomagic is OFF, % prefix IS needed for line magics.\n"
+		"\n\nAutomagic is ON, % prefix IS NOT needed for line magics.\n"
 }

@@ -635,6 +635,7 @@ def _execute(req, ns):
     if req.get("count") and not silent:
         _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
         code = _ipy_macro(ns, code)
+    code = _ipy_prefilter(ns, code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:

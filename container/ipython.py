@@ -1081,13 +1081,32 @@ class _IPyShell:
             raise UsageError("%uv: only %uv pip is supported")
         return self._line_pip(" ".join(args[1:]))
 
+    # -- automagic ---------------------------------------------------------------
+
+    automagic = True  # IPython's default: a line magic runs without its %
+
+    def _auto_status(self):
+        if self.automagic:
+            return "Automagic is ON, % prefix IS NOT needed for line magics."
+        return "Automagic is OFF, % prefix IS needed for line magics."
+
+    def _line_automagic(self, line):
+        arg = line.lower()
+        if arg in ("on", "1", "true"):
+            self.automagic = True
+        elif arg in ("off", "0", "false"):
+            self.automagic = False
+        else:
+            self.automagic = not self.automagic
+        print("\n" + self._auto_status())
+
     def _line_lsmagic(self, line):
         """The magics, printed as container.LsMagic (and so Monty) prints
         them; IPython 9 returns the same text as a str."""
         lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
         cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
         print("\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
-                          "Automagic is OFF, % prefix IS needed for line magics."]))
+                          self._auto_status()]))
 
     def _line_pinfo(self, line, detail=False):
         """obj? and obj??: IPython's fields of the object, each as
@@ -2332,6 +2351,44 @@ def _ipy_macro(ns, code):
 
 
 _HISTORY_NAME = None
+
+
+_IPY_LINE_SPLIT = None
+
+
+def _ipy_prefilter(ns, code):
+    """IPython's automagic, which its shell applies after the static
+    transformations (done on the host) to a cell that is one line: a line
+    magic's name first runs that magic with the rest of the line, unless
+    the rest starts with = or , or the name is bound in the namespace, a
+    builtin or a keyword (Python's meaning wins). Leading blank lines stay,
+    so that line numbers hold."""
+    global _IPY_LINE_SPLIT
+    shell = _ipy_shell
+    if shell is None or not shell.automagic:
+        return code
+    ls = code.splitlines()
+    i = 0
+    while i < len(ls) and not ls[i].strip():
+        i += 1
+    if len(ls) - i != 1:
+        return code
+    if _IPY_LINE_SPLIT is None:
+        import re
+
+        _IPY_LINE_SPLIT = re.compile(r"^(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\w\.\*]*)(.*?$|$)")
+    m = _IPY_LINE_SPLIT.match(ls[i].lstrip(" \t"))
+    if m is None:
+        return code
+    ifun, rest = m.group(3).strip(), m.group(4).lstrip()
+    if rest[:1] in ("=", ",") and rest or not ifun or shell.find_line_magic(ifun) is None:
+        return code
+    import keyword
+
+    head = ifun.split(".", 1)[0]
+    if head in ns or hasattr(_ipy_builtins, head) or keyword.iskeyword(head):
+        return code
+    return "\n" * i + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
 
 
 def _ipy_hidden(name):
