@@ -126,7 +126,7 @@ class _Capture:
 
 
 _ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
-             "bookmarks": {}, "log": None, "last_exc": None}
+             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -1671,18 +1671,13 @@ class _IPyShell:
     # -- tracebacks and the debugger ------------------------------------------
 
     def _line_tb(self, line):
-        """The last exception's traceback, as a kernel shows it again."""
+        """The last exception again, as IPython's kernel shows it: an error
+        output (the driver sends it with the cell's ok reply)."""
         exc = _ipy_state["last_exc"]
         if exc is None:
             print("No traceback available to show.", file=_ipy_sys.stderr)
             return None
-        import traceback
-
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename == "<string>":
-            tb = tb.tb_next  # the driver's frames, above the cell's
-        self._flush()
-        _ipy_sys.stdout.write("".join(traceback.format_exception(type(exc), exc, tb)))
+        _ipy_state["shown_exc"] = exc
         return None
 
     def _line_debug(self, line):
