@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 from IPython.core.displaypub import DisplayPublisher
-from IPython.core.error import StdinNotImplementedError
+from IPython.core.error import StdinNotImplementedError, UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 
@@ -89,6 +89,9 @@ def record(path):
     here = os.getcwd()
     os.chdir(work)
     InteractiveShell.clear_instance()
+    for n in ("last_type", "last_value", "last_traceback", "last_exc"):
+        if hasattr(sys, n):
+            delattr(sys, n)  # a fresh kernel has no last exception for %tb or %debug
     shell = InteractiveShell.instance(colors="NoColor")
     pub = Publisher(shell=shell)
     shell.display_pub = pub
@@ -101,6 +104,11 @@ def record(path):
     def showtraceback(exc_tuple=None, *a, **k):
         # What a kernel sends as an error output (the cell's own exception,
         # or the one %tb shows again); IPython keeps it in sys.last_* for %tb.
+        # A UsageError is left out of sys.last_* (IPython keeps it too, and
+        # %tb or %debug then show it), as the container's shell leaves it.
+        etype, value, tb = exc_tuple or sys.exc_info()
+        if etype is not None and issubclass(etype, UsageError):
+            return
         try:
             etype, value, _ = shell._get_exc_info(exc_tuple)
         except ValueError:
