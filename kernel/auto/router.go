@@ -35,7 +35,7 @@ type Plan struct {
 
 // Plan decides how code runs.
 func (r *Router) Plan(code string) Plan {
-	if why, ok := magicRuleOn(unboundAutomagic(code), false); ok { // a batch lane hosts no magics
+	if why, ok := magicRuleOn(code, false); ok { // a batch lane hosts no magics
 		return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
 	}
 	code = plainCode(code)

@@ -288,8 +288,8 @@ func magicRuleOn(code string, hosted bool) (rule, bool) {
 }
 
 // unboundAutomagic is code with an automagic line (ipysyntax.Automagic)
-// as the magic it is where its name is bound nowhere (a snippet's fresh
-// namespace).
+// as the magic it is where its name is not bound. A snippet (Router.Plan)
+// is a Python program, not an IPython cell: it has no automagic.
 func unboundAutomagic(code string) string {
 	if name, args, ok := ipysyntax.Automagic(code, func(n string) bool { return container.LineMagics()[n] }); ok {
 		return ipysyntax.Escaped(name, args)
