@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -164,7 +165,7 @@ func (b *batch) write() {
 	var ready []contract.BatchResult
 	flush := func() {
 		if len(ready) > 0 {
-			b.s.notify(contract.APIClientBatchResults, &contract.BatchResultsParams{Batch: b.id, Results: ready})
+			b.s.notify(contract.APIClientBatchResults, &tabbedResults{batch: b.id, results: ready})
 			ready = ready[:0]
 		}
 	}
@@ -220,6 +221,35 @@ func (b *batch) write() {
 		b.s.notify(contract.APIClientBatchResults, &contract.BatchResultsParams{Batch: b.id, Results: []contract.BatchResult{},
 			Error: fmt.Sprintf("the batch cannot run: %v", err), ErrorKind: kind})
 	}
+}
+
+// tabbedResults are batch_results's params with a tab before each result
+// (JSON whitespace): a client cuts the line at its tabs into results
+// without parsing it, as no record holds a raw tab (JSON strings escape it,
+// records are compact). A record that holds one anyway has the line sent
+// without tabs.
+type tabbedResults struct {
+	batch   string
+	results []contract.BatchResult
+}
+
+// AppendJSON implements contract.JSONAppender.
+func (t *tabbedResults) AppendJSON(b []byte) []byte {
+	start := len(b)
+	b = (&contract.BatchResultsParams{Batch: t.batch, Results: []contract.BatchResult{}}).AppendJSON(b)
+	b = b[:len(b)-2] // `]}`
+	for i := range t.results {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\t')
+		at := len(b)
+		b = (&t.results[i]).AppendJSON(b)
+		if bytes.IndexByte(b[at:], '\t') >= 0 {
+			return (&contract.BatchResultsParams{Batch: t.batch, Results: t.results}).AppendJSON(b[:start])
+		}
+	}
+	return append(b, ']', '}')
 }
 
 // batch finds an open batch.

@@ -9,7 +9,10 @@ Rows:
   batch      run_batch of N trivial snippets (Monty), against
              `backyard-ls batch` on the same input (a file in, a file out)
              and against a Python program driving `backyard-ls batch`
-             (writing the lines, parsing each result)
+             (writing the lines, parsing each result); rounds alternate
+             who goes first. Also the CPU time per snippet of the Python
+             process and of the binary (with its workers), which load
+             hardly moves
   numpy      run_batch of numpy snippets in containers with numpy
              preloaded (runc, runsc) against `backyard-ls batch --preload
              numpy` on the same input
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,6 +40,7 @@ import time
 import pydantic_monty
 
 from backyard_ls import Sandbox, run_batch
+from backyard_ls._client import connection
 
 BIN = os.path.abspath(sys.argv[1])
 ROWS = sys.argv[2:] or ["run", "batch", "numpy"]
@@ -91,26 +96,60 @@ def write_jsonl(path: str, n: int, code) -> None:  # type: ignore[no-untyped-def
             f.write(json.dumps({"id": i, "code": code(i)}) + "\n")
 
 
-def cli_rate(path: str, n: int, args: list[str]) -> float:
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds of a process and of its children it waited for (its
+    workers), from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / TICK
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+class Cpu:
+    """CPU seconds of this process and of the binary over a block."""
+
+    def __init__(self, binary_cpu) -> None:  # type: ignore[no-untyped-def]
+        self.binary_cpu = binary_cpu
+
+    def __enter__(self) -> "Cpu":
+        self.c0, self.b0 = time.process_time(), self.binary_cpu()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client, self.binary = time.process_time() - self.c0, self.binary_cpu() - self.b0
+
+
+def cli_rate(path: str, n: int, args: list[str], cpu: list[tuple[float, float]] | None = None) -> float:
     with open(path) as stdin, tempfile.TemporaryFile() as out:
-        t = time.monotonic()
-        subprocess.run([BIN, "batch", *args], stdin=stdin, stdout=out, check=True)
-        wall = time.monotonic() - t
+        with Cpu(children_cpu) as c:
+            t = time.monotonic()
+            subprocess.run([BIN, "batch", *args], stdin=stdin, stdout=out, check=True)
+            wall = time.monotonic() - t
         out.seek(0)
         recs = [json.loads(line) for line in out]
     bad = [r for r in recs if r["status"] != "ok"]
     if len(recs) != n or bad:
         sys.exit(f"batch {args}: {len(recs)} records, first bad: {bad[:1]}")
+    if cpu is not None:
+        cpu.append((c.client, c.binary))
     return n / wall
 
 
-def driven_rate(path: str, n: int, args: list[str]) -> float:
+def driven_rate(path: str, n: int, args: list[str], cpu: list[tuple[float, float]]) -> float:
     """A Python program driving `backyard-ls batch`: it writes the lines
     (from a thread) and parses every result line."""
     import threading
 
     with open(path, "rb") as f:
         data = f.read()
+    c = Cpu(children_cpu).__enter__()
     t = time.monotonic()
     p = subprocess.Popen([BIN, "batch", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert p.stdin is not None and p.stdout is not None
@@ -126,15 +165,21 @@ def driven_rate(path: str, n: int, args: list[str]) -> float:
     th.join()
     p.wait()
     wall = time.monotonic() - t
+    c.__exit__()
+    cpu.append((c.client, c.binary))
     if ok != n:
         sys.exit(f"driven batch: {ok} ok of {n}")
     return n / wall
 
 
-def api_rate(n: int, code, **kw) -> float:  # type: ignore[no-untyped-def]
-    t = time.monotonic()
-    ok = sum(1 for r in run_batch(({"id": i, "code": code(i)} for i in range(n)), binary=BIN, **kw) if r.status == "ok")
-    wall = time.monotonic() - t
+def api_rate(n: int, code, cpu: list[tuple[float, float]] | None = None, **kw) -> float:  # type: ignore[no-untyped-def]
+    pid = connection(BIN).pid
+    with Cpu(lambda: proc_cpu(pid)) as c:
+        t = time.monotonic()
+        ok = sum(1 for r in run_batch(({"id": i, "code": code(i)} for i in range(n)), binary=BIN, **kw) if r.status == "ok")
+        wall = time.monotonic() - t
+    if cpu is not None:
+        cpu.append((c.client, c.binary))
     if ok != n:
         sys.exit(f"run_batch {kw}: {ok} ok of {n}")
     return n / wall
@@ -146,13 +191,21 @@ def row_batch() -> None:
         path = os.path.join(d, "in.jsonl")
         write_jsonl(path, BATCH_N, code)
         ours, cli, driven = [], [], []
+        cpu: dict[str, list[tuple[float, float]]] = {"ours": [], "cli": [], "driven": []}
+        args = ["--backend", "monty", "--parallel", "2"]
         run_batch(["1"], backend="monty", binary=BIN)  # the server up
-        for _ in range(REPEAT):
-            ours.append(api_rate(BATCH_N, code, backend="monty", parallel=2))
-            cli.append(cli_rate(path, BATCH_N, ["--backend", "monty", "--parallel", "2"]))
-            driven.append(driven_rate(path, BATCH_N, ["--backend", "monty", "--parallel", "2"]))
+        for i in range(REPEAT):
+            runs = [
+                lambda: ours.append(api_rate(BATCH_N, code, cpu["ours"], backend="monty", parallel=2)),
+                lambda: cli.append(cli_rate(path, BATCH_N, args, cpu["cli"])),
+                lambda: driven.append(driven_rate(path, BATCH_N, args, cpu["driven"])),
+            ]
+            for run in runs[i % 3:] + runs[:i % 3]:
+                run()
+    us = {k: {"client_us": statistics.median(c for c, _ in v) / BATCH_N * 1e6, "binary_us": statistics.median(b for _, b in v) / BATCH_N * 1e6,
+              "total_us": statistics.median(c + b for c, b in v) / BATCH_N * 1e6} for k, v in cpu.items()}
     emit({"row": "batch", "n": BATCH_N, "ours_per_s": statistics.median(ours), "cli_per_s": statistics.median(cli),
-          "cli_driven_per_s": statistics.median(driven), "samples": {"ours": ours, "cli": cli, "driven": driven}})
+          "cli_driven_per_s": statistics.median(driven), "cpu_per_snippet": us, "samples": {"ours": ours, "cli": cli, "driven": driven}})
 
 
 def row_numpy() -> None:

@@ -257,7 +257,8 @@ type BatchResult struct {
 
 // BatchResultsParams are batch_results's params.
 type BatchResultsParams struct {
-	Batch   string        `json:"batch"`
+	Batch string `json:"batch"`
+	// The results. The server writes a tab (JSON whitespace) before each and no record holds a raw tab, so a client may cut the line at its tabs into results without parsing it.
 	Results []BatchResult `json:"results"`
 	// Set on the last batch_results of a batch that cannot run (no Monty worker, no container that starts): why. No more results come.
 	Error string `json:"error,omitempty"`

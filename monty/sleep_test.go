@@ -121,3 +121,28 @@ func TestSleepPastTheWorkersDefaultCap(t *testing.T) {
 		t.Fatalf("time.sleep(10.5) returned after %s s", strconv.FormatFloat(slept, 'f', 3, 64))
 	}
 }
+
+// An interrupt that lands while the code runs Python, just before a sleep
+// in a try, is the KeyboardInterrupt that try catches: the code reaches
+// the sleep within its grace (a minute here, so the test does not depend
+// on how soon the worker gets a CPU) and takes the interrupt there.
+func TestInterruptJustBeforeASleepIsCaught(t *testing.T) {
+	w := startConfig(t, Config{Binary: workerBinary(t), interruptGrace: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code := "import time\ncaught = 0\ntry:\n    print('ready')\n    for i in range(20000):\n        pass\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    caught = 1\ncaught"
+	o, err := w.Feed(ctx, code, FeedOptions{OnPrint: func(_ Stream, text string) {
+		if text == "ready\n" {
+			cancel() // the worker runs on: the loop, then the sleep
+		}
+	}})
+	if err != nil || o.Exception != nil {
+		t.Fatalf("%v %+v", err, o.Exception)
+	}
+	if !o.Interrupted || o.Value.Repr() != "1" {
+		t.Fatalf("interrupted %v, caught %s", o.Interrupted, o.Value.Repr())
+	}
+	if !w.Alive() {
+		t.Fatal("the worker was killed")
+	}
+}

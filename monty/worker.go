@@ -51,10 +51,12 @@ type Config struct {
 	TimeZone string
 	// hostClock makes the worker ask the host for the time, the date,
 	// random seeds and sleeps; typeCheck type-checks every feed; onOSCall
-	// sees every OS call (tests of those calls).
-	hostClock bool
-	typeCheck bool
-	onOSCall  func(*pb.OsCall)
+	// sees every OS call (tests of those calls); interruptGrace replaces
+	// interruptGrace (negative: none).
+	hostClock      bool
+	typeCheck      bool
+	onOSCall       func(*pb.OsCall)
+	interruptGrace time.Duration
 }
 
 // Worker is one `monty subprocess` child holding one session. A Worker is
@@ -115,6 +117,27 @@ func (w *Worker) hostPhase(p int, handled bool) {
 	if !handled {
 		w.setPhase(p, false)
 	}
+}
+
+// interruptGrace is how long code running when its feed is cancelled
+// (an interrupt) may take to reach the host, where the interrupt is a
+// KeyboardInterrupt it can catch, before its worker is killed. A cell that
+// sleeps in a loop spends a few bytecodes between sleeps; on a busy
+// machine those may wait for a CPU well past the interrupt.
+const interruptGrace = 250 * time.Millisecond
+
+// stopRunning ends the cancelled feed gen: a deadline kills running code
+// at once, an interrupt after interruptGrace (Config.interruptGrace).
+func (w *Worker) stopRunning(ctx context.Context, gen uint64) {
+	grace := interruptGrace
+	if w.cfg.interruptGrace != 0 {
+		grace = w.cfg.interruptGrace
+	}
+	if !errors.Is(ctx.Err(), context.Canceled) || grace < 0 {
+		w.killIfRunning(gen)
+		return
+	}
+	time.AfterFunc(grace, func() { w.killIfRunning(gen) })
 }
 
 func (w *Worker) killIfRunning(gen uint64) {

@@ -50,6 +50,12 @@ if "batch" in rows:
     print(f"  run_batch                        {r['ours_per_s']:.0f}")
     print(f"  backyard-ls batch (file to file) {r['cli_per_s']:.0f}   ours = {100 * r['ours_per_s'] / r['cli_per_s']:.0f}% of it")
     print(f"  backyard-ls batch from Python    {r['cli_driven_per_s']:.0f}   ours = {100 * r['ours_per_s'] / r['cli_driven_per_s']:.0f}% of it")
+    if "cpu_per_snippet" in r:
+        u = r["cpu_per_snippet"]
+        print("  CPU per snippet, medians in µs: Python process + binary (with its workers) = total")
+        for k, name in (("ours", "run_batch"), ("cli", "batch (file to file)"), ("driven", "batch from Python")):
+            print(f"    {name:22s} {u[k]['client_us']:6.2f} + {u[k]['binary_us']:6.2f} = {u[k]['total_us']:6.2f}")
+        print(f"  batch's total / ours = {100 * u['cli']['total_us'] / u['ours']['total_us']:.0f}% (the rate ours would have, CPU-bound)")
 for rt in ("runc", "runsc"):
     k = "numpy-" + rt
     if k in rows:

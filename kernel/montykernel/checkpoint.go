@@ -37,6 +37,9 @@ type checkpoint struct {
 	idle     *time.Timer
 	// drawers are the names that draw when used (pysrc.Draws).
 	drawers map[string]string
+	// hold (tests): no snapshot but those a test takes, so that a test
+	// follows the journal whatever the machine's speed.
+	hold bool
 }
 
 // entry is a journal cell and what it draws.
@@ -80,16 +83,16 @@ func (c *checkpoint) record(fed *kcore.Replayable, took time.Duration, stoppedIn
 		// Replaying it would run past the point where it was stopped, or
 		// draw again.
 		c.journal = append(c.journal, entry{fed, draws})
-		return true
+		return !c.hold
 	}
 	c.journal = append(c.journal, entry{rec: fed})
 	c.replay += took
-	return len(c.journal) >= maxJournal || c.replay >= max(minReplayBudget, 2*c.dumpCost)
+	return !c.hold && (len(c.journal) >= maxJournal || c.replay >= max(minReplayBudget, 2*c.dumpCost))
 }
 
 // worthKeeping reports a journal whose replay would cost enough to take a
 // snapshot of while the kernel is idle.
-func (c *checkpoint) worthKeeping() bool { return c.replay >= idleReplay }
+func (c *checkpoint) worthKeeping() bool { return !c.hold && c.replay >= idleReplay }
 
 // take snapshots the worker's session into the keeper (started with start
 // when there is none) and the overlay of fs (may be nil).

@@ -166,3 +166,22 @@ def test_async_batch() -> None:
     assert [r.id for r in ordered] == list(range(1000)) and ordered[999].value == "999"
     assert sorted(int(r.value or 0) for r in unordered) == list(range(1, 301))
     assert left == 0
+
+
+def test_room_comes_in_half_chunks() -> None:
+    from backyard_ls.batch import _Feed
+
+    f = _Feed(8192, None, None)
+    assert f.room() == 8192
+    f.sent = 8192
+    for done, room in ((1, 0), (255, 0), (256, 256), (8192, 8192)):
+        f.done = done
+        assert f.room() == room, done
+    one = _Feed(1, None, None)
+    assert one.room() == 1
+    one.sent = 1
+    assert one.room() == 0
+    one.done = 1
+    assert one.room() == 1
+    one.exhausted = True
+    assert one.room() == 0

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import _protocol as p
 from ._binary import find_binary
-from ._client import CALL, DIED, NO_CELL, NOTIFY, Item, api_args, decode_line, encode_json, encode_params, error_from, popen_options
+from ._client import CALL, DIED, NO_CELL, NOTIFY, Item, api_args, decode_line, encode_json, encode_params, error_from, popen_options, raw_results
 from ._common import (
     FileEntry,
     OutputCallback,
@@ -48,6 +48,7 @@ class AsyncConnection:
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._routes: dict[str, Callable[[Item], None]] = {}
+        self._raw: set[str] = set()
         self.dead: BaseException | None = None
         self._reader = asyncio.ensure_future(self._read())
         self.max_request_bytes = 0
@@ -118,11 +119,16 @@ class AsyncConnection:
     def respond(self, i: Any, result_json: str) -> None:
         self._write(('{"jsonrpc":"2.0","id":%s,"result":%s}\n' % (encode_json(i), result_json)).encode())
 
-    def route(self, key: str, handle: Callable[[Item], None]) -> None:
+    def route(self, key: str, handle: Callable[[Item], None], raw: bool = False) -> None:
+        """What the server sends about sandbox or batch key goes to handle;
+        raw: batch key's results as RawResults, not parsed."""
         self._routes[key] = handle
+        if raw:
+            self._raw.add(key)
 
     def unroute(self, key: str) -> None:
         self._routes.pop(key, None)
+        self._raw.discard(key)
 
     async def _read(self) -> None:
         reason: BaseException = EOFError("the server closed its output")
@@ -132,6 +138,13 @@ class AsyncConnection:
                 line = await self._stdout.readline()
                 if not line:
                     break
+                if self._raw:
+                    got = raw_results(line)
+                    if got is not None and got[0] in self._raw:
+                        raw = self._routes.get(got[0])
+                        if raw is not None:
+                            raw((NOTIFY, p.BATCH_RESULTS, got[1]))
+                        continue
                 msg = loads(line)
                 method = msg.get("method")
                 if method is None:

@@ -29,6 +29,7 @@ from typing import Any, Final, cast
 
 from . import _protocol as p
 from ._binary import find_binary
+from ._execution import RawRecords
 from ._errors import (
     BackendUnavailable,
     BackyardError,
@@ -76,6 +77,55 @@ def decode_line(line: bytes) -> Any:
     if end != len(text) and not text[end:].isspace():
         return json.loads(text)  # more after the message: raises its error
     return msg
+
+
+_RESULTS_HEAD = b'{"jsonrpc":"2.0","method":"batch_results","params":{"batch":"'
+_RESULTS_KEY = b'","results":['
+_RESULTS_TAIL = b"]}}\n"
+_INDEX = b'{"index":'
+
+
+class RawResults(RawRecords):
+    """The results of a batch_results notification as the server's line,
+    cut at the tab the server puts before each result, not parsed:
+    ``pieces[k]`` is ``{"index":N,"execution":RECORD}`` and a comma or the
+    line's end. The line is parsed when a record is first read beyond its
+    status."""
+
+    __slots__ = ("line",)
+
+    def __init__(self, line: bytes, pieces: list[bytes]) -> None:
+        super().__init__(pieces)
+        self.line = line
+
+    def parse(self) -> list[p.Execution]:
+        results = decode_line(self.line)["params"]["results"]
+        if len(results) != len(self.pieces):
+            raise BackyardError(f"batch_results: {len(results)} results in a line cut into {len(self.pieces)}")
+        self.line = b""
+        return [r["execution"] for r in results]
+
+    def index(self, k: int) -> int:
+        """Result k's snippet index."""
+        piece = self.pieces[k]
+        return int(piece[len(_INDEX):piece.index(b",", len(_INDEX))])
+
+
+def raw_results(line: bytes) -> tuple[str, RawResults] | None:
+    """The batch and the results of a batch_results line the server cut
+    at its tabs (api/batch.go), not parsed; None for any other line (one
+    without results, or with an error: parsed as any message)."""
+    if not line.startswith(_RESULTS_HEAD) or not line.endswith(_RESULTS_TAIL):
+        return None
+    pieces = line.split(b"\t")
+    head = pieces[0]
+    if len(pieces) < 2 or not head.endswith(_RESULTS_KEY) or not pieces[1].startswith(_INDEX):
+        return None
+    batch = head[len(_RESULTS_HEAD):-len(_RESULTS_KEY)]
+    if b"\\" in batch or b'"' in batch:
+        return None
+    del pieces[0]
+    return batch.decode(), RawResults(line, pieces)
 
 
 def encode_params(method: str, params: Any) -> str:
@@ -139,6 +189,7 @@ class Connection:
         self._ids = itertools.count(1)
         self._pending: dict[int, Queue] = {}
         self._routes: dict[str, Queue] = {}
+        self._raw: set[str] = set()
         self.dead: BaseException | None = None
         self.forked = False
         # No reader thread: a thread waiting for an answer reads the
@@ -199,13 +250,17 @@ class Connection:
         """Answers a request of the server with an encoded result."""
         self._write(('{"jsonrpc":"2.0","id":%s,"result":%s}\n' % (encode_json(i), result_json)).encode())
 
-    def route(self, key: str, q: Queue) -> None:
-        """What the server sends about sandbox or batch key goes to q."""
+    def route(self, key: str, q: Queue, raw: bool = False) -> None:
+        """What the server sends about sandbox or batch key goes to q;
+        raw: batch key's results as RawResults, not parsed."""
         self._routes[key] = q
+        if raw:
+            self._raw.add(key)
 
     def unroute(self, key: str, q: Queue) -> None:
         if self._routes.get(key) is q:
             del self._routes[key]
+            self._raw.discard(key)
 
     def call(self, method: str, params: Any, handle: Callable[[Item], None] | None = None, route: str | None = None) -> Any:
         """Sends a request and waits for its result; while it waits, what
@@ -297,6 +352,15 @@ class Connection:
             line = self._out.readline()
             if not line:
                 raise EOFError("the server closed its output")
+            if self._raw:
+                got = raw_results(line)
+                if got is not None and got[0] in self._raw:
+                    q = self._routes.get(got[0])
+                    if q is mine:
+                        return (NOTIFY, p.BATCH_RESULTS, got[1])
+                    if q is not None:
+                        q.put((NOTIFY, p.BATCH_RESULTS, got[1]))
+                    return None
             msg = decode_line(line)
         except (OSError, EOFError, ValueError) as e:
             self._died(e)

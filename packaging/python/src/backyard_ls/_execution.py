@@ -358,17 +358,17 @@ class Execution:
     @property
     def success(self) -> bool:
         """The code ran to the end (status ``"ok"``)."""
-        return self._rec["status"] == "ok"
+        return self.status == "ok"
 
     @property
     def failed(self) -> bool:
         """Not ``success``."""
-        return self._rec["status"] != "ok"
+        return self.status != "ok"
 
     @property
     def timed_out(self) -> bool:
         """The run hit its time limit."""
-        return self._rec["status"] == "timeout"
+        return self.status == "timeout"
 
     @property
     def memory_limit_hit(self) -> bool:
@@ -378,12 +378,12 @@ class Execution:
             return False
         if e["ename"] == "MemoryError":
             return True
-        return self._rec["status"] == "crashed" and "out of memory" in e["evalue"]
+        return self.status == "crashed" and "out of memory" in e["evalue"]
 
     @property
     def exit_code(self) -> int:
         """As a process would exit: 0 ok, 124 timeout, 137 out of memory, 1 anything else."""
-        status = self._rec["status"]
+        status = self.status
         if status == "ok":
             return EXIT_OK
         if status == "timeout":
@@ -411,3 +411,79 @@ class Execution:
 
 def _short(s: str, n: int = 200) -> str:
     return s if len(s) <= n else s[:n] + "…"
+
+
+_STATUS = b'"status":"'
+
+
+class RawRecords:
+    """Records still as the bytes the server wrote: ``pieces[k]`` holds
+    record k's JSON, whose first ``"status"`` key is the record's own (a
+    record opens with its id, a string the server makes, its range and
+    executionCount, numbers; JSON escapes every quote inside a string).
+    ``parse`` (of a subclass) parses them all at once, when a record first
+    needs more than its status; the bytes go then."""
+
+    __slots__ = ("pieces", "records")
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = pieces
+        self.records: list[p.Execution] | None = None
+
+    def parse(self) -> list[p.Execution]:
+        """Every record, parsed."""
+        raise NotImplementedError
+
+    def record(self, k: int) -> p.Execution:
+        records = self.records
+        if records is None:
+            records = self.records = self.parse()
+            self.pieces = []  # a new list: a reader holding the old one still reads it
+        return records[k]
+
+    def status(self, k: int) -> p.Status:
+        pieces = self.pieces
+        if not pieces:
+            return self.record(k)["status"]
+        piece = pieces[k]
+        at = piece.find(_STATUS) + len(_STATUS)
+        if piece.startswith(b'ok"', at):
+            return "ok"
+        return piece[at:piece.index(b'"', at)].decode()  # type: ignore[return-value]
+
+
+class LazyExecution(Execution):
+    """An Execution of a record of RawRecords, parsed when first read
+    beyond its status (its ``_rec`` slot stays empty until then)."""
+
+    __slots__ = ("_src", "_k")
+
+    def __init__(self, src: RawRecords, k: int, id: Any) -> None:
+        self._src = src
+        self._k = k
+        self.id = id
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for an empty slot (or a missing attribute).
+        if name == "_rec":
+            rec = self._src.record(self._k)
+            self._rec = rec
+            return rec
+        if name == "_error":
+            return None
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def status(self) -> p.Status:
+        # RawRecords.status, inlined: a batch's loop reads it per result.
+        pieces = self._src.pieces
+        if not pieces:
+            return self._src.record(self._k)["status"]
+        piece = pieces[self._k]
+        at = piece.find(_STATUS) + len(_STATUS)
+        if piece.startswith(b'ok"', at):
+            return "ok"
+        return piece[at:piece.index(b'"', at)].decode()  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Execution, (self._rec, self.id))

@@ -259,6 +259,7 @@ class BatchResult(TypedDict):
 class _BatchResultsParamsRequired(TypedDict):
     batch: str
     results: list[BatchResult]
+    """The results. The server writes a tab (JSON whitespace) before each and no record holds a raw tab, so a client may cut the line at its tabs into results without parsing it."""
 
 
 class BatchResultsParams(_BatchResultsParamsRequired, total=False):

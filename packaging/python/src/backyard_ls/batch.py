@@ -19,20 +19,22 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import os
 import time
 from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice, repeat
 from queue import SimpleQueue
 from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar, Union
 
 from . import _protocol as p
-from ._client import DIED, NOTIFY, RESPONSE, Queue, connection, encode_params, encode_string, error_from, result_of
+from ._client import DIED, NOTIFY, RESPONSE, Queue, RawResults, connection, encode_params, encode_string, error_from, result_of
 from ._common import Backend
 from ._errors import BadArgument, BackyardError, ServerDied
-from ._execution import Execution
+from ._execution import Execution, LazyExecution
 
 Snippet = Union[str, Mapping[str, Any]]
 """A snippet: its code, or a dict with ``code`` and optionally ``id`` (any
@@ -45,6 +47,10 @@ DEFAULT_WINDOW = 8192
 """Snippets in flight at most (sent, their results not yet taken)."""
 
 _CHUNK = 512
+
+_CODE = '{"code":%s}'
+_ID_CODE = frozenset(("id", "code"))
+_get_code = operator.itemgetter("code")
 
 
 @dataclass(frozen=True)
@@ -215,8 +221,10 @@ class _Feed:
     """The bookkeeping run_batch and run_batch_async share: ids by index,
     what is in flight, progress."""
 
-    def __init__(self, window: int, total: int | None, on_progress: ProgressCallback | None) -> None:
+    def __init__(self, window: int, total: int | None, on_progress: ProgressCallback | None, ordered: bool = False) -> None:
         self.window = window
+        self.low = max(1, min(window, _CHUNK) // 2)
+        self.ordered = ordered
         self.total = total
         self.on_progress = on_progress
         self.ids: dict[int, Any] = {}
@@ -227,35 +235,81 @@ class _Feed:
         self.start = time.monotonic()
 
     def room(self) -> int:
-        return 0 if self.exhausted else self.window - (self.sent - self.done)
+        """Snippets to send now: none until half a chunk's worth is free (a
+        few results free room one notification at a time; a message per
+        few snippets costs both sides)."""
+        free = self.window - (self.sent - self.done)
+        return 0 if self.exhausted or free < self.low else free
 
     def chunk(self, items: Iterator[Snippet], n: int) -> str:
-        """The JSON of up to n snippets taken from items (a code string's
-        encoded by hand: most batches are lists of code)."""
+        """The JSON of up to n snippets taken from items (code strings
+        encoded by hand, without a Python loop: most batches are lists of
+        code). ids keeps only the ids that are not the snippet's index."""
+        n = min(n, _CHUNK)
+        got = list(islice(items, n))
+        if len(got) < n:
+            self.exhausted = True
+        types = set(map(type, got))
+        if types <= {str}:
+            self.sent += len(got)
+            return ",".join(map(_CODE.__mod__, map(encode_string, got)))  # type: ignore[arg-type]
+        if types == {dict}:
+            framed = self._dicts(got)  # type: ignore[arg-type]
+            if framed is not None:
+                return framed
         out: list[str] = []
+        append = out.append
         ids = self.ids
-        for _ in range(min(n, _CHUNK)):
-            try:
-                item = next(items)
-            except StopIteration:
-                self.exhausted = True
-                break
+        sent = self.sent
+        for item in got:
             if type(item) is str:
-                ids[self.sent] = self.sent
-                out.append('{"code":%s}' % encode_string(item))
+                append(_CODE % encode_string(item))
+            elif type(item) is dict and type(item.get("code")) is str and item.keys() <= _ID_CODE:
+                # Code and an id, the common dict: framed as a string is.
+                append(_CODE % encode_string(item["code"]))
+                sid = item.get("id", sent)
+                if type(sid) is not int or sid != sent:
+                    ids[sent] = sid
             else:
-                sid, sn = to_snippet(item, self.sent)
-                ids[self.sent] = sid
-                out.append(encode_params(p.BATCH_ADD, sn))
-            self.sent += 1
+                sid, sn = to_snippet(item, sent)
+                if type(sid) is not int or sid != sent:
+                    ids[sent] = sid
+                append(encode_params(p.BATCH_ADD, sn))
+            sent += 1
+        self.sent = sent
         return ",".join(out)
+
+    def _dicts(self, got: list[dict[str, Any]]) -> str | None:
+        """chunk for dicts that are code and an id at most, without a
+        Python loop per snippet; None for any other."""
+        if not all(map(_ID_CODE.issuperset, got)):
+            return None
+        try:
+            codes = list(map(_get_code, got))
+        except KeyError:
+            return None
+        if not set(map(type, codes)) <= {str}:
+            return None
+        sent = self.sent
+        indexes = range(sent, sent + len(got))
+        sids = list(map(dict.get, got, repeat("id"), indexes))
+        if not (set(map(type, sids)) <= {int} and sids == list(indexes)):
+            ids = self.ids
+            for i, sid in zip(indexes, sids):
+                if type(sid) is not int or sid != i:
+                    ids[i] = sid
+        self.sent = sent + len(got)
+        return ",".join(map(_CODE.__mod__, map(encode_string, codes)))
 
     def add_params(self, batch: str, chunk: str) -> str:
         """batch_add's params for a chunk."""
         return '{"batch":%s,"snippets":[%s]}' % (encode_string(batch), chunk)
 
-    def results(self, params: dict[str, Any], ready: deque[Execution]) -> None:
+    def results(self, params: dict[str, Any] | RawResults, ready: deque[Execution]) -> None:
         """Takes a batch_results notification's results into ready."""
+        if isinstance(params, RawResults):
+            self.raw_results(params, ready)
+            return
         ids = self.ids
         for r in params["results"]:
             rec = r["execution"]
@@ -268,6 +322,25 @@ class _Feed:
         err = params.get("error")
         if err:
             raise error_from({"message": err, "data": {"kind": params.get("error_kind", "internal")}})
+
+    def raw_results(self, raw: RawResults, ready: deque[Execution]) -> None:
+        """results for results the connection left unparsed: each a
+        LazyExecution."""
+        n = len(raw.pieces)
+        done = self.done
+        index: Iterable[int]
+        if self.ordered and raw.index(0) == done and raw.index(n - 1) == done + n - 1:
+            index = range(done, done + n)  # in order: no index to read
+        else:
+            index = map(raw.index, range(n))
+        ids = self.ids
+        if ids:
+            index = [ids.pop(i, i) for i in index]
+        ready.extend(map(LazyExecution, repeat(raw, n), range(n), index))
+        self.done = done + n
+        if self.on_progress is not None:
+            self.failed += sum(1 for k in range(n) if raw.status(k) != "ok")
+            self.on_progress(BatchProgress(self.done, self.failed, self.total, time.monotonic() - self.start))
 
     def finished(self) -> bool:
         return self.exhausted and self.done >= self.sent
@@ -291,7 +364,7 @@ class BatchResults(Iterator[Execution]):
     def __init__(self, snippets: Iterable[Snippet], options: BatchOptions) -> None:
         conn = connection(options.binary)
         self._conn = conn
-        self._feed = _Feed(options.window, _length(snippets), options.on_progress)
+        self._feed = _Feed(options.window, _length(snippets), options.on_progress, options.params.get("ordered", True))
         self._items = iter(snippets)
         self._ready: deque[Execution] = deque()
         self._q: Queue = SimpleQueue()
@@ -300,7 +373,7 @@ class BatchResults(Iterator[Execution]):
         self._ended = False
         self.batch: str = conn.call(p.BATCH_OPEN, options.params)["batch"]
         """The batch's id in the server."""
-        conn.route(self.batch, self._q)
+        conn.route(self.batch, self._q, raw=True)
 
     def __iter__(self) -> BatchResults:
         return self
@@ -423,7 +496,7 @@ class AsyncBatchResults(AsyncIterator[Execution]):
         self._snippets = snippets
         self._conn: Any = None
         self._ready: deque[Execution] = deque()
-        self._feed = _Feed(options.window, _length(snippets), options.on_progress)
+        self._feed = _Feed(options.window, _length(snippets), options.on_progress, options.params.get("ordered", True))
         self._closed = False
         self._ended = False
         self._end: Any = None
@@ -440,7 +513,7 @@ class AsyncBatchResults(AsyncIterator[Execution]):
         self._events = asyncio.Queue()
         res = await self._conn.call(p.BATCH_OPEN, self._options.params)
         self.batch = res["batch"]
-        self._conn.route(self.batch, self._events.put_nowait)
+        self._conn.route(self.batch, self._events.put_nowait, raw=True)
         self._pump = asyncio.ensure_future(self._send_all())
 
     async def _send_all(self) -> None:
