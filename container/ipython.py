@@ -2362,17 +2362,14 @@ def _ipy_prefilter(ns, code):
     shell = _ipy_shell
     if shell is None or not shell.automagic:
         return code
-    ls = code.splitlines()
-    i = 0
-    while i < len(ls) and not ls[i].strip():
-        i += 1
-    if len(ls) - i != 1:
+    line = code.lstrip()  # IPython drops leading blank lines and the indent
+    if not line or len(line.splitlines()) != 1:
         return code
     if _IPY_LINE_SPLIT is None:
         import re
 
         _IPY_LINE_SPLIT = re.compile(r"^(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\w\.\*]*)(.*?$|$)")
-    m = _IPY_LINE_SPLIT.match(ls[i].lstrip(" \t"))
+    m = _IPY_LINE_SPLIT.match(line.rstrip("\r\n"))
     if m is None:
         return code
     ifun, rest = m.group(3).strip(), m.group(4).lstrip()
@@ -2383,7 +2380,7 @@ def _ipy_prefilter(ns, code):
     head = ifun.split(".", 1)[0]
     if head in ns or hasattr(_ipy_builtins, head) or keyword.iskeyword(head):
         return code
-    return "\n" * i + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
+    return "\n" * code[: len(code) - len(line)].count("\n") + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
 
 
 def _ipy_hidden(name):
