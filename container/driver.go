@@ -105,5 +105,5 @@ func LsMagic() string {
 		return strings.Join(out, "  ")
 	}
 	return "Available line magics:\n" + list("%", LineMagics()) + "\n\nAvailable cell magics:\n" + list("%%", CellMagics()) +
-		"\n\nAutomagic is OFF, % prefix IS needed for line magics."
+		"\n\nAutomagic is ON, % prefix IS NOT needed for line magics."
 }

@@ -592,10 +592,12 @@ def _execute(req, ns):
     flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
     done = {"t": "done", "id": req["id"], "status": "ok"}
     raised = True
+    _ipy_state["shown_exc"] = None
     _bind(req, ns)
     if req.get("count") and not silent:
         _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
         code = _ipy_macro(ns, code)
+    code = _ipy_prefilter(ns, code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
@@ -631,6 +633,10 @@ def _execute(req, ns):
                     done["value"] = v
             else:
                 _cell_end(silent, False)
+            if _ipy_state["shown_exc"] is not None and not silent:
+                # %tb: an error output beside the ok reply, as IPython's
+                # kernel sends it.
+                done["error"] = _error(_ipy_state["shown_exc"], fname)
         finally:
             if _st.in_cell and raised and not _st.child:
                 # As IPython: post_execute runs after a cell that raised too,

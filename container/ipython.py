@@ -126,7 +126,7 @@ class _Capture:
 
 
 _ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
-             "bookmarks": {}, "log": None, "last_exc": None}
+             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -1081,13 +1081,32 @@ class _IPyShell:
             raise UsageError("%uv: only %uv pip is supported")
         return self._line_pip(" ".join(args[1:]))
 
+    # -- automagic ---------------------------------------------------------------
+
+    automagic = True  # IPython's default: a line magic runs without its %
+
+    def _auto_status(self):
+        if self.automagic:
+            return "Automagic is ON, % prefix IS NOT needed for line magics."
+        return "Automagic is OFF, % prefix IS needed for line magics."
+
+    def _line_automagic(self, line):
+        arg = line.lower()
+        if arg in ("on", "1", "true"):
+            self.automagic = True
+        elif arg in ("off", "0", "false"):
+            self.automagic = False
+        else:
+            self.automagic = not self.automagic
+        print("\n" + self._auto_status())
+
     def _line_lsmagic(self, line):
         """The magics as a str, the cell's value in IPython 9 (as
         container.LsMagic, which Monty returns)."""
         lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
         cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
         return "\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
-                           "Automagic is OFF, % prefix IS needed for line magics."])
+                           self._auto_status()])
 
     def _line_pinfo(self, line, detail=False):
         """obj? and obj??: IPython's fields of the object, each as
@@ -1652,18 +1671,13 @@ class _IPyShell:
     # -- tracebacks and the debugger ------------------------------------------
 
     def _line_tb(self, line):
-        """The last exception's traceback, as a kernel shows it again."""
+        """The last exception again, as IPython's kernel shows it: an error
+        output (the driver sends it with the cell's ok reply)."""
         exc = _ipy_state["last_exc"]
         if exc is None:
             print("No traceback available to show.", file=_ipy_sys.stderr)
             return None
-        import traceback
-
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename == "<string>":
-            tb = tb.tb_next  # the driver's frames, above the cell's
-        self._flush()
-        _ipy_sys.stdout.write("".join(traceback.format_exception(type(exc), exc, tb)))
+        _ipy_state["shown_exc"] = exc
         return None
 
     def _line_debug(self, line):
@@ -2332,6 +2346,41 @@ def _ipy_macro(ns, code):
 
 
 _HISTORY_NAME = None
+
+
+_IPY_LINE_SPLIT = None
+
+
+def _ipy_prefilter(ns, code):
+    """IPython's automagic, which its shell applies after the static
+    transformations (done on the host) to a cell that is one line: a line
+    magic's name first runs that magic with the rest of the line, unless
+    the rest starts with = or , or the name is bound in the namespace, a
+    builtin or a keyword (Python's meaning wins). Leading blank lines stay,
+    so that line numbers hold."""
+    global _IPY_LINE_SPLIT
+    shell = _ipy_shell
+    if shell is None or not shell.automagic:
+        return code
+    line = code.lstrip()  # IPython drops leading blank lines and the indent
+    if not line or len(line.splitlines()) != 1:
+        return code
+    if _IPY_LINE_SPLIT is None:
+        import re
+
+        _IPY_LINE_SPLIT = re.compile(r"^(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\w\.\*]*)(.*?$|$)")
+    m = _IPY_LINE_SPLIT.match(line.rstrip("\r\n"))
+    if m is None:
+        return code
+    ifun, rest = m.group(3).strip(), m.group(4).lstrip()
+    if rest[:1] in ("=", ",") and rest or not ifun or shell.find_line_magic(ifun) is None:
+        return code
+    import keyword
+
+    head = ifun.split(".", 1)[0]
+    if head in ns or hasattr(_ipy_builtins, head) or keyword.iskeyword(head):
+        return code
+    return "\n" * code[: len(code) - len(line)].count("\n") + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
 
 
 def _ipy_hidden(name):

@@ -170,12 +170,14 @@ type Execution struct {
 	// The cell (first code line to the end of its last non-blank line) or the selection.
 	Range Range `json:"range"`
 	// The kernel's count after this run (1 for the first cell after a start or restart).
-	ExecutionCount int             `json:"executionCount"`
-	Status         Status          `json:"status"`
-	Stdout         string          `json:"stdout"`
-	Stderr         string          `json:"stderr"`
-	Result         *Value          `json:"result,omitzero"`
-	Error          *ExecutionError `json:"error,omitzero"`
+	ExecutionCount int    `json:"executionCount"`
+	Status         Status `json:"status"`
+	Stdout         string `json:"stdout"`
+	Stderr         string `json:"stderr"`
+	Result         *Value `json:"result,omitzero"`
+	// The exception the run raised; with status "ok", the one it showed as
+	// an error output (IPython's %tb shows the last exception again).
+	Error *ExecutionError `json:"error,omitzero"`
 	// What display() showed, in order (clear_output drops those before it).
 	Displays []Display `json:"displays,omitempty"`
 	// The backend that ran it: "monty" or "container".

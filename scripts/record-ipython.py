@@ -11,7 +11,9 @@ text/plain of its value (Out[n]) and its MIME bundle, its display outputs
 (MIME bundles, in order, after update_display and clear_output) and, for an
 exception, its ename and evalue (tracebacks are not recorded), and the
 text a magic set as the next input (%load: the kernel's set_next_input
-payload). As in a kernel whose front end has no stdin, input() raises
+payload). A cell that did not raise but showed a traceback (%tb: a
+kernel's error output, with an ok reply) is recorded with status ok and that
+exception's ename and evalue. As in a kernel whose front end has no stdin, input() raises
 StdinNotImplementedError; IPython's profile (history, bookmarks) is a fresh
 one in a temporary folder.
 """
@@ -26,7 +28,7 @@ import sys
 import tempfile
 
 from IPython.core.displaypub import DisplayPublisher
-from IPython.core.error import StdinNotImplementedError
+from IPython.core.error import StdinNotImplementedError, UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 
@@ -87,6 +89,9 @@ def record(path):
     here = os.getcwd()
     os.chdir(work)
     InteractiveShell.clear_instance()
+    for n in ("last_type", "last_value", "last_traceback", "last_exc"):
+        if hasattr(sys, n):
+            delattr(sys, n)  # a fresh kernel has no last exception for %tb or %debug
     shell = InteractiveShell.instance(colors="NoColor")
     pub = Publisher(shell=shell)
     shell.display_pub = pub
@@ -94,7 +99,24 @@ def record(path):
     shell.system = shell.system_piped  # as ipykernel runs !cmd: through pipes, not a terminal
     shell.displayhook.write_output_prompt = lambda: None
     shell.displayhook.write_format_data = lambda *a, **k: None
-    shell.showtraceback = lambda *a, **k: None
+    shown = []
+
+    def showtraceback(exc_tuple=None, *a, **k):
+        # What a kernel sends as an error output (the cell's own exception,
+        # or the one %tb shows again); IPython keeps it in sys.last_* for %tb.
+        # A UsageError is left out of sys.last_* (IPython keeps it too, and
+        # %tb or %debug then show it), as the container's shell leaves it.
+        etype, value, tb = exc_tuple or sys.exc_info()
+        if etype is not None and issubclass(etype, UsageError):
+            return
+        try:
+            etype, value, _ = shell._get_exc_info(exc_tuple)
+        except ValueError:
+            print("No traceback available to show.", file=sys.stderr)
+            return
+        shown.append((etype.__name__, str(value)))
+
+    shell.showtraceback = showtraceback
     shell.showsyntaxerror = lambda *a, **k: None
     next_input = []
     shell.set_next_input = lambda text, replace=False: next_input.append({"text": text, "replace": replace})
@@ -105,6 +127,7 @@ def record(path):
         for index, (title, line, code) in enumerate(split(src)):
             pub.outputs = []
             next_input.clear()
+            shown.clear()
             o, e = Stream(), Stream()
             with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
                 r = shell.run_cell(code.rstrip("\n"), store_history=True)
@@ -117,6 +140,10 @@ def record(path):
                     "stdout": o.getvalue(), "stderr": e.getvalue(), "value": value,
                     "displays": [dict(x, data=text(x["data"])) for x in pub.outputs],
                     "ename": type(exc).__name__ if exc else None, "evalue": str(exc) if exc else None}
+            if shown and not exc:
+                # An error output of a cell that did not raise (%tb): the
+                # reply is ok.
+                cell["ename"], cell["evalue"] = shown[-1]
             if next_input:
                 cell["next_input"] = next_input[-1]
             out.append(cell)

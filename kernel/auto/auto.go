@@ -9,12 +9,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/kernel/montykernel"
 	"github.com/backyard-ls/backyard-ls/pysrc"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 	"go.uber.org/zap"
 )
 
@@ -273,7 +275,11 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return kernel.Result{}, err
 	}
-	if why, ok := magicRule(req.Code); ok {
+	code, err := a.automagic(ctx, req.Code)
+	if err != nil {
+		return kernel.Result{}, err
+	}
+	if why, ok := magicRule(code); ok {
 		return a.route(ctx, req, why)
 	}
 	req.Code = plainCode(req.Code) // what Monty runs, replays too
@@ -314,6 +320,26 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 		return a.unconfirmed(c, rec, r, rules[0], "the cell reads input(), which a second run would ask for again"), nil
 	}
 	return a.check(ctx, req, c, rec, r, rules, &shown)
+}
+
+// automagic is code as the router judges it: an automagic line
+// (ipysyntax.Automagic) as the magic it is when its name is not bound in
+// Monty's namespace, which is known only now, before the cell runs. The
+// cell itself goes as written: Monty's kernel and the container's shell
+// each make the same choice again in their own namespace, which holds the
+// same names.
+func (a *Kernel) automagic(ctx context.Context, code string) (string, error) {
+	name, _, ok := ipysyntax.Automagic(code, func(n string) bool { return container.LineMagics()[n] })
+	if !ok {
+		return code, nil
+	}
+	if a.seen[name] { // else no cell that ran on Monty could have bound it
+		bound, err := a.monty.NameBound(ctx, name)
+		if err != nil || bound {
+			return code, err
+		}
+	}
+	return unboundAutomagic(code), nil
 }
 
 // unshim makes the frames of an error Monty raised in a cell it ran with

@@ -161,3 +161,41 @@ func TestTimedOutputsAgree(t *testing.T) {
 		t.Error("the printed value is not compared")
 	}
 }
+
+// The router's view of an automagic line in a fresh namespace: a magic
+// Monty hosts stays, another moves the document, Python stays Python.
+func TestAutomagicRule(t *testing.T) {
+	for code, want := range map[string]bool{"pwd": false, "who": false, "env": false, "cd sub": true, "ls": true, "history -n": true,
+		"tb": true, "automagic off": true, "ls = 1": false, "cd, x = 1, 2": false, "x = 1\nls": false, "print": false} {
+		if _, ok := magicRule(unboundAutomagic(code)); ok != want {
+			t.Errorf("%q: routed %v", code, ok)
+		}
+		if got := mayNeedContainer(code, &Capabilities{}, true); want && !got {
+			t.Errorf("%q: not predicted to need the container", code)
+		}
+	}
+}
+
+// Automagic in auto mode: the name is looked up in Monty's namespace when
+// the cell runs. A bound name keeps Python's meaning on Monty, a hosted
+// magic runs there, and another magic moves the document, where the
+// container's shell makes the same choice.
+func TestAutomagicAuto(t *testing.T) {
+	a := newAuto(t)
+	for _, c := range []struct{ code, text string }{{"ls = 'mine'", ""}, {"ls", "'mine'"}, {"pwd = 3", ""}, {"pwd", "3"}} {
+		r := kerneltest.Run(t, a, c.code)
+		if r.Backend != contract.BackendMonty || r.Routing != nil || r.Error != nil || c.text != "" && (r.Value == nil || r.Value.Text != c.text) {
+			t.Fatalf("%q: %s %+v %+v %+v", c.code, r.Backend, r.Routing, r.Value, r.Error)
+		}
+	}
+	if r := kerneltest.Run(t, a, "who"); r.Backend != contract.BackendMonty || r.Stdout != "ls\t pwd\t \n" {
+		t.Fatalf("who: %s %q %+v", r.Backend, r.Stdout, r.Error)
+	}
+	r := kerneltest.Run(t, a, "cd -q .")
+	if r.Backend != contract.BackendContainer || r.Routing == nil || r.Routing.Rule != "construct:magic" || r.Error != nil {
+		t.Fatalf("cd: %s %+v %+v", r.Backend, r.Routing, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "ls"); r.Value == nil || r.Value.Text != "'mine'" {
+		t.Fatalf("ls in the container: %+v %+v", r.Value, r.Error)
+	}
+}

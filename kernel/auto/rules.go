@@ -107,7 +107,7 @@ func planCell(c *cell, caps *Capabilities, montyFile bool) plan {
 // it is routed or checked, or it raises on purpose (its error is
 // confirmed).
 func mayNeedContainer(code string, caps *Capabilities, montyFile bool) bool {
-	if _, ok := magicRule(code); ok {
+	if _, ok := magicRule(unboundAutomagic(code)); ok {
 		return true
 	}
 	code = plainCode(code)
@@ -285,6 +285,16 @@ func magicRuleOn(code string, hosted bool) (rule, bool) {
 		what = "IPython's help (?)"
 	}
 	return rule{"construct:magic", "uses " + what + ", which IPython's shell runs and Monty has not"}, true
+}
+
+// unboundAutomagic is code with an automagic line (ipysyntax.Automagic)
+// as the magic it is where its name is not bound. A snippet (Router.Plan)
+// is a Python program, not an IPython cell: it has no automagic.
+func unboundAutomagic(code string) string {
+	if name, args, ok := ipysyntax.Automagic(code, func(n string) bool { return container.LineMagics()[n] }); ok {
+		return ipysyntax.Escaped(name, args)
+	}
+	return code
 }
 
 // plainCode is code with its inert magics as None (ipysyntax.Result.Plain),

@@ -164,6 +164,12 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 	r.Files = reply.Files
 	if reply.OK {
 		r.Status = kernel.StatusOK
+		if e := reply.Error; e != nil {
+			// An error output of a cell that succeeded: the exception %tb
+			// shows again, which IPython's kernel sends as an error message
+			// beside an ok reply.
+			r.Error = e.ExecutionError()
+		}
 		if v := reply.Value; v != nil {
 			r.Value = &contract.Value{Text: v.Text, MIME: v.MIME}
 			kcore.CapValue(r.Value, c.limits.MaxOutputBytes, v.Cut, v.Dropped)

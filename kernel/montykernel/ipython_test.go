@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // display() of plain values gives text/plain display outputs, in order,
@@ -210,5 +212,35 @@ func TestUnhostedMagicsOnMonty(t *testing.T) {
 		if r.Error == nil || r.Error.EName != "UsageError" || !strings.HasPrefix(r.Error.EValue, what+" needs IPython's shell") {
 			t.Errorf("%q: %+v", code, r.Error)
 		}
+	}
+}
+
+// Automagic on Monty: a line magic's name alone runs the magic its host
+// answers while the name is not bound, and Python's meaning holds once a
+// cell binds it; a magic Monty does not host says so as %name does.
+func TestAutomagicOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	if r := kerneltest.Run(t, k, "who"); r.Stdout != "Interactive namespace is empty.\n" || r.Error != nil {
+		t.Fatalf("who: %q %+v", r.Stdout, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "pwd"); r.Value == nil || r.Value.Text != ipysyntax.PyRepr(cmp.Or(k.opts.Dir, "/")) {
+		t.Fatalf("pwd: %+v %+v", r.Value, r.Error)
+	}
+	kerneltest.Run(t, k, "x = 1")
+	if r := kerneltest.Run(t, k, "who"); r.Stdout != "x\t \n" {
+		t.Fatalf("who: %q %+v", r.Stdout, r.Error)
+	}
+	kerneltest.Run(t, k, "pwd = 3")
+	if r := kerneltest.Run(t, k, "pwd"); r.Value == nil || r.Value.Text != "3" {
+		t.Fatalf("a bound pwd: %+v %+v", r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "pwd + 1"); r.Value == nil || r.Value.Text != "4" {
+		t.Fatalf("a bound pwd + 1: %+v %+v", r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "who\nx"); r.Error == nil || r.Error.EName != "NameError" {
+		t.Fatalf("two lines: %+v", r.Error)
+	}
+	if r := kerneltest.Run(t, k, "cd sub"); r.Error == nil || r.Error.EName != "UsageError" || !strings.HasPrefix(r.Error.EValue, "%cd needs IPython's shell") {
+		t.Fatalf("cd: %+v", r.Error)
 	}
 }

@@ -297,6 +297,16 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
+	src := req.Code // the cell as written: tracebacks show its lines
+	if name, args, ok := ipysyntax.Automagic(req.Code, knownMagic); ok {
+		bound, err := k.bound(ctx, w, name)
+		if err != nil {
+			return kernel.Result{}, err
+		}
+		if !bound {
+			req.Code = ipysyntax.Escaped(name, args) // IPython's automagic: the line is that magic
+		}
+	}
 	t := ipysyntax.Transform(req.Code)
 	if u, ok := t.Single(); ok && (u.MontyAnswers(knownMagic) || u.Name == "env" && strings.TrimSpace(u.Args) == "") {
 		r := kernel.Result{Status: kernel.StatusOK, Backend: contract.BackendMonty, Runtime: "monty"}
@@ -332,7 +342,6 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		}
 		return r, nil
 	}
-	src := req.Code // the cell as written: tracebacks show its lines
 	var host *magicHost
 	if plain, ok := t.Plain(); ok && t.Magics() {
 		req.Code = plain // only magics that ask nothing (%matplotlib inline)
@@ -616,6 +625,34 @@ func (k *Kernel) listBound(ctx context.Context, safe, shown bool) ([]kernel.Vari
 		return variables(cand, o.Value, shown), nil
 	}
 	return nil, nil
+}
+
+// NameBound reports whether name is bound in the namespace: a name an
+// automagic line starts with (ipysyntax.Automagic) keeps Python's meaning
+// then, as in IPython. It waits for the executions queued before it.
+func (k *Kernel) NameBound(ctx context.Context, name string) (bool, error) {
+	if err := k.Acquire(ctx); err != nil {
+		return false, err
+	}
+	defer k.Q.Release()
+	if k.w == nil || !k.w.Alive() {
+		return false, nil
+	}
+	return k.bound(ctx, k.w, name)
+}
+
+// bound is NameBound on worker w. A name no cell that ran mentions is not
+// bound; for one that is, the worker is asked: type(name) calls no code of
+// the cells'.
+func (k *Kernel) bound(ctx context.Context, w *monty.Worker, name string) (bool, error) {
+	if !k.names[name] {
+		return false, nil
+	}
+	o, err := w.Feed(ctx, "type("+name+") is None", monty.FeedOptions{})
+	if err != nil {
+		return false, err
+	}
+	return o.Exception == nil || !slices.Contains(o.Undefined, name), nil
 }
 
 // Values reads the values the names are bound to in the namespace, as

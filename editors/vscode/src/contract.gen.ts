@@ -367,6 +367,10 @@ export interface Execution {
   stdout: string;
   stderr: string;
   result?: Value;
+  /**
+   * The exception the run raised; with status "ok", the one it showed as
+   * an error output (IPython's %tb shows the last exception again).
+   */
   error?: ExecutionError;
   /** What display() showed, in order (clear_output drops those before it). */
   displays?: Display[];

@@ -554,6 +554,7 @@ class Execution(_ExecutionRequired, total=False):
 
     result: Value
     error: ExecutionError
+    """The exception the run raised; with status "ok", the one it showed as an error output (IPython's %tb shows the last exception again)."""
     displays: list[Display]
     """What display() showed, in order (clear_output drops those before it)."""
     notes: list[str]

@@ -1,0 +1,73 @@
+package ipysyntax
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/backyard-ls/backyard-ls/pysrc"
+)
+
+// lineSplit is how IPython's prefilter splits a line: leading space, an
+// escape, the "function part" (names and dots) and the rest.
+var lineSplit = regexp.MustCompile(`^(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\p{L}\p{N}_.*]*)(.*)$`)
+
+// Automagic is IPython's automagic candidate in a cell: a line magic
+// written without its %. IPython tries it after its static transformations
+// (Transform), on a cell that is then one line only, whose first word is
+// the name of a line magic its shell has (magic says which) and whose rest
+// does not start with = or , (an assignment: `ls = 1`, `ls, x = 1, 2`).
+// Everything after the name is the magic's line (`pwd + 1` is %pwd with
+// "+ 1"). A name that is a builtin or a keyword never is one.
+//
+// IPython also gives way to a name bound in the namespace (`pwd = 3`
+// earlier: `pwd` is 3), which only the kernel knows when the cell runs, and
+// only while automagic is on (%automagic): both are the caller's checks.
+func Automagic(code string, magic func(name string) bool) (name, args string, ok bool) {
+	t := Transform(code)
+	if t.Magics() {
+		return "", "", false // the cell is IPython's calls now, whose first word no magic has
+	}
+	c := code
+	// IPython's static transformations drop leading blank lines and the
+	// first line's indent.
+	for {
+		l, rest, found := strings.Cut(c, "\n")
+		if !found || strings.TrimSpace(l) != "" {
+			break
+		}
+		c = rest
+	}
+	// One line, as Python's str.splitlines counts them.
+	line := strings.TrimLeft(c, " \t")
+	if l, ok := strings.CutSuffix(line, "\r\n"); ok {
+		line = l
+	} else if l, ok := strings.CutSuffix(line, "\n"); ok {
+		line = l
+	} else {
+		line = strings.TrimSuffix(line, "\r")
+	}
+	if strings.ContainsAny(line, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029") || strings.TrimSpace(line) == "" {
+		return "", "", false
+	}
+	m := lineSplit.FindStringSubmatch(line)
+	if m == nil {
+		return "", "", false
+	}
+	ifun, rest := strings.TrimSpace(m[3]), strings.TrimLeft(m[4], " \t\f\v")
+	if rest != "" && (rest[0] == '=' || rest[0] == ',') {
+		return "", "", false
+	}
+	if !magic(ifun) || pysrc.IsBuiltin(ifun) || keywords[ifun] {
+		return "", "", false
+	}
+	return ifun, rest, true
+}
+
+// Escaped is the cell of an automagic line (Automagic) with its %: the
+// same call IPython's prefilter makes.
+func Escaped(name, args string) string {
+	if args == "" {
+		return "%" + name
+	}
+	return "%" + name + " " + args
+}

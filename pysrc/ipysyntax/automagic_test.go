@@ -1,0 +1,53 @@
+package ipysyntax
+
+import "testing"
+
+// The cells IPython 9.18.1's shell runs as a magic without its % (the
+// probe of its transform_cell), and those it leaves to Python.
+func TestAutomagic(t *testing.T) {
+	magics := map[string]bool{"pwd": true, "cd": true, "ls": true, "who": true, "history": true, "automagic": true, "time": true}
+	magic := func(n string) bool { return magics[n] }
+	for code, want := range map[string]string{
+		"pwd":           "%pwd",
+		"pwd\n":         "%pwd",
+		"pwd\r\n":       "%pwd",
+		"\n\npwd":       "%pwd",
+		"  pwd":         "%pwd",
+		"pwd  ":         "%pwd",
+		"pwd + 1":       "%pwd + 1",
+		"pwd()":         "%pwd ()",
+		"pwd;":          "%pwd ;",
+		"pwd  # c":      "%pwd # c",
+		"cd ..":         "%cd ..",
+		"ls -la":        "%ls -la",
+		"history -n 1":  "%history -n 1",
+		"time x = 1":    "%time x = 1",
+		"pwd\n\n":       "", // two lines
+		"pwd\nx = 1":    "",
+		"pwd = 3":       "",
+		"pwd, x = 1, 2": "",
+		"pwd==1":        "",
+		"pwd.x":         "",
+		"if x: pwd":     "",
+		"%pwd":          "",
+		"print":         "",
+		"x":             "",
+		"":              "",
+		"# pwd":         "",
+	} {
+		name, args, ok := Automagic(code, magic)
+		got := ""
+		if ok {
+			got = Escaped(name, args)
+		}
+		if got != want {
+			t.Errorf("Automagic(%q) = %q, want %q", code, got, want)
+		}
+	}
+	// A builtin or a keyword never is one, whatever the shell has.
+	for _, code := range []string{"print x", "dir", "lambda", "for"} {
+		if _, _, ok := Automagic(code, func(string) bool { return true }); ok {
+			t.Errorf("Automagic(%q) is a magic", code)
+		}
+	}
+}
