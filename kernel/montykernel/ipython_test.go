@@ -158,6 +158,30 @@ func TestEnvOnMonty(t *testing.T) {
 	}
 }
 
+// %env after a snapshot: the session that replaces an interrupted one is
+// the keeper's, which must see the variable too (a replayed %env gets its
+// recorded answer and sets nothing).
+func TestEnvAfterASnapshotOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	kerneltest.Run(t, k, "import os\nbefore = 1")
+	k.Q <- struct{}{}
+	err := k.cp.take(k.w, k.opts.Files, k.startWorker)
+	keeper := k.cp.keeper != nil
+	k.Q.Release()
+	if err != nil || !keeper {
+		t.Fatalf("snapshot: %v, keeper %v", err, keeper)
+	}
+	kerneltest.Run(t, k, "%env BACKYARD_T=2")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if r, _ := k.Execute(ctx, kernel.Request{Code: "while True:\n    pass"}); r.Status != kernel.StatusInterrupted || !r.Restored {
+		t.Fatalf("%+v", r)
+	}
+	if r := kerneltest.Run(t, k, "before, os.environ['BACKYARD_T']"); r.Value == nil || r.Value.Text != "(1, '2')" {
+		t.Fatalf("after the interrupt: %+v %+v", r.Value, r.Error)
+	}
+}
+
 // %env's listing hides what looks like a secret, and wraps as IPython's
 // pretty printer does past 79 characters.
 func TestEnvListing(t *testing.T) {

@@ -281,6 +281,11 @@ func (k *Kernel) setEnv(w *monty.Worker, p string) (string, any, error) {
 		return "", nil, &kernel.HostError{Type: "OSError", Message: "[Errno 22] Invalid argument"} // os.environ[''] = val
 	}
 	w.Setenv(key, val)
+	if k.cp.keeper != nil {
+		// The keeper becomes the kernel's worker after an interrupt, and a
+		// replayed %env gets its recorded answer without setting anything.
+		k.cp.keeper.Setenv(key, val)
+	}
 	k.Mu.Lock()
 	if k.envSet == nil {
 		k.envSet = map[string]string{}
