@@ -93,8 +93,8 @@ var ErrInterrupted = errors.New("interrupted")
 // Cancelling ctx stops the code: while Python is running the worker is
 // killed (its session is lost; the error is context.Cause(ctx)); while it is
 // suspended on the host (time.sleep, a host function), a KeyboardInterrupt
-// is raised in-band and the outcome says so. A cancel (an interrupt, not a
-// deadline) gives running code a short grace to reach the host first. An *InputError means inputs
+// is raised in-band and the outcome says so. Running code gets a short
+// grace to reach the host first. An *InputError means inputs
 // that cannot cross (nothing ran). Any other error means the worker is
 // unusable: a *CrashError when it died, a *ProtocolError when it broke the
 // protocol.
@@ -121,7 +121,7 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 
 	gen := w.setPhase(phaseRunning, true)
 	defer w.setPhase(phaseIdle, false)
-	stop := context.AfterFunc(ctx, func() { w.stopRunning(ctx, gen) })
+	stop := context.AfterFunc(ctx, func() { w.stopRunning(gen) })
 	defer stop()
 	fail := func(err error) (Outcome, error) {
 		if ctx.Err() != nil {

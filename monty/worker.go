@@ -119,21 +119,21 @@ func (w *Worker) hostPhase(p int, handled bool) {
 	}
 }
 
-// interruptGrace is how long code running when its feed is cancelled
-// (an interrupt) may take to reach the host, where the interrupt is a
+// interruptGrace is how long code running when its feed is cancelled (an
+// interrupt, a time limit) may take to reach the host, where the stop is a
 // KeyboardInterrupt it can catch, before its worker is killed. A cell that
 // sleeps in a loop spends a few bytecodes between sleeps; on a busy
-// machine those may wait for a CPU well past the interrupt.
+// machine those may wait for a CPU well past the stop.
 const interruptGrace = 250 * time.Millisecond
 
-// stopRunning ends the cancelled feed gen: a deadline kills running code
-// at once, an interrupt after interruptGrace (Config.interruptGrace).
-func (w *Worker) stopRunning(ctx context.Context, gen uint64) {
+// stopRunning ends the cancelled feed gen: running code is killed unless
+// it reaches the host within interruptGrace (Config.interruptGrace).
+func (w *Worker) stopRunning(gen uint64) {
 	grace := interruptGrace
 	if w.cfg.interruptGrace != 0 {
 		grace = w.cfg.interruptGrace
 	}
-	if !errors.Is(ctx.Err(), context.Canceled) || grace < 0 {
+	if grace < 0 {
 		w.killIfRunning(gen)
 		return
 	}
