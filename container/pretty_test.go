@@ -86,24 +86,13 @@ func TestDriverPrettyCorpus(t *testing.T) {
 func TestPrettyLayoutAsIPython(t *testing.T) {
 	harness := prettyPy + `
 import json, sys
+sys.path.insert(0, "../scripts")
+from pretty_ops import replay
 cases = json.load(open(sys.argv[1]))["cases"]
 bad = 0
 for c in cases:
     p = _Pretty(max_width=c["width"])
-    for o in c["ops"]:
-        if o[0] == "text":
-            p.text(o[1])
-        elif o[0] == "breakable":
-            p.breakable(o[1])
-        elif o[0] == "break":
-            p.break_()
-        elif o[0] == "indent":
-            p.indentation += o[1]
-        elif o[0] == "begin":
-            p.begin_group(o[1], o[2])
-        else:
-            p.end_group(o[1], o[2])
-    p.flush()
+    replay(p, c["ops"])
     if "".join(p.out) != c["text"]:
         bad += 1
         print(json.dumps(c))

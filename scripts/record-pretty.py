@@ -14,6 +14,7 @@ import random
 
 import IPython
 from IPython.lib.pretty import PrettyPrinter
+from pretty_ops import replay
 
 
 def ops(r, depth=0):
@@ -39,20 +40,7 @@ def ops(r, depth=0):
 def layout(seq, width):
     s = io.StringIO()
     p = PrettyPrinter(s, max_width=width)
-    for o in seq:
-        if o[0] == "text":
-            p.text(o[1])
-        elif o[0] == "breakable":
-            p.breakable(o[1])
-        elif o[0] == "break":
-            p.break_()
-        elif o[0] == "indent":
-            p.indentation += o[1]
-        elif o[0] == "begin":
-            p.begin_group(o[1], o[2])
-        else:
-            p.end_group(o[1], o[2])
-    p.flush()
+    replay(p, seq)
     return s.getvalue()
 
 

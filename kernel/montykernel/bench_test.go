@@ -111,18 +111,27 @@ func BenchmarkColdStart(b *testing.B) {
 
 // BenchmarkPrint1000: a cell printing 1000 lines, all received.
 func BenchmarkPrint1000(b *testing.B) {
+	benchCell(b, "for i in range(1000):\n    print(i)", func(r kernel.Result, _ error) {
+		if strings.Count(r.Stdout, "\n") != 1000 {
+			b.Fatalf("got %d lines", strings.Count(r.Stdout, "\n"))
+		}
+	})
+}
+
+// benchCell runs code b.N times on one warm kernel, checking each result,
+// and reports the samples.
+func benchCell(b *testing.B, code string, check func(kernel.Result, error)) {
 	k := benchKernel(b, Options{})
 	ctx := context.Background()
 	var s kerneltest.Samples
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t := time.Now()
-		r, _ := k.Execute(ctx, kernel.Request{Code: "for i in range(1000):\n    print(i)"})
+		r, err := k.Execute(ctx, kernel.Request{Code: code})
 		s = append(s, time.Since(t))
-		if strings.Count(r.Stdout, "\n") != 1000 {
-			b.Fatalf("got %d lines", strings.Count(r.Stdout, "\n"))
-		}
+		check(r, err)
 	}
+	b.StopTimer()
 	s.Report(b)
 }
 
@@ -158,20 +167,11 @@ func vmHWM(b *testing.B, pid int) int {
 func BenchmarkValueCell(b *testing.B) {
 	for _, c := range []struct{ name, code string }{{"int", "x"}, {"short-list", "[x, 2, 3]"}, {"list-30", "list(range(30))"}, {"list-1000", "list(range(1000))"}} {
 		b.Run(c.name, func(b *testing.B) {
-			k := benchKernel(b, Options{})
-			ctx := context.Background()
-			var s kerneltest.Samples
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				t := time.Now()
-				r, err := k.Execute(ctx, kernel.Request{Code: c.code})
-				s = append(s, time.Since(t))
+			benchCell(b, c.code, func(r kernel.Result, err error) {
 				if err != nil || r.Status != kernel.StatusOK || r.Value == nil {
 					b.Fatal(err, r.Error)
 				}
-			}
-			b.StopTimer()
-			s.Report(b)
+			})
 		})
 	}
 }
