@@ -146,7 +146,7 @@ FULL = [
             {"data": {"text/html": "<b>\t</b>", "text/plain": "two"}, "afterResult": True},
         ],
         notes=["restored"],
-        files=[{"path": "/work/out.txt", "state": "created"}, {"path": "/work/old.txt", "state": "deleted"}],
+        files=[{"path": "out.txt", "state": "created"}, {"path": "old.txt", "state": "deleted"}],
         routing={"rule": "error:NameError", "reason": "r", "check": "differs", "moved": True,
                  "montyError": {"ename": "NameError", "evalue": "x", "traceback": [{"line": 0, "name": "<module>", "text": "x"}]}, "note": "n"},
     ),
