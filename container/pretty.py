@@ -270,19 +270,29 @@ def _pp_call(p, name, args, kwargs=()):
     p.end_group()
 
 
+def _pp_items(p, start, items, end, each=None, last=""):
+    """The body of every container's printer: start, the items (each shown
+    by each, else pretty-printed) with a comma and a breakable between, at
+    most max_seq_length of them, then last and end."""
+    p.begin_group(len(start), start)
+    for i, x in p._enumerate(items):
+        if i:
+            p.text(",")
+            p.breakable()
+        if each is None:
+            p.pretty(x)
+        else:
+            each(x)
+    if last:
+        p.text(last)
+    p.end_group(len(start), end)
+
+
 def _pp_seq(start, end):
     def show(p, obj, cycle):
         if cycle:
             return p.text(start + "..." + end)
-        p.begin_group(len(start), start)
-        for i, x in p._enumerate(obj):
-            if i:
-                p.text(",")
-                p.breakable()
-            p.pretty(x)
-        if len(obj) == 1 and isinstance(obj, tuple):
-            p.text(",")
-        p.end_group(len(start), end)
+        _pp_items(p, start, obj, end, last="," if len(obj) == 1 and isinstance(obj, tuple) else "")
 
     return show
 
@@ -303,13 +313,7 @@ def _pp_set(start, end):
                     items = sorted(items, key=str)
                 except Exception:
                     pass
-        p.begin_group(len(start), start)
-        for i, x in p._enumerate(items):
-            if i:
-                p.text(",")
-                p.breakable()
-            p.pretty(x)
-        p.end_group(len(start), end)
+        _pp_items(p, start, items, end)
 
     return show
 
@@ -318,15 +322,13 @@ def _pp_dict(start, end):
     def show(p, obj, cycle):
         if cycle:
             return p.text("{...}")
-        p.begin_group(len(start), start)
-        for i, key in p._enumerate(obj.keys()):
-            if i:
-                p.text(",")
-                p.breakable()
+
+        def item(key):
             p.pretty(key)
             p.text(": ")
             p.pretty(obj[key])
-        p.end_group(len(start), end)
+
+        _pp_items(p, start, obj.keys(), end, item)
 
     return show
 
