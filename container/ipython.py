@@ -663,11 +663,7 @@ class _IPyShell:
                 quiet = True
             elif o == "-o":
                 ret = True
-        # The statement is the rest of the line as written, not re-joined.
-        rest = line
-        for a in args[: len(args) - len(stmt_parts)]:
-            rest = rest.lstrip()[len(a):] if rest.lstrip().startswith(a) else rest
-        rest = rest.strip()
+        rest = _rest_as_written(line, args[: len(args) - len(stmt_parts)])
         if cell is None:
             stmt, setup = rest or "pass", "pass"
         else:
@@ -1874,11 +1870,7 @@ class _IPyShell:
                 for extra in w[2:]:
                     opts[extra] = True
             i += 1
-        # The statement is the rest of the line as written.
-        rest = line
-        for w in words[:i]:
-            rest = rest.lstrip()[len(w):]
-        code = rest.strip()
+        code = _rest_as_written(line, words[:i])
         if cell is not None:
             code += "\n" + cell
         prof = cProfile.Profile()
@@ -2314,6 +2306,15 @@ def _ipy_output(ns, n, value):
     _log_write(repr(value), "output")
     ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value
     ns["_%d" % n] = value
+
+
+def _rest_as_written(line, words):
+    """The statement of %timeit or %prun: line after its option words (as
+    shlex split them), as written, not re-joined from the words."""
+    rest = line
+    for w in words:
+        rest = rest.lstrip()[len(w):] if rest.lstrip().startswith(w) else rest
+    return rest.strip()
 
 
 def _getopt_spec(flags, with_value):
