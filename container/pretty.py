@@ -4,12 +4,14 @@
 # their order, _repr_pretty_ methods, [...] for a cycle. Its layout
 # reproduces IPython's exactly, down to the order it breaks groups in.
 
+from collections import deque as _pp_deque  # loaded at start anyway (json, re, functools)
+
 
 class _PPGroup:
     __slots__ = ("depth", "breakables", "want_break")
 
-    def __init__(self, depth, deque):
-        self.depth, self.breakables, self.want_break = depth, deque(), False
+    def __init__(self, depth):
+        self.depth, self.breakables, self.want_break = depth, _pp_deque(), False
 
 
 class _PPText:
@@ -53,14 +55,11 @@ class _Pretty:
     """The printer a _repr_pretty_(p, cycle) method is given."""
 
     def __init__(self, float_format=None, max_width=79, max_seq_length=1000):
-        from collections import deque
-
-        self._deque = deque
         self.float_format, self.max_width, self.max_seq_length = float_format, max_width, max_seq_length
         self.verbose, self.newline, self.stack, self.out = False, "\n", [], []
         self.output_width = self.buffer_width = self.indentation = 0
-        self.buffer = deque()
-        root = _PPGroup(0, deque)
+        self.buffer = _pp_deque()
+        root = _PPGroup(0)
         self.group_stack, self.group_queue = [root], [[root]]
 
     # The layout: texts and breakables wait in the buffer until the line is
@@ -155,7 +154,7 @@ class _Pretty:
     def begin_group(self, indent=0, open=""):
         if open:
             self.text(open)
-        group = _PPGroup(self.group_stack[-1].depth + 1, self._deque)
+        group = _PPGroup(self.group_stack[-1].depth + 1)
         self.group_stack.append(group)
         while group.depth >= len(self.group_queue):
             self.group_queue.append([])
