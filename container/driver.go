@@ -43,10 +43,16 @@ var driverSource = shortrepr.Source + "\n" + pyerrorPy + "\n" + prettyPy + "\n" 
 // source goes in parts, which the -c program joins and takes off sys.argv
 // before it runs them (sys.argv is ['-c'] as for a plain -c program).
 func driverCommand(python string) []string {
+	return append([]string{python}, driverArgs()...)
+}
+
+// driverArgs is the command after the interpreter, cut once: the source is
+// the same for every container.
+var driverArgs = sync.OnceValue(func() []string {
 	parts := splitSource(driverSource, maxArg)
 	join := strings.Repeat("sys.argv.pop(1)+", len(parts)-1) + "sys.argv.pop(1)"
-	return append([]string{python, "-c", "import sys;exec(" + join + ")"}, parts...)
-}
+	return append([]string{"-c", "import sys;exec(" + join + ")"}, parts...)
+})
 
 // maxArg is the longest argument driverCommand passes, under Linux's
 // MAX_ARG_STRLEN (32 pages, with the terminating NUL).

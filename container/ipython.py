@@ -663,11 +663,7 @@ class _IPyShell:
                 quiet = True
             elif o == "-o":
                 ret = True
-        # The statement is the rest of the line as written, not re-joined.
-        rest = line
-        for a in args[: len(args) - len(stmt_parts)]:
-            rest = rest.lstrip()[len(a):] if rest.lstrip().startswith(a) else rest
-        rest = rest.strip()
+        rest = _rest_as_written(line, args[: len(args) - len(stmt_parts)])
         if cell is None:
             stmt, setup = rest or "pass", "pass"
         else:
@@ -1379,9 +1375,7 @@ class _IPyShell:
         """The inputs of this session as written (-t: as transformed); -n
         numbers them, N or N-M picks."""
         args = line.split()
-        inputs = self.user_ns.get("In") or [""]
-        if "-t" not in args:
-            inputs = _ipy_state["raw"]
+        inputs = self._inputs("-t" not in args)
         last = len(inputs) - 1  # this cell
         picked = []
         for a in args:
@@ -1401,7 +1395,6 @@ class _IPyShell:
 
     def _line_killbgscripts(self, line):
         print("All background processes were killed.")
-
 
     def _line_gui(self, line):
         return None  # the inline backend needs no event loop
@@ -1465,12 +1458,17 @@ class _IPyShell:
 
     # -- history, macros, %save, %load -------------------------------------
 
+    def _inputs(self, raw):
+        """The session's inputs, In[0] empty: as the front end sent them
+        (raw) or as transformed (In)."""
+        return _ipy_state["raw"] if raw else (self.user_ns.get("In") or [""])
+
     def _input_lines(self, ranges, raw):
         """The cells of this session a range string names (N, N-M inclusive,
         N:M exclusive, as %history), joined; "" when it names none."""
         import re
 
-        inputs = _ipy_state["raw"] if raw else (self.user_ns.get("In") or [""])
+        inputs = self._inputs(raw)
         last = len(inputs) - 1  # this cell
         if not ranges.strip():
             return "\n".join(x.rstrip("\n") for x in inputs[1:last])
@@ -1761,7 +1759,7 @@ class _IPyShell:
             print("UserWarning: Couldn't start log: %s" % e, file=_ipy_sys.stderr)
             return None
         log = _ipy_state["log"] = {"name": name, "mode": mode, "output": "o" in opts, "raw": "r" in opts, "time": "t" in opts, "file": f, "active": True}
-        inputs = _ipy_state["raw"] if log["raw"] else (self.user_ns.get("In") or [""])
+        inputs = self._inputs(log["raw"])
         if log["output"]:
             outs = self.user_ns.get("Out") or {}
             for n in range(1, len(inputs) - 1):
@@ -1872,11 +1870,7 @@ class _IPyShell:
                 for extra in w[2:]:
                     opts[extra] = True
             i += 1
-        # The statement is the rest of the line as written.
-        rest = line
-        for w in words[:i]:
-            rest = rest.lstrip()[len(w):]
-        code = rest.strip()
+        code = _rest_as_written(line, words[:i])
         if cell is not None:
             code += "\n" + cell
         prof = cProfile.Profile()
@@ -2312,6 +2306,15 @@ def _ipy_output(ns, n, value):
     _log_write(repr(value), "output")
     ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value
     ns["_%d" % n] = value
+
+
+def _rest_as_written(line, words):
+    """The statement of %timeit or %prun: line after its option words (as
+    shlex split them), as written, not re-joined from the words."""
+    rest = line
+    for w in words:
+        rest = rest.lstrip()[len(w):] if rest.lstrip().startswith(w) else rest
+    return rest.strip()
 
 
 def _getopt_spec(flags, with_value):

@@ -4,12 +4,14 @@
 # their order, _repr_pretty_ methods, [...] for a cycle. Its layout
 # reproduces IPython's exactly, down to the order it breaks groups in.
 
+from collections import deque as _pp_deque  # loaded at start anyway (json, re, functools)
+
 
 class _PPGroup:
     __slots__ = ("depth", "breakables", "want_break")
 
-    def __init__(self, depth, deque):
-        self.depth, self.breakables, self.want_break = depth, deque(), False
+    def __init__(self, depth):
+        self.depth, self.breakables, self.want_break = depth, _pp_deque(), False
 
 
 class _PPText:
@@ -53,14 +55,11 @@ class _Pretty:
     """The printer a _repr_pretty_(p, cycle) method is given."""
 
     def __init__(self, float_format=None, max_width=79, max_seq_length=1000):
-        from collections import deque
-
-        self._deque = deque
         self.float_format, self.max_width, self.max_seq_length = float_format, max_width, max_seq_length
         self.verbose, self.newline, self.stack, self.out = False, "\n", [], []
         self.output_width = self.buffer_width = self.indentation = 0
-        self.buffer = deque()
-        root = _PPGroup(0, deque)
+        self.buffer = _pp_deque()
+        root = _PPGroup(0)
         self.group_stack, self.group_queue = [root], [[root]]
 
     # The layout: texts and breakables wait in the buffer until the line is
@@ -155,7 +154,7 @@ class _Pretty:
     def begin_group(self, indent=0, open=""):
         if open:
             self.text(open)
-        group = _PPGroup(self.group_stack[-1].depth + 1, self._deque)
+        group = _PPGroup(self.group_stack[-1].depth + 1)
         self.group_stack.append(group)
         while group.depth >= len(self.group_queue):
             self.group_queue.append([])
@@ -270,19 +269,29 @@ def _pp_call(p, name, args, kwargs=()):
     p.end_group()
 
 
+def _pp_items(p, start, items, end, each=None, last=""):
+    """The body of every container's printer: start, the items (each shown
+    by each, else pretty-printed) with a comma and a breakable between, at
+    most max_seq_length of them, then last and end."""
+    p.begin_group(len(start), start)
+    for i, x in p._enumerate(items):
+        if i:
+            p.text(",")
+            p.breakable()
+        if each is None:
+            p.pretty(x)
+        else:
+            each(x)
+    if last:
+        p.text(last)
+    p.end_group(len(start), end)
+
+
 def _pp_seq(start, end):
     def show(p, obj, cycle):
         if cycle:
             return p.text(start + "..." + end)
-        p.begin_group(len(start), start)
-        for i, x in p._enumerate(obj):
-            if i:
-                p.text(",")
-                p.breakable()
-            p.pretty(x)
-        if len(obj) == 1 and isinstance(obj, tuple):
-            p.text(",")
-        p.end_group(len(start), end)
+        _pp_items(p, start, obj, end, last="," if len(obj) == 1 and isinstance(obj, tuple) else "")
 
     return show
 
@@ -303,13 +312,7 @@ def _pp_set(start, end):
                     items = sorted(items, key=str)
                 except Exception:
                     pass
-        p.begin_group(len(start), start)
-        for i, x in p._enumerate(items):
-            if i:
-                p.text(",")
-                p.breakable()
-            p.pretty(x)
-        p.end_group(len(start), end)
+        _pp_items(p, start, items, end)
 
     return show
 
@@ -318,15 +321,13 @@ def _pp_dict(start, end):
     def show(p, obj, cycle):
         if cycle:
             return p.text("{...}")
-        p.begin_group(len(start), start)
-        for i, key in p._enumerate(obj.keys()):
-            if i:
-                p.text(",")
-                p.breakable()
+
+        def item(key):
             p.pretty(key)
             p.text(": ")
             p.pretty(obj[key])
-        p.end_group(len(start), end)
+
+        _pp_items(p, start, obj.keys(), end, item)
 
     return show
 
