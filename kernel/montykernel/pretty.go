@@ -98,12 +98,19 @@ def __backyard_leaves__(items):
     if kinds == __backyard_float_types__:
         return "P"
     return ""
-def __backyard_pretty_items__(p, items, more):
+def __backyard_pretty_items__(p, items, values, more):  # values: a dict's, one a key
     ops = p.ops
     kind = __backyard_leaves__(items) if items else ""
+    if kind and values is not None:
+        vk = __backyard_leaves__(values)
+        kind = "D" + kind + vk if vk else ""
     if kind:
         s = "\x00".join(map(repr, items))
         p.n += len(s)
+        if values is not None:
+            vs = "\x00".join(map(repr, values))
+            p.n += len(vs)
+            s = s + "\x01" + vs
         ops.append(kind + s)
     else:
         k = 0
@@ -111,6 +118,9 @@ def __backyard_pretty_items__(p, items, more):
             if k:
                 ops.append(",")
             __backyard_pretty__(p, x)
+            if values is not None:
+                ops.append("t: ")
+                __backyard_pretty__(p, values[k])
             k += 1
             if p.n > p.m:
                 return
@@ -170,7 +180,7 @@ def __backyard_pretty__(p, v):
         else:
             ops.append("g1 " + o)
             p.n += 2
-            __backyard_pretty_items__(p, v[:1000], len(v) > 1000)
+            __backyard_pretty_items__(p, v[:1000], None, len(v) > 1000)
             if t is tuple and len(v) == 1:
                 ops.append("t,")
             ops.append("e1 " + c)
@@ -181,28 +191,7 @@ def __backyard_pretty__(p, v):
             ops.append("g1 {")
             p.n += 2
             keys = list(v)[:1000]
-            values = [v[key] for key in keys]
-            kk = __backyard_leaves__(keys) if keys else ""
-            vk = __backyard_leaves__(values) if kk else ""
-            if vk:
-                ks = "\x00".join(map(repr, keys))
-                vs = "\x00".join(map(repr, values))
-                p.n += len(ks) + len(vs)
-                ops.append("D" + kk + vk + ks + "\x01" + vs)
-            else:
-                k = 0
-                for key in keys:
-                    if k:
-                        ops.append(",")
-                    __backyard_pretty__(p, key)
-                    ops.append("t: ")
-                    __backyard_pretty__(p, values[k])
-                    k += 1
-                    if p.n > p.m:
-                        break
-            if len(v) > 1000:
-                ops.append(",")
-                ops.append("t...")
+            __backyard_pretty_items__(p, keys, [v[key] for key in keys], len(v) > 1000)
             ops.append("e1 }")
     elif t is set or t is frozenset:
         o, c = ("{", "}") if t is set else ("frozenset({", "})")
@@ -222,7 +211,7 @@ def __backyard_pretty__(p, v):
                         items = list(v)
             ops.append("g" + str(len(o)) + " " + o)
             p.n += len(o) + len(c)
-            __backyard_pretty_items__(p, list(items)[:1000], len(v) > 1000)
+            __backyard_pretty_items__(p, list(items)[:1000], None, len(v) > 1000)
             ops.append("e" + str(len(o)) + " " + c)
     elif t is __backyard_Counter__ or t is __backyard_defaultdict__ or t is __backyard_deque__:
         name = t.__name__
