@@ -291,8 +291,7 @@ func layoutSteps(steps []string) string {
 		case 'b':
 			p.Breakable(arg)
 		case ',':
-			p.Text(",")
-			p.Breakable(" ")
+			comma(p)
 		case 'B':
 			p.Break()
 		case 'g', 'e':
@@ -310,34 +309,38 @@ func layoutSteps(steps []string) string {
 			leaf(p, 'R', arg)
 		case 'p':
 			leaf(p, 'P', arg)
-		case 'R', 'P':
-			for i, item := range strings.Split(arg, "\x00") {
-				if i > 0 {
-					p.Text(",")
-					p.Breakable(" ")
+		case 'R', 'P', 'D':
+			// D: keys as after kind, values as after valueKind
+			kind, items, valueKind, vs := s[0], arg, byte(0), []string(nil)
+			if kind == 'D' {
+				if len(arg) < 2 {
+					continue
 				}
-				leaf(p, s[0], item)
+				keys, values, _ := strings.Cut(arg[2:], "\x01")
+				kind, items, valueKind, vs = arg[0], keys, arg[1], strings.Split(values, "\x00")
 			}
-		case 'D':
-			if len(arg) < 2 {
-				continue
-			}
-			keys, values, _ := strings.Cut(arg[2:], "\x01")
-			vs := strings.Split(values, "\x00")
-			for i, key := range strings.Split(keys, "\x00") {
+			for i, item := range strings.Split(items, "\x00") {
 				if i > 0 {
-					p.Text(",")
-					p.Breakable(" ")
+					comma(p)
 				}
-				leaf(p, arg[0], key)
-				p.Text(": ")
-				if i < len(vs) {
-					leaf(p, arg[1], vs[i])
+				leaf(p, kind, item)
+				if valueKind != 0 {
+					p.Text(": ")
+					if i < len(vs) {
+						leaf(p, valueKind, vs[i])
+					}
 				}
 			}
 		}
 	}
 	return p.String()
+}
+
+// comma adds the text "," and a breakable " ", as between the items of a
+// container.
+func comma(p *pysrc.Pretty) {
+	p.Text(",")
+	p.Breakable(" ")
 }
 
 // leaf adds an object as IPython prints one: in a group of its own, by
