@@ -42,7 +42,7 @@ import (
 const prettyPrelude = `from collections import Counter as __backyard_Counter__, defaultdict as __backyard_defaultdict__, deque as __backyard_deque__
 __backyard_repr_types__ = {int, str, bool, type(None), bytes}
 __backyard_float_types__ = {float}
-__backyard_leaf_types__ = {int, str, bool, type(None), bytes, float}
+__backyard_leaf_types__ = __backyard_repr_types__ | __backyard_float_types__
 __backyard_builtin_types__ = (ArithmeticError, AssertionError, AttributeError, BaseException, Exception, FileExistsError, FileNotFoundError,
     ImportError, IndexError, IsADirectoryError, KeyError, KeyboardInterrupt, LookupError, MemoryError, ModuleNotFoundError, NameError,
     NotADirectoryError, NotImplementedError, OSError, OverflowError, PermissionError, RecursionError, RuntimeError, StopIteration,
