@@ -56,10 +56,6 @@ func skipSpace(s string, i int) int {
 // earlier: `pwd` is 3), which only the kernel knows when the cell runs, and
 // only while automagic is on (%automagic): both are the caller's checks.
 func Automagic(code string, magic func(name string) bool) (name, args string, ok bool) {
-	t := Transform(code)
-	if t.Magics() {
-		return "", "", false // the cell is IPython's calls now, whose first word no magic has
-	}
 	c := code
 	// IPython's static transformations drop leading blank lines and the
 	// first line's indent.
@@ -89,6 +85,10 @@ func Automagic(code string, magic func(name string) bool) (name, args string, ok
 	}
 	if !magic(ifun) || pysrc.IsBuiltin(ifun) || keywords[ifun] {
 		return "", "", false
+	}
+	// Asked last, of a candidate only: the other checks are cheaper.
+	if Transform(code).Magics() {
+		return "", "", false // the cell is IPython's calls now, whose first word no magic has
 	}
 	return ifun, rest, true
 }
