@@ -171,6 +171,7 @@ def __backyard_pretty__(p, v):
     for s in p.stack:
         if s is v:
             cycle = True
+            break
     p.stack.append(v)
     ops.append("g0 ")
     if t is list or t is tuple:
