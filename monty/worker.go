@@ -2,6 +2,7 @@ package monty
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -129,10 +130,7 @@ const interruptGrace = 250 * time.Millisecond
 // stopRunning ends the cancelled feed gen: running code is killed unless
 // it reaches the host within interruptGrace (Config.interruptGrace).
 func (w *Worker) stopRunning(gen uint64) {
-	grace := interruptGrace
-	if w.cfg.interruptGrace != 0 {
-		grace = w.cfg.interruptGrace
-	}
+	grace := cmp.Or(w.cfg.interruptGrace, interruptGrace)
 	if grace < 0 {
 		w.killIfRunning(gen)
 		return

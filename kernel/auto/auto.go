@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
@@ -329,7 +328,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 // each make the same choice again in their own namespace, which holds the
 // same names.
 func (a *Kernel) automagic(ctx context.Context, code string) (string, error) {
-	name, _, ok := ipysyntax.Automagic(code, func(n string) bool { return container.LineMagics()[n] })
+	name, args, ok := ipysyntax.Automagic(code, knownMagic)
 	if !ok {
 		return code, nil
 	}
@@ -339,7 +338,7 @@ func (a *Kernel) automagic(ctx context.Context, code string) (string, error) {
 			return code, err
 		}
 	}
-	return unboundAutomagic(code), nil
+	return ipysyntax.Escaped(name, args), nil
 }
 
 // unshim makes the frames of an error Monty raised in a cell it ran with

@@ -190,7 +190,7 @@ func provenError(e *contract.ExecutionError, seen map[string]bool) bool {
 	if e != nil && e.EName == "UsageError" && len(e.Traceback) == 0 {
 		name, ok := strings.CutPrefix(e.EValue, "Line magic function `%")
 		name, ok2 := strings.CutSuffix(name, "` not found.")
-		return ok && ok2 && !container.LineMagics()[name]
+		return ok && ok2 && !knownMagic(name)
 	}
 	if e == nil || e.EName != "NameError" {
 		return false
@@ -267,12 +267,11 @@ func magicRuleOn(code string, hosted bool) (rule, bool) {
 	if _, inert := t.Plain(); inert {
 		return rule{}, false // none, or only magics Monty runs as None
 	}
-	known := func(n string) bool { return container.LineMagics()[n] }
-	if u, ok := t.Single(); ok && u.MontyAnswers(known) {
+	if u, ok := t.Single(); ok && u.MontyAnswers(knownMagic) {
 		return rule{}, false // %pwd, or a magic IPython has not: Monty answers as IPython does
 	}
 	u := t.Uses[0]
-	if _, bad, ok := t.Hosted(known, nil); ok && hosted {
+	if _, bad, ok := t.Hosted(knownMagic, nil); ok && hosted {
 		return rule{}, false // %time, %env, %whos and the rest Monty's host answers as IPython does
 	} else if !ok {
 		u = bad
@@ -291,11 +290,15 @@ func magicRuleOn(code string, hosted bool) (rule, bool) {
 // as the magic it is where its name is not bound. A snippet (Router.Plan)
 // is a Python program, not an IPython cell: it has no automagic.
 func unboundAutomagic(code string) string {
-	if name, args, ok := ipysyntax.Automagic(code, func(n string) bool { return container.LineMagics()[n] }); ok {
+	if name, args, ok := ipysyntax.Automagic(code, knownMagic); ok {
 		return ipysyntax.Escaped(name, args)
 	}
 	return code
 }
+
+// knownMagic reports whether IPython's shell (the container's) has the
+// line magic name.
+func knownMagic(name string) bool { return container.LineMagics()[name] }
 
 // plainCode is code with its inert magics as None (ipysyntax.Result.Plain),
 // code itself when it has none or others.

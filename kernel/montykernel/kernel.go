@@ -65,7 +65,7 @@ type Kernel struct {
 	w     *monty.Worker
 	names map[string]bool // names seen in cells that ran, for Variables
 	cp    checkpoint
-	fed   string // the prelude the session has run
+	fed   string // the prelude the session has run (KernelPrelude + prelude), "" none
 
 	envSet  map[string]string // guarded by mu: what %env set, for the sessions that follow
 	version string            // guarded by mu
@@ -86,11 +86,14 @@ func (k *Kernel) SetPrelude(code string) {
 // runPrelude runs the prelude in a session that has not run it yet.
 func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 	k.Mu.Lock()
-	code := displayPrelude + magicPrelude + k.prelude
+	extra := k.prelude
 	k.Mu.Unlock()
-	if code == k.fed {
+	// Every cell asks: k.fed is KernelPrelude and the extra it ran, so
+	// only the extra is compared, and the code built when it is run.
+	if len(k.fed) == len(KernelPrelude)+len(extra) && k.fed[len(KernelPrelude):] == extra {
 		return nil
 	}
+	code := KernelPrelude + extra
 	start := time.Now()
 	o, err := w.Feed(ctx, code, monty.FeedOptions{})
 	if err != nil {

@@ -42,7 +42,7 @@ import (
 const prettyPrelude = `from collections import Counter as __backyard_Counter__, defaultdict as __backyard_defaultdict__, deque as __backyard_deque__
 __backyard_repr_types__ = {int, str, bool, type(None), bytes}
 __backyard_float_types__ = {float}
-__backyard_leaf_types__ = {int, str, bool, type(None), bytes, float}
+__backyard_leaf_types__ = __backyard_repr_types__ | __backyard_float_types__
 __backyard_builtin_types__ = (ArithmeticError, AssertionError, AttributeError, BaseException, Exception, FileExistsError, FileNotFoundError,
     ImportError, IndexError, IsADirectoryError, KeyError, KeyboardInterrupt, LookupError, MemoryError, ModuleNotFoundError, NameError,
     NotADirectoryError, NotImplementedError, OSError, OverflowError, PermissionError, RecursionError, RuntimeError, StopIteration,
@@ -98,12 +98,19 @@ def __backyard_leaves__(items):
     if kinds == __backyard_float_types__:
         return "P"
     return ""
-def __backyard_pretty_items__(p, items, more):
+def __backyard_pretty_items__(p, items, values, more):  # values: a dict's, one a key
     ops = p.ops
     kind = __backyard_leaves__(items) if items else ""
+    if kind and values is not None:
+        vk = __backyard_leaves__(values)
+        kind = "D" + kind + vk if vk else ""
     if kind:
         s = "\x00".join(map(repr, items))
         p.n += len(s)
+        if values is not None:
+            vs = "\x00".join(map(repr, values))
+            p.n += len(vs)
+            s = s + "\x01" + vs
         ops.append(kind + s)
     else:
         k = 0
@@ -111,6 +118,9 @@ def __backyard_pretty_items__(p, items, more):
             if k:
                 ops.append(",")
             __backyard_pretty__(p, x)
+            if values is not None:
+                ops.append("t: ")
+                __backyard_pretty__(p, values[k])
             k += 1
             if p.n > p.m:
                 return
@@ -161,6 +171,7 @@ def __backyard_pretty__(p, v):
     for s in p.stack:
         if s is v:
             cycle = True
+            break
     p.stack.append(v)
     ops.append("g0 ")
     if t is list or t is tuple:
@@ -170,7 +181,7 @@ def __backyard_pretty__(p, v):
         else:
             ops.append("g1 " + o)
             p.n += 2
-            __backyard_pretty_items__(p, v[:1000], len(v) > 1000)
+            __backyard_pretty_items__(p, v[:1000], None, len(v) > 1000)
             if t is tuple and len(v) == 1:
                 ops.append("t,")
             ops.append("e1 " + c)
@@ -181,28 +192,7 @@ def __backyard_pretty__(p, v):
             ops.append("g1 {")
             p.n += 2
             keys = list(v)[:1000]
-            values = [v[key] for key in keys]
-            kk = __backyard_leaves__(keys) if keys else ""
-            vk = __backyard_leaves__(values) if kk else ""
-            if vk:
-                ks = "\x00".join(map(repr, keys))
-                vs = "\x00".join(map(repr, values))
-                p.n += len(ks) + len(vs)
-                ops.append("D" + kk + vk + ks + "\x01" + vs)
-            else:
-                k = 0
-                for key in keys:
-                    if k:
-                        ops.append(",")
-                    __backyard_pretty__(p, key)
-                    ops.append("t: ")
-                    __backyard_pretty__(p, values[k])
-                    k += 1
-                    if p.n > p.m:
-                        break
-            if len(v) > 1000:
-                ops.append(",")
-                ops.append("t...")
+            __backyard_pretty_items__(p, keys, [v[key] for key in keys], len(v) > 1000)
             ops.append("e1 }")
     elif t is set or t is frozenset:
         o, c = ("{", "}") if t is set else ("frozenset({", "})")
@@ -222,7 +212,7 @@ def __backyard_pretty__(p, v):
                         items = list(v)
             ops.append("g" + str(len(o)) + " " + o)
             p.n += len(o) + len(c)
-            __backyard_pretty_items__(p, list(items)[:1000], len(v) > 1000)
+            __backyard_pretty_items__(p, list(items)[:1000], None, len(v) > 1000)
             ops.append("e" + str(len(o)) + " " + c)
     elif t is __backyard_Counter__ or t is __backyard_defaultdict__ or t is __backyard_deque__:
         name = t.__name__
@@ -302,8 +292,7 @@ func layoutSteps(steps []string) string {
 		case 'b':
 			p.Breakable(arg)
 		case ',':
-			p.Text(",")
-			p.Breakable(" ")
+			comma(p)
 		case 'B':
 			p.Break()
 		case 'g', 'e':
@@ -321,34 +310,38 @@ func layoutSteps(steps []string) string {
 			leaf(p, 'R', arg)
 		case 'p':
 			leaf(p, 'P', arg)
-		case 'R', 'P':
-			for i, item := range strings.Split(arg, "\x00") {
-				if i > 0 {
-					p.Text(",")
-					p.Breakable(" ")
+		case 'R', 'P', 'D':
+			// D: keys as after kind, values as after valueKind
+			kind, items, valueKind, vs := s[0], arg, byte(0), []string(nil)
+			if kind == 'D' {
+				if len(arg) < 2 {
+					continue
 				}
-				leaf(p, s[0], item)
+				keys, values, _ := strings.Cut(arg[2:], "\x01")
+				kind, items, valueKind, vs = arg[0], keys, arg[1], strings.Split(values, "\x00")
 			}
-		case 'D':
-			if len(arg) < 2 {
-				continue
-			}
-			keys, values, _ := strings.Cut(arg[2:], "\x01")
-			vs := strings.Split(values, "\x00")
-			for i, key := range strings.Split(keys, "\x00") {
+			for i, item := range strings.Split(items, "\x00") {
 				if i > 0 {
-					p.Text(",")
-					p.Breakable(" ")
+					comma(p)
 				}
-				leaf(p, arg[0], key)
-				p.Text(": ")
-				if i < len(vs) {
-					leaf(p, arg[1], vs[i])
+				leaf(p, kind, item)
+				if valueKind != 0 {
+					p.Text(": ")
+					if i < len(vs) {
+						leaf(p, valueKind, vs[i])
+					}
 				}
 			}
 		}
 	}
 	return p.String()
+}
+
+// comma adds the text "," and a breakable " ", as between the items of a
+// container.
+func comma(p *pysrc.Pretty) {
+	p.Text(",")
+	p.Breakable(" ")
 }
 
 // leaf adds an object as IPython prints one: in a group of its own, by

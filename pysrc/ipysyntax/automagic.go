@@ -1,15 +1,48 @@
 package ipysyntax
 
 import (
-	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
-// lineSplit is how IPython's prefilter splits a line: leading space, an
-// escape, the "function part" (names and dots) and the rest.
-var lineSplit = regexp.MustCompile(`^(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\p{L}\p{N}_.*]*)(.*)$`)
+// splitLine splits a line as IPython's prefilter does, by hand (every
+// cell of one line asks): what the expression
+// ^(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\p{L}\p{N}_.*]*)(.*)$ matches, the
+// leading space and an escape skipped, as the "function part" (names and
+// dots) and the rest.
+func splitLine(line string) (ifun, rest string) {
+	i := skipSpace(line, 0)
+	switch {
+	case strings.HasPrefix(line[i:], "!!"), strings.HasPrefix(line[i:], "??"):
+		i += 2
+	case i < len(line) && strings.IndexByte(",;/%!?", line[i]) >= 0:
+		i++
+	}
+	i = skipSpace(line, i)
+	start := i
+	for n := 0; n < 2 && i < len(line) && line[i] == '%'; n++ {
+		i++
+	}
+	for i < len(line) {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_' && r != '.' && r != '*' {
+			break
+		}
+		i += size
+	}
+	return line[start:i], line[i:]
+}
+
+// skipSpace is the index of the first byte from i on that is not \s (RE2's).
+func skipSpace(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+		i++
+	}
+	return i
+}
 
 // Automagic is IPython's automagic candidate in a cell: a line magic
 // written without its %. IPython tries it after its static transformations
@@ -23,10 +56,6 @@ var lineSplit = regexp.MustCompile(`^(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\p{L}\p{
 // earlier: `pwd` is 3), which only the kernel knows when the cell runs, and
 // only while automagic is on (%automagic): both are the caller's checks.
 func Automagic(code string, magic func(name string) bool) (name, args string, ok bool) {
-	t := Transform(code)
-	if t.Magics() {
-		return "", "", false // the cell is IPython's calls now, whose first word no magic has
-	}
 	c := code
 	// IPython's static transformations drop leading blank lines and the
 	// first line's indent.
@@ -49,16 +78,17 @@ func Automagic(code string, magic func(name string) bool) (name, args string, ok
 	if strings.ContainsAny(line, "\r\n\v\f\x1c\x1d\x1e\u0085\u2028\u2029") || strings.TrimSpace(line) == "" {
 		return "", "", false
 	}
-	m := lineSplit.FindStringSubmatch(line)
-	if m == nil {
-		return "", "", false
-	}
-	ifun, rest := strings.TrimSpace(m[3]), strings.TrimLeft(m[4], " \t\f\v")
+	ifun, rest := splitLine(line)
+	rest = strings.TrimLeft(rest, " \t\f\v")
 	if rest != "" && (rest[0] == '=' || rest[0] == ',') {
 		return "", "", false
 	}
 	if !magic(ifun) || pysrc.IsBuiltin(ifun) || keywords[ifun] {
 		return "", "", false
+	}
+	// Asked last, of a candidate only: the other checks are cheaper.
+	if Transform(code).Magics() {
+		return "", "", false // the cell is IPython's calls now, whose first word no magic has
 	}
 	return ifun, rest, true
 }
