@@ -5,6 +5,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // Router routes independent snippets (a batch) as the auto kernel routes
@@ -27,20 +28,33 @@ type Plan struct {
 	// Route is set when the snippet runs in the container (an import
 	// Monty lacks, a construct Monty rejects or runs differently).
 	Route *contract.Routing
-	// Code is what Monty runs: the snippet with its shims applied.
+	// Code is what Monty runs: the snippet with its shims applied (as
+	// written when Monty's kernel hosts its IPython syntax).
 	Code string
 
 	p plan
 }
 
-// Plan decides how code runs.
-func (r *Router) Plan(code string) Plan {
-	if why, ok := magicRuleOn(code, false); ok { // a batch lane hosts no magics
-		return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
+// Plan decides how code runs. A snippet that is a cell (program false)
+// is a fresh kernel's first cell, its IPython syntax included: what Monty's
+// kernel hosts (%time, %pwd…) stays on Monty, whose lane runs it as that
+// kernel would, and the rest (shell escapes, help, %%bash) goes to the
+// container's shell. A program is plain Python: it has no IPython syntax.
+func (r *Router) Plan(code string, program bool) Plan {
+	hosted := false
+	if !program {
+		cell := unboundAutomagic(code)
+		if why, ok := magicRule(cell); ok {
+			return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
+		}
+		hosted = ipysyntax.Transform(cell).Magics()
+		code = plainCode(code)
 	}
-	code = plainCode(code)
 	p := planCell(analyze(code), r.caps, false) // a snippet has no document
 	out := Plan{Code: p.code, p: p}
+	if hosted {
+		out.Code = code // Monty's kernel runs it as written, without the shims' helpers
+	}
 	if p.route != nil {
 		out.Route = &contract.Routing{Rule: p.route.id, Reason: p.route.reason}
 	}

@@ -51,3 +51,23 @@ func TestAutomagic(t *testing.T) {
 		}
 	}
 }
+
+// A fresh kernel's first cell: an automagic line is its magic, then
+// IPython's static transformations; a cell without IPython syntax is
+// itself.
+func TestFirstCell(t *testing.T) {
+	magic := func(n string) bool { return n == "pwd" || n == "time" }
+	for code, want := range map[string]string{
+		"pwd":           "get_ipython().run_line_magic('pwd', '')",
+		"%time 1+1":     "get_ipython().run_line_magic('time', '1+1')",
+		"x = !echo hi":  "x = get_ipython().getoutput('echo hi')",
+		"!echo hi":      "get_ipython().system('echo hi')",
+		"pwd = 1\npwd":  "pwd = 1\npwd",
+		"x = 7 % 3\nx?": "x = 7 % 3\nget_ipython().run_line_magic('pinfo', 'x')",
+		"1 + 1":         "1 + 1",
+	} {
+		if got := FirstCell(code, magic).Code; got != want {
+			t.Errorf("FirstCell(%q) = %q, want %q", code, got, want)
+		}
+	}
+}
