@@ -1,6 +1,9 @@
 package ipysyntax
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // The cells IPython 9.18.1's shell runs as a magic without its % (the
 // probe of its transform_cell), and those it leaves to Python.
@@ -69,5 +72,19 @@ func TestFirstCell(t *testing.T) {
 		if got := FirstCell(code, magic).Code; got != want {
 			t.Errorf("FirstCell(%q) = %q, want %q", code, got, want)
 		}
+	}
+}
+
+// BenchmarkFirstCellPlain is what a batch snippet without IPython syntax
+// pays on a lane to learn it has none: a one-line snippet (the automagic
+// candidate's checks) and a cell of many lines.
+func BenchmarkFirstCellPlain(b *testing.B) {
+	magic := func(n string) bool { return n == "pwd" }
+	for _, code := range []string{"1234 * 2", "print(6 * 7)", plainCell} {
+		b.Run(strconv.Itoa(len(code)), func(b *testing.B) {
+			for b.Loop() {
+				sink = FirstCell(code, magic)
+			}
+		})
 	}
 }
