@@ -296,10 +296,17 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 				continue
 			}
 			sn := j.sn
-			if b.router != nil {
-				sn.Code = j.plan.Code // with its shims
+			var err error
+			if b.router != nil && j.plan.Prelude != "" {
+				sn.Code = j.plan.Code // with its shims, which call the prelude's helpers
+				err = lane.SendShimmed(j.i, sn, j.sn.Code, j.plan.Prelude)
+			} else {
+				if b.router != nil {
+					sn.Code = j.plan.Code
+				}
+				err = lane.Send(j.i, sn)
 			}
-			if err := lane.Send(j.i, sn); err != nil {
+			if err != nil {
 				b.errMu.Lock()
 				if b.montyEr == nil {
 					b.montyEr = err

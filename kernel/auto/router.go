@@ -5,13 +5,15 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
-	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // Router routes independent snippets (a batch) as the auto kernel routes
 // a document's cells, by the same rules. A snippet starts from an empty
 // namespace, so no earlier cell is taken into account.
-type Router struct{ caps *Capabilities }
+type Router struct {
+	caps    *Capabilities
+	prelude string // the helpers of the shims it applies
+}
 
 // NewRouter returns the router for the Monty worker binary (its
 // capabilities are probed once per release and cached).
@@ -20,7 +22,7 @@ func NewRouter(ctx context.Context, binary string) (*Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Router{caps: c}, nil
+	return &Router{caps: c, prelude: prelude(c.shims())}, nil
 }
 
 // Plan is how a snippet runs.
@@ -28,9 +30,12 @@ type Plan struct {
 	// Route is set when the snippet runs in the container (an import
 	// Monty lacks, a construct Monty rejects or runs differently).
 	Route *contract.Routing
-	// Code is what Monty runs: the snippet with its shims applied (as
-	// written when Monty's kernel hosts its IPython syntax).
+	// Code is what Monty runs: the snippet with its shims applied.
 	Code string
+	// Prelude defines the helpers the shims applied call, which Monty
+	// runs first (as the auto kernel's Monty session does); empty when
+	// Code has none.
+	Prelude string
 
 	p plan
 }
@@ -41,19 +46,16 @@ type Plan struct {
 // kernel would, and the rest (shell escapes, help, %%bash) goes to the
 // container's shell. A program is plain Python: it has no IPython syntax.
 func (r *Router) Plan(code string, program bool) Plan {
-	hosted := false
 	if !program {
-		cell := unboundAutomagic(code)
-		if why, ok := magicRule(cell); ok {
+		if why, ok := magicRule(unboundAutomagic(code)); ok {
 			return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
 		}
-		hosted = ipysyntax.Transform(cell).Magics()
 		code = plainCode(code)
 	}
 	p := planCell(analyze(code), r.caps, false) // a snippet has no document
 	out := Plan{Code: p.code, p: p}
-	if hosted {
-		out.Code = code // Monty's kernel runs it as written, without the shims' helpers
+	if p.code != code {
+		out.Prelude = r.prelude
 	}
 	if p.route != nil {
 		out.Route = &contract.Routing{Rule: p.route.id, Reason: p.route.reason}

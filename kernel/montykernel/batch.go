@@ -109,25 +109,35 @@ func (l *Lane) Empty() bool { return len(l.sent) == 0 && len(l.alone) == 0 && le
 
 // Send queues a snippet under tag. It fails when no worker can be started
 // (monty.ErrNotFound, say); the snippet is then not queued.
-func (l *Lane) Send(tag int, sn kernel.Snippet) error {
+func (l *Lane) Send(tag int, sn kernel.Snippet) error { return l.queue(tag, sn, "", "") }
+
+// SendShimmed is Send for a snippet whose code has shims applied (an auto
+// router's plan): prelude defines the helpers it calls, and src is the
+// snippet as written, whose lines its tracebacks show. It runs alone,
+// after its prelude.
+func (l *Lane) SendShimmed(tag int, sn kernel.Snippet, src, prelude string) error {
+	return l.queue(tag, sn, src, prelude)
+}
+
+func (l *Lane) queue(tag int, sn kernel.Snippet, src, prelude string) error {
 	if err := l.worker(); err != nil {
 		return err
 	}
-	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits)}
-	if !sn.Program && ipysyntax.FirstCell(sn.Code, knownMagic).Magics() {
+	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits), src: src, prelude: prelude}
+	switch {
+	case !sn.Program && ipysyntax.FirstCell(sn.Code, knownMagic).Magics():
 		s.ipython = true
+	case l.shims && prelude == "":
+		if code, used := ApplyShims(sn.Code, pysrc.Analyze(sn.Code).Regions, allShims); len(used) > 0 {
+			s.src, s.sn.Code, s.prelude = sn.Code, code, ShimPrelude(allShims)
+		}
+	}
+	if s.ipython || s.prelude != "" {
+		// Its helpers (or its kernel) run first, in its session: it runs
+		// alone.
 		l.alone = append(l.alone, s)
 		l.watch(s)
 		return nil
-	}
-	if l.shims {
-		if code, used := ApplyShims(sn.Code, pysrc.Analyze(sn.Code).Regions, allShims); len(used) > 0 {
-			// Its helpers run first, in its session: it runs alone.
-			s.src, s.sn.Code, s.prelude = sn.Code, code, ShimPrelude(allShims)
-			l.alone = append(l.alone, s)
-			l.watch(s)
-			return nil
-		}
 	}
 	s.fed = sn.Code
 	if !sn.Program {
@@ -288,6 +298,9 @@ func (l *Lane) runFirstCell(ctx context.Context, s *laneSnippet) kernel.Result {
 		return crashed(err)
 	}
 	defer k.Close()
+	if s.prelude != "" {
+		k.SetPrelude(s.prelude) // the helpers of the shims the snippet was given with
+	}
 	r, err := k.Execute(ctx, kernel.Request{Code: s.sn.Code})
 	switch {
 	case err == nil:
