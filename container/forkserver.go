@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -20,6 +23,15 @@ import (
 var forkServerPy string
 
 var forkServerSource = pyerrorPy + "\n" + forkServerPy
+
+// forkServerArgs are the fork server's arguments before its preloads: the
+// count of the parts of IPython's shell (ipython.py, the driver's), then
+// the parts. The server compiles the shell when a snippet first needs it
+// (Snippet.Shell), never for a batch without IPython syntax.
+var forkServerArgs = sync.OnceValue(func() []string {
+	parts := splitSource(ipythonPy, maxArg)
+	return append([]string{"-c", forkServerSource, strconv.Itoa(len(parts))}, parts...)
+})
 
 const forkServerProtocol = 1
 
@@ -71,7 +83,7 @@ func (e *Engine) StartForkServer(ctx context.Context, cfg Config, preload []stri
 	cfg.MountWorkspace = false // a batch has no workspace; a snippet's files come with it
 	s, err := e.start(ctx, cfg, program{
 		command: func(python string) []string {
-			return append([]string{python, "-c", forkServerSource}, preload...)
+			return slices.Concat([]string{python}, forkServerArgs(), preload)
 		},
 		env:      forkServerEnv,
 		protocol: forkServerProtocol,
@@ -103,6 +115,10 @@ type Snippet struct {
 	// Program runs it as `python file.py` would: a trailing expression
 	// is evaluated but has no value to show.
 	Program bool
+	// Shell: the code is a cell with IPython syntax, transformed
+	// (ipysyntax.Transform): get_ipython() is IPython's shell as a
+	// kernel's cells have it, and a UsageError shows as IPython shows one.
+	Shell bool
 	// Timeout, MemoryBytes, MaxOutput and RecursionLimit bound the
 	// snippet (defaults 30 s, 256 MiB, 1 MiB per stream, 1000).
 	Timeout        time.Duration
@@ -139,6 +155,7 @@ type runRequest struct {
 	ID             uint64            `json:"id"`
 	Code           string            `json:"code"`
 	Program        bool              `json:"program,omitempty"`
+	Shell          bool              `json:"shell,omitempty"`
 	Inputs         []string          `json:"inputs,omitempty"`
 	Stdin          *string           `json:"stdin,omitempty"`
 	Files          map[string]string `json:"files,omitempty"`
@@ -216,7 +233,7 @@ func (f *ForkServer) Run(ctx context.Context, sn Snippet) (SnippetResult, error)
 	s := f.s
 	id := s.nextID.Add(1)
 	req := runRequest{
-		T: "run", ID: id, Code: sn.Code, Program: sn.Program, Inputs: sn.Inputs, Stdin: sn.Stdin, Timeout: sn.Timeout.Seconds(),
+		T: "run", ID: id, Code: sn.Code, Program: sn.Program, Shell: sn.Shell, Inputs: sn.Inputs, Stdin: sn.Stdin, Timeout: sn.Timeout.Seconds(),
 		Memory: sn.MemoryBytes, MaxOutput: sn.MaxOutput, RecursionLimit: sn.RecursionLimit, Fetch: sn.Fetch, FetchMax: sn.FetchMax,
 	}
 	req.Files, req.FilesB64 = splitFiles(sn.Files)

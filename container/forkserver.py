@@ -1,8 +1,10 @@
 # backyard-ls fork server: runs the independent snippets of a batch.
 #
 # Stdlib only, Python >= 3.8; the host starts it as
-# `python3 -c <this source> MODULE...` in a hardened container. It imports
-# the MODULEs once, then for every "run" request forks a child that runs
+# `python3 -c <this source> N PART... MODULE...` in a hardened container,
+# where the N PARTs joined are IPython's shell (the kernel driver's
+# ipython.py) for the snippets that are cells with IPython syntax. It
+# imports the MODULEs once, then for every "run" request forks a child that runs
 # the snippet in an empty namespace under its own limits and exits. After
 # each child the server kills every other process of the container and
 # empties the writable directories, so no snippet sees what another left.
@@ -74,6 +76,43 @@ def _request(fd):
     head = _read_exact(fd, 4)
     body = head and _read_exact(fd, int.from_bytes(head, "big"))
     return None if body is None else json.loads(body.decode("utf-8"))
+
+
+# ---- IPython's shell ----------------------------------------------------------
+
+_shell_source = ""  # ipython.py, the kernel driver's shell, from the arguments
+_shell = None  # its globals, once a snippet needed it
+
+
+class _ShellState:
+    """What the shell reads of the driver's state: a snippet is never in a
+    kernel's cell, so display() publishes nothing (a batch has no display
+    outputs)."""
+
+    in_cell = False
+    child = False
+
+
+def _no_host_function(name):
+    def call(*args, **kwargs):
+        raise RuntimeError("a batch snippet cannot call the host (%s): %%pip install needs a kernel" % name)
+
+    return call
+
+
+def _load_shell():
+    """IPython's shell as the kernel driver has it (get_ipython() answers
+    the calls of the host's transformation of IPython syntax), compiled in
+    the server once, on the first snippet that needs it: every child after
+    it finds it ready."""
+    global _shell
+    if _shell is None:
+        ns = {"__name__": "backyard_shell", "__builtins__": builtins, "_st": _ShellState(), "_bundle": lambda v: {"text/plain": repr(v)},
+              "_mime_data": lambda v: v, "_cut": lambda text, cap: (_cut(text, cap), len(text) > cap), "_is_figure": lambda v: False,
+              "_figure_data": lambda fig: ({}, {}), "_host_function": _no_host_function}
+        exec(compile(_shell_source, "<backyard shell>", "exec", dont_inherit=True), ns)
+        _shell = ns
+    return _shell
 
 
 # ---- in the child -----------------------------------------------------------
@@ -204,6 +243,11 @@ def _child(req, mapped, key):
         main = types.ModuleType("__main__")
         main.__dict__["__builtins__"] = builtins
         sys.modules["__main__"] = main  # pickle finds the snippet's classes
+        shell = _shell if req.get("shell") else None
+        if shell is not None:
+            # A fresh kernel's shell, its namespace the snippet's.
+            shell["_ipy_shell"] = shell["_IPyShell"](main.__dict__)
+            builtins.get_ipython = shell["get_ipython"]
         try:
             if req.get("program"):  # as `python file.py`: no value, no top-level await
                 body, expr = compile(code, name, "exec", 0, dont_inherit=True), None
@@ -217,7 +261,11 @@ def _child(req, mapped, key):
             done = {"status": "error", "error": {"ename": "SystemExit", "evalue": str(e.code if e.code is not None else ""),
                                                  "traceback": _frames(e.__traceback__, name)}}
         except BaseException as e:
-            done = {"status": "error", "error": _error(e, name)}
+            if shell is not None and isinstance(e, shell["UsageError"]):
+                # As IPython shows it: the message, no traceback.
+                done = {"status": "error", "error": {"ename": "UsageError", "evalue": str(e), "traceback": []}}
+            else:
+                done = {"status": "error", "error": _error(e, name)}
         for s in (sys.stdout, sys.stderr):
             try:
                 s.flush()
@@ -670,7 +718,10 @@ def main():
     os.close(null)
     os.chdir(WORKDIR)  # every child's working directory, and HOME
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # children inherit it
-    _preload(sys.argv[1:])
+    global _shell_source
+    parts = int(sys.argv[1])
+    _shell_source = "".join(sys.argv[2 : 2 + parts])
+    _preload(sys.argv[2 + parts :])
     # What every child needs, loaded once here.
     import ast, io, linecache, tokenize, traceback, types  # noqa: F401
     try:
@@ -702,6 +753,8 @@ def main():
         if req is None:
             break
         if req.get("t") == "run":
+            if req.get("shell"):
+                _load_shell()
             server.run(req)
         elif req.get("t") == "import":
             _write_all(proto_out, _frame(server.learn(req)))

@@ -121,6 +121,11 @@ func TestRunCodeAsAProgram(t *testing.T) {
 		{"exception", map[string]any{"code": "def f(n):\n    return 10 / n\nprint('before')\nf(0)"}, contract.RunFailed, contract.CommandFinished, "1", "before\n",
 			`^Traceback \(most recent call last\):\n  File "<snippet>", line 4, in <module>\n    f\(0\)\n  File "<snippet>", line 2, in f\n    return 10 / n\nZeroDivisionError: division by zero\n$`, nil},
 		{"syntax error", map[string]any{"code": "print(1)\ndef f(:\n"}, contract.RunFailed, contract.CommandFinished, "1", "", `(?s)SyntaxError: .*\n$`, nil},
+		// A program is plain Python: IPython's syntax is not (a batch's
+		// cells have it).
+		{"magic", map[string]any{"code": "print(1)\n%time 1"}, contract.RunFailed, contract.CommandFinished, "1", "", `(?s)line 2\n.*SyntaxError: invalid syntax\n$`, nil},
+		{"shell escape", map[string]any{"code": "!echo hi"}, contract.RunFailed, contract.CommandFinished, "1", "", `(?s)SyntaxError: invalid syntax\n$`, nil},
+		{"automagic", map[string]any{"code": "pwd"}, contract.RunFailed, contract.CommandFinished, "1", "", `NameError: name 'pwd' is not defined\n$`, nil},
 		{"exit 3", map[string]any{"code": "import sys\nprint('x')\nsys.exit(3)"}, contract.RunFailed, contract.CommandFinished, "3", "x\n", "^$", nil},
 		{"exit none", map[string]any{"code": "import sys\nsys.exit()"}, contract.RunSuccess, contract.CommandFinished, "0", "", "^$", nil},
 		{"exit message", map[string]any{"code": "raise SystemExit('bye')"}, contract.RunFailed, contract.CommandFinished, "1", "", "^bye\n$", nil},

@@ -6,7 +6,9 @@ import (
 )
 
 // Snippet is one independent piece of code of a batch: it runs from an
-// empty namespace, and nothing it does reaches another snippet.
+// empty namespace, and nothing it does reaches another snippet. Unless it
+// is a Program, it is the first cell of a fresh kernel, IPython's syntax
+// included (magics, shell escapes, help, automagic).
 type Snippet struct {
 	Code string
 	// Inputs are the lines its stdin holds, in order (what input() reads).
@@ -23,9 +25,10 @@ type Snippet struct {
 	// it ended, however it ended; a path that is not a regular file there
 	// is left out.
 	Fetch []string
-	// Program runs it as `python file.py` runs a file: a trailing
-	// expression is evaluated, its value neither computed for display nor
-	// shown (Result.Value stays nil).
+	// Program runs it as `python file.py` runs a file: plain Python (a
+	// magic is a SyntaxError), a trailing expression is evaluated, its
+	// value neither computed for display nor shown (Result.Value stays
+	// nil).
 	Program bool
 	// Timeout replaces the limits' time limit when positive.
 	Timeout time.Duration

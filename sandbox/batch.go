@@ -42,7 +42,9 @@ type BatchOptions struct {
 
 // Batch runs independent snippets on the sandbox's backend, Parallelism at
 // a time: each starts from an empty namespace and nothing it does reaches
-// another. On Monty, workers are fed snippet after snippet without a round
+// another. A snippet that is not a program is the first cell of a fresh
+// kernel of the backend: what Run gives on a new sandbox, IPython's syntax
+// included. On Monty, workers are fed snippet after snippet without a round
 // trip between them. In a container, each snippet is a fresh fork of a
 // long-lived fork server (BatchOptions.Preload already imported) under its
 // own limits. Auto sends each snippet where the editors' auto kernel would
@@ -235,7 +237,7 @@ func (b *batch) route(j *job) chan job {
 		j.why = filesOrInputs(sn)
 		return b.ctrQ
 	case b.router != nil:
-		j.plan = b.router.Plan(sn.Code)
+		j.plan = b.router.Plan(sn.Code, sn.Program)
 		if j.plan.Route != nil {
 			j.why = j.plan.Route
 			return b.ctrQ
@@ -294,10 +296,17 @@ func (b *batch) montyLane(ctx context.Context, q <-chan job, ctr chan<- job) {
 				continue
 			}
 			sn := j.sn
-			if b.router != nil {
-				sn.Code = j.plan.Code // with its shims
+			var err error
+			if b.router != nil && j.plan.Prelude != "" {
+				sn.Code = j.plan.Code // with its shims, which call the prelude's helpers
+				err = lane.SendShimmed(j.i, sn, j.sn.Code, j.plan.Prelude)
+			} else {
+				if b.router != nil {
+					sn.Code = j.plan.Code
+				}
+				err = lane.Send(j.i, sn)
 			}
-			if err := lane.Send(j.i, sn); err != nil {
+			if err != nil {
 				b.errMu.Lock()
 				if b.montyEr == nil {
 					b.montyEr = err

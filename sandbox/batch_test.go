@@ -212,3 +212,17 @@ func TestBatchCancelLeavesNothing(t *testing.T) {
 		t.Fatalf("containers left: %v", ids)
 	}
 }
+
+// An auto batch runs a snippet its router gives shims on Monty, with the
+// shims' helpers (as the auto kernel's Monty session has them), %time's
+// included: CPython's answer without a container.
+func TestBatchAutoRunsShimsOnMonty(t *testing.T) {
+	sb := containerSandbox(t, contract.BackendAuto, contract.RuntimeRunc)
+	res := collect(t, sb, context.Background(), BatchOptions{Parallelism: 1},
+		kernel.Snippet{Code: "round(2.675, 2)"}, kernel.Snippet{Code: "import sys\nsys.stdout.write('a')"}, kernel.Snippet{Code: "%time round(2.675, 2)"})
+	for i, want := range []string{"2.67", "1", "2.67"} {
+		if r := res[i]; r.Status != kernel.StatusOK || r.Backend != contract.BackendMonty || r.Routing != nil || r.Value == nil || r.Value.Text != want {
+			t.Errorf("%d: %+v %+v %+v", i, r, r.Error, r.Routing)
+		}
+	}
+}

@@ -52,15 +52,20 @@ func TestRouterRoutesMagics(t *testing.T) {
 	}
 }
 
-// A batch lane hosts no magics: its router sends %time and %env to the
-// container, which a kernel's Monty runs itself.
-func TestBatchRouterRoutesHostedMagics(t *testing.T) {
-	for code, want := range map[string]bool{"%time x = 1": true, "x = 1\n%env A=1": true, "x = 1": false} {
-		if _, ok := magicRuleOn(code, false); ok != want {
-			t.Errorf("magicRuleOn(%q, false) = %v", code, ok)
+// A batch snippet is a fresh kernel's first cell: its router leaves on
+// Monty what Monty's kernel hosts (which its lane runs as that kernel)
+// and sends the rest to IPython's shell in the container. A program is
+// plain Python, with no magic to route for.
+func TestRouterPlansSnippetMagics(t *testing.T) {
+	r := &Router{caps: capabilities(t)}
+	for code, want := range map[string]bool{"%time x = 1": false, "x = 1\n%env A=1": false, "pwd": false, "%pwd": false, "x = 1": false,
+		"!echo hi": true, "x = !echo hi\nx": true, "%%bash\necho hi": true, "len?": true, "ls": true} {
+		p := r.Plan(code, false)
+		if got := p.Route != nil && p.Route.Rule == "construct:magic"; got != want {
+			t.Errorf("Plan(%q) routes for a magic: %v, want %v (%+v)", code, got, want, p.Route)
 		}
-		if _, ok := magicRule(code); ok {
-			t.Errorf("magicRule(%q) routes", code)
+		if p := r.Plan(code, true); p.Route != nil && p.Route.Rule == "construct:magic" {
+			t.Errorf("the program %q is routed for a magic", code)
 		}
 	}
 }

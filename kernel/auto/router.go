@@ -10,7 +10,10 @@ import (
 // Router routes independent snippets (a batch) as the auto kernel routes
 // a document's cells, by the same rules. A snippet starts from an empty
 // namespace, so no earlier cell is taken into account.
-type Router struct{ caps *Capabilities }
+type Router struct {
+	caps    *Capabilities
+	prelude string // the helpers of the shims it applies
+}
 
 // NewRouter returns the router for the Monty worker binary (its
 // capabilities are probed once per release and cached).
@@ -19,7 +22,7 @@ func NewRouter(ctx context.Context, binary string) (*Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Router{caps: c}, nil
+	return &Router{caps: c, prelude: prelude(c.shims())}, nil
 }
 
 // Plan is how a snippet runs.
@@ -29,18 +32,31 @@ type Plan struct {
 	Route *contract.Routing
 	// Code is what Monty runs: the snippet with its shims applied.
 	Code string
+	// Prelude defines the helpers the shims applied call, which Monty
+	// runs first (as the auto kernel's Monty session does); empty when
+	// Code has none.
+	Prelude string
 
 	p plan
 }
 
-// Plan decides how code runs.
-func (r *Router) Plan(code string) Plan {
-	if why, ok := magicRuleOn(code, false); ok { // a batch lane hosts no magics
-		return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
+// Plan decides how code runs. A snippet that is a cell (program false)
+// is a fresh kernel's first cell, its IPython syntax included: what Monty's
+// kernel hosts (%time, %pwd…) stays on Monty, whose lane runs it as that
+// kernel would, and the rest (shell escapes, help, %%bash) goes to the
+// container's shell. A program is plain Python: it has no IPython syntax.
+func (r *Router) Plan(code string, program bool) Plan {
+	if !program {
+		if why, ok := magicRule(unboundAutomagic(code)); ok {
+			return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
+		}
+		code = plainCode(code)
 	}
-	code = plainCode(code)
 	p := planCell(analyze(code), r.caps, false) // a snippet has no document
 	out := Plan{Code: p.code, p: p}
+	if p.code != code {
+		out.Prelude = r.prelude
+	}
 	if p.route != nil {
 		out.Route = &contract.Routing{Rule: p.route.id, Reason: p.route.reason}
 	}

@@ -253,13 +253,9 @@ var richRepr = regexp.MustCompile(`\b_repr_(html|markdown|svg|png|jpeg|latex|jso
 // magicRule is the rule of a cell written with IPython's syntax (magics,
 // shell escapes, help) or defining a rich display (_repr_html_) that a
 // Monty kernel cannot answer as IPython does: IPython's shell runs in the
-// container only.
-func magicRule(code string) (rule, bool) { return magicRuleOn(code, true) }
-
-// magicRuleOn is magicRule for a Monty kernel (hosted: its host runs
-// %time, %env and the others of ipysyntax.Result.Hosted) or a batch lane,
-// which runs none.
-func magicRuleOn(code string, hosted bool) (rule, bool) {
+// container only. What Monty's host answers (%time, %env and the others of
+// ipysyntax.Result.Hosted) has none.
+func magicRule(code string) (rule, bool) {
 	if m := richRepr.FindString(code); m != "" {
 		return rule{"construct:rich-display", "defines " + m + ", which IPython displays in its rich form and Monty's display() as text only"}, true
 	}
@@ -271,7 +267,7 @@ func magicRuleOn(code string, hosted bool) (rule, bool) {
 		return rule{}, false // %pwd, or a magic IPython has not: Monty answers as IPython does
 	}
 	u := t.Uses[0]
-	if _, bad, ok := t.Hosted(knownMagic, nil); ok && hosted {
+	if _, bad, ok := t.Hosted(knownMagic, nil); ok {
 		return rule{}, false // %time, %env, %whos and the rest Monty's host answers as IPython does
 	} else if !ok {
 		u = bad
@@ -287,8 +283,8 @@ func magicRuleOn(code string, hosted bool) (rule, bool) {
 }
 
 // unboundAutomagic is code with an automagic line (ipysyntax.Automagic)
-// as the magic it is where its name is not bound. A snippet (Router.Plan)
-// is a Python program, not an IPython cell: it has no automagic.
+// as the magic it is where its name is not bound (nowhere, in a fresh
+// kernel's first cell: Router.Plan).
 func unboundAutomagic(code string) string {
 	if name, args, ok := ipysyntax.Automagic(code, knownMagic); ok {
 		return ipysyntax.Escaped(name, args)

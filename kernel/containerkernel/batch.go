@@ -13,6 +13,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // BatchOptions configure the fork-server containers of a batch.
@@ -178,7 +179,10 @@ func (l *ForkLane) catchUp(ctx context.Context) error {
 	return l.Start(ctx)
 }
 
-// Run runs one snippet; every outcome is a result. A container that
+// Run runs one snippet; every outcome is a result. A snippet that is not
+// a program runs as a fresh kernel's first cell: its IPython syntax
+// (magics, shell escapes, help, automagic) is the shell's, as in the
+// kernel. A container that
 // stopped under the snippet (its memory, a fork bomb under gVisor) makes
 // it a crash, and the next snippet gets a new container.
 func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
@@ -207,8 +211,15 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 	l.mu.Unlock()
 	out := kcore.NewOutput(lim.MaxOutputBytes, kernel.Request{})
 	r := kernel.Result{Backend: contract.BackendContainer, Runtime: f.Runtime().Name}
+	code, shell := sn.Code, false
+	if !sn.Program {
+		// A fresh kernel's first cell: its IPython syntax is the shell's.
+		if t := ipysyntax.FirstCell(code, knownMagic); t.Magics() {
+			code, shell = t.Code, true
+		}
+	}
 	got, err := f.Run(ctx, container.Snippet{
-		Code: sn.Code, Program: sn.Program, Inputs: sn.Inputs, Stdin: sn.Stdin, Files: sn.Files, Fetch: sn.Fetch, Timeout: lim.Timeout,
+		Code: code, Program: sn.Program, Shell: shell, Inputs: sn.Inputs, Stdin: sn.Stdin, Files: sn.Files, Fetch: sn.Fetch, Timeout: lim.Timeout,
 		MemoryBytes: int64(lim.MemoryBytes), MaxOutput: lim.MaxOutputBytes, RecursionLimit: lim.RecursionDepth,
 	})
 	if err != nil {
@@ -290,3 +301,7 @@ func interruptedSnippet() kernel.Result {
 	return kernel.Result{Status: kernel.StatusInterrupted, Backend: contract.BackendContainer,
 		Error: &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the batch was stopped"}}
 }
+
+// knownMagic reports whether the container's IPython shell has the line
+// magic name.
+func knownMagic(name string) bool { return container.LineMagics()[name] }

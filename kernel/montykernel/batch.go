@@ -13,6 +13,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // LaneDepth is how many snippets a Lane sends ahead of the one running.
@@ -27,9 +28,9 @@ const LaneDepth = 64
 // the host (a sleep, an undefined name), whose value rewrite does not
 // parse or whose value is longer than the output limit (its record says
 // by how much) runs again alone, with RunSnippet, once the pipeline is
-// empty; one
-// that kills the worker costs the snippets sent behind it nothing: they
-// go to a new worker. A Lane lives in the context it was made in: when
+// empty; a snippet with IPython syntax runs alone as the first cell of a
+// fresh kernel (a program never has any); one that kills the worker costs
+// the snippets sent behind it nothing: they go to a new worker. A Lane lives in the context it was made in: when
 // that ends, its worker is killed and every snippet it holds comes back
 // interrupted. A Lane is not safe for concurrent use.
 type Lane struct {
@@ -53,6 +54,9 @@ type laneSnippet struct {
 	fed     string        // the code as fed, rewritten to show its value
 	wrapped bool
 	prelude string // the shims' helpers, run before it (then alone)
+	// ipython: it has IPython syntax, and runs alone as the first cell of
+	// a fresh kernel (runFirstCell)
+	ipython bool
 	src     string // the snippet as written, when its code has shims applied
 	// stopped is set when the snippet's own context ends (sn.Context);
 	// unwatch stops watching it.
@@ -105,19 +109,35 @@ func (l *Lane) Empty() bool { return len(l.sent) == 0 && len(l.alone) == 0 && le
 
 // Send queues a snippet under tag. It fails when no worker can be started
 // (monty.ErrNotFound, say); the snippet is then not queued.
-func (l *Lane) Send(tag int, sn kernel.Snippet) error {
+func (l *Lane) Send(tag int, sn kernel.Snippet) error { return l.queue(tag, sn, "", "") }
+
+// SendShimmed is Send for a snippet whose code has shims applied (an auto
+// router's plan): prelude defines the helpers it calls, and src is the
+// snippet as written, whose lines its tracebacks show. It runs alone,
+// after its prelude.
+func (l *Lane) SendShimmed(tag int, sn kernel.Snippet, src, prelude string) error {
+	return l.queue(tag, sn, src, prelude)
+}
+
+func (l *Lane) queue(tag int, sn kernel.Snippet, src, prelude string) error {
 	if err := l.worker(); err != nil {
 		return err
 	}
-	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits)}
-	if l.shims {
+	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits), src: src, prelude: prelude}
+	switch {
+	case !sn.Program && ipysyntax.FirstCell(sn.Code, knownMagic).Magics():
+		s.ipython = true
+	case l.shims && prelude == "":
 		if code, used := ApplyShims(sn.Code, pysrc.Analyze(sn.Code).Regions, allShims); len(used) > 0 {
-			// Its helpers run first, in its session: it runs alone.
 			s.src, s.sn.Code, s.prelude = sn.Code, code, ShimPrelude(allShims)
-			l.alone = append(l.alone, s)
-			l.watch(s)
-			return nil
 		}
+	}
+	if s.ipython || s.prelude != "" {
+		// Its helpers (or its kernel) run first, in its session: it runs
+		// alone.
+		l.alone = append(l.alone, s)
+		l.watch(s)
+		return nil
 	}
 	s.fed = sn.Code
 	if !sn.Program {
@@ -249,6 +269,9 @@ func (l *Lane) runAlone(s *laneSnippet) kernel.Result {
 		defer cancel()
 		defer context.AfterFunc(s.sn.Context, cancel)()
 	}
+	if s.ipython {
+		return l.runFirstCell(ctx, s)
+	}
 	var r kernel.Result
 	var lost bool
 	if s.prelude != "" {
@@ -261,6 +284,32 @@ func (l *Lane) runAlone(s *laneSnippet) kernel.Result {
 		l.w = nil
 	}
 	return r
+}
+
+// runFirstCell runs a snippet with IPython syntax (a magic, a shell
+// escape, help, an automagic line) as the first cell of a fresh kernel of
+// the lane's: the kernel's host answers what it can (%time, %pwd, %env…)
+// and says what it cannot, exactly as a notebook's first cell shows it.
+// It pays for a worker of its own; a snippet without such syntax never
+// does.
+func (l *Lane) runFirstCell(ctx context.Context, s *laneSnippet) kernel.Result {
+	k, err := New(Options{Binary: l.binary, Limits: s.limits, Shims: l.shims})
+	if err != nil {
+		return crashed(err)
+	}
+	defer k.Close()
+	if s.prelude != "" {
+		k.SetPrelude(s.prelude) // the helpers of the shims the snippet was given with
+	}
+	r, err := k.Execute(ctx, kernel.Request{Code: s.sn.Code})
+	switch {
+	case err == nil:
+		r.ExecutionCount = 0 // as every lane's result: the batch numbers none
+		return r
+	case ctx.Err() != nil:
+		return Interrupted()
+	}
+	return crashed(err)
 }
 
 // runShimmed runs a snippet with shims applied alone: its helpers in a

@@ -101,3 +101,14 @@ func Escaped(name, args string) string {
 	}
 	return "%" + name + " " + args
 }
+
+// FirstCell is code as IPython's shell reads the first cell of a fresh
+// kernel, whose namespace binds nothing: an automagic line (Automagic) is
+// the magic it names, then the static transformations apply (Transform).
+// A batch snippet is such a cell. Cheap for a cell without IPython syntax.
+func FirstCell(code string, magic func(name string) bool) Result {
+	if name, args, ok := Automagic(code, magic); ok {
+		code = Escaped(name, args)
+	}
+	return Transform(code)
+}

@@ -1,6 +1,9 @@
 package ipysyntax
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // The cells IPython 9.18.1's shell runs as a magic without its % (the
 // probe of its transform_cell), and those it leaves to Python.
@@ -49,5 +52,39 @@ func TestAutomagic(t *testing.T) {
 		if _, _, ok := Automagic(code, func(string) bool { return true }); ok {
 			t.Errorf("Automagic(%q) is a magic", code)
 		}
+	}
+}
+
+// A fresh kernel's first cell: an automagic line is its magic, then
+// IPython's static transformations; a cell without IPython syntax is
+// itself.
+func TestFirstCell(t *testing.T) {
+	magic := func(n string) bool { return n == "pwd" || n == "time" }
+	for code, want := range map[string]string{
+		"pwd":           "get_ipython().run_line_magic('pwd', '')",
+		"%time 1+1":     "get_ipython().run_line_magic('time', '1+1')",
+		"x = !echo hi":  "x = get_ipython().getoutput('echo hi')",
+		"!echo hi":      "get_ipython().system('echo hi')",
+		"pwd = 1\npwd":  "pwd = 1\npwd",
+		"x = 7 % 3\nx?": "x = 7 % 3\nget_ipython().run_line_magic('pinfo', 'x')",
+		"1 + 1":         "1 + 1",
+	} {
+		if got := FirstCell(code, magic).Code; got != want {
+			t.Errorf("FirstCell(%q) = %q, want %q", code, got, want)
+		}
+	}
+}
+
+// BenchmarkFirstCellPlain is what a batch snippet without IPython syntax
+// pays on a lane to learn it has none: a one-line snippet (the automagic
+// candidate's checks) and a cell of many lines.
+func BenchmarkFirstCellPlain(b *testing.B) {
+	magic := func(n string) bool { return n == "pwd" }
+	for _, code := range []string{"1234 * 2", "print(6 * 7)", plainCell} {
+		b.Run(strconv.Itoa(len(code)), func(b *testing.B) {
+			for b.Loop() {
+				sink = FirstCell(code, magic)
+			}
+		})
 	}
 }

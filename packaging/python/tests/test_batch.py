@@ -130,6 +130,26 @@ def test_auto_batch_sends_what_monty_lacks_to_a_container() -> None:
     assert rs[1].value == "'numpy'" and rs[1].routing is not None and rs[1].routing.rule == "module:numpy"
 
 
+def test_a_snippet_is_a_first_cell_with_its_magics() -> None:
+    # As Sandbox(backend="monty").run(code) on a new sandbox: Monty's kernel
+    # hosts %time and automagic's %pwd, and says what it cannot run.
+    rs = list(run_batch(["%time 1 + 1", "pwd", "!echo hi"], backend="monty"))
+    assert rs[0].status == "ok" and rs[0].value == "2" and "Wall time:" in rs[0].stdout, rs[0]
+    assert rs[1].status == "ok" and rs[1].value == "'/'", rs[1]
+    assert rs[2].error is not None and rs[2].error.ename == "UsageError" and "!echo needs IPython's shell" in rs[2].error.evalue
+    assert all(r.execution_count == 1 for r in rs)
+
+
+@pytest.mark.usefixtures("engine")
+@pytest.mark.parametrize("backend", ["container", "auto"])
+def test_a_snippet_is_a_first_cell_with_ipythons_shell(backend: str) -> None:
+    rs = list(run_batch(["%time 1 + 1", "x = !echo hi\nx", "%%bash\necho hi"], backend=backend, image=IMAGE, runtime="runc", timeout=60))
+    assert [r.status for r in rs] == ["ok", "ok", "ok"], rs
+    assert rs[0].value == "2" and "Wall time:" in rs[0].stdout
+    assert rs[1].value == "['hi']" and rs[1].backend == "container"
+    assert rs[2].stdout == "hi\n"
+
+
 @pytest.mark.usefixtures("engine")
 def test_a_container_batch_that_cannot_start_raises() -> None:
     with pytest.raises(BackendUnavailable):

@@ -350,9 +350,12 @@ class _BatchSnippetRequired(TypedDict):
 
 class BatchSnippet(_BatchSnippetRequired, total=False):
     """BatchSnippet is one line of the input of `backyard-ls batch` (JSON
-    Lines). Each snippet runs alone, from an empty namespace; its result is
-    one output line: the Execution record of the snippet (lines counted
-    from its first line, executionCount 1) with the snippet's id as "id".
+    Lines). Each snippet runs alone, from an empty namespace, as the first
+    cell of a fresh kernel of the batch's backend, IPython's syntax
+    included (magics, `!cmd`, `obj?`, automagic: what that kernel runs); its
+    result is one output line: the Execution record of the snippet (lines
+    counted from its first line, executionCount 1) with the snippet's id as
+    "id".
     A line that is not such an object gets an error record (status
     "error", ename "BatchInputError") with its id, or its line number."""
 
