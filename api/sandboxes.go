@@ -257,6 +257,11 @@ func (s *server) Run(ctx context.Context, a *contract.RunArgs) (*contract.Execut
 	if err != nil {
 		return nil, b.kernelError(err)
 	}
+	if r.Unavailable {
+		// Auto's cell that needs a container none can start: the original
+		// backyard's run raises then, and so does the container backend's.
+		return nil, errorf(contract.APIBackendUnavailable, "%s", r.Error.EValue)
+	}
 	return notebook.CodeRecord(a.Code, r, false), nil
 }
 

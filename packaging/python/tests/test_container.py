@@ -50,6 +50,15 @@ def test_container_sandbox(runtime: str, workspace: Path) -> None:
         assert s.info()["runtime"] == runtime
 
 
+def test_auto_raises_when_the_container_a_cell_needs_cannot_start() -> None:
+    with Sandbox("auto", image="backyard-no-such-image:never", runtime="runc", timeout=60) as s:
+        assert s.run("x = 20").status == "ok"
+        with pytest.raises(BackendUnavailable, match="imports numpy"):
+            s.run("import numpy\nx += 1")
+        r = s.run("x + 1")  # still on Monty, nothing of the refused cell ran
+        assert r.value == "21" and r.backend == "monty"
+
+
 def test_a_chained_exception_comes_whole() -> None:
     with Sandbox("container", image=IMAGE, runtime="runc", timeout=60) as s:
         r = s.run("try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    raise ValueError('bad') from e")

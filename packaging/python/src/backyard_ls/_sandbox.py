@@ -152,7 +152,9 @@ class Sandbox(SandboxBase):
 
         Raises:
             BadArgument: code or an input is not acceptable.
-            BackendUnavailable: the backend cannot run anything.
+            BackendUnavailable: the backend cannot run anything, or (auto)
+                the code needs a container that cannot start; nothing of
+                it ran and the sandbox stays on Monty.
             SandboxClosed, ServerDied: the sandbox is gone.
         """
         out, err, routed = self._callbacks(on_stdout, on_stderr)
