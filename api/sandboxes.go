@@ -36,6 +36,7 @@ type box struct {
 	running atomic.Bool
 	kept    atomic.Pointer[kept] // the running run's call, while on the read loop
 	once    sync.Once
+	own     string // the folder made for it when the client named none
 }
 
 func (b *box) close() {
@@ -43,7 +44,35 @@ func (b *box) close() {
 		if err := b.sb.Close(); err != nil {
 			b.s.log.Debug("closing a sandbox", zap.String("sandbox", b.id), zap.Error(err))
 		}
+		removeOwn(b.own, b.s.log)
 	})
+}
+
+// ownFolder makes the working directory of a sandbox opened without a
+// workspace: an empty folder of its own, as a notebook's kernel starts in
+// its folder, and never the server's (it may be the home folder or /).
+func ownFolder() (string, error) {
+	dir, err := os.MkdirTemp("", "backyard-sandbox-")
+	if err != nil {
+		return "", err
+	}
+	// The kernel sees the real path (a temporary folder behind a link on
+	// macOS), the same on Monty and in a container.
+	path, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return path, nil
+}
+
+func removeOwn(dir string, log *zap.Logger) {
+	if dir == "" {
+		return
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		log.Warn("removing a sandbox's folder", zap.String("folder", dir), zap.Error(err))
+	}
 }
 
 // box finds an open sandbox.
@@ -134,6 +163,12 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	}
 	b := &box{id: s.newID("s"), s: s, backend: set.Backend, write: set.Files.Write}
 	s.mu.Unlock()
+	if ws == "" {
+		if ws, err = ownFolder(); err != nil {
+			return nil, fmt.Errorf("a folder for the sandbox: %w", err)
+		}
+		b.own = ws
+	}
 	opts := sandbox.Options{
 		Backend: set.Backend, Limits: kernel.LimitsOf(set), MontyBinary: set.MontyPath, Container: set.Container,
 		Install: set.Install, Env: a.Env, Workspace: ws, FilesWrite: set.Files.Write,
@@ -152,6 +187,7 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	}
 	sb, err := sandbox.New(opts)
 	if err != nil {
+		removeOwn(b.own, s.log)
 		if errors.Is(err, monty.ErrNotFound) {
 			return nil, errorf(contract.APIBackendUnavailable, "no Monty worker: %v (the %s backend needs one; the container backend does not)", err, set.Backend)
 		}
@@ -161,7 +197,7 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		sb.Close()
+		b.close()
 		return nil, errorf(contract.APIClosed, "the server is stopping")
 	}
 	s.boxes[b.id] = b

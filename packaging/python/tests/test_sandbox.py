@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import binary, monty_workers, server_pid, wait_until
+from conftest import binary, monty_workers, own_folder, server_pid, wait_until
 
 import backyard_ls
 from backyard_ls import (
@@ -268,6 +268,23 @@ def test_bad_arguments() -> None:
         s.install("requests")
     with Sandbox("auto") as s, pytest.raises(BadArgument, match="requirement"):
         s.install("--index-url=http://evil")
+
+
+@pytest.mark.parametrize("backend", ["monty", "auto"])
+def test_without_a_workspace_the_code_gets_a_folder_of_its_own(backend: str) -> None:
+    with Sandbox(backend) as s, Sandbox(backend) as other:  # type: ignore[arg-type]
+        cwd = own_folder(s)
+        assert own_folder(other) != cwd
+        assert os.path.isdir(cwd)
+    assert not os.path.exists(cwd)  # removed on close
+
+
+def test_a_folder_of_its_own_written_to_is_removed_on_close() -> None:
+    s = Sandbox("monty", files_write="workspace")
+    cwd = s.run("import os\nos.makedirs('sub')\nopen('sub/x.txt', 'w').write('x')\nos.getcwd()").result
+    assert isinstance(cwd, str) and Path(cwd, "sub", "x.txt").read_text() == "x"
+    s.close()
+    assert not os.path.exists(cwd)
 
 
 def test_unusable_backend(tmp_path: Path) -> None:
