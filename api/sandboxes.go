@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/internal/jsonval"
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/notebook"
@@ -48,11 +50,16 @@ func (b *box) close() {
 	})
 }
 
+// folderPrefix names the folders ownFolder makes: folderPrefix, the
+// server's pid, "-" and a random part, so that a later server can remove
+// those of one that was killed (ReapFolders).
+const folderPrefix = "backyard-sandbox-"
+
 // ownFolder makes the working directory of a sandbox opened without a
 // workspace: an empty folder of its own, as a notebook's kernel starts in
 // its folder, and never the server's (it may be the home folder or /).
 func ownFolder() (string, error) {
-	dir, err := os.MkdirTemp("", "backyard-sandbox-")
+	dir, err := os.MkdirTemp("", folderPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
 	}
@@ -64,6 +71,34 @@ func ownFolder() (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// ReapFolders removes the sandbox folders (ownFolder) of servers that are
+// gone, killed before they could remove them, and returns them. A folder
+// whose pid is alive, reused or not, is kept.
+func ReapFolders() []string {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), folderPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		digits, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(digits)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || proc.Alive(pid) {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
+		if os.RemoveAll(dir) == nil {
+			removed = append(removed, dir)
+		}
+	}
+	return removed
 }
 
 func removeOwn(dir string, log *zap.Logger) {

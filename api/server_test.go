@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -506,5 +507,35 @@ func TestASandboxWithoutAWorkspaceWorksInAFolderOfItsOwn(t *testing.T) {
 	c.stop()
 	if got := folders(); len(got) != 0 {
 		t.Fatalf("folders after the server stopped: %v", got)
+	}
+}
+
+func TestReapFoldersRemovesOnlyThoseOfGoneServers(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	// A pid that was a process and is gone.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(tmp, folderPrefix+strconv.Itoa(cmd.Process.Pid)+"-1")
+	alive := filepath.Join(tmp, folderPrefix+strconv.Itoa(os.Getppid())+"-2")
+	other := filepath.Join(tmp, "backyard-sandbox-notapid-3")
+	for _, d := range []string{gone, alive, other} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ReapFolders(); !slices.Equal(got, []string{gone}) {
+		t.Fatalf("removed %v, want %v", got, gone)
+	}
+	for d, want := range map[string]bool{gone: false, alive: true, other: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", d, err == nil, want)
+		}
 	}
 }

@@ -318,7 +318,8 @@ def test_a_dead_server_raises_and_a_new_one_starts(tmp_path: Path) -> None:
     link = tmp_path / "backyard-ls"
     link.symlink_to(binary())
     s = Sandbox("monty", binary=str(link))
-    s.run("1")
+    cwd = s.run("import os\nos.getcwd()").result
+    assert isinstance(cwd, str)
     pid = backyard_ls._client.connection(str(link)).pid
     os.kill(pid, 9)
     with pytest.raises(ServerDied):
@@ -326,6 +327,7 @@ def test_a_dead_server_raises_and_a_new_one_starts(tmp_path: Path) -> None:
     with Sandbox("monty", binary=str(link)) as s2:
         assert s2.run("3").value == "3"
     assert backyard_ls._client.connection(str(link)).pid != pid
+    wait_until(lambda: not os.path.exists(cwd), "the next server to remove the killed one's sandbox folder")
 
 
 def test_a_request_over_the_limit_is_refused_and_the_sandbox_lives(tmp_path: Path) -> None:
