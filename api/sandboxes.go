@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/internal/jsonval"
+	"github.com/backyard-ls/backyard-ls/internal/proc"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/notebook"
@@ -36,6 +38,7 @@ type box struct {
 	running atomic.Bool
 	kept    atomic.Pointer[kept] // the running run's call, while on the read loop
 	once    sync.Once
+	own     string // the folder made for it when the client named none
 }
 
 func (b *box) close() {
@@ -43,7 +46,68 @@ func (b *box) close() {
 		if err := b.sb.Close(); err != nil {
 			b.s.log.Debug("closing a sandbox", zap.String("sandbox", b.id), zap.Error(err))
 		}
+		removeOwn(b.own, b.s.log)
 	})
+}
+
+// folderPrefix names the folders ownFolder makes: folderPrefix, the
+// server's pid, "-" and a random part, so that a later server can remove
+// those of one that was killed (ReapFolders).
+const folderPrefix = "backyard-sandbox-"
+
+// ownFolder makes the working directory of a sandbox opened without a
+// workspace: an empty folder of its own, as a notebook's kernel starts in
+// its folder, and never the server's (it may be the home folder or /).
+func ownFolder() (string, error) {
+	dir, err := os.MkdirTemp("", folderPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", err
+	}
+	// The kernel sees the real path (a temporary folder behind a link on
+	// macOS), the same on Monty and in a container.
+	path, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return path, nil
+}
+
+// ReapFolders removes the sandbox folders (ownFolder) of servers that are
+// gone, killed before they could remove them, and returns them. A folder
+// whose pid is alive, reused or not, is kept.
+func ReapFolders() []string {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), folderPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		digits, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(digits)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || proc.Alive(pid) {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
+		if os.RemoveAll(dir) == nil {
+			removed = append(removed, dir)
+		}
+	}
+	return removed
+}
+
+func removeOwn(dir string, log *zap.Logger) {
+	if dir == "" {
+		return
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		log.Warn("removing a sandbox's folder", zap.String("folder", dir), zap.Error(err))
+	}
 }
 
 // box finds an open sandbox.
@@ -134,6 +198,12 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	}
 	b := &box{id: s.newID("s"), s: s, backend: set.Backend, write: set.Files.Write}
 	s.mu.Unlock()
+	if ws == "" {
+		if ws, err = ownFolder(); err != nil {
+			return nil, fmt.Errorf("a folder for the sandbox: %w", err)
+		}
+		b.own = ws
+	}
 	opts := sandbox.Options{
 		Backend: set.Backend, Limits: kernel.LimitsOf(set), MontyBinary: set.MontyPath, Container: set.Container,
 		Install: set.Install, Env: a.Env, Workspace: ws, FilesWrite: set.Files.Write,
@@ -152,6 +222,7 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	}
 	sb, err := sandbox.New(opts)
 	if err != nil {
+		removeOwn(b.own, s.log)
 		if errors.Is(err, monty.ErrNotFound) {
 			return nil, errorf(contract.APIBackendUnavailable, "no Monty worker: %v (the %s backend needs one; the container backend does not)", err, set.Backend)
 		}
@@ -161,7 +232,7 @@ func (s *server) Open(_ context.Context, a *contract.OpenArgs) (*contract.OpenRe
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		sb.Close()
+		b.close()
 		return nil, errorf(contract.APIClosed, "the server is stopping")
 	}
 	s.boxes[b.id] = b
@@ -256,6 +327,11 @@ func (s *server) Run(ctx context.Context, a *contract.RunArgs) (*contract.Execut
 	b.kept.Store(nil)
 	if err != nil {
 		return nil, b.kernelError(err)
+	}
+	if r.Unavailable {
+		// Auto's cell that needs a container none can start: the original
+		// backyard's run raises then, and so does the container backend's.
+		return nil, errorf(contract.APIBackendUnavailable, "%s", r.Error.EValue)
 	}
 	return notebook.CodeRecord(a.Code, r, false), nil
 }

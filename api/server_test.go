@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -466,5 +468,74 @@ func TestInputEndClosesEverything(t *testing.T) {
 	c.stop() // the client goes away: its input ends
 	if w := montyWorkers(t); len(w) > 0 {
 		t.Fatalf("workers %v outlive the server", w)
+	}
+}
+
+func TestASandboxWithoutAWorkspaceWorksInAFolderOfItsOwn(t *testing.T) {
+	needMonty(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	folders := func() []string {
+		m, _ := filepath.Glob(filepath.Join(tmp, "backyard-sandbox-*"))
+		return m
+	}
+	c := startServer(t, Options{})
+	var open contract.OpenResult
+	c.must(contract.APIOpen, map[string]any{"backend": "monty"}, &open)
+	var rec contract.Execution
+	c.must(contract.APIRun, map[string]any{"sandbox": open.Sandbox, "code": "import os\nos.getcwd()"}, &rec)
+	mine := folders()
+	if len(mine) != 1 || rec.Result == nil || rec.Result.Text != "'"+mine[0]+"'" {
+		t.Fatalf("cwd %+v, folders %v", rec.Result, mine)
+	}
+	// A sandbox that fails to open leaves no folder.
+	if e := c.call(contract.APIOpen, map[string]any{"functions": []string{"not a name"}}, nil); e == nil {
+		t.Fatal("a bad function name opened a sandbox")
+	}
+	if got := folders(); !slices.Equal(got, mine) {
+		t.Fatalf("folders after a failed open: %v", got)
+	}
+	c.must(contract.APIClose, map[string]any{"sandbox": open.Sandbox}, nil)
+	if got := folders(); len(got) != 0 {
+		t.Fatalf("folders after close: %v", got)
+	}
+	// The server removes those of the sandboxes still open when it stops.
+	c.must(contract.APIOpen, map[string]any{"backend": "monty"}, &open)
+	if len(folders()) != 1 {
+		t.Fatalf("folders: %v", folders())
+	}
+	c.stop()
+	if got := folders(); len(got) != 0 {
+		t.Fatalf("folders after the server stopped: %v", got)
+	}
+}
+
+func TestReapFoldersRemovesOnlyThoseOfGoneServers(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	// A pid that was a process and is gone.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(tmp, folderPrefix+strconv.Itoa(cmd.Process.Pid)+"-1")
+	alive := filepath.Join(tmp, folderPrefix+strconv.Itoa(os.Getppid())+"-2")
+	other := filepath.Join(tmp, "backyard-sandbox-notapid-3")
+	for _, d := range []string{gone, alive, other} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ReapFolders(); !slices.Equal(got, []string{gone}) {
+		t.Fatalf("removed %v, want %v", got, gone)
+	}
+	for d, want := range map[string]bool{gone: false, alive: true, other: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", d, err == nil, want)
+		}
 	}
 }

@@ -127,7 +127,7 @@ type OpenArgs struct {
 	Runtime Runtime `json:"runtime,omitempty"`
 	// Network of the container kernel.
 	Network Network `json:"network,omitempty"`
-	// A host folder the code sees as its working directory, read-only unless files_write is "workspace"; omitted: no folder.
+	// A host folder the code sees as its working directory, read-only unless files_write is "workspace"; omitted: an empty folder of its own (the same path on every backend), removed when the sandbox closes.
 	Workspace string `json:"workspace,omitempty"`
 	// Where the files the code writes go: "sandbox" keeps them in the kernel (save_files writes chosen ones), "workspace" writes the real files.
 	FilesWrite FilesWrite `json:"files_write,omitempty"`

@@ -95,6 +95,10 @@ type Result struct {
 	// Exit is how a batch snippet's process ended when it ended without a
 	// result (status crashed): os._exit, or a signal.
 	Exit *ProcessExit
+	// Unavailable: the cell did not run, as the backend it needs could
+	// not start (Error says why); an editor shows it as the cell's error,
+	// a program's API raises it.
+	Unavailable bool
 }
 
 // ProcessExit is how a process ended: its exit code, or the signal that

@@ -62,6 +62,11 @@ func runAPI(args []string) int {
 	keepOnBrokenPipe()
 	go watchParent(ctx, os.Getppid(), stop, log)
 	go reapOrphans(log)
+	go func() {
+		if dirs := api.ReapFolders(); len(dirs) > 0 {
+			log.Info("removed the folders of killed servers' sandboxes", zap.Strings("folders", dirs))
+		}
+	}()
 	defer removeOwnContainers(log)
 	err = api.Serve(ctx, os.Stdin, os.Stdout, api.Options{
 		Settings: flags.Apply(contract.DefaultSettings()), MaxRequestBytes: *maxRequest, Version: version, Logger: log,

@@ -627,7 +627,7 @@ func unavailable(why rule, err error) kernel.Result {
 	return kernel.Result{Status: kernel.StatusError, Backend: contract.BackendContainer, Error: &contract.ExecutionError{
 		EName:  "BackendUnavailable",
 		EValue: fmt.Sprintf("this cell needs the container backend (%s), which is not available: %v", why.reason, err),
-	}, Routing: &contract.Routing{Rule: why.id, Reason: why.reason}}
+	}, Routing: &contract.Routing{Rule: why.id, Reason: why.reason}, Unavailable: true}
 }
 
 func firstLine(code string) string {

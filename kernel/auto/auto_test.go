@@ -239,7 +239,7 @@ func TestAutoWithoutEngineStaysOnMonty(t *testing.T) {
 	defer a.Close()
 	kerneltest.Run(t, a, "x = 1")
 	r := kerneltest.Run(t, a, "import numpy")
-	if r.Status != kernel.StatusError || r.Error.EName != "BackendUnavailable" || !strings.Contains(r.Error.EValue, "numpy") {
+	if r.Status != kernel.StatusError || !r.Unavailable || r.Error.EName != "BackendUnavailable" || !strings.Contains(r.Error.EValue, "numpy") {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
 	if r := kerneltest.Run(t, a, "x + 1"); r.Backend != contract.BackendMonty || r.Value.Text != "2" {

@@ -108,5 +108,24 @@ def workspace(tmp_path: Path) -> Iterator[Path]:
     yield ws
 
 
+def own_folder(s: backyard_ls.Sandbox) -> str:
+    """Checks that a sandbox opened without a workspace works in an empty
+    folder of its own (neither /, nor the home folder or one above it, nor
+    this program's), where a file it writes can be read back and stays in
+    the sandbox; returns the folder."""
+    r = s.run("import os\nos.getcwd()")
+    assert r.status == "ok", r.error
+    cwd = r.result
+    assert isinstance(cwd, str) and os.path.isabs(cwd), r
+    home = os.path.realpath(os.path.expanduser("~"))
+    assert cwd != "/" and cwd != home and not home.startswith(cwd.rstrip("/") + "/"), cwd
+    assert cwd != os.getcwd()
+    assert os.path.isdir(cwd) and os.listdir(cwd) == []
+    r = s.run("open('note.txt', 'w').write('kept')\nsorted(os.listdir('.')), open(os.path.join(os.getcwd(), 'note.txt')).read()")
+    assert r.result == (["note.txt"], "kept"), r
+    assert os.listdir(cwd) == []  # files_write "sandbox": the host folder stays empty
+    return cwd
+
+
 def binary() -> str:
     return backyard_ls.find_binary()

@@ -4,6 +4,7 @@ the event loop's one server."""
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 import pytest
@@ -40,6 +41,18 @@ def test_basics() -> None:
             AsyncSandbox(timeout="soon")  # type: ignore[arg-type]
 
     run(main())
+
+
+def test_without_a_workspace_the_code_gets_a_folder_of_its_own() -> None:
+    async def main() -> Any:
+        async with AsyncSandbox("auto", timeout=20) as sb:
+            cwd = (await sb.run("import os\nos.getcwd()")).result
+            assert isinstance(cwd, str) and os.path.isdir(cwd) and os.listdir(cwd) == []
+            r = await sb.run("open('note.txt', 'w').write('kept')\nopen(os.getcwd() + '/note.txt').read()")
+            assert r.value == "'kept'"
+            return cwd
+
+    assert not os.path.exists(run(main()))  # removed on close
 
 
 def test_two_hundred_concurrent_sessions() -> None:

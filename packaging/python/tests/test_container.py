@@ -3,6 +3,7 @@ in auto mode: full CPython, files, packages, routing."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import zipfile
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import IMAGE, RUNTIMES, containers_of, server_pid, wait_until
+from conftest import IMAGE, RUNTIMES, containers_of, own_folder, server_pid, wait_until
 
 from backyard_ls import BackendUnavailable, Progress, Sandbox
 
@@ -48,6 +49,30 @@ def test_container_sandbox(runtime: str, workspace: Path) -> None:
         assert g.exceptions[0].ename == "Odd" and g.exceptions[0].notes == ("a note",)
         assert "| Odd: x\n" in g.traceback and "+---------------- 1 ----------------" in g.traceback
         assert s.info()["runtime"] == runtime
+
+
+def test_without_a_workspace_a_container_gets_a_folder_of_its_own(runtime: str) -> None:
+    with Sandbox("container", image=IMAGE, runtime=runtime, timeout=60) as s:
+        cwd = own_folder(s)
+        assert s.run("1").runtime == runtime
+    assert not os.path.exists(cwd)
+
+
+def test_auto_keeps_its_folder_when_it_moves_to_a_container() -> None:
+    with Sandbox("auto", image=IMAGE, runtime="runc", timeout=60) as s:
+        cwd = own_folder(s)
+        r = s.run("import numpy\nos.getcwd(), open('note.txt').read()")
+        assert r.backend == "container" and r.result == (cwd, "kept"), r
+    assert not os.path.exists(cwd)
+
+
+def test_auto_raises_when_the_container_a_cell_needs_cannot_start() -> None:
+    with Sandbox("auto", image="backyard-no-such-image:never", runtime="runc", timeout=60) as s:
+        assert s.run("x = 20").status == "ok"
+        with pytest.raises(BackendUnavailable, match="imports numpy"):
+            s.run("import numpy\nx += 1")
+        r = s.run("x + 1")  # still on Monty, nothing of the refused cell ran
+        assert r.value == "21" and r.backend == "monty"
 
 
 def test_a_chained_exception_comes_whole() -> None:

@@ -54,7 +54,8 @@ CHILD = textwrap.dedent('''\
         containers.append(c)
     batch = run_batch((f"sum(range({i % 100}))" for i in range(10**9)), backend="monty")
     next(batch)
-    print(_client.connection().pid, flush=True)
+    folders = [s.run("import os\\nos.getcwd()").result for s in [monty, *containers]]
+    print(_client.connection().pid, *folders, flush=True)
     time.sleep(600)
 ''')
 
@@ -68,9 +69,10 @@ def test_a_killed_program_leaves_nothing_behind(tmp_path: Path, runtimes: list[s
     child = subprocess.Popen([sys.executable, str(script), IMAGE, *runtimes], stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None
-        line = child.stdout.readline()
-        assert line.strip().isdigit(), line
-        server = int(line)
+        line = child.stdout.readline().split()
+        assert line and line[0].isdigit(), line
+        server, folders = int(line[0]), line[1:]
+        assert len(folders) == 1 + len(runtimes) and all(os.path.isdir(f) for f in folders), line
         procs = descendants(server)
         assert len(procs) >= 3  # the sandbox's worker, the batch's workers
         if runtimes:
@@ -80,6 +82,7 @@ def test_a_killed_program_leaves_nothing_behind(tmp_path: Path, runtimes: list[s
         child.wait()
     wait_until(lambda: not alive(server), "the server to exit")
     wait_until(lambda: not any(alive(p) for p in procs), "the workers to exit")
+    wait_until(lambda: not any(os.path.exists(f) for f in folders), "the sandboxes' folders to be removed")
     if runtimes:
         wait_until(lambda: not containers_of(server), "the containers to be removed")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import binary, monty_workers, server_pid, wait_until
+from conftest import binary, monty_workers, own_folder, server_pid, wait_until
 
 import backyard_ls
 from backyard_ls import (
@@ -270,6 +270,23 @@ def test_bad_arguments() -> None:
         s.install("--index-url=http://evil")
 
 
+@pytest.mark.parametrize("backend", ["monty", "auto"])
+def test_without_a_workspace_the_code_gets_a_folder_of_its_own(backend: str) -> None:
+    with Sandbox(backend) as s, Sandbox(backend) as other:  # type: ignore[arg-type]
+        cwd = own_folder(s)
+        assert own_folder(other) != cwd
+        assert os.path.isdir(cwd)
+    assert not os.path.exists(cwd)  # removed on close
+
+
+def test_a_folder_of_its_own_written_to_is_removed_on_close() -> None:
+    s = Sandbox("monty", files_write="workspace")
+    cwd = s.run("import os\nos.makedirs('sub')\nopen('sub/x.txt', 'w').write('x')\nos.getcwd()").result
+    assert isinstance(cwd, str) and Path(cwd, "sub", "x.txt").read_text() == "x"
+    s.close()
+    assert not os.path.exists(cwd)
+
+
 def test_unusable_backend(tmp_path: Path) -> None:
     # A worker that is not one: the backend cannot run.
     fake = tmp_path / "monty"
@@ -301,7 +318,8 @@ def test_a_dead_server_raises_and_a_new_one_starts(tmp_path: Path) -> None:
     link = tmp_path / "backyard-ls"
     link.symlink_to(binary())
     s = Sandbox("monty", binary=str(link))
-    s.run("1")
+    cwd = s.run("import os\nos.getcwd()").result
+    assert isinstance(cwd, str)
     pid = backyard_ls._client.connection(str(link)).pid
     os.kill(pid, 9)
     with pytest.raises(ServerDied):
@@ -309,6 +327,7 @@ def test_a_dead_server_raises_and_a_new_one_starts(tmp_path: Path) -> None:
     with Sandbox("monty", binary=str(link)) as s2:
         assert s2.run("3").value == "3"
     assert backyard_ls._client.connection(str(link)).pid != pid
+    wait_until(lambda: not os.path.exists(cwd), "the next server to remove the killed one's sandbox folder")
 
 
 def test_a_request_over_the_limit_is_refused_and_the_sandbox_lives(tmp_path: Path) -> None:

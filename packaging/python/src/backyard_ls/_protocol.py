@@ -113,7 +113,7 @@ class OpenArgs(TypedDict, total=False):
     network: Network
     """Network of the container kernel."""
     workspace: str
-    """A host folder the code sees as its working directory, read-only unless files_write is "workspace"; omitted: no folder."""
+    """A host folder the code sees as its working directory, read-only unless files_write is "workspace"; omitted: an empty folder of its own (the same path on every backend), removed when the sandbox closes."""
     files_write: FilesWrite
     """Where the files the code writes go: "sandbox" keeps them in the kernel (save_files writes chosen ones), "workspace" writes the real files."""
     env: dict[str, str]

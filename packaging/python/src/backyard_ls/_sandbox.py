@@ -37,9 +37,10 @@ class Sandbox(SandboxBase):
     The code runs on Monty (pydantic's sandboxed interpreter: no access to
     the host but what you grant) or, with ``backend="container"`` or when
     ``"auto"`` finds the code needs full CPython, in a container (gVisor
-    when the engine has it). It sees no host folder unless you give one
-    (``workspace``), none of the host's environment but ``env``, and can
-    call only the host functions you pass (``functions``).
+    when the engine has it). It works in an empty folder of its own,
+    removed on close, unless you give it a host folder (``workspace``); it
+    sees none of the host's environment but ``env``, and can call only the
+    host functions you pass (``functions``).
 
     Every Sandbox of a program shares one ``backyard-ls api`` process
     (started on first use; it exits with the program). Use it as a context
@@ -56,7 +57,9 @@ class Sandbox(SandboxBase):
             the engine has it.
         network: ``"none"`` (default) or ``"bridge"``; True/False too.
         workspace: a host folder the code sees as its working directory,
-            read-only unless ``files_write="workspace"``.
+            read-only unless ``files_write="workspace"``; default: an
+            empty folder of its own (the same path on every backend),
+            removed when the sandbox closes.
         files_write: ``"sandbox"`` keeps the files the code writes in the
             kernel (``files()``, ``save_files()``); ``"workspace"`` writes
             the real files.
@@ -152,7 +155,9 @@ class Sandbox(SandboxBase):
 
         Raises:
             BadArgument: code or an input is not acceptable.
-            BackendUnavailable: the backend cannot run anything.
+            BackendUnavailable: the backend cannot run anything, or (auto)
+                the code needs a container that cannot start; nothing of
+                it ran and the sandbox stays on Monty.
             SandboxClosed, ServerDied: the sandbox is gone.
         """
         out, err, routed = self._callbacks(on_stdout, on_stderr)
