@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -67,12 +68,14 @@ type Worker struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
-	stderr *tail
-	wbuf   []byte
-	rbuf   []byte
-	exited chan struct{} // closed once the process has been reaped
-	crash  *CrashError   // set before exited is closed
-	broken error         // first transport or protocol failure; the worker is unusable after it
+	// stdoutPipe is closed by Close, once the process is reaped.
+	stdoutPipe *os.File
+	stderr     *tail
+	wbuf       []byte
+	rbuf       []byte
+	exited     chan struct{} // closed once the process has been reaped
+	crash      *CrashError   // set before exited is closed
+	broken     error         // first transport or protocol failure; the worker is unusable after it
 
 	// phase tells a cancelled feed's watcher whether the worker is running
 	// code (it must be killed) or waiting on the host (the host loop
@@ -158,22 +161,38 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipe, not StdoutPipe: Wait closes that one as soon as the
+	// process exits, losing the last frame a worker writes before it exits
+	// (the FatalError that refuses a protocol version).
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
+		_ = stdin.Close()
 		return nil, err
 	}
-	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{}),
+	cmd.Stdout = stdoutW
+	w := &Worker{cfg: cfg, cmd: cmd, stdin: stdin, stdoutPipe: stdout, stdout: bufio.NewReaderSize(stdout, 64<<10), stderr: &tail{max: 4096}, exited: make(chan struct{}),
 		host: osHost{fs: cfg.FS, cwd: cfg.Cwd, env: cfg.Env, start: time.Now()}}
 	cmd.Stderr = w.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	_ = stdoutW.Close()
+	if err != nil {
+		_ = stdout.Close()
 		return nil, fmt.Errorf("start monty worker: %w", err)
 	}
 	if err := proc.Started(cmd); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
+		_ = stdout.Close()
 		return nil, fmt.Errorf("start monty worker: %w", err)
 	}
 	go w.reap()
+	started := false
+	defer func() {
+		if !started {
+			w.Kill()
+			_ = stdout.Close()
+		}
+	}()
 	stop := context.AfterFunc(ctx, w.Kill)
 	defer stop()
 	ev, err := w.roundTrip(configure(cfg))
@@ -196,6 +215,7 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 		return nil, unexpected("Configure", ev)
 	}
 	w.configured = true
+	started = true
 	return w, nil
 }
 
@@ -272,6 +292,7 @@ func (w *Worker) Close() error {
 		w.Kill()
 		<-w.exited
 	}
+	_ = w.stdoutPipe.Close()
 	return nil
 }
 
