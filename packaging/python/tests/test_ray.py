@@ -5,9 +5,13 @@ killed and a node stopped mid-batch, Ray Data's map_batches."""
 
 from __future__ import annotations
 
+import array
+import fcntl
 import os
 import signal
+import termios
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -175,26 +179,66 @@ def test_an_actor_killed_mid_batch(cluster: Cluster) -> None:
     wait_until(lambda: not any(alive(p) for p in lanes), "the killed actor's backyard-ls api to exit")
 
 
+def stopped(pid: int) -> bool:
+    """Every thread of pid is stopped (SIGSTOP): none reads anything more."""
+    states = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                states.append(f.read().rsplit(")", 1)[1].split()[0])
+        except (FileNotFoundError, IndexError):  # a thread that ends while read
+            pass
+    return bool(states) and all(s == "T" for s in states)
+
+
+def unread(pid: int) -> int:
+    """The bytes written to pid's stdin, a pipe, that it has not read yet."""
+    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        n = array.array("i", [0])
+        fcntl.ioctl(fd, termios.FIONREAD, n)
+        return n[0]
+    finally:
+        os.close(fd)
+
+
 def test_a_lane_process_killed_mid_batch(cluster: Cluster) -> None:
     # The actor lives on: its chunks that were in the dead lane run again,
-    # on a new lane it starts.
+    # on a new lane it starts. The lane is stopped before the batch and
+    # killed once a chunk is in its input: it dies with its chunks unrun,
+    # however quick the other lane is.
     n = 10_000
     with Pool(backend="monty") as pool:
         victim = pool.actors[0]
         _, pid = ray.get(victim.handle.ready.remote())
         lanes = {p for p in lanes_of(pid) if " batch " in command(p)}
         assert len(lanes) == 1, [command(p) for p in lanes_of(pid)]
-        results = pool.run_batch((f"{i} + 2" for i in range(n)), chunk_size=128)
-        rs: list[Execution] = []
-        for r in results:
-            rs.append(r)
-            if len(rs) == 1000:
-                assert victim.inflight > 0
-                os.kill(lanes.pop(), signal.SIGKILL)
+        lane = lanes.pop()
+        workers = descendants(lane)
+        assert workers
+        os.kill(lane, signal.SIGSTOP)
+        # A thread still on its way to the stop could read the chunk first.
+        wait_until(lambda: stopped(lane), "the lane to stop")
+
+        def kill_once_fed() -> None:
+            try:
+                wait_until(lambda: unread(lane) > 0, "a chunk in the stopped lane's input")
+            finally:
+                os.kill(lane, signal.SIGKILL)  # the batch goes on, whatever the wait
+
+        with ThreadPoolExecutor(1) as killer:
+            killed = killer.submit(kill_once_fed)
+            results = pool.run_batch((f"{i} + 2" for i in range(n)), chunk_size=128)
+            rs = list(results)
+            killed.result()
         assert_all_once_in_order(rs, n, lambda i: str(i + 2))
         assert results.retried > 0
         assert victim.alive and victim.chunks > 0
-        assert {p for p in lanes_of(pid) if " batch " in command(p)}  # a new lane
+        fresh = {p for p in lanes_of(pid) if " batch " in command(p)}
+        assert fresh and lane not in fresh
+        fresh |= set().union(*map(descendants, fresh))
+    # The dead lane's workers went with it; the new lane and its workers with the pool.
+    wait_until(lambda: not any(alive(p) for p in workers | fresh), "the lanes' processes to exit")
 
 
 def test_every_actor_killed_mid_batch_brings_new_ones(cluster: Cluster) -> None:

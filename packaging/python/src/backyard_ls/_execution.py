@@ -416,13 +416,22 @@ def _short(s: str, n: int = 200) -> str:
 _STATUS = b'"status":"'
 
 
+def status_of(record: bytes) -> p.Status:
+    """The status of a record still as the JSON bytes the server wrote, not
+    parsed: its first ``"status"`` key is the record's own (a record opens
+    with its id, a number or a string the server makes, its range and
+    executionCount, numbers; JSON escapes every quote inside a string)."""
+    at = record.find(_STATUS) + len(_STATUS)
+    if record.startswith(b'ok"', at):
+        return "ok"
+    return record[at:record.index(b'"', at)].decode()  # type: ignore[return-value]
+
+
 class RawRecords:
     """Records still as the bytes the server wrote: ``pieces[k]`` holds
-    record k's JSON, whose first ``"status"`` key is the record's own (a
-    record opens with its id, a string the server makes, its range and
-    executionCount, numbers; JSON escapes every quote inside a string).
-    ``parse`` (of a subclass) parses them all at once, when a record first
-    needs more than its status; the bytes go then."""
+    record k's JSON (status_of reads its status). ``parse`` (of a subclass)
+    parses them all at once, when a record first needs more than its
+    status; the bytes go then."""
 
     __slots__ = ("pieces", "records")
 
@@ -445,11 +454,7 @@ class RawRecords:
         pieces = self.pieces
         if not pieces:
             return self.record(k)["status"]
-        piece = pieces[k]
-        at = piece.find(_STATUS) + len(_STATUS)
-        if piece.startswith(b'ok"', at):
-            return "ok"
-        return piece[at:piece.index(b'"', at)].decode()  # type: ignore[return-value]
+        return status_of(pieces[k])
 
 
 class LazyExecution(Execution):
@@ -475,15 +480,7 @@ class LazyExecution(Execution):
 
     @property
     def status(self) -> p.Status:
-        # RawRecords.status, inlined: a batch's loop reads it per result.
-        pieces = self._src.pieces
-        if not pieces:
-            return self._src.record(self._k)["status"]
-        piece = pieces[self._k]
-        at = piece.find(_STATUS) + len(_STATUS)
-        if piece.startswith(b'ok"', at):
-            return "ok"
-        return piece[at:piece.index(b'"', at)].decode()  # type: ignore[return-value]
+        return self._src.status(self._k)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Execution, (self._rec, self.id))

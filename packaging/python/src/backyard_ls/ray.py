@@ -50,7 +50,7 @@ from ._binary import find_binary
 from ._client import DIED, NOTIFY, Connection, Item, Queue, connection, encode_params, encode_string, error_from, popen_options
 from ._common import Backend
 from ._errors import BackendUnavailable, BackyardError, BadArgument, ServerDied
-from ._execution import Execution
+from ._execution import Execution, LazyExecution, RawRecords, status_of
 from .batch import DEFAULT_WINDOW, BatchProgress, ProgressCallback, Snippet, _length, batch_options, to_snippet
 
 DEFAULT_CHUNK = 1024
@@ -465,25 +465,17 @@ def decode_lines(data: bytes) -> list[p.Execution]:
     return json.loads(b"[" + data[:-1].replace(b"\n", b",") + b"]")  # type: ignore[no-any-return]
 
 
-class _Records:
-    """One chunk's records as the batch wrote them, its lines decoded
-    together (one parse) when a result first needs more than its status
-    or value."""
+class _Records(RawRecords):
+    """One chunk's records as the lines the batch wrote, parsed together
+    (one parse) when a result first needs more than its status or value."""
 
-    __slots__ = ("lines", "records")
+    __slots__ = ()
 
-    def __init__(self, lines: list[bytes]) -> None:
-        self.lines = lines
-        self.records: list[p.Execution] | None = None
-
-    def decode(self) -> list[p.Execution]:
-        if self.records is None:
-            self.records = json.loads(b"[" + b",".join(self.lines) + b"]")
-        return self.records
+    def parse(self) -> list[p.Execution]:
+        return json.loads(b"[" + b",".join(self.pieces) + b"]")  # type: ignore[no-any-return]
 
 
-_REC: Any = Execution.__dict__["_rec"]  # the slot's own descriptor, under the property below
-_STATUS = b',"status":"'
+_STATUS_KEY = b',"status":"'
 # A batch record opens with its id (the line's number: the lanes' input
 # has no ids), its range and executionCount, numbers all, then its status.
 _STATUS_RE = re.compile(rb'"executionCount":\d+,"status":"([a-z]+)"')
@@ -500,24 +492,19 @@ def _statuses(data: bytes, lines: list[bytes]) -> Iterable[p.Status]:
     the chunk holds no other (a value nested in a record could), the
     chunk is read at once: its records are mostly all ok."""
     n = len(lines)
-    if data.count(_STATUS) == n:
+    if data.count(_STATUS_KEY) == n:
         if data.count(_ALL_OK) == n:
             return repeat("ok", n)
         found = _STATUS_RE.findall(data)
         if len(found) == n:
             return list(map(bytes.decode, found))  # type: ignore[arg-type]
-    return [_status(line) for line in lines]
+    return list(map(status_of, lines))
 
 
-def _status(line: bytes) -> p.Status:
-    at = line.find(_STATUS) + len(_STATUS)
-    return line[at:line.index(b'"', at)].decode()  # type: ignore[return-value]
-
-
-class _LineExecution(Execution):
-    """An Execution of a record still in its chunk's JSON Lines: decoded
-    when first read, its status read off its line before, and its value
-    too when it is a string without escapes.
+class _LineExecution(LazyExecution):
+    """A LazyExecution of a record still in its chunk's JSON Lines: its
+    status read off its line before (for the whole chunk at once), and its
+    value too when it is a string without escapes.
 
     A batch record's keys come in a fixed order: its id, range and
     executionCount (numbers all), status, stdout, stderr, then its result
@@ -527,33 +514,20 @@ class _LineExecution(Execution):
     without backslashes ends at the next quote.
     """
 
-    __slots__ = ("status", "_chunk", "_k")
+    __slots__ = ("status",)
 
     def __init__(self, chunk: _Records, k: int, id: Any, status: p.Status) -> None:
-        self._error = None
-        self.id = id
-        self._chunk = chunk
+        # LazyExecution's fields, set here rather than by its __init__: one call less a record.
+        self._src = chunk
         self._k = k
+        self.id = id
         self.status = status  # type: ignore[misc]
 
     @property
-    def _rec(self) -> p.Execution:
-        try:
-            rec = _REC.__get__(self)
-        except AttributeError:
-            rec = self._chunk.decode()[self._k]
-            _REC.__set__(self, rec)
-        return rec  # type: ignore[no-any-return]
-
-    @_rec.setter
-    def _rec(self, rec: p.Execution) -> None:
-        _REC.__set__(self, rec)
-
-    @property
     def value(self) -> str | None:
-        chunk = self._chunk
+        chunk = self._src
         if chunk.records is None:
-            line = chunk.lines[self._k]
+            line = chunk.pieces[self._k]
             at = line.find(_STDERR) + len(_STDERR)
             end = line.find(b'"', at)  # the end of stderr, when it has no escapes
             if line.find(b"\\", at, end) < 0:
@@ -565,9 +539,6 @@ class _LineExecution(Execution):
                 elif not line.startswith(b',"result":', end + 1):
                     return None
         return super().value
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Execution, (self._rec, self.id))
 
 
 class _LaneActor:
