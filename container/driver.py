@@ -482,7 +482,8 @@ def _bundle(value):
     """The MIME bundle of a value: text/plain always, plus what the object
     offers (_repr_mimebundle_, _repr_*_ methods, a matplotlib figure)."""
     try:
-        text = _pretty_text(value, _ipy_state["precision"])
+        # %pprint off: IPython's plain text formatter gives repr() alone
+        text = _pretty_text(value, _ipy_state["precision"]) if _ipy_state["pprint"] else repr(value)
     except Exception:  # a _repr_pretty_ that fails: the repr, as before
         text = repr(value)
     mime = {"text/plain": text}

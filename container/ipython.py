@@ -125,7 +125,7 @@ class _Capture:
         return "".join(self.parts)
 
 
-_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
+_ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
              "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
@@ -1400,7 +1400,7 @@ class _IPyShell:
         return None  # the inline backend needs no event loop
 
     def _line_pprint(self, line):
-        _ipy_state["pprint"] = not _ipy_state.get("pprint", True)
+        _ipy_state["pprint"] = not _ipy_state["pprint"]
         print("Pretty printing has been turned", ["OFF", "ON"][_ipy_state["pprint"]])
 
     def _line_alias_magic(self, line):
