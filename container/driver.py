@@ -656,7 +656,9 @@ def _execute(req, ns):
     except UsageError as e:
         if _st.child:
             return 1
-        # As IPython shows it: the message, no traceback.
+        # As IPython shows it: the message, no traceback. IPython keeps it
+        # as the last exception too (%tb shows it again).
+        _ipy_state["last_exc"] = e
         done["status"] = "error"
         done["error"] = {"ename": "UsageError", "evalue": _safe(e, "exception"), "traceback": []}
     except BaseException as e:

@@ -1670,10 +1670,14 @@ class _IPyShell:
 
     def _line_tb(self, line):
         """The last exception again, as IPython's kernel shows it: an error
-        output (the driver sends it with the cell's ok reply)."""
+        output (the driver sends it with the cell's ok reply); a UsageError
+        as IPython shows one, its message on stderr."""
         exc = _ipy_state["last_exc"]
         if exc is None:
             print("No traceback available to show.", file=_ipy_sys.stderr)
+            return None
+        if isinstance(exc, UsageError):
+            print("UsageError: %s" % exc, file=_ipy_sys.stderr)
             return None
         _ipy_state["shown_exc"] = exc
         return None
