@@ -537,13 +537,77 @@ class _IPyShell:
             self.magics[kind][name] = func
 
     def system(self, cmd):
-        """!cmd: runs in a shell; its output is the cell's stdout, its
-        errors too (IPython runs it on a terminal, where both go)."""
+        """!cmd: runs in a shell on a terminal of 80 columns, as IPython's
+        kernel runs it (pexpect): ls lists in columns, and the command's
+        errors go to the cell's stdout too. Its lines end in \n as the
+        rest of the cell's output; its stdin stays empty."""
+        import fcntl
+        import pty
+        import signal
+        import struct
         import subprocess
+        import termios
 
         self._flush()
         shell = "/bin/bash" if _ipy_os.path.exists("/bin/bash") else None
-        rc = subprocess.call(self.var_expand(cmd), shell=True, executable=shell, stderr=subprocess.STDOUT)
+        master, slave = pty.openpty()
+        try:
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+            mode = termios.tcgetattr(slave)
+            mode[1] &= ~termios.ONLCR
+            termios.tcsetattr(slave, termios.TCSANOW, mode)
+            p = subprocess.Popen(self.var_expand(cmd), shell=True, executable=shell, stdout=slave, stderr=slave, start_new_session=True)
+        except BaseException:
+            _ipy_os.close(master)
+            raise
+        finally:
+            _ipy_os.close(slave)
+        # The terminal is read until the shell ends: gVisor's never says
+        # that every writer closed it (EIO), so a thread waits for the
+        # shell and wakes the loop, which then reads what is left.
+        import select
+        import threading
+
+        woken, wake = _ipy_os.pipe()
+
+        def waiter():
+            try:
+                p.wait()
+                _ipy_os.write(wake, b"x")
+            except OSError:  # an interrupt closed the loop's end first
+                pass
+            finally:
+                _ipy_os.close(wake)
+
+        threading.Thread(target=waiter, daemon=True).start()
+        try:
+            ended = False
+            while True:
+                if not ended:
+                    ended = woken in select.select([master, woken], [], [])[0]
+                    if ended:
+                        _ipy_os.set_blocking(master, False)
+                try:
+                    data = _ipy_os.read(master, 65536)
+                except BlockingIOError:  # the shell ended and all it wrote was read
+                    break
+                except OSError:  # EIO: the command and its children closed the terminal
+                    break
+                if not data:
+                    break
+                while data:
+                    data = data[_ipy_os.write(1, data):]
+            rc = p.wait()
+        except BaseException:  # an interrupt: the command and what it started stop
+            try:
+                _ipy_os.killpg(p.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            p.wait()
+            raise
+        finally:
+            _ipy_os.close(master)
+            _ipy_os.close(woken)
         self.user_ns["_exit_code"] = rc
         return None
 
