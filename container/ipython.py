@@ -2356,6 +2356,11 @@ def _ipy_input(ns, n, code, raw):
     ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
     ns["_i%d" % n] = code
     ns["_ih"] = inputs
+    if not isinstance(ns.get("Out"), dict):
+        # As IPython's shell starts: Out empty, the last values ''.
+        ns["Out"] = ns["_oh"] = {}
+        for name in ("_", "__", "___"):
+            ns.setdefault(name, "")
     log = _ipy_state["log"]
     if log is not None:
         # As IPython: the transformed cell ends its line, the raw one is as
@@ -2370,6 +2375,8 @@ def _ipy_output(ns, n, value):
     if not isinstance(outputs, dict):
         outputs = ns["Out"] = {}
     ns["_oh"] = outputs
+    if value is outputs:
+        return  # IPython keeps Out out of itself
     outputs[n] = value
     _log_write(repr(value), "output")
     ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value

@@ -215,8 +215,9 @@ func provenError(e *contract.ExecutionError, seen map[string]bool) bool {
 		return false
 	}
 	m := undefinedName.FindStringSubmatch(e.EValue)
-	// A module's dunder globals (__builtins__, __name__…) exist in CPython.
-	return m != nil && !seen[m[1]] && !pysrc.IsBuiltin(m[1]) && !strings.HasPrefix(m[1], "__")
+	// A module's dunder globals (__builtins__, __name__…) exist in CPython,
+	// and IPython's history (In, Out, _, _1…) in its shell.
+	return m != nil && !seen[m[1]] && !pysrc.IsBuiltin(m[1]) && !strings.HasPrefix(m[1], "__") && !ipysyntax.IsHistoryName(m[1])
 }
 
 // montyRepr matches Monty's spelling of default reprs: an instance or a
