@@ -203,6 +203,9 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	count := a.count
 	a.mu.Unlock()
+	if !req.Silent {
+		req.Count = count // the container's history numbers the cell as the document does
+	}
 
 	start := time.Now()
 	var r kernel.Result

@@ -224,3 +224,24 @@ func TestAutoSettingsMoveWithTheDocument(t *testing.T) {
 		t.Errorf("%%pprint in the container: %q %+v", r.Stdout, r.Error)
 	}
 }
+
+// After a move, the container files a cell in IPython's history under the
+// execution count the document shows, which counts Monty's cells too.
+func TestAutoHistoryNumbersAfterAMove(t *testing.T) {
+	a := newAuto(t)
+	for _, code := range []string{"1 + 1", "x = 2"} {
+		if r := kerneltest.Run(t, a, code); r.Backend != contract.BackendMonty {
+			t.Fatalf("%q ran on %s", code, r.Backend)
+		}
+	}
+	if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer || r.ExecutionCount != 3 {
+		t.Fatalf("not moved: %s [%d] %+v", r.Backend, r.ExecutionCount, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "x * 3"); r.ExecutionCount != 4 || r.Value == nil || r.Value.Text != "6" {
+		t.Fatalf("[%d] %+v %+v", r.ExecutionCount, r.Value, r.Error)
+	}
+	r := kerneltest.Run(t, a, "_4, sorted(Out), In[4], _i4")
+	if r.ExecutionCount != 5 || r.Value == nil || r.Value.Text != "(6, [4], 'x * 3', 'x * 3')" {
+		t.Errorf("[%d] %+v %+v", r.ExecutionCount, r.Value, r.Error)
+	}
+}
