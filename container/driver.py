@@ -482,7 +482,8 @@ def _bundle(value):
     """The MIME bundle of a value: text/plain always, plus what the object
     offers (_repr_mimebundle_, _repr_*_ methods, a matplotlib figure)."""
     try:
-        text = _pretty_text(value, _ipy_state["precision"])
+        # %pprint off: IPython's plain text formatter gives repr() alone
+        text = _pretty_text(value, _ipy_state["precision"]) if _ipy_state["pprint"] else repr(value)
     except Exception:  # a _repr_pretty_ that fails: the repr, as before
         text = repr(value)
     mime = {"text/plain": text}
@@ -655,7 +656,9 @@ def _execute(req, ns):
     except UsageError as e:
         if _st.child:
             return 1
-        # As IPython shows it: the message, no traceback.
+        # As IPython shows it: the message, no traceback. IPython keeps it
+        # as the last exception too (%tb shows it again).
+        _ipy_state["last_exc"] = e
         done["status"] = "error"
         done["error"] = {"ename": "UsageError", "evalue": _safe(e, "exception"), "traceback": []}
     except BaseException as e:

@@ -125,7 +125,7 @@ class _Capture:
         return "".join(self.parts)
 
 
-_ipy_state = {"capture": None, "precision": None, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
+_ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
              "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
@@ -537,13 +537,77 @@ class _IPyShell:
             self.magics[kind][name] = func
 
     def system(self, cmd):
-        """!cmd: runs in a shell; its output is the cell's stdout, its
-        errors too (IPython runs it on a terminal, where both go)."""
+        """!cmd: runs in a shell on a terminal of 80 columns, as IPython's
+        kernel runs it (pexpect): ls lists in columns, and the command's
+        errors go to the cell's stdout too. Its lines end in \n as the
+        rest of the cell's output; its stdin stays empty."""
+        import fcntl
+        import pty
+        import signal
+        import struct
         import subprocess
+        import termios
 
         self._flush()
         shell = "/bin/bash" if _ipy_os.path.exists("/bin/bash") else None
-        rc = subprocess.call(self.var_expand(cmd), shell=True, executable=shell, stderr=subprocess.STDOUT)
+        master, slave = pty.openpty()
+        try:
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+            mode = termios.tcgetattr(slave)
+            mode[1] &= ~termios.ONLCR
+            termios.tcsetattr(slave, termios.TCSANOW, mode)
+            p = subprocess.Popen(self.var_expand(cmd), shell=True, executable=shell, stdout=slave, stderr=slave, start_new_session=True)
+        except BaseException:
+            _ipy_os.close(master)
+            raise
+        finally:
+            _ipy_os.close(slave)
+        # The terminal is read until the shell ends: gVisor's never says
+        # that every writer closed it (EIO), so a thread waits for the
+        # shell and wakes the loop, which then reads what is left.
+        import select
+        import threading
+
+        woken, wake = _ipy_os.pipe()
+
+        def waiter():
+            try:
+                p.wait()
+                _ipy_os.write(wake, b"x")
+            except OSError:  # an interrupt closed the loop's end first
+                pass
+            finally:
+                _ipy_os.close(wake)
+
+        threading.Thread(target=waiter, daemon=True).start()
+        try:
+            ended = False
+            while True:
+                if not ended:
+                    ended = woken in select.select([master, woken], [], [])[0]
+                    if ended:
+                        _ipy_os.set_blocking(master, False)
+                try:
+                    data = _ipy_os.read(master, 65536)
+                except BlockingIOError:  # the shell ended and all it wrote was read
+                    break
+                except OSError:  # EIO: the command and its children closed the terminal
+                    break
+                if not data:
+                    break
+                while data:
+                    data = data[_ipy_os.write(1, data):]
+            rc = p.wait()
+        except BaseException:  # an interrupt: the command and what it started stop
+            try:
+                _ipy_os.killpg(p.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            p.wait()
+            raise
+        finally:
+            _ipy_os.close(master)
+            _ipy_os.close(woken)
         self.user_ns["_exit_code"] = rc
         return None
 
@@ -1400,7 +1464,7 @@ class _IPyShell:
         return None  # the inline backend needs no event loop
 
     def _line_pprint(self, line):
-        _ipy_state["pprint"] = not _ipy_state.get("pprint", True)
+        _ipy_state["pprint"] = not _ipy_state["pprint"]
         print("Pretty printing has been turned", ["OFF", "ON"][_ipy_state["pprint"]])
 
     def _line_alias_magic(self, line):
@@ -1670,10 +1734,14 @@ class _IPyShell:
 
     def _line_tb(self, line):
         """The last exception again, as IPython's kernel shows it: an error
-        output (the driver sends it with the cell's ok reply)."""
+        output (the driver sends it with the cell's ok reply); a UsageError
+        as IPython shows one, its message on stderr."""
         exc = _ipy_state["last_exc"]
         if exc is None:
             print("No traceback available to show.", file=_ipy_sys.stderr)
+            return None
+        if isinstance(exc, UsageError):
+            print("UsageError: %s" % exc, file=_ipy_sys.stderr)
             return None
         _ipy_state["shown_exc"] = exc
         return None
@@ -2288,6 +2356,11 @@ def _ipy_input(ns, n, code, raw):
     ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
     ns["_i%d" % n] = code
     ns["_ih"] = inputs
+    if not isinstance(ns.get("Out"), dict):
+        # As IPython's shell starts: Out empty, the last values ''.
+        ns["Out"] = ns["_oh"] = {}
+        for name in ("_", "__", "___"):
+            ns.setdefault(name, "")
     log = _ipy_state["log"]
     if log is not None:
         # As IPython: the transformed cell ends its line, the raw one is as
@@ -2302,6 +2375,8 @@ def _ipy_output(ns, n, value):
     if not isinstance(outputs, dict):
         outputs = ns["Out"] = {}
     ns["_oh"] = outputs
+    if value is outputs:
+        return  # IPython keeps Out out of itself
     outputs[n] = value
     _log_write(repr(value), "output")
     ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value

@@ -114,6 +114,11 @@ type Request struct {
 	// Silent runs without output callbacks and without counting (used to
 	// replay history into another backend).
 	Silent bool
+	// Count, when set, is the execution count the cell is numbered with
+	// (an auto kernel's, which counts the cells of both its backends): a
+	// container files it under it in IPython's history (In, Out, _N) and
+	// its result. 0: the kernel's own count.
+	Count int
 	// OnOutput, when set, receives output as it arrives, in order. It is
 	// called on the executing goroutine and must not block for long.
 	OnOutput func(stream Stream, text string)

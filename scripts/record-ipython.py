@@ -103,16 +103,18 @@ def record(path):
 
     def showtraceback(exc_tuple=None, *a, **k):
         # What a kernel sends as an error output (the cell's own exception,
-        # or the one %tb shows again); IPython keeps it in sys.last_* for %tb.
-        # A UsageError is left out of sys.last_* (IPython keeps it too, and
-        # %tb or %debug then show it), as the container's shell leaves it.
+        # or the one %tb shows again); IPython keeps it in sys.last_* for %tb,
+        # a UsageError too. The cell's own UsageError is recorded as its
+        # error; one %tb shows again is IPython's short message on stderr.
         etype, value, tb = exc_tuple or sys.exc_info()
-        if etype is not None and issubclass(etype, UsageError):
-            return
         try:
             etype, value, _ = shell._get_exc_info(exc_tuple)
         except ValueError:
             print("No traceback available to show.", file=sys.stderr)
+            return
+        if issubclass(etype, UsageError):
+            if tb is None:
+                shell.show_usage_error(value)
             return
         shown.append((etype.__name__, str(value)))
 

@@ -1,5 +1,8 @@
 # %bookmark, %debug without a traceback, %%sx, %prun and %%prun, %pylab.
 
+# %% debug before any error
+%debug
+
 # %% bookmarks empty
 %bookmark -l
 
@@ -32,9 +35,6 @@
 %cd -q dot
 %bookmark -r
 %bookmark -l
-
-# %% debug before any error
-%debug
 
 # %% sx cell
 %%sx

@@ -80,3 +80,28 @@ for name in ["x", "y"]:
 listing = %ls
 %cd -q ..
 listing
+
+# %% several folders
+# (folders in the current one: runsc's statx refuses ls a named path or a
+# file's type here)
+import os
+for name in ["alpha", "beta", "gamma", "delta", "a longer name", "sub"]:
+    os.makedirs("many/" + name)
+%cd -q many
+
+# %% ls lists them in columns, as on a terminal
+%ls
+
+# %% a shell line on a terminal too
+!ls
+
+# %% automagic ls
+ls
+
+# %% through a pipe, one a line
+!ls | cat
+
+# %% captured, one a line
+files = !ls
+%cd -q ..
+files

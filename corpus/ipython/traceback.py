@@ -28,3 +28,15 @@ int("x")
 
 # %% tb
 %tb
+
+# %% a magic's bad option
+%timeit -z x
+
+# %% tb shows the usage error
+%tb
+
+# %% an unknown magic
+%not_a_magic_here
+
+# %% tb shows its usage error
+%tb Plain

@@ -168,3 +168,19 @@ list(range(1005))
 
 # %% display of a long value
 display(list(range(30)))
+
+# %% pretty printing off
+%pprint
+
+# %% a long list as its repr
+list(range(40))
+
+# %% nested values as their repr
+{"name": "a shape with a long name", "points": [(i, i * i) for i in range(8)], "tags": {"x"}}
+
+# %% display as the repr
+display([Point(1, 2)] * 2, list(range(30)))
+
+# %% pretty printing on again
+%pprint
+list(range(30))

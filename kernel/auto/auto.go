@@ -113,8 +113,9 @@ type entry struct {
 	rebuilt []string
 	// wrote: the cell changed files (Monty's overlay), which only running
 	// it again writes into the container's; future: it imports from
-	// __future__, which changes how the cells after it compile.
-	wrote, future bool
+	// __future__, which changes how the cells after it compile; setting:
+	// it changed a setting of the kernel (cell.setting).
+	wrote, future, setting bool
 }
 
 var _ kernel.Prewarmer = (*Kernel)(nil)
@@ -202,6 +203,9 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	count := a.count
 	a.mu.Unlock()
+	if !req.Silent {
+		req.Count = count // the container's history numbers the cell as the document does
+	}
 
 	start := time.Now()
 	var r kernel.Result
@@ -283,6 +287,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	req.Code = plainCode(req.Code) // what Monty runs, replays too
 	c := analyze(req.Code)
+	c.setting = setsKernel(code)
 	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {
 		return a.route(ctx, req, *p.route)
@@ -414,7 +419,7 @@ func (a *Kernel) record(c *cell, rec *kcore.Replayable, r kernel.Result, ranInCo
 		a.seen[n] = true
 	}
 	e := entry{rec: rec, status: r.Status, draws: pysrc.Draws(rec.Code, a.drawers), wrote: len(r.Files) > 0,
-		future: slices.ContainsFunc(c.Imports, func(i pysrc.Import) bool { return i.Module == "__future__" })}
+		future: slices.ContainsFunc(c.Imports, func(i pysrc.Import) bool { return i.Module == "__future__" }), setting: c.setting}
 	e.carry, e.rebuilt = a.drawnCarry(a.life, rec.Code, e.draws)
 	if r.Error != nil {
 		e.ename = r.Error.EName

@@ -187,9 +187,9 @@ func redrawn(names, draws []string) string {
 
 // carryAll rebuilds Monty's namespace in an empty container: the values of
 // every name the journal's cells bound, then the cells that define what
-// cannot be carried (and those that wrote files or import from
-// __future__), then the values those cells bound again. The caller
-// holds sync; gen is the journal's generation. It reports false when the
+// cannot be carried (and those that wrote files, import from __future__
+// or change a setting of the kernel), then the values those cells bound
+// again. The caller holds sync; gen is the journal's generation. It reports false when the
 // journal cannot be carried (a star import binds names it cannot know): it
 // is then replayed.
 func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool, error) {
@@ -226,7 +226,7 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 				rebuilds = append(rebuilds, n)
 			}
 		}
-		if len(rebuilds) == 0 && !e.wrote && !e.future {
+		if len(rebuilds) == 0 && !e.wrote && !e.future && !e.setting {
 			continue // everything it bound crossed as a value
 		}
 		r, err := ctr.Execute(ctx, e.rec.Request())

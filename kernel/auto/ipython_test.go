@@ -43,7 +43,7 @@ func TestAutoMagicsMoveToContainer(t *testing.T) {
 func TestRouterRoutesMagics(t *testing.T) {
 	for code, want := range map[string]bool{"!ls": true, "x = 1\n%time x": false, "%precision 3": true, "def f():\n    %time x = 1": true, "%timeit x": true, "%%bash\necho": true, "x = 7 % 3": false, "print('%d' % 1)": false,
 		"class T:\n    def _repr_html_(self):\n        return '<b/>'": true, "def repr_html(x): pass": false,
-		"%pwd": false, "%foo bar": false, "%pwd\nx = 1": false, "%who": false, "%who int": false, "%whos": false, "%env A=1\nx = 1": false,
+		"%pwd": false, "%pprint": false, "%foo bar": false, "%pwd\nx = 1": false, "%who": false, "%who int": false, "%whos": false, "%env A=1\nx = 1": false,
 		"%alias": true, "%ls": true, "%rm x": true, "%macro m 1": true, "%save f": true, "%load f.py": true, "%bookmark -l": true, "%tb": true,
 		"%pylab": true, "%logstate": true, "%logon": true, "%prun f()": true, "%%prun\nf()": true, "%debug": true, "%%debug\nx": true, "%%sx\nls": true} {
 		if _, ok := magicRule(code); ok != want {
@@ -202,5 +202,51 @@ func TestAutomagicAuto(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, a, "ls"); r.Value == nil || r.Value.Text != "'mine'" {
 		t.Fatalf("ls in the container: %+v %+v", r.Value, r.Error)
+	}
+}
+
+// %pprint and %env on Monty change settings of the kernel, not names to
+// carry: a move runs them again in the container, whose values then show
+// as IPython shows them with pretty printing off.
+func TestAutoSettingsMoveWithTheDocument(t *testing.T) {
+	a := newAuto(t)
+	r := kerneltest.Run(t, a, "%pprint")
+	if r.Backend != contract.BackendMonty || r.Stdout != "Pretty printing has been turned OFF\n" {
+		t.Fatalf("%%pprint: %s %q %+v", r.Backend, r.Stdout, r.Error)
+	}
+	if r = kerneltest.Run(t, a, "%env GREETING=hi"); r.Backend != contract.BackendMonty || r.Status != kernel.StatusOK {
+		t.Fatalf("%%env: %s %+v", r.Backend, r.Error)
+	}
+	r = kerneltest.Run(t, a, "!true\nimport os\nos.environ.get('GREETING'), list(range(30))")
+	if r.Backend != contract.BackendContainer || r.Routing == nil || !r.Routing.Moved {
+		t.Fatalf("not moved: %s %+v %+v", r.Backend, r.Routing, r.Error)
+	}
+	want := "('hi', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29])"
+	if r.Value == nil || r.Value.Text != want {
+		t.Errorf("value %+v %+v", r.Value, r.Error)
+	}
+	if r = kerneltest.Run(t, a, "%pprint"); r.Stdout != "Pretty printing has been turned ON\n" {
+		t.Errorf("%%pprint in the container: %q %+v", r.Stdout, r.Error)
+	}
+}
+
+// After a move, the container files a cell in IPython's history under the
+// execution count the document shows, which counts Monty's cells too.
+func TestAutoHistoryNumbersAfterAMove(t *testing.T) {
+	a := newAuto(t)
+	for _, code := range []string{"1 + 1", "x = 2"} {
+		if r := kerneltest.Run(t, a, code); r.Backend != contract.BackendMonty {
+			t.Fatalf("%q ran on %s", code, r.Backend)
+		}
+	}
+	if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer || r.ExecutionCount != 3 {
+		t.Fatalf("not moved: %s [%d] %+v", r.Backend, r.ExecutionCount, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "x * 3"); r.ExecutionCount != 4 || r.Value == nil || r.Value.Text != "6" {
+		t.Fatalf("[%d] %+v %+v", r.ExecutionCount, r.Value, r.Error)
+	}
+	r := kerneltest.Run(t, a, "_4, sorted(Out), In[4], _i4")
+	if r.ExecutionCount != 5 || r.Value == nil || r.Value.Text != "(6, [4], 'x * 3', 'x * 3')" {
+		t.Errorf("[%d] %+v %+v", r.ExecutionCount, r.Value, r.Error)
 	}
 }

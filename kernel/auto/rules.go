@@ -54,6 +54,25 @@ var checkable = map[string]bool{
 type cell struct {
 	code string
 	pysrc.Analysis
+	// setting: the cell runs a magic whose setting the kernel keeps
+	// (setsKernel), which binds no name to carry.
+	setting bool
+}
+
+// settingMagics are the line magics that change a setting of the kernel,
+// not its namespace: %pprint's pretty printing, %env's and %set_env's
+// variables.
+var settingMagics = map[string]bool{"pprint": true, "env": true, "set_env": true}
+
+// setsKernel says whether code (its automagic line resolved) runs a
+// setting magic.
+func setsKernel(code string) bool {
+	for _, u := range ipysyntax.Transform(code).Uses {
+		if u.Kind == ipysyntax.LineMagic && settingMagics[u.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 func analyze(code string) *cell { return &cell{code: code, Analysis: pysrc.Analyze(code)} }
@@ -196,8 +215,9 @@ func provenError(e *contract.ExecutionError, seen map[string]bool) bool {
 		return false
 	}
 	m := undefinedName.FindStringSubmatch(e.EValue)
-	// A module's dunder globals (__builtins__, __name__…) exist in CPython.
-	return m != nil && !seen[m[1]] && !pysrc.IsBuiltin(m[1]) && !strings.HasPrefix(m[1], "__")
+	// A module's dunder globals (__builtins__, __name__…) exist in CPython,
+	// and IPython's history (In, Out, _, _1…) in its shell.
+	return m != nil && !seen[m[1]] && !pysrc.IsBuiltin(m[1]) && !strings.HasPrefix(m[1], "__") && !ipysyntax.IsHistoryName(m[1])
 }
 
 // montyRepr matches Monty's spelling of default reprs: an instance or a

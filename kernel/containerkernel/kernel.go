@@ -288,6 +288,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
+	if req.Count > 0 {
+		count = req.Count
+	}
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	if len(req.Requirements) > 0 && !req.Silent {

@@ -32,6 +32,9 @@ def ` + ipysyntax.TocFunc + `(t, value, silent):
     if silent:
         return None
     return value
+def ` + ipysyntax.PprintFunc + `():
+    __backyard_pprint_on__[0] = not __backyard_pprint_on__[0]
+    print('Pretty printing has been turned', 'ON' if __backyard_pprint_on__[0] else 'OFF')
 def ` + ipysyntax.WhoFunc + `(args, getters, long):
     types = args.split()
     rows = []

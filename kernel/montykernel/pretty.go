@@ -36,7 +36,8 @@ import (
 // defaultdict and deque are shown as IPython shows them. __backyard_shown__
 // gives the repr itself where that is IPython's text (a number, a str, a
 // list, tuple or dict of those that fits on a line, anything past m
-// characters) and the steps otherwise. (A cycle is found
+// characters) and the steps otherwise, and the repr alone while %pprint
+// turned pretty printing off (__backyard_pprint_on__). (A cycle is found
 // with "is", not id(): a cell calling id() is replayed as one that draws
 // a random number, and every cell with a value calls the prelude.)
 const prettyPrelude = `from collections import Counter as __backyard_Counter__, defaultdict as __backyard_defaultdict__, deque as __backyard_deque__
@@ -253,7 +254,10 @@ def __backyard_pretty__(p, v):
             ops.append("r" + r)
     ops.append("e0 ")
     p.stack.pop()
+__backyard_pprint_on__ = [True]
 def __backyard_shown__(v, m):
+    if not __backyard_pprint_on__[0]:
+        return repr(v)
     t = type(v)
     if t is int or t is str or t is float or t is bool or t is bytes or v is None:
         return repr(v)

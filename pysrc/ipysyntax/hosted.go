@@ -27,6 +27,9 @@ const (
 	// WhoFunc(args, getters, long) prints %who's (long: %whos's) listing
 	// of the names whose getter does not raise NameError.
 	WhoFunc = "__backyard_who__"
+	// PprintFunc() is %pprint: pretty printing of values turns off or
+	// back on, and it prints which.
+	PprintFunc = "__backyard_pprint__"
 )
 
 // HostedPrefix starts every name a hosted cell adds.
@@ -41,7 +44,8 @@ var hostedByCall = map[string]bool{"env": true, "set_env": true, "pwd": true, "l
 // value of a timed expression is the magic's value), %env, %set_env,
 // %pwd, %lsmagic and a magic IPython has not (known says which it has)
 // call HostMagic, %who and %whos list names (those of names bound), %precision
-// without arguments restores what is already shown, and inert magics are
+// without arguments restores what is already shown, %pprint toggles the
+// prelude's pretty printing (PprintFunc), and inert magics are
 // None. Lines keep their numbers (%%time adds one line at the end).
 //
 // ok is false, with the first use it cannot host, for anything else: shell
@@ -119,6 +123,8 @@ func hostedLine(u Use, code string, known func(string) bool, names []string) (st
 	case u.Name == "precision" && args == "":
 		// Monty shows floats as repr() does, which is %precision's default.
 		return LineMagicFunc + "('precision', '')", true
+	case u.Name == "pprint":
+		return PprintFunc + "()", true // IPython ignores its arguments
 	case hostedByCall[u.Name] || !known(u.Name):
 		return LineMagicFunc + "(" + PyRepr(u.Name) + ", " + PyRepr(u.Args) + ")", true
 	}

@@ -499,6 +499,16 @@ func Who(names []string) string {
 // hiddenNames are the names IPython's shell keeps out of %who.
 var hiddenNames = map[string]bool{"In": true, "Out": true, "get_ipython": true, "exit": true, "quit": true, "display": true}
 
+// historyName matches the names of IPython's input and output history
+// besides In and Out: _, __, ___, _N, _i, _ii, _iii, _iN, _ih, _oh, _dh.
+var historyName = regexp.MustCompile(`^(_{1,3}|_\d+|_i{1,3}|_i\d+|_ih|_oh|_dh)$`)
+
+// IsHistoryName says whether IPython's shell defines name for its history
+// (In, Out, _, _1, _i…), which a kernel without its shell has not.
+func IsHistoryName(name string) bool {
+	return name == "In" || name == "Out" || historyName.MatchString(name)
+}
+
 // UnknownMagic is IPython's message for a line magic it does not have.
 func UnknownMagic(name string) string {
 	return "Line magic function `%" + name + "` not found."

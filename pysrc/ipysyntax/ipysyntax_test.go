@@ -192,3 +192,13 @@ func TestWho(t *testing.T) {
 		t.Errorf("empty: %q", got)
 	}
 }
+
+// The names of IPython's history, and names that only look alike.
+func TestIsHistoryName(t *testing.T) {
+	for name, want := range map[string]bool{"In": true, "Out": true, "_": true, "__": true, "___": true, "_12": true, "_i": true, "_iii": true,
+		"_i3": true, "_ih": true, "_oh": true, "_dh": true, "____": false, "_x": false, "_iiii": false, "in": false, "_1a": false, "x": false} {
+		if got := IsHistoryName(name); got != want {
+			t.Errorf("IsHistoryName(%q) = %v", name, got)
+		}
+	}
+}
