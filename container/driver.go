@@ -82,6 +82,10 @@ var (
 	CellMagics = sync.OnceValue(func() map[string]bool { return magics("cell") })
 )
 
+// HasLineMagic reports whether the container's IPython shell has the line
+// magic name: the magics every kernel's reading of IPython syntax knows.
+func HasLineMagic(name string) bool { return LineMagics()[name] }
+
 func magics(kind string) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?m)^    def _`+kind+`_(\w+)\(`).FindAllStringSubmatch(ipythonPy, -1) {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
@@ -333,7 +334,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 // each make the same choice again in their own namespace, which holds the
 // same names.
 func (a *Kernel) automagic(ctx context.Context, code string) (string, error) {
-	name, args, ok := ipysyntax.Automagic(code, knownMagic)
+	name, args, ok := ipysyntax.Automagic(code, container.HasLineMagic)
 	if !ok {
 		return code, nil
 	}

@@ -209,7 +209,7 @@ func provenError(e *contract.ExecutionError, seen map[string]bool) bool {
 	if e != nil && e.EName == "UsageError" && len(e.Traceback) == 0 {
 		name, ok := strings.CutPrefix(e.EValue, "Line magic function `%")
 		name, ok2 := strings.CutSuffix(name, "` not found.")
-		return ok && ok2 && !knownMagic(name)
+		return ok && ok2 && !container.HasLineMagic(name)
 	}
 	if e == nil || e.EName != "NameError" {
 		return false
@@ -283,11 +283,11 @@ func magicRule(code string) (rule, bool) {
 	if _, inert := t.Plain(); inert {
 		return rule{}, false // none, or only magics Monty runs as None
 	}
-	if u, ok := t.Single(); ok && u.MontyAnswers(knownMagic) {
+	if u, ok := t.Single(); ok && u.MontyAnswers(container.HasLineMagic) {
 		return rule{}, false // %pwd, or a magic IPython has not: Monty answers as IPython does
 	}
 	u := t.Uses[0]
-	if _, bad, ok := t.Hosted(knownMagic, nil); ok {
+	if _, bad, ok := t.Hosted(container.HasLineMagic, nil); ok {
 		return rule{}, false // %time, %env, %whos and the rest Monty's host answers as IPython does
 	} else if !ok {
 		u = bad
@@ -306,15 +306,11 @@ func magicRule(code string) (rule, bool) {
 // as the magic it is where its name is not bound (nowhere, in a fresh
 // kernel's first cell: Router.Plan).
 func unboundAutomagic(code string) string {
-	if name, args, ok := ipysyntax.Automagic(code, knownMagic); ok {
+	if name, args, ok := ipysyntax.Automagic(code, container.HasLineMagic); ok {
 		return ipysyntax.Escaped(name, args)
 	}
 	return code
 }
-
-// knownMagic reports whether IPython's shell (the container's) has the
-// line magic name.
-func knownMagic(name string) bool { return container.LineMagics()[name] }
 
 // plainCode is code with its inert magics as None (ipysyntax.Result.Plain),
 // code itself when it has none or others.

@@ -214,7 +214,7 @@ func (l *ForkLane) Run(ctx context.Context, sn kernel.Snippet) kernel.Result {
 	code, shell := sn.Code, false
 	if !sn.Program {
 		// A fresh kernel's first cell: its IPython syntax is the shell's.
-		if t := ipysyntax.FirstCell(code, knownMagic); t.Magics() {
+		if t := ipysyntax.FirstCell(code, container.HasLineMagic); t.Magics() {
 			code, shell = t.Code, true
 		}
 	}
@@ -301,7 +301,3 @@ func interruptedSnippet() kernel.Result {
 	return kernel.Result{Status: kernel.StatusInterrupted, Backend: contract.BackendContainer,
 		Error: &contract.ExecutionError{EName: "KeyboardInterrupt", EValue: "the batch was stopped"}}
 }
-
-// knownMagic reports whether the container's IPython shell has the line
-// magic name.
-func knownMagic(name string) bool { return container.LineMagics()[name] }

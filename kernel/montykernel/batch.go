@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
@@ -125,7 +126,7 @@ func (l *Lane) queue(tag int, sn kernel.Snippet, src, prelude string) error {
 	}
 	s := &laneSnippet{tag: tag, sn: sn, limits: sn.Of(l.limits), src: src, prelude: prelude}
 	switch {
-	case !sn.Program && ipysyntax.FirstCell(sn.Code, knownMagic).Magics():
+	case !sn.Program && ipysyntax.FirstCell(sn.Code, container.HasLineMagic).Magics():
 		s.ipython = true
 	case l.shims && prelude == "":
 		if code, used := ApplyShims(sn.Code, pysrc.Analyze(sn.Code).Regions, allShims); len(used) > 0 {

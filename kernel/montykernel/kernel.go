@@ -264,9 +264,6 @@ func (k *Kernel) discard() {
 	}
 }
 
-// knownMagic reports whether IPython's shell (the container's) has the line magic name.
-func knownMagic(name string) bool { return container.LineMagics()[name] }
-
 // magicError is the error of a cell with IPython syntax (u) run on Monty
 // alone.
 func magicError(u ipysyntax.Use) *contract.ExecutionError {
@@ -301,7 +298,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	ctx, count, hard, end := k.Begin(ctx, req.Silent)
 	defer end()
 	src := req.Code // the cell as written: tracebacks show its lines
-	if name, args, ok := ipysyntax.Automagic(req.Code, knownMagic); ok {
+	if name, args, ok := ipysyntax.Automagic(req.Code, container.HasLineMagic); ok {
 		bound, err := k.bound(ctx, w, name)
 		if err != nil {
 			return kernel.Result{}, err
@@ -311,10 +308,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		}
 	}
 	t := ipysyntax.Transform(req.Code)
-	if u, ok := t.Single(); ok && (u.MontyAnswers(knownMagic) || u.Name == "env" && strings.TrimSpace(u.Args) == "") {
+	if u, ok := t.Single(); ok && (u.MontyAnswers(container.HasLineMagic) || u.Name == "env" && strings.TrimSpace(u.Args) == "") {
 		r := kernel.Result{Status: kernel.StatusOK, Backend: contract.BackendMonty, Runtime: "monty"}
 		switch {
-		case !knownMagic(u.Name):
+		case !container.HasLineMagic(u.Name):
 			// As IPython shows it: the message, no traceback.
 			r.Status, r.Error = kernel.StatusError, &contract.ExecutionError{EName: "UsageError", EValue: ipysyntax.UnknownMagic(u.Name), Traceback: []contract.Frame{}}
 		case u.Name == "pwd":
@@ -349,7 +346,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if plain, ok := t.Plain(); ok && t.Magics() {
 		req.Code = plain // only magics that ask nothing (%matplotlib inline)
 	} else if t.Magics() {
-		hosted, bad, ok := t.Hosted(knownMagic, k.magicNames(t.Code))
+		hosted, bad, ok := t.Hosted(container.HasLineMagic, k.magicNames(t.Code))
 		if !ok {
 			// Monty alone cannot run other magics or shell escapes: an auto
 			// kernel moves such a cell to a container, where IPython's

@@ -219,7 +219,7 @@ func floorDiv(a, b int) int {
 // ipysyntax, or one IPython has not): what it prints and its value.
 func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, error) {
 	switch {
-	case !knownMagic(name):
+	case !container.HasLineMagic(name):
 		return "", nil, usageError(ipysyntax.UnknownMagic(name))
 	case name == "pwd":
 		return "", cmp.Or(k.opts.Dir, "/"), nil
