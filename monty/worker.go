@@ -186,9 +186,8 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 		return nil, fmt.Errorf("start monty worker: %w", err)
 	}
 	go w.reap()
-	started := false
-	defer func() {
-		if !started {
+	defer func() { // every way out but success kills the worker
+		if !w.configured {
 			w.Kill()
 			_ = stdout.Close()
 		}
@@ -197,25 +196,21 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	defer stop()
 	ev, err := w.roundTrip(configure(cfg))
 	if err != nil {
-		w.Kill()
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
 		return nil, err
 	}
 	if fe := ev.GetFatalError(); fe != nil {
-		w.Kill()
 		if strings.Contains(fe.Message, "protocol version") {
 			return nil, &VersionError{Binary: cfg.Binary, Detail: fe.Message}
 		}
 		return nil, &ProtocolError{Msg: "worker refused Configure: " + fe.Message}
 	}
 	if ev.GetOk() == nil {
-		w.Kill()
 		return nil, unexpected("Configure", ev)
 	}
 	w.configured = true
-	started = true
 	return w, nil
 }
 
