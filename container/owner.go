@@ -47,8 +47,11 @@ func ownerLabels() map[string]string {
 // ownerGone reports whether the process named by a container's labels has
 // exited. Containers of other machines are never gone: their PIDs mean
 // nothing here.
-func ownerGone(labels map[string]string) bool {
-	if labels[LabelHost] != owner[LabelHost] || labels[LabelInstance] == owner[LabelInstance] {
+func ownerGone(labels map[string]string) bool { return ownerGoneOn(owner[LabelHost], labels) }
+
+// ownerGoneOn is ownerGone for containers labelled with host.
+func ownerGoneOn(host string, labels map[string]string) bool {
+	if labels[LabelHost] != host || labels[LabelInstance] == owner[LabelInstance] {
 		return false
 	}
 	pid, err := strconv.Atoi(labels[LabelPID])

@@ -26,7 +26,13 @@ func ReapOrphans(ctx context.Context) ([]string, error) {
 // ReapOrphans removes this engine's kernel containers whose owning process
 // (see the Label constants) has exited. It returns the IDs removed.
 func (e *Engine) ReapOrphans(ctx context.Context) ([]string, error) {
-	return e.removeWhere(ctx, filters.NewArgs(filters.Arg("label", LabelKernel+"=1")), ownerGone)
+	return e.reapOrphansOf(ctx, owner[LabelHost])
+}
+
+// reapOrphansOf is ReapOrphans for the containers labelled with host.
+func (e *Engine) reapOrphansOf(ctx context.Context, host string) ([]string, error) {
+	return e.removeWhere(ctx, filters.NewArgs(filters.Arg("label", LabelKernel+"=1"), filters.Arg("label", LabelHost+"="+host)),
+		func(labels map[string]string) bool { return ownerGoneOn(host, labels) })
 }
 
 // RemoveOwned removes every kernel container of this process on this engine:

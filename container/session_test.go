@@ -81,11 +81,15 @@ func TestContainerMissingImageNeverPulled(t *testing.T) {
 }
 
 // TestContainerReapOrphans starts a child process that owns a kernel
-// container, kills it with SIGKILL (no cleanup runs), and reaps.
+// container, kills it with SIGKILL (no cleanup runs), and reaps. The child
+// labels its container with a host name of this test's own, so that the
+// servers other packages' tests start meanwhile (each reaps orphans) leave
+// it to this test.
 func TestContainerReapOrphans(t *testing.T) {
 	e := requireEngine(t)
+	host := "reap-test-" + InstanceID()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperOwnContainer$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "BACKYARD_HELPER_OWN_CONTAINER=1")
+	cmd.Env = append(os.Environ(), "BACKYARD_HELPER_OWN_CONTAINER="+host)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +116,10 @@ func TestContainerReapOrphans(t *testing.T) {
 	if ok, _ := e.ContainerExists(context.Background(), id); !ok {
 		t.Fatal("the orphan is already gone: nothing to test")
 	}
-	removed, err := e.ReapOrphans(context.Background())
+	if removed, err := e.ReapOrphans(context.Background()); err != nil || contains(removed, id) {
+		t.Fatalf("this machine's reaper took another host's container: %v %v", removed, err)
+	}
+	removed, err := e.reapOrphansOf(context.Background(), host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,9 +142,11 @@ func contains(list []string, s string) bool {
 
 // TestHelperOwnContainer is the child of TestContainerReapOrphans.
 func TestHelperOwnContainer(t *testing.T) {
-	if os.Getenv("BACKYARD_HELPER_OWN_CONTAINER") != "1" {
+	host := os.Getenv("BACKYARD_HELPER_OWN_CONTAINER")
+	if host == "" {
 		t.Skip("helper process")
 	}
+	owner[LabelHost] = host
 	e := requireEngine(t)
 	s := startSession(t, e, Config{ContainerSettings: contract.ContainerSettings{Runtime: contract.RuntimeRunc}})
 	fmt.Printf("container %s\n", s.ID())
