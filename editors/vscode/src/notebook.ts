@@ -4,11 +4,13 @@
 // the extension opens itself; a cell runs by making that document's text the
 // cell's text and sending backyard.runRange over all of it. Cells of one
 // notebook run one after another; output streams in as backyard/output.
+// A run that set its cell's next input (IPython's %load) gets that text as
+// the cell's source, as Jupyter does; a # %% file gets it from the server.
 
 import * as vscode from 'vscode';
 import type { ServerApi } from './client';
 import { displayItems, displayOutput, executionOutputs, errorLineOf } from './notebookOutput';
-import { Cmd, rangeArg, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
+import { Cmd, nextInput, nextInputOf, rangeArg, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
 import { errorLine } from './render';
 
 export const controllerId = 'backyard-notebook';
@@ -159,7 +161,7 @@ export class NotebookKernels implements vscode.Disposable {
       return;
     }
     const d = p.display;
-    if (!d) return;
+    if (!d || nextInputOf(d)) return; // a payload for the cell's text, not an output
     if (p.update) {
       for (const o of r.byId.get(d.displayId ?? '') ?? []) r.ops = r.ops.then(() => r.exec.replaceOutputItems(displayItems(d), o));
       return;
@@ -232,6 +234,9 @@ export class NotebookKernels implements vscode.Disposable {
     await exec.replaceOutput(executionOutputs(x));
     this.markError(cell, x);
     exec.end(x.status === 'ok', Date.now());
+    const next = nextInput(x);
+    // %load: the cell's text becomes the payload's, as Jupyter replaces the cell; an edit made while it ran is kept.
+    if (next !== undefined && cell.document.getText() === text) await replaceText(cell.document, next);
     return x.status === 'ok';
   }
 
@@ -284,6 +289,13 @@ export class NotebookKernels implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** Replaces all of a cell's text, keeping its outputs and execution order. */
+async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
+  await vscode.workspace.applyEdit(edit);
 }
 
 function asError(err: unknown): Error {

@@ -243,6 +243,9 @@ export interface MockDocument {
   getText(): string;
 }
 
+/** Mock documents by uri, for workspace.applyEdit. */
+const documents = new Map<string, MockDocument>();
+
 export function mockDocument(text: string, uri = Uri.file('/home/ada/demo.py'), languageId = 'python'): MockDocument {
   const doc: MockDocument = {
     uri,
@@ -262,7 +265,16 @@ export function mockDocument(text: string, uri = Uri.file('/home/ada/demo.py'), 
       return doc.text;
     },
   };
+  documents.set(uri.toString(), doc);
   return doc;
+}
+
+/** The text edits of a workspace edit, applied by workspace.applyEdit to mock documents. */
+export class WorkspaceEdit {
+  readonly edits: { uri: Uri; range: Range; text: string }[] = [];
+  replace(uri: Uri, range: Range, text: string): void {
+    this.edits.push({ uri, range, text });
+  }
 }
 
 export interface MockEditor {
@@ -446,6 +458,8 @@ const state = {
   messageAnswer: undefined as string | undefined,
   quickPicks: [] as any[][],
   logs: [] as { level: string; text: string }[],
+  /** The workspace edits applied. */
+  applied: [] as WorkspaceEdit[],
   emitters: {
     visibleEditors: new EventEmitter<any>(),
     activeEditor: new EventEmitter<any>(),
@@ -475,6 +489,8 @@ export const mock = {
     state.messageAnswer = undefined;
     state.quickPicks = [];
     state.logs = [];
+    state.applied = [];
+    documents.clear();
     window.visibleTextEditors = [];
     window.activeTextEditor = undefined;
     window.activeNotebookEditor = undefined;
@@ -582,6 +598,13 @@ export const workspace = {
   onDidChangeNotebookDocument: new EventEmitter<any>().event,
   onDidSaveNotebookDocument: new EventEmitter<any>().event,
   onDidChangeWorkspaceFolders: new EventEmitter<any>().event,
+  /** Applies the edits to the mock documents (each fires onDidChangeTextDocument); false when one names no document. */
+  async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
+    state.applied.push(edit);
+    if (!edit.edits.every((e) => documents.has(e.uri.toString()))) return false;
+    for (const e of edit.edits) mock.typeText(documents.get(e.uri.toString())!, e.range.start, e.text, e.range.end);
+    return true;
+  },
   notebookDocuments: [] as any[],
   textDocuments: [] as any[],
   workspaceFolders: undefined,
