@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { ServerApi } from './client';
 import { displayItems, displayOutput, executionOutputs, errorLineOf } from './notebookOutput';
-import { Cmd, nextInput, nextInputOf, rangeArg, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
+import { Cmd, nextInput, nextInputOf, rangeArg, type Display, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
 import { errorLine } from './render';
 
 export const controllerId = 'backyard-notebook';
@@ -59,6 +59,10 @@ interface NotebookKernel {
   /** Bumped by interrupt and restart: runs queued before that do not start. */
   epoch: number;
   running?: Running;
+  /** The cell of each finished execution, by execution id (the cell's last only): update_display reaches its outputs. */
+  ran: Map<string, vscode.NotebookCell>;
+  /** Updates of finished cells' outputs, applied in order. */
+  updates: Promise<unknown>;
 }
 
 export class NotebookKernels implements vscode.Disposable {
@@ -148,9 +152,19 @@ export class NotebookKernels implements vscode.Disposable {
     }
   }
 
-  /** backyard/display for a kernel document: the running cell shows it after the output so far, as Jupyter does. */
+  /**
+   * backyard/display for a kernel document: the running cell shows it after
+   * the output so far, as Jupyter does; an update naming a cell that ran
+   * before replaces that cell's output with the display id.
+   */
   onDisplay(p: DisplayParams): void {
     const k = [...this.kernels.values()].find((x) => x.uri === p.uri);
+    const earlier = k?.ran.get(p.executionId);
+    if (k && earlier && p.update && p.display) {
+      const d = p.display;
+      k.updates = k.updates.then(() => this.updateEarlier(earlier, d)).catch(() => {});
+      return;
+    }
     const r = k?.running;
     if (!r) return;
     if (p.clear) {
@@ -231,6 +245,8 @@ export class NotebookKernels implements vscode.Disposable {
       return false;
     }
     if (x.executionCount > 0) exec.executionOrder = x.executionCount;
+    for (const [id, c] of k.ran) if (c === cell) k.ran.delete(id);
+    k.ran.set(x.id, cell);
     await exec.replaceOutput(executionOutputs(x));
     this.markError(cell, x);
     exec.end(x.status === 'ok', Date.now());
@@ -238,6 +254,31 @@ export class NotebookKernels implements vscode.Disposable {
     // %load: the cell's text becomes the payload's, as Jupyter replaces the cell; an edit made while it ran is kept.
     if (next !== undefined && cell.document.getText() === text) await replaceText(cell.document, next);
     return x.status === 'ok';
+  }
+
+  /**
+   * update_display of a display a cell showed before: only a cell execution
+   * can change outputs, so a short one on that cell replaces them, keeping
+   * the cell's execution order, success and times. A cell running or queued
+   * again is left alone (its new run replaces its outputs).
+   */
+  private async updateEarlier(cell: vscode.NotebookCell, d: Display): Promise<void> {
+    const outs = cell.outputs.filter((o) => (o.metadata?.transient as { display_id?: string } | undefined)?.display_id === d.displayId);
+    if (outs.length === 0) return;
+    const before = cell.executionSummary;
+    let exec: vscode.NotebookCellExecution;
+    try {
+      exec = this.controller.createNotebookCellExecution(cell);
+    } catch {
+      return;
+    }
+    exec.start(before?.timing?.startTime);
+    if (before?.executionOrder !== undefined) exec.executionOrder = before.executionOrder;
+    try {
+      for (const o of outs) await exec.replaceOutputItems(displayItems(d), o);
+    } finally {
+      exec.end(before?.success, before?.timing?.endTime);
+    }
   }
 
   private markError(cell: vscode.NotebookCell, x: Execution): void {
@@ -271,7 +312,7 @@ export class NotebookKernels implements vscode.Disposable {
     const key = notebook.uri.toString();
     let k = this.kernels.get(key);
     if (!k) {
-      k = { uri: kernelUri(notebook.uri), version: 0, open: false, chain: Promise.resolve(), epoch: 0 };
+      k = { uri: kernelUri(notebook.uri), version: 0, open: false, chain: Promise.resolve(), epoch: 0, ran: new Map(), updates: Promise.resolve() };
       this.kernels.set(key, k);
     }
     return k;

@@ -364,34 +364,56 @@ function createController(id: string, notebookType: string, label: string): Mock
     selectEmitter,
     onDidChangeSelectedNotebooks: selectEmitter.event,
     createNotebookCellExecution(cell) {
+      // As VS Code: one execution of a cell at a time; outputs are the cell's, and end sets its execution summary.
+      if (cell.executing) throw new Error(`duplicate execution for ${cell.document.uri}`);
+      cell.executing = true;
+      cell.outputs ??= [];
+      let startTime: number | undefined;
+      const verify = (): void => {
+        if (!ex.started) throw new Error('Must call start before modifying cell output');
+        if (ex.ended) throw new Error('Cannot modify cell output after calling resolve');
+      };
       const ex: MockExecution = {
         cell,
         token: new CancellationTokenSource().token,
         started: false,
-        outputs: [],
-        start() {
+        get outputs() {
+          return cell.outputs;
+        },
+        set outputs(o) {
+          cell.outputs = o;
+        },
+        start(t) {
           if (ex.started) throw new Error('Cannot call start again');
           ex.started = true;
+          startTime = t;
         },
-        end(success) {
+        end(success, t) {
           if (ex.ended) throw new Error('Cannot call resolve twice');
           ex.ended = { success };
+          cell.executing = false;
+          cell.executionSummary = { executionOrder: ex.executionOrder, success, timing: startTime !== undefined && t !== undefined ? { startTime, endTime: t } : undefined };
         },
         async clearOutput() {
+          verify();
           ex.outputs = [];
         },
         async replaceOutput(o) {
+          verify();
           ex.outputs = asArray(o);
         },
         async appendOutput(o) {
+          verify();
           ex.outputs.push(...asArray(o));
         },
         async appendOutputItems(items, output) {
+          verify();
           const target = ex.outputs.find((o) => o.id === output.id);
           if (!target) throw new Error('no such output');
           target.items.push(...asArray(items));
         },
         async replaceOutputItems(items, output) {
+          verify();
           const target = ex.outputs.find((o) => o.id === output.id);
           if (!target) throw new Error('no such output');
           target.items = asArray(items);

@@ -220,6 +220,34 @@ describe('NotebookKernels', () => {
     ]);
   });
 
+  it('updates a display an earlier cell showed (update_display), keeping that cell’s execution order and success', async () => {
+    const nb = mockNotebook('/w/u.ipynb', ["h = display('first', display_id='p')", "update_display('second', display_id='p')"]);
+    const uri = 'file:///w/u.ipynb#backyard-kernel';
+    const first = execution({ id: 'e1', executionCount: 1, displays: [{ data: { 'text/plain': "'first'" }, displayId: 'p' }] });
+    const second = { data: { 'text/plain': "'second'", 'text/html': '<b>2</b>' }, displayId: 'p' };
+    let runs = 0;
+    const { controller } = setup([first, execution({ id: 'e2', executionCount: 2 })], async (k) => {
+      if (runs++ === 0) return;
+      // As the server sends it: the running execution first, then each earlier one showing the id.
+      k.onDisplay({ uri, executionId: 'e2', display: second, update: true });
+      k.onDisplay({ uri, executionId: 'e1', display: second, update: true });
+    });
+    await controller.executeHandler!([nb.cells[0]], nb, controller);
+    await controller.executeHandler!([nb.cells[1]], nb, controller);
+    const cell = nb.cells[0];
+    for (let i = 0; i < 100 && items(cell.outputs)[0]?.[0]?.[1] !== '<b>2</b>'; i++) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(items(cell.outputs), [
+      [
+        ['text/html', '<b>2</b>'],
+        ['text/plain', "'second'"],
+      ],
+    ]);
+    assert.deepEqual(cell.outputs[0].metadata, { outputType: 'display_data', transient: { display_id: 'p' } });
+    assert.equal(controller.executions.length, 3, 'a short execution of the first cell');
+    assert.deepEqual([cell.executionSummary.executionOrder, cell.executionSummary.success], [1, true]);
+    assert.deepEqual(items(nb.cells[1].outputs), [], 'the running cell showed no display with that id');
+  });
+
   // What a kernel's set_next_input payload (IPython's %load) comes as: a display with it in its metadata.
   const loaded = '# %load helper.py\ndef double(n):\n    return 2 * n\n';
   const payload = { data: { 'text/plain': loaded }, metadata: { payload: { source: 'set_next_input', replace: true } } };
