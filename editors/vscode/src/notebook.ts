@@ -47,6 +47,8 @@ interface Running {
   byId: Map<string, vscode.NotebookCellOutput[]>;
   /** Output edits, applied in order. */
   ops: Promise<unknown>;
+  /** The execution's id, from its first notification (the server tells an update to the running execution first). */
+  id?: string;
 }
 
 interface NotebookKernel {
@@ -59,9 +61,7 @@ interface NotebookKernel {
   /** Bumped by interrupt and restart: runs queued before that do not start. */
   epoch: number;
   running?: Running;
-  /** The cell of each finished execution, by execution id (the cell's last only): update_display reaches its outputs. */
-  ran: Map<string, vscode.NotebookCell>;
-  /** Updates of finished cells' outputs, applied in order. */
+  /** Updates of other cells' outputs, applied in order. */
   updates: Promise<unknown>;
 }
 
@@ -141,6 +141,7 @@ export class NotebookKernels implements vscode.Disposable {
     const k = [...this.kernels.values()].find((x) => x.uri === p.uri);
     const r = k?.running;
     if (!r) return;
+    r.id ??= p.executionId;
     const item = p.stream === 'stdout' ? vscode.NotebookCellOutputItem.stdout(p.text) : vscode.NotebookCellOutputItem.stderr(p.text);
     const existing = r.streams[p.stream];
     if (existing) {
@@ -154,19 +155,17 @@ export class NotebookKernels implements vscode.Disposable {
 
   /**
    * backyard/display for a kernel document: the running cell shows it after
-   * the output so far, as Jupyter does; an update naming a cell that ran
-   * before replaces that cell's output with the display id.
+   * the output so far, as Jupyter does; an update also replaces the outputs
+   * with its display id that the notebook's other cells show, as Jupyter's
+   * front end finds them by display id.
    */
   onDisplay(p: DisplayParams): void {
     const k = [...this.kernels.values()].find((x) => x.uri === p.uri);
-    const earlier = k?.ran.get(p.executionId);
-    if (k && earlier && p.update && p.display) {
-      const d = p.display;
-      k.updates = k.updates.then(() => this.updateEarlier(earlier, d)).catch(() => {});
-      return;
-    }
     const r = k?.running;
-    if (!r) return;
+    if (!k || !r) return;
+    r.id ??= p.executionId;
+    // The server's copy of an update for an earlier execution: the notebook's cells get it below, by display id.
+    if (p.executionId !== r.id) return;
     if (p.clear) {
       // clear_output: what the cell showed so far goes (the end record has the rest).
       r.streams = {};
@@ -178,6 +177,11 @@ export class NotebookKernels implements vscode.Disposable {
     if (!d || nextInputOf(d)) return; // a payload for the cell's text, not an output
     if (p.update) {
       for (const o of r.byId.get(d.displayId ?? '') ?? []) r.ops = r.ops.then(() => r.exec.replaceOutputItems(displayItems(d), o));
+      for (const cell of r.exec.cell.notebook.getCells()) {
+        if (cell !== r.exec.cell && d.displayId && displayOutputs(cell, d.displayId).length > 0) {
+          k.updates = k.updates.then(() => this.updateOther(cell, d)).catch(() => {});
+        }
+      }
       return;
     }
     const out = displayOutput(d);
@@ -245,8 +249,6 @@ export class NotebookKernels implements vscode.Disposable {
       return false;
     }
     if (x.executionCount > 0) exec.executionOrder = x.executionCount;
-    for (const [id, c] of k.ran) if (c === cell) k.ran.delete(id);
-    k.ran.set(x.id, cell);
     await exec.replaceOutput(executionOutputs(x));
     this.markError(cell, x);
     exec.end(x.status === 'ok', Date.now());
@@ -257,13 +259,13 @@ export class NotebookKernels implements vscode.Disposable {
   }
 
   /**
-   * update_display of a display a cell showed before: only a cell execution
+   * update_display of a display another cell shows: only a cell execution
    * can change outputs, so a short one on that cell replaces them, keeping
    * the cell's execution order, success and times. A cell running or queued
    * again is left alone (its new run replaces its outputs).
    */
-  private async updateEarlier(cell: vscode.NotebookCell, d: Display): Promise<void> {
-    const outs = cell.outputs.filter((o) => (o.metadata?.transient as { display_id?: string } | undefined)?.display_id === d.displayId);
+  private async updateOther(cell: vscode.NotebookCell, d: Display): Promise<void> {
+    const outs = displayOutputs(cell, d.displayId ?? '');
     if (outs.length === 0) return;
     const before = cell.executionSummary;
     let exec: vscode.NotebookCellExecution;
@@ -312,7 +314,7 @@ export class NotebookKernels implements vscode.Disposable {
     const key = notebook.uri.toString();
     let k = this.kernels.get(key);
     if (!k) {
-      k = { uri: kernelUri(notebook.uri), version: 0, open: false, chain: Promise.resolve(), epoch: 0, ran: new Map(), updates: Promise.resolve() };
+      k = { uri: kernelUri(notebook.uri), version: 0, open: false, chain: Promise.resolve(), epoch: 0, updates: Promise.resolve() };
       this.kernels.set(key, k);
     }
     return k;
@@ -330,6 +332,11 @@ export class NotebookKernels implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** A cell's outputs showing the display with that id (displayOutput keeps it as the ipynb serializer does). */
+function displayOutputs(cell: vscode.NotebookCell, displayId: string): vscode.NotebookCellOutput[] {
+  return cell.outputs.filter((o) => (o.metadata?.transient as { display_id?: string } | undefined)?.display_id === displayId);
 }
 
 /** Replaces all of a cell's text, keeping its outputs and execution order. */

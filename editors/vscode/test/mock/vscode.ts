@@ -367,7 +367,6 @@ function createController(id: string, notebookType: string, label: string): Mock
       // As VS Code: one execution of a cell at a time; outputs are the cell's, and end sets its execution summary.
       if (cell.executing) throw new Error(`duplicate execution for ${cell.document.uri}`);
       cell.executing = true;
-      cell.outputs ??= [];
       let startTime: number | undefined;
       const verify = (): void => {
         if (!ex.started) throw new Error('Must call start before modifying cell output');
@@ -436,6 +435,7 @@ export function mockNotebook(path: string, sources: string[]): any {
     kind: NotebookCellKind.Code,
     notebook: nb,
     document: mockDocument(src, Uri.parse(`vscode-notebook-cell:${path}#C${index}`)),
+    outputs: [],
   }));
   nb.getCells = () => nb.cells;
   nb.cellAt = (i: number) => nb.cells[i];

@@ -228,8 +228,8 @@ describe('NotebookKernels', () => {
     let runs = 0;
     const { controller } = setup([first, execution({ id: 'e2', executionCount: 2 })], async (k) => {
       if (runs++ === 0) return;
-      // As the server sends it: the running execution first, then each earlier one showing the id.
-      k.onDisplay({ uri, executionId: 'e2', display: second, update: true });
+      // As the server sends it: to the running execution ('x', whose output came first), then to an earlier one it still tracks (no second update).
+      k.onDisplay({ uri, executionId: 'x', display: second, update: true });
       k.onDisplay({ uri, executionId: 'e1', display: second, update: true });
     });
     await controller.executeHandler!([nb.cells[0]], nb, controller);
