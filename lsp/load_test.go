@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	lspuri "go.lsp.dev/uri"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/lsp/lsptest"
@@ -106,6 +107,24 @@ func TestLoadKeepsAnEditMadeWhileTheCellRan(t *testing.T) {
 	await(t, c, lsptest.DocumentText(uri, want), lsptest.Answered(protocol.MethodWorkspaceApplyEdit))
 	edits := lsptest.ParamsOf[protocol.ApplyWorkspaceEditParams](c, protocol.MethodWorkspaceApplyEdit)
 	if len(edits) != 1 {
+		t.Fatalf("%s", mustJSON(edits))
+	}
+}
+
+// The cells a runAll loaded are replaced together: one request, one edit
+// per cell, each against the text the run started from.
+func TestLoadRunAllReplacesEveryCellInOneEdit(t *testing.T) {
+	caps := lsptest.Neovim07
+	caps.ApplyEdit = true
+	c := startWith(t, containerOptions(t), caps, nil)
+	uri := openBesideHelper(t, c, "all.py", "# %%\n%load -r 1 helper.py\n# %%\n%load -r 4 helper.py\n")
+	if ex := run(t, c, contract.CmdRunAll, lsptest.AllArg(uri)); len(ex) != 2 {
+		t.Fatalf("%s", mustJSON(ex))
+	}
+	want := "# %%\n# %load -r 1 helper.py\ndef double(n):\n# %%\n# %load -r 4 helper.py\nprint(double(21))\n"
+	await(t, c, lsptest.DocumentText(uri, want), lsptest.Answered(protocol.MethodWorkspaceApplyEdit))
+	edits := lsptest.ParamsOf[protocol.ApplyWorkspaceEditParams](c, protocol.MethodWorkspaceApplyEdit)
+	if len(edits) != 1 || len(edits[0].Edit.Changes[lspuri.URI(uri)]) != 2 {
 		t.Fatalf("%s", mustJSON(edits))
 	}
 }
