@@ -135,6 +135,51 @@ func (e events) Message(level notebook.Level, text string) {
 	e.s.showMessage(typ, "%s", text)
 }
 
+// Edit asks the client to apply an edit of a document (a cell whose run
+// set its next input), with workspace/applyEdit when it advertises it. The
+// request goes from a goroutine of its own: the answer comes through the
+// read loop, which the execution may hold. An edit names the version it
+// applies to, so the editor refuses it after a change; a client that takes
+// no versions gets it only while the document is at that version.
+func (e events) Edit(docURI string, version int32, edits []notebook.TextEdit) {
+	s := e.s
+	caps := s.clientCaps()
+	if !caps.applyEdit {
+		return
+	}
+	te := make([]protocol.TextEdit, len(edits))
+	for i, ed := range edits {
+		te[i] = protocol.TextEdit{Range: lspRange(ed.Range), NewText: ed.Text}
+	}
+	var we protocol.WorkspaceEdit
+	if caps.versionedEdits {
+		elems := make([]protocol.TextDocumentEditElement, len(te))
+		for i := range te {
+			elems[i] = &te[i]
+		}
+		we.DocumentChanges = []protocol.DocumentChange{&protocol.TextDocumentEdit{
+			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.URI(docURI)}, Version: &version},
+			Edits:        elems,
+		}}
+	} else {
+		we.Changes = map[uri.URI][]protocol.TextEdit{uri.URI(docURI): te}
+	}
+	s.edits.Go(func() {
+		if d := s.nb.Document(docURI); d == nil || !caps.versionedEdits && d.Version() != version {
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+		defer cancel()
+		res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Edit: we})
+		switch {
+		case err != nil:
+			s.log.Info("workspace/applyEdit failed", zap.String("uri", docURI), zap.Error(err))
+		case res == nil || !res.Applied:
+			s.log.Info("the client did not apply an edit", zap.String("uri", docURI), zap.Int32("version", version))
+		}
+	})
+}
+
 // errNoInput is the answer for a client that cannot answer input().
 var errNoInput = errors.New("the client does not answer backyard/input")
 

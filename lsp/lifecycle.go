@@ -60,6 +60,10 @@ type clientCaps struct {
 	inlayHintRefresh bool // workspace.inlayHint.refreshSupport
 	workDoneProgress bool // window.workDoneProgress
 	configuration    bool // workspace.configuration: settings are pulled
+	applyEdit        bool // workspace.applyEdit
+	// workspace.workspaceEdit.documentChanges: edits name the document
+	// version they apply to.
+	versionedEdits bool
 	// workspace.didChangeConfiguration.dynamicRegistration: the server
 	// registers for change notifications (then pulls).
 	configChangeRegistration bool
@@ -73,6 +77,8 @@ func capsOf(c protocol.ClientCapabilities) clientCaps {
 		caps.codeLensRefresh = w.CodeLens != nil && isTrue(w.CodeLens.RefreshSupport)
 		caps.inlayHintRefresh = w.InlayHint != nil && isTrue(w.InlayHint.RefreshSupport)
 		caps.configuration = isTrue(w.Configuration)
+		caps.applyEdit = isTrue(w.ApplyEdit)
+		caps.versionedEdits = w.WorkspaceEdit != nil && isTrue(w.WorkspaceEdit.DocumentChanges)
 		caps.configChangeRegistration = w.DidChangeConfiguration != nil && isTrue(w.DidChangeConfiguration.DynamicRegistration)
 	}
 	if w := c.Window; w != nil {

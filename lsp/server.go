@@ -62,8 +62,9 @@ type server struct {
 	watchdog watchdog // releases the read loop from a call kept on it too long
 	refresh  *refresher
 	progress progressTokens
-	running  sync.Map // execution id → *time.Timer of its "running…" lens
-	pulls    pending  // workspace/configuration requests in flight
+	running  sync.Map       // execution id → *time.Timer of its "running…" lens
+	pulls    pending        // workspace/configuration requests in flight
+	edits    sync.WaitGroup // workspace/applyEdit requests in flight
 
 	mu        sync.Mutex // guards the fields below
 	state     serverState
@@ -133,6 +134,7 @@ func (s *server) stop(exited bool) {
 	s.nb.CloseAll()
 	s.cancel() // pending server-to-client calls return
 	s.refresh.stop()
+	s.edits.Wait()
 	s.watchdog.stop()
 	done := make(chan struct{})
 	go func() {

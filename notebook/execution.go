@@ -45,7 +45,16 @@ type batch struct {
 
 	mu      sync.Mutex
 	failed  bool
-	pending int // executions not yet ended
+	pending int           // executions not yet ended
+	loads   []*cellResult // cells whose run set their next input (%load), in order
+}
+
+// loaded notes a cell whose run set its next input: the batch's end
+// replaces its code.
+func (b *batch) loaded(rec *cellResult) {
+	b.mu.Lock()
+	b.loads = append(b.loads, rec)
+	b.mu.Unlock()
 }
 
 func (b *batch) fail() {

@@ -64,6 +64,23 @@ type DisplayEvents interface {
 	Display(p *contract.DisplayParams)
 }
 
+// EditEvents are Events that can edit a document in the editor: a cell
+// whose run set its next input with replace (IPython's %load) gets that
+// text in place of its code, as Jupyter's front end replaces the cell.
+// Without them the record's display carries the text alone.
+type EditEvents interface {
+	// Edit applies edits (non-overlapping, each against the text of
+	// version) to document uri; the editor refuses them when the document
+	// has another version by then.
+	Edit(uri string, version int32, edits []TextEdit)
+}
+
+// TextEdit replaces a range of a document's text.
+type TextEdit struct {
+	Range contract.Range
+	Text  string
+}
+
 // FlushEvents are Events that hold what they are told for a while, to
 // send it together: Flush sends what they hold now. An execution flushes
 // once its code is on its way to the kernel, so that its queued and
@@ -289,3 +306,10 @@ func (d *Document) markClosed() bool {
 
 // URI is the document's uri.
 func (d *Document) URI() string { return d.uri }
+
+// Version is the version of the document's text.
+func (d *Document) Version() int32 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.version
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -360,7 +361,11 @@ func (e *execution) finish(s *session, x *contract.Execution, diag diagSpot, gen
 			hinted = true
 		}
 		e.rec.gen = gen
-		d.results.finish(e.rec, x, diag)
+		if d.results.finish(e.rec, x, diag) {
+			if _, ok := x.NextInput(); ok {
+				e.batch.loaded(e.rec)
+			}
+		}
 	} else if !e.untracked {
 		d.results.setRange(&rangeResult{startLine: e.startLine, lines: e.selLines, exec: x, diag: diag})
 	}
@@ -393,9 +398,50 @@ func (e *execution) end() {
 	e.batch.mu.Lock()
 	e.batch.pending--
 	last := e.batch.pending == 0
+	loads := e.batch.loads
 	e.batch.mu.Unlock()
-	if last && e.batch.onEnd != nil {
+	if !last {
+		return
+	}
+	if len(loads) > 0 {
+		e.doc.replaceLoaded(loads)
+	}
+	if e.batch.onEnd != nil {
 		e.batch.onEnd()
+	}
+}
+
+// replaceLoaded has the editor put the next input each of cells set (with
+// replace) in place of the cell's code, as Jupyter's front end replaces
+// the cell. The edits of a run's cells go together, against one version
+// of the text. A cell whose code is no longer the code that ran keeps its
+// code (an edit made meanwhile is kept); its header and the blank lines
+// after its code stay. The text becomes the cell's code, so its final line
+// break goes.
+func (d *Document) replaceLoaded(cells []*cellResult) {
+	ee, ok := d.nb.ev.(EditEvents)
+	if !ok {
+		return
+	}
+	d.mu.Lock()
+	snap := d.snapshotLocked()
+	d.results.remap(snap)
+	all := snap.Cells()
+	var edits []TextEdit
+	for _, rec := range cells {
+		text, ok := rec.exec.NextInput()
+		if !ok || rec.stale || !slices.Contains(d.results.cells, rec) || rec.index >= len(all) || all[rec.index].Code != rec.code {
+			continue
+		}
+		c := all[rec.index]
+		edits = append(edits, TextEdit{
+			Range: contract.Range{Start: contract.Position{Line: uint32(c.StartLine)}, End: contract.Position{Line: uint32(c.End.Line), Character: uint32(c.End.Character)}},
+			Text:  strings.TrimSuffix(text, "\n"),
+		})
+	}
+	d.mu.Unlock()
+	if len(edits) > 0 {
+		ee.Edit(d.uri, snap.version, edits)
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/cells"
-	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
@@ -36,21 +35,6 @@ type IPythonCell struct {
 		Replace bool   `json:"replace"`
 	} `json:"next_input"`
 	Code string `json:"-"`
-}
-
-// nextInput is a display that carries a set_next_input payload: its text
-// and whether it replaces the cell.
-func nextInput(d contract.Display) (text string, replace, ok bool) {
-	var meta struct {
-		Payload *struct {
-			Source  string `json:"source"`
-			Replace bool   `json:"replace"`
-		} `json:"payload"`
-	}
-	if len(d.Metadata) == 0 || json.Unmarshal(d.Metadata, &meta) != nil || meta.Payload == nil || meta.Payload.Source != "set_next_input" {
-		return "", false, false
-	}
-	return d.Data["text/plain"], meta.Payload.Replace, true
 }
 
 // IPythonNotebook is a corpus notebook: its path and its cells.
@@ -162,7 +146,7 @@ func CompareIPython(want IPythonCell, r kernel.Result) string {
 	var displays, wantDisplays []map[string]string
 	var next []string
 	for _, d := range r.Displays {
-		if text, replace, ok := nextInput(d); ok {
+		if text, replace, ok := d.NextInput(); ok {
 			next = append(next, fmt.Sprintf("%q replace=%v", text, replace))
 			continue
 		}

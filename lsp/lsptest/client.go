@@ -305,6 +305,8 @@ func (c *Client) answer(m Message, refused bool, answer func(json.RawMessage) an
 		return answer(m.Params), nil
 	}
 	switch p := m.Value.(type) {
+	case *protocol.ApplyWorkspaceEditParams:
+		return c.applyEdit(p.Edit), nil
 	case *protocol.ShowMessageRequestParams:
 		if choose != nil {
 			return choose(p), nil

@@ -1,8 +1,10 @@
 package lsptest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -195,4 +197,69 @@ func eol(text string, i int) int {
 		}
 	}
 	return len(text)
+}
+
+// applyEdit applies a workspace edit of the server to the open documents,
+// each as one didChange, as an editor does; an edit that names another
+// version than the document's, or a document that is not open, is refused.
+func (c *Client) applyEdit(we protocol.WorkspaceEdit) *protocol.ApplyWorkspaceEditResult {
+	type docEdit struct {
+		uri     string
+		version *int32
+		edits   []protocol.TextEdit
+	}
+	var all []docEdit
+	for u, edits := range we.Changes {
+		all = append(all, docEdit{uri: string(u), edits: edits})
+	}
+	for _, ch := range we.DocumentChanges {
+		te, ok := ch.(*protocol.TextDocumentEdit)
+		if !ok {
+			return refused("only text document edits are supported")
+		}
+		d := docEdit{uri: string(te.TextDocument.URI), version: te.TextDocument.Version}
+		for _, e := range te.Edits {
+			switch e := e.(type) {
+			case *protocol.TextEdit:
+				d.edits = append(d.edits, *e)
+			case *protocol.AnnotatedTextEdit:
+				d.edits = append(d.edits, e.TextEdit)
+			default:
+				return refused(fmt.Sprintf("unsupported edit %T", e))
+			}
+		}
+		all = append(all, d)
+	}
+	ctx := context.Background()
+	for _, d := range all {
+		next := 0 // "the next version", whatever it is
+		if d.version != nil {
+			next = int(*d.version) + 1
+		}
+		// The edits refer to the text before any of them: applied from the
+		// end, each as a change of its own.
+		sorted := slices.Clone(d.edits)
+		slices.SortStableFunc(sorted, func(a, b protocol.TextEdit) int {
+			return -cmpPosition(a.Range.Start, b.Range.Start)
+		})
+		changes := make([]protocol.TextDocumentContentChangeEvent, len(sorted))
+		for i, e := range sorted {
+			changes[i] = &protocol.TextDocumentContentChangePartial{Range: e.Range, Text: e.NewText}
+		}
+		if err := c.Change(ctx, d.uri, next, changes...); err != nil {
+			return refused(err.Error())
+		}
+	}
+	return &protocol.ApplyWorkspaceEditResult{Applied: true}
+}
+
+func refused(reason string) *protocol.ApplyWorkspaceEditResult {
+	return &protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &reason}
+}
+
+func cmpPosition(a, b protocol.Position) int {
+	if a.Line != b.Line {
+		return cmp.Compare(a.Line, b.Line)
+	}
+	return cmp.Compare(a.Character, b.Character)
 }

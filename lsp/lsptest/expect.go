@@ -153,6 +153,41 @@ func Requested(method string) Expectation {
 	return Received("a "+method+" request", func(m Message) bool { return m.Call && m.Method == method })
 }
 
+// Answered is met once the server sent a request of method and the client
+// answered every one (what it did before answering, such as the didChange
+// of an applied edit, is sent by then).
+func Answered(method string) Expectation {
+	return Expectation{
+		Check: func(s *State) Verdict {
+			for _, m := range s.Pending {
+				if m.Method == method {
+					return Unmet
+				}
+			}
+			for _, m := range s.Messages() {
+				if m.Call && m.Method == method {
+					return Met
+				}
+			}
+			return Unmet
+		},
+		Description: "answered " + method + " requests",
+	}
+}
+
+// DocumentText is met while the client's text of document uri is text.
+func DocumentText(uri, text string) Expectation {
+	return Expectation{
+		Check: func(s *State) Verdict {
+			if d := s.Documents[uri]; d != nil && d.Text == text {
+				return Met
+			}
+			return Unmet
+		},
+		Description: fmt.Sprintf("the text of %s is %q", uri, text),
+	}
+}
+
 // ExecutionPhase is met once execution id reached phase (id "" for any
 // execution). It is unmeetable when id ended without reaching it.
 func ExecutionPhase(id string, phase contract.ExecutionPhase) Expectation {

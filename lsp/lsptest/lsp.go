@@ -28,6 +28,12 @@ type Capabilities struct {
 	// Input: experimental.backyard.input, the client answers backyard/input
 	// (both editors do).
 	Input bool
+	// ApplyEdit: workspace.applyEdit, the client applies the server's
+	// edits to its documents and sends didChange, as both editors do.
+	ApplyEdit bool
+	// VersionedEdits: workspace.workspaceEdit.documentChanges, edits name
+	// the version they apply to (vscode-languageclient; not Neovim 0.7).
+	VersionedEdits bool
 }
 
 // VSCode are the capabilities of vscode-languageclient that the contract
@@ -56,6 +62,12 @@ func (caps Capabilities) Protocol() protocol.ClientCapabilities {
 	}
 	if caps.ConfigurationRegistration {
 		c.Workspace.DidChangeConfiguration = &protocol.DidChangeConfigurationClientCapabilities{DynamicRegistration: yes(true)}
+	}
+	if caps.ApplyEdit {
+		c.Workspace.ApplyEdit = yes(true)
+	}
+	if caps.VersionedEdits {
+		c.Workspace.WorkspaceEdit = &protocol.WorkspaceEditClientCapabilities{DocumentChanges: yes(true)}
 	}
 	if caps.Input {
 		c.Experimental = protocol.LSPAny(`{"backyard":{"input":true}}`)

@@ -92,6 +92,8 @@ func decodeParams(method string, params []byte) any {
 		v = &protocol.UnregistrationParams{}
 	case protocol.MethodWorkspaceConfiguration:
 		v = &protocol.ConfigurationParams{}
+	case protocol.MethodWorkspaceApplyEdit:
+		v = &protocol.ApplyWorkspaceEditParams{}
 	case contract.MethodOutput:
 		v = &contract.OutputParams{}
 	case contract.MethodExecutionState:

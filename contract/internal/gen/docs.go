@@ -272,7 +272,16 @@ func (m *model) contractDoc() []byte {
 	p("\nBesides these the server sends `$/progress` while a kernel starts, an image\n")
 	p("is pulled or packages install, `textDocument/publishDiagnostics` for errors,\n")
 	p("`window/showMessage`, and `workspace/codeLens/refresh` /\n")
-	p("`workspace/inlayHint/refresh` only to clients that advertise them.\n\n## Records\n\n")
+	p("`workspace/inlayHint/refresh` only to clients that advertise them. To a\n")
+	p("client that advertises `workspace.applyEdit` it sends `workspace/applyEdit`\n")
+	p("when a cell's run (not a selection's) set its next input with replace\n")
+	p("(IPython's `%%load`; the record's display whose metadata is\n")
+	p("`{\"payload\": {\"source\": \"set_next_input\", \"replace\": true}}`): that\n")
+	p("text replaces the cell's code, its marker line kept, as Jupyter replaces\n")
+	p("the cell. The cells of one run\n")
+	p("go in one edit, against the document's version (named when the client\n")
+	p("advertises `workspace.workspaceEdit.documentChanges`); a cell edited while\n")
+	p("it ran keeps its text.\n\n## Records\n\n")
 	for _, n := range m.order {
 		if m.isWire(n) {
 			m.typeDoc(p, "### "+n, n, false)

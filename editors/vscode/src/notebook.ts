@@ -4,11 +4,13 @@
 // the extension opens itself; a cell runs by making that document's text the
 // cell's text and sending backyard.runRange over all of it. Cells of one
 // notebook run one after another; output streams in as backyard/output.
+// A run that set its cell's next input (IPython's %load) gets that text as
+// the cell's source, as Jupyter does; a # %% file gets it from the server.
 
 import * as vscode from 'vscode';
 import type { ServerApi } from './client';
 import { displayItems, displayOutput, executionOutputs, errorLineOf } from './notebookOutput';
-import { Cmd, rangeArg, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
+import { Cmd, nextInput, nextInputOf, rangeArg, type Display, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
 import { errorLine } from './render';
 
 export const controllerId = 'backyard-notebook';
@@ -45,6 +47,8 @@ interface Running {
   byId: Map<string, vscode.NotebookCellOutput[]>;
   /** Output edits, applied in order. */
   ops: Promise<unknown>;
+  /** The execution's id, from its first notification (the server tells an update to the running execution first). */
+  id?: string;
 }
 
 interface NotebookKernel {
@@ -57,6 +61,8 @@ interface NotebookKernel {
   /** Bumped by interrupt and restart: runs queued before that do not start. */
   epoch: number;
   running?: Running;
+  /** Updates of other cells' outputs, applied in order. */
+  updates: Promise<unknown>;
 }
 
 export class NotebookKernels implements vscode.Disposable {
@@ -135,6 +141,7 @@ export class NotebookKernels implements vscode.Disposable {
     const k = [...this.kernels.values()].find((x) => x.uri === p.uri);
     const r = k?.running;
     if (!r) return;
+    r.id ??= p.executionId;
     const item = p.stream === 'stdout' ? vscode.NotebookCellOutputItem.stdout(p.text) : vscode.NotebookCellOutputItem.stderr(p.text);
     const existing = r.streams[p.stream];
     if (existing) {
@@ -146,11 +153,19 @@ export class NotebookKernels implements vscode.Disposable {
     }
   }
 
-  /** backyard/display for a kernel document: the running cell shows it after the output so far, as Jupyter does. */
+  /**
+   * backyard/display for a kernel document: the running cell shows it after
+   * the output so far, as Jupyter does; an update also replaces the outputs
+   * with its display id that the notebook's other cells show, as Jupyter's
+   * front end finds them by display id.
+   */
   onDisplay(p: DisplayParams): void {
     const k = [...this.kernels.values()].find((x) => x.uri === p.uri);
     const r = k?.running;
-    if (!r) return;
+    if (!k || !r) return;
+    r.id ??= p.executionId;
+    // The server's copy of an update for an earlier execution: the notebook's cells get it below, by display id.
+    if (p.executionId !== r.id) return;
     if (p.clear) {
       // clear_output: what the cell showed so far goes (the end record has the rest).
       r.streams = {};
@@ -159,9 +174,14 @@ export class NotebookKernels implements vscode.Disposable {
       return;
     }
     const d = p.display;
-    if (!d) return;
+    if (!d || nextInputOf(d)) return; // a payload for the cell's text, not an output
     if (p.update) {
       for (const o of r.byId.get(d.displayId ?? '') ?? []) r.ops = r.ops.then(() => r.exec.replaceOutputItems(displayItems(d), o));
+      for (const cell of r.exec.cell.notebook.getCells()) {
+        if (cell !== r.exec.cell && d.displayId && displayOutputs(cell, d.displayId).length > 0) {
+          k.updates = k.updates.then(() => this.updateOther(cell, d)).catch(() => {});
+        }
+      }
       return;
     }
     const out = displayOutput(d);
@@ -232,7 +252,35 @@ export class NotebookKernels implements vscode.Disposable {
     await exec.replaceOutput(executionOutputs(x));
     this.markError(cell, x);
     exec.end(x.status === 'ok', Date.now());
+    const next = nextInput(x);
+    // %load: the cell's text becomes the payload's, as Jupyter replaces the cell; an edit made while it ran is kept.
+    if (next !== undefined && cell.document.getText() === text) await replaceText(cell.document, next);
     return x.status === 'ok';
+  }
+
+  /**
+   * update_display of a display another cell shows: only a cell execution
+   * can change outputs, so a short one on that cell replaces them, keeping
+   * the cell's execution order, success and times. A cell running or queued
+   * again is left alone (its new run replaces its outputs).
+   */
+  private async updateOther(cell: vscode.NotebookCell, d: Display): Promise<void> {
+    const outs = displayOutputs(cell, d.displayId ?? '');
+    if (outs.length === 0) return;
+    const before = cell.executionSummary;
+    let exec: vscode.NotebookCellExecution;
+    try {
+      exec = this.controller.createNotebookCellExecution(cell);
+    } catch {
+      return;
+    }
+    exec.start(before?.timing?.startTime);
+    if (before?.executionOrder !== undefined) exec.executionOrder = before.executionOrder;
+    try {
+      for (const o of outs) await exec.replaceOutputItems(displayItems(d), o);
+    } finally {
+      exec.end(before?.success, before?.timing?.endTime);
+    }
   }
 
   private markError(cell: vscode.NotebookCell, x: Execution): void {
@@ -266,7 +314,7 @@ export class NotebookKernels implements vscode.Disposable {
     const key = notebook.uri.toString();
     let k = this.kernels.get(key);
     if (!k) {
-      k = { uri: kernelUri(notebook.uri), version: 0, open: false, chain: Promise.resolve(), epoch: 0 };
+      k = { uri: kernelUri(notebook.uri), version: 0, open: false, chain: Promise.resolve(), epoch: 0, updates: Promise.resolve() };
       this.kernels.set(key, k);
     }
     return k;
@@ -284,6 +332,18 @@ export class NotebookKernels implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** A cell's outputs showing the display with that id (displayOutput keeps it as the ipynb serializer does). */
+function displayOutputs(cell: vscode.NotebookCell, displayId: string): vscode.NotebookCellOutput[] {
+  return cell.outputs.filter((o) => (o.metadata?.transient as { display_id?: string } | undefined)?.display_id === displayId);
+}
+
+/** Replaces all of a cell's text, keeping its outputs and execution order. */
+async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text);
+  await vscode.workspace.applyEdit(edit);
 }
 
 function asError(err: unknown): Error {

@@ -4,7 +4,7 @@
 // stream, execute_result and error outputs with the execution count.
 
 import * as vscode from 'vscode';
-import type { Display, Execution, ExecutionError } from './protocol';
+import { nextInputOf, type Display, type Execution, type ExecutionError } from './protocol';
 import { formatTraceback, noteLine } from './render';
 
 /** MIME types whose data the server sends base64-encoded. */
@@ -81,7 +81,8 @@ export function executionOutputs(x: Execution): vscode.NotebookCellOutput[] {
   const display = (d: Display): void => {
     out.push(displayOutput(d));
   };
-  const displays = x.displays ?? [];
+  // A set_next_input payload is no output: the controller puts its text in the cell, as Jupyter does.
+  const displays = (x.displays ?? []).filter((d) => !nextInputOf(d));
   for (const d of displays.filter((d) => !d.afterResult)) {
     flush({ stdout: d.stdoutBefore ?? 0, stderr: d.stderrBefore ?? 0 });
     display(d);

@@ -4,7 +4,7 @@
 // definitions as the extension.
 
 export * from './contract.gen';
-import { BackendValues, type Backend, type CommandId, type Range, type RunResult } from './contract.gen';
+import { BackendValues, type Backend, type CommandId, type Display, type Execution, type Range, type RunResult } from './contract.gen';
 
 /** The backends a person can pick. */
 export const backends: readonly Backend[] = BackendValues;
@@ -15,6 +15,28 @@ export type QueuedResult = Required<Pick<RunResult, 'queued'>>;
 export interface ExecuteCommandParams {
   command: string;
   arguments: [object];
+}
+
+/**
+ * A display that is a kernel's set_next_input payload, not an output
+ * (IPython's %load): its metadata is {"payload": {"source":
+ * "set_next_input", "replace": …}}, its text/plain the text. The server
+ * reads it the same way (contract.Display.NextInput).
+ */
+export function nextInputOf(d: Display): { text: string; replace: boolean } | undefined {
+  const payload = (d.metadata as { payload?: { source?: unknown; replace?: unknown } } | undefined)?.payload;
+  if (payload?.source !== 'set_next_input') return undefined;
+  return { text: d.data['text/plain'] ?? '', replace: payload.replace === true };
+}
+
+/** The text a run set to replace its cell with (the last such payload, as in IPython), else undefined. */
+export function nextInput(x: Execution): string | undefined {
+  let text: string | undefined;
+  for (const d of x.displays ?? []) {
+    const n = nextInputOf(d);
+    if (n?.replace) text = n.text;
+  }
+  return text;
 }
 
 /** The params of workspace/executeCommand: the command and its one object argument. */

@@ -243,6 +243,9 @@ export interface MockDocument {
   getText(): string;
 }
 
+/** Mock documents by uri, for workspace.applyEdit. */
+const documents = new Map<string, MockDocument>();
+
 export function mockDocument(text: string, uri = Uri.file('/home/ada/demo.py'), languageId = 'python'): MockDocument {
   const doc: MockDocument = {
     uri,
@@ -262,7 +265,16 @@ export function mockDocument(text: string, uri = Uri.file('/home/ada/demo.py'), 
       return doc.text;
     },
   };
+  documents.set(uri.toString(), doc);
   return doc;
+}
+
+/** The text edits of a workspace edit, applied by workspace.applyEdit to mock documents. */
+export class WorkspaceEdit {
+  readonly edits: { uri: Uri; range: Range; text: string }[] = [];
+  replace(uri: Uri, range: Range, text: string): void {
+    this.edits.push({ uri, range, text });
+  }
 }
 
 export interface MockEditor {
@@ -352,34 +364,55 @@ function createController(id: string, notebookType: string, label: string): Mock
     selectEmitter,
     onDidChangeSelectedNotebooks: selectEmitter.event,
     createNotebookCellExecution(cell) {
+      // As VS Code: one execution of a cell at a time; outputs are the cell's, and end sets its execution summary.
+      if (cell.executing) throw new Error(`duplicate execution for ${cell.document.uri}`);
+      cell.executing = true;
+      let startTime: number | undefined;
+      const verify = (): void => {
+        if (!ex.started) throw new Error('Must call start before modifying cell output');
+        if (ex.ended) throw new Error('Cannot modify cell output after calling resolve');
+      };
       const ex: MockExecution = {
         cell,
         token: new CancellationTokenSource().token,
         started: false,
-        outputs: [],
-        start() {
+        get outputs() {
+          return cell.outputs;
+        },
+        set outputs(o) {
+          cell.outputs = o;
+        },
+        start(t) {
           if (ex.started) throw new Error('Cannot call start again');
           ex.started = true;
+          startTime = t;
         },
-        end(success) {
+        end(success, t) {
           if (ex.ended) throw new Error('Cannot call resolve twice');
           ex.ended = { success };
+          cell.executing = false;
+          cell.executionSummary = { executionOrder: ex.executionOrder, success, timing: startTime !== undefined && t !== undefined ? { startTime, endTime: t } : undefined };
         },
         async clearOutput() {
+          verify();
           ex.outputs = [];
         },
         async replaceOutput(o) {
+          verify();
           ex.outputs = asArray(o);
         },
         async appendOutput(o) {
+          verify();
           ex.outputs.push(...asArray(o));
         },
         async appendOutputItems(items, output) {
+          verify();
           const target = ex.outputs.find((o) => o.id === output.id);
           if (!target) throw new Error('no such output');
           target.items.push(...asArray(items));
         },
         async replaceOutputItems(items, output) {
+          verify();
           const target = ex.outputs.find((o) => o.id === output.id);
           if (!target) throw new Error('no such output');
           target.items = asArray(items);
@@ -402,6 +435,7 @@ export function mockNotebook(path: string, sources: string[]): any {
     kind: NotebookCellKind.Code,
     notebook: nb,
     document: mockDocument(src, Uri.parse(`vscode-notebook-cell:${path}#C${index}`)),
+    outputs: [],
   }));
   nb.getCells = () => nb.cells;
   nb.cellAt = (i: number) => nb.cells[i];
@@ -446,6 +480,8 @@ const state = {
   messageAnswer: undefined as string | undefined,
   quickPicks: [] as any[][],
   logs: [] as { level: string; text: string }[],
+  /** The workspace edits applied. */
+  applied: [] as WorkspaceEdit[],
   emitters: {
     visibleEditors: new EventEmitter<any>(),
     activeEditor: new EventEmitter<any>(),
@@ -475,6 +511,8 @@ export const mock = {
     state.messageAnswer = undefined;
     state.quickPicks = [];
     state.logs = [];
+    state.applied = [];
+    documents.clear();
     window.visibleTextEditors = [];
     window.activeTextEditor = undefined;
     window.activeNotebookEditor = undefined;
@@ -582,6 +620,13 @@ export const workspace = {
   onDidChangeNotebookDocument: new EventEmitter<any>().event,
   onDidSaveNotebookDocument: new EventEmitter<any>().event,
   onDidChangeWorkspaceFolders: new EventEmitter<any>().event,
+  /** Applies the edits to the mock documents (each fires onDidChangeTextDocument); false when one names no document. */
+  async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
+    state.applied.push(edit);
+    if (!edit.edits.every((e) => documents.has(e.uri.toString()))) return false;
+    for (const e of edit.edits) mock.typeText(documents.get(e.uri.toString())!, e.range.start, e.text, e.range.end);
+    return true;
+  },
   notebookDocuments: [] as any[],
   textDocuments: [] as any[],
   workspaceFolders: undefined,

@@ -5,7 +5,7 @@ import type { ServerApi } from '../../src/client';
 import { controllerId, controllerLabel, isKernelUri, kernelUri, NotebookKernels, wholeRange, type DocSync } from '../../src/notebook';
 import { executionOutputs } from '../../src/notebookOutput';
 import { Cmd, type Execution } from '../../src/protocol';
-import { mock, mockNotebook, NotebookCellOutput, NotebookCellOutputItem, Uri } from '../mock/vscode';
+import { mock, mockNotebook, NotebookCellOutput, NotebookCellOutputItem, Position, Uri } from '../mock/vscode';
 import { execution } from './fixtures';
 
 type Item = NotebookCellOutputItem;
@@ -218,6 +218,68 @@ describe('NotebookKernels', () => {
       ],
       [],
     ]);
+  });
+
+  it('updates a display an earlier cell showed (update_display), keeping that cell’s execution order and success', async () => {
+    const nb = mockNotebook('/w/u.ipynb', ["h = display('first', display_id='p')", "update_display('second', display_id='p')"]);
+    const uri = 'file:///w/u.ipynb#backyard-kernel';
+    const first = execution({ id: 'e1', executionCount: 1, displays: [{ data: { 'text/plain': "'first'" }, displayId: 'p' }] });
+    const second = { data: { 'text/plain': "'second'", 'text/html': '<b>2</b>' }, displayId: 'p' };
+    let runs = 0;
+    const { controller } = setup([first, execution({ id: 'e2', executionCount: 2 })], async (k) => {
+      if (runs++ === 0) return;
+      // As the server sends it: to the running execution ('x', whose output came first), then to an earlier one it still tracks (no second update).
+      k.onDisplay({ uri, executionId: 'x', display: second, update: true });
+      k.onDisplay({ uri, executionId: 'e1', display: second, update: true });
+    });
+    await controller.executeHandler!([nb.cells[0]], nb, controller);
+    await controller.executeHandler!([nb.cells[1]], nb, controller);
+    const cell = nb.cells[0];
+    for (let i = 0; i < 100 && items(cell.outputs)[0]?.[0]?.[1] !== '<b>2</b>'; i++) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(items(cell.outputs), [
+      [
+        ['text/html', '<b>2</b>'],
+        ['text/plain', "'second'"],
+      ],
+    ]);
+    assert.deepEqual(cell.outputs[0].metadata, { outputType: 'display_data', transient: { display_id: 'p' } });
+    assert.equal(controller.executions.length, 3, 'a short execution of the first cell');
+    assert.deepEqual([cell.executionSummary.executionOrder, cell.executionSummary.success], [1, true]);
+    assert.deepEqual(items(nb.cells[1].outputs), [], 'the running cell showed no display with that id');
+  });
+
+  // What a kernel's set_next_input payload (IPython's %load) comes as: a display with it in its metadata.
+  const loaded = '# %load helper.py\ndef double(n):\n    return 2 * n\n';
+  const payload = { data: { 'text/plain': loaded }, metadata: { payload: { source: 'set_next_input', replace: true } } };
+
+  it('puts a %load payload in place of the cell’s text, as Jupyter does, and shows no output for it', async () => {
+    const nb = mockNotebook('/w/l.ipynb', ['%load helper.py', 'x = 1']);
+    const live: unknown[][] = [];
+    let runs = 0;
+    const { controller } = setup([execution({ executionCount: 1, displays: [payload] }), execution({ executionCount: 2 })], async (k) => {
+      if (runs++ > 0) return;
+      k.onDisplay({ uri: 'file:///w/l.ipynb#backyard-kernel', executionId: 'x', display: payload });
+      await new Promise((r) => setImmediate(r));
+      live.push(items(controller.executions[0]!.outputs));
+    });
+    await controller.executeHandler!(nb.getCells(), nb, controller);
+    assert.deepEqual(nb.cells.map((c: { document: { text: string } }) => c.document.text), [loaded, 'x = 1']);
+    const [a, b] = controller.executions;
+    assert.deepEqual(live, [[[['application/vnd.code.notebook.stdout', 'part 1 '], ['application/vnd.code.notebook.stdout', 'part 2\n']]]], 'not shown as it came');
+    assert.deepEqual([a!.outputs, a!.executionOrder, a!.ended, b!.ended], [[], 1, { success: true }, { success: true }]);
+    assert.equal(mock.state.applied.length, 1);
+  });
+
+  it('keeps an edit of the cell made while it ran, and a payload that does not replace', async () => {
+    const nb = mockNotebook('/w/k.ipynb', ['%load helper.py', '%recall 1']);
+    const notReplacing = { ...payload, metadata: { payload: { source: 'set_next_input', replace: false } } };
+    let runs = 0;
+    const { controller } = setup([execution({ displays: [payload] }), execution({ displays: [notReplacing] })], async () => {
+      if (runs++ === 0) mock.typeText(nb.cells[0].document, new Position(0, 0), '# mine\n');
+    });
+    await controller.executeHandler!(nb.getCells(), nb, controller);
+    assert.deepEqual(nb.cells.map((c: { document: { text: string } }) => c.document.text), ['# mine\n%load helper.py', '%recall 1']);
+    assert.equal(mock.state.applied.length, 0);
   });
 
   it('stops at the first failing cell, marks its error line, and skips the rest', async () => {
