@@ -19,6 +19,23 @@ class UsageError(Exception):
     """IPython's error for a misused or unknown magic."""
 
 
+class _CarriedError(Exception):
+    """An exception raised on another backend, as its record (which %tb
+    shows): it has no traceback here."""
+
+    def __init__(self, record):
+        Exception.__init__(self, record.get("evalue", ""))
+        self.record = record
+
+
+def _ipy_carried(record):
+    """The shell's last exception for the record of one raised elsewhere:
+    a UsageError as itself (%tb shows its message)."""
+    if record.get("ename") == "UsageError" and not record.get("traceback"):
+        return UsageError(record.get("evalue", ""))
+    return _CarriedError(record)
+
+
 def _ends_in_semicolon(source):
     """IPython silences %time's value when the code's last token is ';'."""
     import io
