@@ -40,9 +40,21 @@ func displayCode(code string, max int) (string, bool) {
 // preludeDisplayCode is displayCode for a session that ran the prelude:
 // the trailing expression is passed to its valueFunc, which a trivial
 // cell's feed runs in about 25 µs less than displayCode's lambda (Monty
-// builds a function object per run).
+// builds a function object per run). The signatures of the cell's def
+// statements (signaturesCode) are kept before the value is shown: as
+// valueFunc's third argument, or on a line after the cell.
 func preludeDisplayCode(code string, max int) (string, bool) {
-	return rewriteTrailing(code, valueFunc+"((", "), "+strconv.Itoa(max)+")")
+	sigs := signaturesCode(code)
+	if sigs != "" {
+		sigs = ", " + sigs
+	}
+	if fed, ok := rewriteTrailing(code, valueFunc+"((", "), "+strconv.Itoa(max)+sigs+")"); ok {
+		return fed, true
+	}
+	if sigs == "" {
+		return code, false
+	}
+	return code + "\nif " + sigs[2:] + ":\n    pass\n", false
 }
 
 // cutDisplayCode is displayCode for a batch's pipeline: the value comes
@@ -211,7 +223,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		}
 	}
 	o, err := w.Feed(ctx, code, opt)
-	if err == nil && wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" {
+	if err == nil && code != c.code && o.Exception != nil && o.Exception.Type == "SyntaxError" {
 		// The rewrite must never change what the cell means: a parse error
 		// happens before anything runs, so run the cell as written.
 		opt.Fresh = false

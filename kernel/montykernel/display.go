@@ -28,7 +28,7 @@ const displayPrelude = prettyPrelude + `def display(*objs, display_id=None, clea
         except NameError:
             pass
     return None
-def ` + valueFunc + `(v, m):
+def ` + valueFunc + `(v, m, sigs=None):
     t = type(v)
     if t is int or t is str or t is float or t is bool:
         s = repr(v)
