@@ -162,6 +162,35 @@ _IPY_ALIASES = (
     ("lx", "ls -F -o %l | grep ^-..x"),
 )
 
+# The class of each magic IPython 9's shell registers, in the order it
+# registers them (autoreload's after %load_ext autoreload), which %lsmagic
+# --json shows for those this shell has (container.MagicClasses reads this
+# block). Its magic aliases and shell aliases are "Other", as is a magic
+# registered since.
+_IPY_MAGIC_CLASSES = (
+    ("line", "AutoMagics", "autocall automagic"),
+    ("line", "BasicMagics", "alias_magic colors doctest_mode gui lsmagic magic notebook page pprint precision quickref xmode"),
+    ("line", "CodeMagics", "edit load loadpy pastebin save"),
+    ("line", "ConfigMagics", "config"),
+    ("line", "ExecutionMagics", "code_wrap debug macro pdb prun run tb time timeit"),
+    ("line", "ExtensionMagics", "load_ext reload_ext unload_ext"),
+    ("line", "HistoryMagics", "history recall rerun"),
+    ("line", "LoggingMagics", "logoff logon logstart logstate logstop"),
+    ("line", "NamespaceMagics", "pdef pdoc pfile pinfo pinfo2 psearch psource reset reset_selective who who_ls whos xdel"),
+    ("line", "OSMagics", "alias bookmark cd dhist dirs env popd pushd pwd pycat rehashx sc set_env sx system unalias"),
+    ("line", "PackagingMagics", "conda mamba micromamba pip uv"),
+    ("line", "PylabMagics", "matplotlib pylab"),
+    ("line", "ScriptMagics", "killbgscripts"),
+    ("line", "AsyncMagics", "autoawait"),
+    ("line", "Other", "ed hist rep mkdir rmdir mv rm cp cat ls ll lf lk ldir lx"),
+    ("line", "AutoreloadMagics", "autoreload aimport"),
+    ("cell", "DisplayMagics", "html javascript js latex markdown svg"),
+    ("cell", "ExecutionMagics", "capture code_wrap debug prun time timeit"),
+    ("cell", "OSMagics", "! sx system writefile"),
+    ("cell", "ScriptMagics", "script sh bash perl ruby python python2 python3 pypy"),
+    ("cell", "Other", "SVG HTML file"),
+)
+
 _NO_STDIN = "raw_input was called, but this frontend does not support input requests."
 
 
@@ -1177,11 +1206,29 @@ class _IPyShell:
             self.automagic = not self.automagic
         print("\n" + self._auto_status())
 
+    def _magic_names(self, kind):
+        return {n[len(kind) + 2:] for n in dir(self) if n.startswith("_%s_" % kind)} | set(self.magics[kind])
+
     def _line_lsmagic(self, line):
         """The magics as a str, the cell's value in IPython 9 (as
-        container.LsMagic, which Monty returns)."""
-        lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
-        cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
+        container.LsMagic, which Monty returns); with -j or --json (or a
+        prefix argparse takes for it), a dict of each kind's magics and
+        their classes (container.MagicClasses, which Monty returns)."""
+        words = line.split()  # as container.LsMagicJSON
+        bad = [w for w in words if w != "-j" and not (len(w) > 2 and "--json".startswith(w))]
+        if bad:
+            raise UsageError("unrecognized arguments: " + " ".join(bad))
+        if words:
+            out = {}
+            for kind in ("line", "cell"):
+                have, d = self._magic_names(kind), {}
+                for k, cls, names in _IPY_MAGIC_CLASSES:
+                    d.update((n, cls) for n in names.split() if k == kind and n in have)
+                for n in self.magics[kind]:
+                    d.setdefault(n, "Other")
+                out[kind] = d
+            return out
+        lines_, cells = sorted(self._magic_names("line")), sorted(self._magic_names("cell"))
         return "\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
                            self._auto_status()])
 

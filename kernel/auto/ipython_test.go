@@ -92,6 +92,11 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 	if onMonty.Backend != contract.BackendMonty || onMonty.Routing != nil || onMonty.Value == nil || !strings.HasPrefix(onMonty.Value.Text, `'Available line magics:\n`) {
 		t.Fatalf("%%lsmagic: %s %+v %+v", onMonty.Backend, onMonty.Routing, onMonty.Value)
 	}
+	jsonOnMonty := kerneltest.Run(t, a, "%lsmagic --json")
+	if jsonOnMonty.Backend != contract.BackendMonty || jsonOnMonty.Routing != nil || jsonOnMonty.Value == nil ||
+		!strings.HasPrefix(jsonOnMonty.Value.Text, "{'line': {'automagic': 'AutoMagics',\n  'alias_magic': 'BasicMagics',\n") {
+		t.Fatalf("%%lsmagic --json: %s %+v %+v %+v", jsonOnMonty.Backend, jsonOnMonty.Routing, jsonOnMonty.Value, jsonOnMonty.Error)
+	}
 	// The container's shell lists the same.
 	if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer {
 		t.Fatalf("no move: %s %+v", r.Backend, r.Error)
@@ -102,6 +107,9 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 	inContainer := kerneltest.Run(t, a, "%lsmagic")
 	if inContainer.Backend != contract.BackendContainer || inContainer.Value == nil || inContainer.Value.Text != onMonty.Value.Text || inContainer.Stdout != "" {
 		t.Fatalf("%%lsmagic in the container (%s):\n%+v\non Monty:\n%+v", inContainer.Backend, inContainer.Value, onMonty.Value)
+	}
+	if r := kerneltest.Run(t, a, "%lsmagic -j"); r.Value == nil || r.Value.Text != jsonOnMonty.Value.Text {
+		t.Fatalf("%%lsmagic -j in the container (%s):\n%+v\non Monty:\n%+v", r.Backend, r.Value, jsonOnMonty.Value)
 	}
 }
 
