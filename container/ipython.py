@@ -143,7 +143,7 @@ class _Capture:
 
 
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
-             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None}
+             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": ""}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -1037,6 +1037,7 @@ class _IPyShell:
                         ns.pop("_i%d" % n, None)
                     inputs[:] = [""] * len(inputs)
                 _ipy_state["raw"][:] = [""] * len(_ipy_state["raw"])
+                _ipy_state["i00"] = ""
                 ns.update({"_i": "", "_ii": "", "_iii": ""})
             elif target == "array":
                 np = _ipy_sys.modules.get("numpy")
@@ -2402,23 +2403,23 @@ class _PatchLoader:
 
 
 def _ipy_input(ns, n, code, raw):
-    """IPython's input history as cell n starts: In, _i (the cell before),
-    _ii, _iii, _iN (this one), all as transformed; %history's raw
-    history, as written."""
+    """IPython's input history as cell n starts: In, as transformed; _i
+    (the cell before), _ii, _iii and _iN (this one), as written; %history's
+    raw history. IPython keeps them without their final line breaks."""
     inputs = ns.get("In")
     if not isinstance(inputs, list):
         inputs = ns["In"] = [""]
     del inputs[n:]  # the count started again (a restart, a move)
     while len(inputs) < n:
         inputs.append("")
-    inputs.append(code)
+    inputs.append(code.rstrip("\n"))
     raws = _ipy_state["raw"]
     del raws[n:]
     while len(raws) < n:
         raws.append("")
     raws.append(raw)
-    ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
-    ns["_i%d" % n] = code
+    ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), _ipy_state["i00"]
+    _ipy_state["i00"] = ns["_i%d" % n] = raw.rstrip("\n")
     ns["_ih"] = inputs
     if not isinstance(ns.get("Out"), dict):
         # As IPython's shell starts: Out empty, the last values ''.

@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,20 +43,33 @@ func displayCode(code string, max int) (string, bool) {
 // cell's feed runs in about 25 µs less than displayCode's lambda (Monty
 // builds a function object per run). The signatures of the cell's def
 // statements (signaturesCode) are kept before the value is shown: as
-// valueFunc's third argument, or on a line after the cell.
-func preludeDisplayCode(code string, max int) (string, bool) {
+// valueFunc's third argument, or on a line after the cell. With count, the
+// value goes into IPython's output history as Out[count]: valueFunc keeps
+// it in Out, _, __ and ___, and the cell binds _count (a walrus at the
+// module's level: Monty has no globals()), unless it is None or Out.
+func preludeDisplayCode(code string, max, count int) (string, bool) {
 	sigs := signaturesCode(code)
-	if sigs != "" {
-		sigs = ", " + sigs
+	before, after := valueFunc+"((", "), "+strconv.Itoa(max)
+	if count > 0 {
+		n := strconv.Itoa(count)
+		before = valueFunc + "((" + lastValue + " := ("
+		after = ")), " + strconv.Itoa(max) + ", " + cmp.Or(sigs, "None") + ", " + n + ", (_" + n + " := " + lastValue + ") if " +
+			lastValue + " is not None and " + lastValue + " is not Out else None"
+	} else if sigs != "" {
+		after += ", " + sigs
 	}
-	if fed, ok := rewriteTrailing(code, valueFunc+"((", "), "+strconv.Itoa(max)+sigs+")"); ok {
+	if fed, ok := rewriteTrailing(code, before, after+")"); ok {
 		return fed, true
 	}
 	if sigs == "" {
 		return code, false
 	}
-	return code + "\nif " + sigs[2:] + ":\n    pass\n", false
+	return code + "\nif " + sigs + ":\n    pass\n", false
 }
+
+// lastValue is the global a cell's value is bound to on its way to
+// valueFunc, with Options.History.
+const lastValue = "__backyard_v__"
 
 // cutDisplayCode is displayCode for a batch's pipeline: the value comes
 // back as the repr's first max+1 characters alone, which costs the worker
@@ -108,6 +122,9 @@ type montyCell struct {
 	// prelude: the session ran the prelude, so its valueFunc shows the
 	// value (preludeDisplayCode)
 	prelude bool
+	// history is the execution count the value is kept under in IPython's
+	// output history (Options.History); 0: none.
+	history int
 	result  kernel.Result
 	outcome monty.Outcome
 	fed     string // the code as fed (rewritten for display)
@@ -194,7 +211,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	switch {
 	case c.program:
 	case c.prelude:
-		code, wrapped = preludeDisplayCode(c.code, c.limits.MaxOutputBytes)
+		code, wrapped = preludeDisplayCode(c.code, c.limits.MaxOutputBytes, c.history)
 	default:
 		code, wrapped = displayCode(c.code, c.limits.MaxOutputBytes)
 	}
