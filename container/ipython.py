@@ -143,7 +143,8 @@ class _Capture:
 
 
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
-             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": ""}
+             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": "",
+             "unders": ["", "", ""], "given": ["", "", ""]}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -2444,7 +2445,14 @@ def _ipy_output(ns, n, value):
         return  # IPython keeps Out out of itself
     outputs[n] = value
     _log_write(repr(value), "output")
-    ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value
+    # IPython keeps the last three values, and gives them to _, __ and ___
+    # unless a cell assigned one of them since it last did.
+    kept, given = _ipy_state["unders"], _ipy_state["given"]
+    update = all(ns.get(k, given[i]) is given[i] for i, k in enumerate(("_", "__", "___")))
+    kept[:] = [value, kept[0], kept[1]]
+    if update:
+        ns["_"], ns["__"], ns["___"] = kept
+        given[:] = kept
     ns["_%d" % n] = value
 
 

@@ -53,3 +53,13 @@ _
 # %% history of a cell with magics, as IPython transforms it
 p = %pwd
 _i17
+
+# %% a loop variable named _
+for _ in range(3):
+    pass
+
+# %% a value after it
+20
+
+# %% the _ names stay as the cell left them
+_, __, ___, _19

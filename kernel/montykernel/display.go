@@ -36,7 +36,12 @@ def ` + valueFunc + `(v, m, sigs=None, n=0, bound=None):  # bound: _n, bound by 
     global _, __, ___
     if n and v is not None and v is not Out:
         Out[n] = v
-        ___, __, _ = __, _, v
+        kept, given = __backyard_unders__, __backyard_given__
+        update = _ is given[0] and __ is given[1] and ___ is given[2]
+        kept[2], kept[1], kept[0] = kept[1], kept[0], v
+        if update:
+            ___, __, _ = kept[2], kept[1], kept[0]
+            given[2], given[1], given[0] = kept[2], kept[1], kept[0]
     t = type(v)
     if t is int or t is str or t is float or t is bool:
         s = repr(v)
@@ -49,12 +54,16 @@ def ` + valueFunc + `(v, m, sigs=None, n=0, bound=None):  # bound: _n, bound by 
 
 // historyPrelude starts IPython's output history (Options.History) as
 // IPython's shell starts it: Out empty, the last three values empty
-// strings.
+// strings. IPython keeps the last three values (__backyard_unders__) and
+// gives them to _, __ and ___ unless a cell assigned one of them since it
+// last did (__backyard_given__).
 const historyPrelude = `Out = {}
 _oh = Out
 _ = ''
 __ = ''
 ___ = ''
+__backyard_unders__ = [_, __, ___]
+__backyard_given__ = [_, __, ___]
 `
 
 // history is IPython's input history (Options.History): In and the _i
