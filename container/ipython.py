@@ -812,7 +812,7 @@ class _IPyShell:
     def _dh(self):
         dh = self.user_ns.get("_dh")
         if not isinstance(dh, list):
-            dh = self.user_ns["_dh"] = [_ipy_os.getcwd()]
+            dh = self.user_ns["_dh"] = _ipy_dir_history()
         return dh
 
     def _line_cd(self, line):
@@ -2403,6 +2403,13 @@ class _PatchLoader:
                 setattr(module, n, globals()[n])
 
 
+def _ipy_dir_history():
+    """IPython's _dh as its shell starts: the working directory, a Path."""
+    import pathlib
+
+    return [pathlib.Path.cwd()]
+
+
 def _ipy_input(ns, n, code, raw):
     """IPython's input history as cell n starts: In, as transformed; _i
     (the cell before), _ii, _iii and _iN (this one), as written; %history's
@@ -2423,10 +2430,12 @@ def _ipy_input(ns, n, code, raw):
     _ipy_state["i00"] = ns["_i%d" % n] = raw.rstrip("\n")
     ns["_ih"] = inputs
     if not isinstance(ns.get("Out"), dict):
-        # As IPython's shell starts: Out empty, the last values ''.
+        # As IPython's shell starts: Out empty, the last values '', the
+        # directory history its working directory.
         ns["Out"] = ns["_oh"] = {}
         for name in ("_", "__", "___"):
             ns.setdefault(name, "")
+        ns.setdefault("_dh", _ipy_dir_history())
     log = _ipy_state["log"]
     if log is not None:
         # As IPython: the transformed cell ends its line, the raw one is as

@@ -63,3 +63,7 @@ for _ in range(3):
 
 # %% the _ names stay as the cell left them
 _, __, ___, _19
+
+# %% the directory history: the working directory
+from pathlib import Path
+len(_dh), _dh[0] == Path.cwd(), type(_dh[0]).__name__

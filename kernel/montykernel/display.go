@@ -54,7 +54,8 @@ def ` + valueFunc + `(v, m, sigs=None, n=0, bound=None):  # bound: _n, bound by 
 
 // historyPrelude starts IPython's output history (Options.History) as
 // IPython's shell starts it: Out empty, the last three values empty
-// strings. IPython keeps the last three values (__backyard_unders__) and
+// strings, the directory history (_dh) the working directory. IPython
+// keeps the last three values (__backyard_unders__) and
 // gives them to _, __ and ___ unless a cell assigned one of them since it
 // last did (__backyard_given__).
 const historyPrelude = `Out = {}
@@ -64,6 +65,8 @@ __ = ''
 ___ = ''
 __backyard_unders__ = [_, __, ___]
 __backyard_given__ = [_, __, ___]
+from pathlib import Path as __backyard_Path__
+_dh = [__backyard_Path__.cwd()]
 `
 
 // history is IPython's input history (Options.History): In and the _i

@@ -45,7 +45,7 @@ type Options struct {
 	// Monty kernel leaves it off.
 	Shims bool
 	// History gives the cells IPython's history names: In, Out, _, __,
-	// ___, _N, _i, _ii, _iii, _iN, _ih, _oh (not _dh). A Monty kernel alone
+	// ___, _N, _i, _ii, _iii, _iN, _ih, _oh, _dh. A Monty kernel alone
 	// keeps them; an auto kernel's leaves them to its container, whose
 	// history holds the cells that ran there.
 	History bool
