@@ -2,6 +2,7 @@ package container
 
 import (
 	_ "embed"
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -101,6 +102,44 @@ func magics(kind string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// MagicClass is a magic of the container's shell and the class IPython
+// registers it with ("Other" for an alias).
+type MagicClass struct{ Kind, Name, Class string }
+
+// MagicClasses are IPython's magics in the order it registers them, with
+// their classes (the _IPY_MAGIC_CLASSES block of ipython.py): %lsmagic
+// --json shows those the container's shell has (LineMagics, CellMagics).
+var MagicClasses = sync.OnceValue(func() []MagicClass {
+	block := regexp.MustCompile(`(?s)\n_IPY_MAGIC_CLASSES = \((.*?)\n\)`).FindStringSubmatch(ipythonPy)
+	if block == nil {
+		panic("container: ipython.py has no _IPY_MAGIC_CLASSES block")
+	}
+	var out []MagicClass
+	for _, m := range regexp.MustCompile(`(?m)^    \("(line|cell)", "(\w+)", "([^"]*)"\),$`).FindAllStringSubmatch(block[1], -1) {
+		for _, n := range strings.Fields(m[3]) {
+			out = append(out, MagicClass{Kind: m[1], Name: n, Class: m[2]})
+		}
+	}
+	return out
+})
+
+// LsMagicJSON reports whether args, %lsmagic's, ask for its dict (-j,
+// --json or a prefix of it, as argparse takes them); an error is the
+// message of IPython's UsageError for other arguments.
+func LsMagicJSON(args string) (bool, error) {
+	words := strings.Fields(args)
+	var bad []string
+	for _, w := range words {
+		if w != "-j" && !(len(w) > 2 && strings.HasPrefix("--json", w)) {
+			bad = append(bad, w)
+		}
+	}
+	if len(bad) > 0 {
+		return false, errors.New("unrecognized arguments: " + strings.Join(bad, " "))
+	}
+	return len(words) > 0, nil
 }
 
 // LsMagic is the text %lsmagic returns in the container's shell before any

@@ -594,6 +594,10 @@ def _execute(req, ns):
     done = {"t": "done", "id": req["id"], "status": "ok"}
     raised = True
     _ipy_state["shown_exc"] = None
+    if req.get("last_error") is not None and not silent:
+        # The document's last exception, raised on another backend (an
+        # auto kernel's Monty): the shell's last one, for %tb and %debug.
+        _ipy_state["last_exc"] = _ipy_carried(req["last_error"])
     _bind(req, ns)
     if req.get("count") and not silent:
         _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
@@ -637,7 +641,8 @@ def _execute(req, ns):
             if _ipy_state["shown_exc"] is not None and not silent:
                 # %tb: an error output beside the ok reply, as IPython's
                 # kernel sends it.
-                done["error"] = _error(_ipy_state["shown_exc"], fname)
+                shown = _ipy_state["shown_exc"]
+                done["error"] = shown.record if isinstance(shown, _CarriedError) else _error(shown, fname)
         finally:
             if _st.in_cell and raised and not _st.child:
                 # As IPython: post_execute runs after a cell that raised too,

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -550,5 +551,33 @@ func TestSplitSource(t *testing.T) {
 	}
 	if argv := driverCommand("python3"); len(argv) < 4 || strings.Join(argv[3:], "") != driverSource {
 		t.Fatalf("driverCommand: %d args", len(argv))
+	}
+}
+
+// %lsmagic --json names every magic the shell has, with its class: the
+// table has each of IPython's once.
+func TestMagicClassesCoverTheShell(t *testing.T) {
+	seen := map[string]map[string]bool{"line": {}, "cell": {}}
+	for _, m := range MagicClasses() {
+		if seen[m.Kind][m.Name] || m.Class == "" {
+			t.Errorf("%+v: twice, or no class", m)
+		}
+		seen[m.Kind][m.Name] = true
+	}
+	for kind, names := range map[string]map[string]bool{"line": LineMagics(), "cell": CellMagics()} {
+		for n := range names {
+			if !seen[kind][n] {
+				t.Errorf("the shell's %s magic %s has no class", kind, n)
+			}
+		}
+	}
+	if len(seen["line"]) != 95 || len(seen["cell"]) != 28 {
+		t.Errorf("%d line and %d cell magics, IPython 9.18.1 has 93 and 28, and autoreload's 2", len(seen["line"]), len(seen["cell"]))
+	}
+	for args, want := range map[string]string{"": "false <nil>", "-j": "true <nil>", " --json ": "true <nil>", "--js -j": "true <nil>",
+		"--": "false unrecognized arguments: --", "--xml -j x": "false unrecognized arguments: --xml x"} {
+		if json, err := LsMagicJSON(args); fmt.Sprint(json, " ", err) != want {
+			t.Errorf("LsMagicJSON(%q) = %v, %v, want %s", args, json, err, want)
+		}
 	}
 }

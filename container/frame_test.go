@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/backyard-ls/backyard-ls/contract"
 )
 
 func TestFrameRoundTripAnySplit(t *testing.T) {
@@ -48,5 +51,29 @@ func TestFrameDecoderRejectsCorruptLength(t *testing.T) {
 	}
 	if got, _ := appendFrame(nil, message{T: "x"}); !bytes.Equal(got[4:], []byte(`{"t":"x"}`)) || binary.BigEndian.Uint32(got) != 9 {
 		t.Fatalf("%q", got)
+	}
+}
+
+// A record the host passes to the driver (PyErrorOf) comes back as it was
+// when the driver returns it.
+func TestPyErrorOfRoundTrip(t *testing.T) {
+	want := &contract.ExecutionError{EName: "ExceptionGroup", EValue: "g (1 sub-exception)", Notes: []string{"n"}, MoreExceptions: 2,
+		Traceback: []contract.Frame{{Line: 0, Name: "<module>", Text: "cell 2:1: f()"}, {Name: "g", Text: "x", File: "m.py", FileLine: 3, Col: 1, EndLine: 1, EndCol: 2}},
+		Cause:     &contract.ExecutionError{EName: "KeyError", EValue: "'k'", Traceback: []contract.Frame{}},
+		Exceptions: []contract.ExecutionError{{EName: "ValueError", EValue: "v", Traceback: []contract.Frame{{Line: 2, Name: "h", Text: "raise"}},
+			Context: &contract.ExecutionError{EName: "TypeError", Traceback: []contract.Frame{}}}}}
+	b, err := json.Marshal(message{T: msgExec, LastError: PyErrorOf(want)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m message
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.LastError.ExecutionError(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	if PyErrorOf(nil) != nil {
+		t.Error("PyErrorOf(nil) is not nil")
 	}
 }

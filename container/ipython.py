@@ -19,6 +19,23 @@ class UsageError(Exception):
     """IPython's error for a misused or unknown magic."""
 
 
+class _CarriedError(Exception):
+    """An exception raised on another backend, as its record (which %tb
+    shows): it has no traceback here."""
+
+    def __init__(self, record):
+        Exception.__init__(self, record.get("evalue", ""))
+        self.record = record
+
+
+def _ipy_carried(record):
+    """The shell's last exception for the record of one raised elsewhere:
+    a UsageError as itself (%tb shows its message)."""
+    if record.get("ename") == "UsageError" and not record.get("traceback"):
+        return UsageError(record.get("evalue", ""))
+    return _CarriedError(record)
+
+
 def _ends_in_semicolon(source):
     """IPython silences %time's value when the code's last token is ';'."""
     import io
@@ -126,7 +143,8 @@ class _Capture:
 
 
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
-             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None}
+             "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": "",
+             "unders": ["", "", ""], "given": ["", "", ""]}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -143,6 +161,35 @@ _IPY_ALIASES = (
     ("lk", "ls -F -o %l | grep ^l"),
     ("ldir", "ls -F -o %l | grep /$"),
     ("lx", "ls -F -o %l | grep ^-..x"),
+)
+
+# The class of each magic IPython 9's shell registers, in the order it
+# registers them (autoreload's after %load_ext autoreload), which %lsmagic
+# --json shows for those this shell has (container.MagicClasses reads this
+# block). Its magic aliases and shell aliases are "Other", as is a magic
+# registered since.
+_IPY_MAGIC_CLASSES = (
+    ("line", "AutoMagics", "autocall automagic"),
+    ("line", "BasicMagics", "alias_magic colors doctest_mode gui lsmagic magic notebook page pprint precision quickref xmode"),
+    ("line", "CodeMagics", "edit load loadpy pastebin save"),
+    ("line", "ConfigMagics", "config"),
+    ("line", "ExecutionMagics", "code_wrap debug macro pdb prun run tb time timeit"),
+    ("line", "ExtensionMagics", "load_ext reload_ext unload_ext"),
+    ("line", "HistoryMagics", "history recall rerun"),
+    ("line", "LoggingMagics", "logoff logon logstart logstate logstop"),
+    ("line", "NamespaceMagics", "pdef pdoc pfile pinfo pinfo2 psearch psource reset reset_selective who who_ls whos xdel"),
+    ("line", "OSMagics", "alias bookmark cd dhist dirs env popd pushd pwd pycat rehashx sc set_env sx system unalias"),
+    ("line", "PackagingMagics", "conda mamba micromamba pip uv"),
+    ("line", "PylabMagics", "matplotlib pylab"),
+    ("line", "ScriptMagics", "killbgscripts"),
+    ("line", "AsyncMagics", "autoawait"),
+    ("line", "Other", "ed hist rep mkdir rmdir mv rm cp cat ls ll lf lk ldir lx"),
+    ("line", "AutoreloadMagics", "autoreload aimport"),
+    ("cell", "DisplayMagics", "html javascript js latex markdown svg"),
+    ("cell", "ExecutionMagics", "capture code_wrap debug prun time timeit"),
+    ("cell", "OSMagics", "! sx system writefile"),
+    ("cell", "ScriptMagics", "script sh bash perl ruby python python2 python3 pypy"),
+    ("cell", "Other", "SVG HTML file"),
 )
 
 _NO_STDIN = "raw_input was called, but this frontend does not support input requests."
@@ -765,7 +812,7 @@ class _IPyShell:
     def _dh(self):
         dh = self.user_ns.get("_dh")
         if not isinstance(dh, list):
-            dh = self.user_ns["_dh"] = [_ipy_os.getcwd()]
+            dh = self.user_ns["_dh"] = _ipy_dir_history()
         return dh
 
     def _line_cd(self, line):
@@ -991,6 +1038,7 @@ class _IPyShell:
                         ns.pop("_i%d" % n, None)
                     inputs[:] = [""] * len(inputs)
                 _ipy_state["raw"][:] = [""] * len(_ipy_state["raw"])
+                _ipy_state["i00"] = ""
                 ns.update({"_i": "", "_ii": "", "_iii": ""})
             elif target == "array":
                 np = _ipy_sys.modules.get("numpy")
@@ -1160,11 +1208,29 @@ class _IPyShell:
             self.automagic = not self.automagic
         print("\n" + self._auto_status())
 
+    def _magic_names(self, kind):
+        return {n[len(kind) + 2:] for n in dir(self) if n.startswith("_%s_" % kind)} | set(self.magics[kind])
+
     def _line_lsmagic(self, line):
         """The magics as a str, the cell's value in IPython 9 (as
-        container.LsMagic, which Monty returns)."""
-        lines_ = sorted({n[len("_line_"):] for n in dir(self) if n.startswith("_line_")} | set(self.magics["line"]))
-        cells = sorted({n[len("_cell_"):] for n in dir(self) if n.startswith("_cell_")} | set(self.magics["cell"]))
+        container.LsMagic, which Monty returns); with -j or --json (or a
+        prefix argparse takes for it), a dict of each kind's magics and
+        their classes (container.MagicClasses, which Monty returns)."""
+        words = line.split()  # as container.LsMagicJSON
+        bad = [w for w in words if w != "-j" and not (len(w) > 2 and "--json".startswith(w))]
+        if bad:
+            raise UsageError("unrecognized arguments: " + " ".join(bad))
+        if words:
+            out = {}
+            for kind in ("line", "cell"):
+                have, d = self._magic_names(kind), {}
+                for k, cls, names in _IPY_MAGIC_CLASSES:
+                    d.update((n, cls) for n in names.split() if k == kind and n in have)
+                for n in self.magics[kind]:
+                    d.setdefault(n, "Other")
+                out[kind] = d
+            return out
+        lines_, cells = sorted(self._magic_names("line")), sorted(self._magic_names("cell"))
         return "\n".join(["Available line magics:", "%" + "  %".join(lines_), "", "Available cell magics:", "%%" + "  %%".join(cells), "",
                            self._auto_status()])
 
@@ -2337,30 +2403,39 @@ class _PatchLoader:
                 setattr(module, n, globals()[n])
 
 
+def _ipy_dir_history():
+    """IPython's _dh as its shell starts: the working directory, a Path."""
+    import pathlib
+
+    return [pathlib.Path.cwd()]
+
+
 def _ipy_input(ns, n, code, raw):
-    """IPython's input history as cell n starts: In, _i (the cell before),
-    _ii, _iii, _iN (this one), all as transformed; %history's raw
-    history, as written."""
+    """IPython's input history as cell n starts: In, as transformed; _i
+    (the cell before), _ii, _iii and _iN (this one), as written; %history's
+    raw history. IPython keeps them without their final line breaks."""
     inputs = ns.get("In")
     if not isinstance(inputs, list):
         inputs = ns["In"] = [""]
     del inputs[n:]  # the count started again (a restart, a move)
     while len(inputs) < n:
         inputs.append("")
-    inputs.append(code)
+    inputs.append(code.rstrip("\n"))
     raws = _ipy_state["raw"]
     del raws[n:]
     while len(raws) < n:
         raws.append("")
     raws.append(raw)
-    ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), inputs[n - 1]
-    ns["_i%d" % n] = code
+    ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), _ipy_state["i00"]
+    _ipy_state["i00"] = ns["_i%d" % n] = raw.rstrip("\n")
     ns["_ih"] = inputs
     if not isinstance(ns.get("Out"), dict):
-        # As IPython's shell starts: Out empty, the last values ''.
+        # As IPython's shell starts: Out empty, the last values '', the
+        # directory history its working directory.
         ns["Out"] = ns["_oh"] = {}
         for name in ("_", "__", "___"):
             ns.setdefault(name, "")
+        ns.setdefault("_dh", _ipy_dir_history())
     log = _ipy_state["log"]
     if log is not None:
         # As IPython: the transformed cell ends its line, the raw one is as
@@ -2379,7 +2454,14 @@ def _ipy_output(ns, n, value):
         return  # IPython keeps Out out of itself
     outputs[n] = value
     _log_write(repr(value), "output")
-    ns["___"], ns["__"], ns["_"] = ns.get("__", ""), ns.get("_", ""), value
+    # IPython keeps the last three values, and gives them to _, __ and ___
+    # unless a cell assigned one of them since it last did.
+    kept, given = _ipy_state["unders"], _ipy_state["given"]
+    update = all(ns.get(k, given[i]) is given[i] for i, k in enumerate(("_", "__", "___")))
+    kept[:] = [value, kept[0], kept[1]]
+    if update:
+        ns["_"], ns["__"], ns["___"] = kept
+        given[:] = kept
     ns["_%d" % n] = value
 
 

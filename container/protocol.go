@@ -50,13 +50,14 @@ type message struct {
 	ID uint64 `json:"id,omitempty"`
 
 	// exec request
-	Code      string `json:"code,omitempty"`
-	Silent    bool   `json:"silent,omitempty"`
-	MaxOutput int    `json:"max_output,omitempty"`
-	Stdin     bool   `json:"stdin,omitempty"`  // the host answers input()
-	File      string `json:"file,omitempty"`   // __file__ of the cells
-	Count     int    `json:"count,omitempty"`  // the execution count: IPython's In, Out, _N
-	Source    string `json:"source,omitempty"` // the cell as written, when Code is its IPython transformation: %history
+	Code      string   `json:"code,omitempty"`
+	Silent    bool     `json:"silent,omitempty"`
+	MaxOutput int      `json:"max_output,omitempty"`
+	Stdin     bool     `json:"stdin,omitempty"`      // the host answers input()
+	File      string   `json:"file,omitempty"`       // __file__ of the cells
+	Count     int      `json:"count,omitempty"`      // the execution count: IPython's In, Out, _N
+	Source    string   `json:"source,omitempty"`     // the cell as written, when Code is its IPython transformation: %history
+	LastError *PyError `json:"last_error,omitempty"` // the shell's last exception before the cell runs: %tb
 	// exec request: named inputs (a JSON object) and host function names
 	Inputs    json.RawMessage `json:"inputs,omitempty"`
 	Functions []string        `json:"functions,omitempty"`
@@ -197,6 +198,28 @@ func (e *PyError) record(depth int) *contract.ExecutionError {
 		}
 	}
 	return r
+}
+
+// PyErrorOf is the record of e as the driver reads it, the inverse of
+// ExecutionError.
+func PyErrorOf(e *contract.ExecutionError) *PyError {
+	return pyErrorOf(e, 0)
+}
+
+func pyErrorOf(e *contract.ExecutionError, depth int) *PyError {
+	if e == nil || depth > maxErrorDepth {
+		return nil
+	}
+	p := &PyError{EName: e.EName, EValue: e.EValue, Traceback: make([]Frame, 0, len(e.Traceback)), Notes: e.Notes,
+		Cause: pyErrorOf(e.Cause, depth+1), Context: pyErrorOf(e.Context, depth+1), MoreExceptions: e.MoreExceptions}
+	for _, f := range e.Traceback {
+		p.Traceback = append(p.Traceback, Frame{Line: f.Line, Name: f.Name, Text: f.Text, File: f.File, FileLine: f.FileLine,
+			Col: f.Col, EndLine: f.EndLine, EndCol: f.EndCol})
+	}
+	for i := range e.Exceptions {
+		p.Exceptions = append(p.Exceptions, pyErrorOf(&e.Exceptions[i], depth+1))
+	}
+	return p
 }
 
 // Frame is a traceback frame, outermost first. Line is 1-based in the cell

@@ -367,6 +367,9 @@ type ExecRequest struct {
 	// Count is the cell's execution count, for IPython's history (In, Out,
 	// _N, _iN); 0 keeps none.
 	Count int
+	// LastError, when set, becomes the shell's last exception before the
+	// cell runs (kernel.Request.LastError): %tb shows this record.
+	LastError *PyError
 }
 
 // Reply is how a cell ended in the driver.
@@ -422,7 +425,7 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	}
 	s.running.Store(id)
 	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil,
-		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count, Source: req.Source}); err != nil {
+		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count, Source: req.Source, LastError: req.LastError}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	} else if req.OnSent != nil {
 		req.OnSent()

@@ -119,6 +119,12 @@ type Request struct {
 	// container files it under it in IPython's history (In, Out, _N) and
 	// its result. 0: the kernel's own count.
 	Count int
+	// LastError, when set, is the exception the document last raised on
+	// another backend (an auto kernel's Monty), which this one did not
+	// see: IPython's %tb and %debug in this cell show it, as the last
+	// exception. Frames of the cell it came from have Line 0 and say so in
+	// their text ("cell N:line: "), as frames of an earlier cell do.
+	LastError *contract.ExecutionError
 	// OnOutput, when set, receives output as it arrives, in order. It is
 	// called on the executing goroutine and must not block for long.
 	OnOutput func(stream Stream, text string)

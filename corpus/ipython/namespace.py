@@ -34,3 +34,10 @@ helper() + 1
 
 # %% precision default
 %precision
+
+# %% lsmagic's dict of magics and their classes
+m = %lsmagic -j
+sorted(m), m["line"]["pwd"], m["line"]["ls"], m["line"]["lsmagic"], m["cell"]["bash"]
+
+# %% lsmagic with an option it has not
+%lsmagic --xml

@@ -184,3 +184,36 @@ display([Point(1, 2)] * 2, list(range(30)))
 # %% pretty printing on again
 %pprint
 list(range(30))
+
+# %% functions by their signatures
+def scale(values, factor=2.0, *, clip=None):
+    return values
+
+def area(width: float, height: float = 1.5) -> float:
+    return width * height
+
+def collect(first, /, *rest, sep: str = ", ", **options):
+    return first
+
+async def fetch(url, retries=3, timeout=(1, 0x10)):
+    return url
+
+def label(text="it's", mark=b"\x00", end=..., sign=-1):
+    return text
+
+scale
+
+# %% functions in a container
+{"area": area, "steps": [collect, fetch, label]}
+
+# %% a function defined on several lines
+def shape(
+    points: list[tuple[int, int]],  # the corners
+    closed: bool = True,
+    name: "str | None" = None,
+) -> Point:
+    return Point(0, 0)
+
+# %% shown in a later cell
+display(shape)
+shape

@@ -75,6 +75,11 @@ type Kernel struct {
 	ordered map[string]bool
 	// drawers are the names that draw when used (pysrc.Draws).
 	drawers map[string]string
+	// montyErr is the last exception the document showed, when Monty's
+	// run raised it: the container, which never saw it, gets it with the
+	// cells it runs (kernel.Request.LastError) until it shows one of its
+	// own results, as IPython's %tb shows the last exception.
+	montyErr *contract.ExecutionError
 
 	mu       sync.Mutex // guards the fields below
 	ctr      ContainerKernel
@@ -206,6 +211,7 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	a.mu.Unlock()
 	if !req.Silent {
 		req.Count = count // the container's history numbers the cell as the document does
+		req.LastError = a.montyErr
 	}
 
 	start := time.Now()
@@ -225,6 +231,7 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent && !(r.Status == kernel.StatusCrashed && r.ExecutionCount == 0) {
 		r.ExecutionCount = count
 		a.note(r)
+		a.lastError(r)
 	}
 	a.mu.Lock()
 	r.Notes = append(r.Notes, a.lost...)
@@ -251,6 +258,41 @@ func (a *Kernel) note(r kernel.Result) {
 	if a.cells = append(a.cells, c); len(a.cells) > maxCells {
 		a.cells = a.cells[len(a.cells)-maxCells:]
 	}
+}
+
+// lastError keeps track of the last exception a result showed, which
+// IPython's %tb shows again: one Monty raised is kept for the container,
+// and once the container has shown a result, it knows the last one itself
+// (it got montyErr with the cell, or raised a later one).
+func (a *Kernel) lastError(r kernel.Result) {
+	switch {
+	case r.Backend == contract.BackendContainer && !r.Unavailable:
+		a.montyErr = nil
+	case r.Backend == contract.BackendMonty && r.Status != kernel.StatusOK && r.Status != kernel.StatusCrashed && r.Error != nil:
+		a.montyErr = fromEarlierCell(r.Error, r.ExecutionCount)
+	}
+}
+
+// fromEarlierCell is e as a later cell shows it: the frames of the cell
+// that raised it (execution count n) as frames of an earlier cell.
+func fromEarlierCell(e *contract.ExecutionError, n int) *contract.ExecutionError {
+	if e == nil {
+		return nil
+	}
+	x := *e
+	x.Traceback = make([]contract.Frame, len(e.Traceback))
+	for i, f := range e.Traceback {
+		if f.Line > 0 {
+			f = contract.Frame{Name: f.Name, Text: fmt.Sprintf("cell %d:%d: %s", n, f.Line, f.Text)}
+		}
+		x.Traceback[i] = f
+	}
+	x.Cause, x.Context = fromEarlierCell(e.Cause, n), fromEarlierCell(e.Context, n)
+	x.Exceptions = make([]contract.ExecutionError, len(e.Exceptions))
+	for i := range e.Exceptions {
+		x.Exceptions[i] = *fromEarlierCell(&e.Exceptions[i], n)
+	}
+	return &x
 }
 
 // maxCells bounds Info's list of executions.
@@ -964,6 +1006,7 @@ func (a *Kernel) Restart(ctx context.Context) error {
 	clear(a.seen)
 	clear(a.ordered)
 	clear(a.drawers)
+	a.montyErr = nil
 	// Closing the container ends a catch-up's replayed cell at once, and
 	// the catch-up then stops.
 	var errs []error

@@ -1,6 +1,7 @@
 package auto
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,6 +92,11 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 	if onMonty.Backend != contract.BackendMonty || onMonty.Routing != nil || onMonty.Value == nil || !strings.HasPrefix(onMonty.Value.Text, `'Available line magics:\n`) {
 		t.Fatalf("%%lsmagic: %s %+v %+v", onMonty.Backend, onMonty.Routing, onMonty.Value)
 	}
+	jsonOnMonty := kerneltest.Run(t, a, "%lsmagic --json")
+	if jsonOnMonty.Backend != contract.BackendMonty || jsonOnMonty.Routing != nil || jsonOnMonty.Value == nil ||
+		!strings.HasPrefix(jsonOnMonty.Value.Text, "{'line': {'automagic': 'AutoMagics',\n  'alias_magic': 'BasicMagics',\n") {
+		t.Fatalf("%%lsmagic --json: %s %+v %+v %+v", jsonOnMonty.Backend, jsonOnMonty.Routing, jsonOnMonty.Value, jsonOnMonty.Error)
+	}
 	// The container's shell lists the same.
 	if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer {
 		t.Fatalf("no move: %s %+v", r.Backend, r.Error)
@@ -101,6 +107,9 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 	inContainer := kerneltest.Run(t, a, "%lsmagic")
 	if inContainer.Backend != contract.BackendContainer || inContainer.Value == nil || inContainer.Value.Text != onMonty.Value.Text || inContainer.Stdout != "" {
 		t.Fatalf("%%lsmagic in the container (%s):\n%+v\non Monty:\n%+v", inContainer.Backend, inContainer.Value, onMonty.Value)
+	}
+	if r := kerneltest.Run(t, a, "%lsmagic -j"); r.Value == nil || r.Value.Text != jsonOnMonty.Value.Text {
+		t.Fatalf("%%lsmagic -j in the container (%s):\n%+v\non Monty:\n%+v", r.Backend, r.Value, jsonOnMonty.Value)
 	}
 }
 
@@ -248,5 +257,50 @@ func TestAutoHistoryNumbersAfterAMove(t *testing.T) {
 	r := kerneltest.Run(t, a, "_4, sorted(Out), In[4], _i4")
 	if r.ExecutionCount != 5 || r.Value == nil || r.Value.Text != "(6, [4], 'x * 3', 'x * 3')" {
 		t.Errorf("[%d] %+v %+v", r.ExecutionCount, r.Value, r.Error)
+	}
+}
+
+// %tb after an exception Monty raised shows it, as IPython shows the last
+// exception: the container that runs %tb never saw it, and gets it with
+// the cell; its frames are then those of an earlier cell. A restart
+// forgets it.
+func TestAutoTbShowsMontysException(t *testing.T) {
+	a := newAuto(t)
+	for _, code := range []string{"x = 1", "undefined_name + x", "x + 1"} {
+		if r := kerneltest.Run(t, a, code); r.Backend != contract.BackendMonty {
+			t.Fatalf("%q ran on %s: %+v", code, r.Backend, r.Routing)
+		}
+	}
+	want := contract.Frame{Name: "<module>", Text: "cell 2:1: undefined_name + x"}
+	for range 2 { // the container keeps it as its own last exception
+		r := kerneltest.Run(t, a, "%tb")
+		if r.Backend != contract.BackendContainer || r.Status != kernel.StatusOK || r.Stderr != "" || r.Error == nil ||
+			r.Error.EName != "NameError" || r.Error.EValue != "name 'undefined_name' is not defined" || len(r.Error.Traceback) != 1 || r.Error.Traceback[0] != want {
+			t.Fatalf("%%tb on %s: %s %q %+v", r.Backend, r.Status, r.Stderr, r.Error)
+		}
+	}
+	kerneltest.Run(t, a, "1 / 0")
+	if r := kerneltest.Run(t, a, "%tb"); r.Error == nil || r.Error.EName != "ZeroDivisionError" {
+		t.Fatalf("%%tb after the container's own exception: %+v", r.Error)
+	}
+
+	if err := a.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := kerneltest.Run(t, a, "%foo"); r.Backend != contract.BackendMonty || r.Error == nil || r.Error.EName != "UsageError" {
+		t.Fatalf("%%foo on %s: %+v", r.Backend, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "%tb"); r.Backend != contract.BackendContainer || r.Error != nil || r.Stderr != "UsageError: Line magic function `%foo` not found.\n" {
+		t.Fatalf("%%tb after Monty's UsageError on %s: %q %+v", r.Backend, r.Stderr, r.Error)
+	}
+	if err := a.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	kerneltest.Run(t, a, "undefined_name")
+	if err := a.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := kerneltest.Run(t, a, "%tb"); r.Error != nil || r.Stderr != "No traceback available to show.\n" {
+		t.Fatalf("%%tb after a restart: %q %+v", r.Stderr, r.Error)
 	}
 }

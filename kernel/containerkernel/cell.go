@@ -31,9 +31,12 @@ type containerCell struct {
 	code   string
 	source string // the cell as written, when code is its transformation
 	count  int    // the execution count (0: silent)
-	file   string // __file__
-	silent bool
-	limits kernel.Limits
+	// lastError is the document's last exception, raised on another
+	// backend (kernel.Request.LastError).
+	lastError *contract.ExecutionError
+	file      string // __file__
+	silent    bool
+	limits    kernel.Limits
 	// spent is what the cell spent of its time limit on another backend
 	// (kernel.Request.Spent): it may run for what is left.
 	spent   time.Duration
@@ -133,6 +136,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		Code: c.code, Source: c.source, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs, c.pip), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
+		LastError: container.PyErrorOf(c.lastError),
 		OnDisplay: func(d container.Display) {
 			// An update of no output of this cell still goes out: it may
 			// be of an earlier cell's.

@@ -345,6 +345,7 @@ func (k *Kernel) newCell(req kernel.Request, source string, limits kernel.Limits
 		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
 	c.pip = func(context.Context, string) string { return "" } // a replay installs nothing
 	if !req.Silent {
+		c.lastError = req.LastError
 		c.onSent, c.onDisplay = req.OnSent, req.OnDisplay
 		c.pip = func(ctx context.Context, line string) string {
 			defer c.hold()()

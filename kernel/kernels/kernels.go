@@ -21,7 +21,8 @@ func New(cfg kernel.Config) (kernel.Kernel, error) {
 		return auto.New(cfg)
 	case contract.BackendMonty:
 		o := montykernel.OptionsOf(cfg)
-		o.Shims = true // alone, the kernel gives CPython's answers where a shim can
+		o.Shims = true   // alone, the kernel gives CPython's answers where a shim can
+		o.History = true // and IPython's history names
 		return montykernel.New(o)
 	case contract.BackendContainer:
 		return containerkernel.New(containerkernel.OptionsOf(cfg))

@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,10 +41,35 @@ func displayCode(code string, max int) (string, bool) {
 // preludeDisplayCode is displayCode for a session that ran the prelude:
 // the trailing expression is passed to its valueFunc, which a trivial
 // cell's feed runs in about 25 µs less than displayCode's lambda (Monty
-// builds a function object per run).
-func preludeDisplayCode(code string, max int) (string, bool) {
-	return rewriteTrailing(code, valueFunc+"((", "), "+strconv.Itoa(max)+")")
+// builds a function object per run). The signatures of the cell's def
+// statements (signaturesCode) are kept before the value is shown: as
+// valueFunc's third argument, or on a line after the cell. With count, the
+// value goes into IPython's output history as Out[count]: valueFunc keeps
+// it in Out, _, __ and ___, and the cell binds _count (a walrus at the
+// module's level: Monty has no globals()), unless it is None or Out.
+func preludeDisplayCode(code string, max, count int) (string, bool) {
+	sigs := signaturesCode(code)
+	before, after := valueFunc+"((", "), "+strconv.Itoa(max)
+	if count > 0 {
+		n := strconv.Itoa(count)
+		before = valueFunc + "((" + lastValue + " := ("
+		after = ")), " + strconv.Itoa(max) + ", " + cmp.Or(sigs, "None") + ", " + n + ", (_" + n + " := " + lastValue + ") if " +
+			lastValue + " is not None and " + lastValue + " is not Out else None"
+	} else if sigs != "" {
+		after += ", " + sigs
+	}
+	if fed, ok := rewriteTrailing(code, before, after+")"); ok {
+		return fed, true
+	}
+	if sigs == "" {
+		return code, false
+	}
+	return code + "\nif " + sigs + ":\n    pass\n", false
 }
+
+// lastValue is the global a cell's value is bound to on its way to
+// valueFunc, with Options.History.
+const lastValue = "__backyard_v__"
 
 // cutDisplayCode is displayCode for a batch's pipeline: the value comes
 // back as the repr's first max+1 characters alone, which costs the worker
@@ -96,6 +122,9 @@ type montyCell struct {
 	// prelude: the session ran the prelude, so its valueFunc shows the
 	// value (preludeDisplayCode)
 	prelude bool
+	// history is the execution count the value is kept under in IPython's
+	// output history (Options.History); 0: none.
+	history int
 	result  kernel.Result
 	outcome monty.Outcome
 	fed     string // the code as fed (rewritten for display)
@@ -182,7 +211,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 	switch {
 	case c.program:
 	case c.prelude:
-		code, wrapped = preludeDisplayCode(c.code, c.limits.MaxOutputBytes)
+		code, wrapped = preludeDisplayCode(c.code, c.limits.MaxOutputBytes, c.history)
 	default:
 		code, wrapped = displayCode(c.code, c.limits.MaxOutputBytes)
 	}
@@ -211,7 +240,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		}
 	}
 	o, err := w.Feed(ctx, code, opt)
-	if err == nil && wrapped && o.Exception != nil && o.Exception.Type == "SyntaxError" {
+	if err == nil && code != c.code && o.Exception != nil && o.Exception.Type == "SyntaxError" {
 		// The rewrite must never change what the cell means: a parse error
 		// happens before anything runs, so run the cell as written.
 		opt.Fresh = false

@@ -2,6 +2,10 @@ package montykernel
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -28,7 +32,16 @@ const displayPrelude = prettyPrelude + `def display(*objs, display_id=None, clea
         except NameError:
             pass
     return None
-def ` + valueFunc + `(v, m):
+def ` + valueFunc + `(v, m, sigs=None, n=0, bound=None):  # bound: _n, bound by the call
+    global _, __, ___
+    if n and v is not None and v is not Out:
+        Out[n] = v
+        kept, given = __backyard_unders__, __backyard_given__
+        update = _ is given[0] and __ is given[1] and ___ is given[2]
+        kept[2], kept[1], kept[0] = kept[1], kept[0], v
+        if update:
+            ___, __, _ = kept[2], kept[1], kept[0]
+            given[2], given[1], given[0] = kept[2], kept[1], kept[0]
     t = type(v)
     if t is int or t is str or t is float or t is bool:
         s = repr(v)
@@ -38,6 +51,58 @@ def ` + valueFunc + `(v, m):
         return (len(s), s[:m])
     return s
 `
+
+// historyPrelude starts IPython's output history (Options.History) as
+// IPython's shell starts it: Out empty, the last three values empty
+// strings, the directory history (_dh) the working directory. IPython
+// keeps the last three values (__backyard_unders__) and
+// gives them to _, __ and ___ unless a cell assigned one of them since it
+// last did (__backyard_given__).
+const historyPrelude = `Out = {}
+_oh = Out
+_ = ''
+__ = ''
+___ = ''
+__backyard_unders__ = [_, __, ___]
+__backyard_given__ = [_, __, ___]
+from pathlib import Path as __backyard_Path__
+_dh = [__backyard_Path__.cwd()]
+`
+
+// history is IPython's input history (Options.History): In and the _i
+// names, which a cell gets as inputs.
+type history struct {
+	in []string // by execution count, each cell as IPython transforms it
+	// i00 is the last cell as written; i, ii and iii those before it.
+	i00, i, ii, iii string
+}
+
+// inputs are a cell's inputs (given) with the input history as cell n
+// starts: In holds code, the cell as IPython transforms it, and _iN raw,
+// the cell as written; names are those it mentions: In and _ih, a list
+// made anew, only for a cell that names them.
+func (h *history) inputs(given map[string]any, n int, code, raw string, names []string) map[string]any {
+	code, raw = strings.TrimRight(code, "\n"), strings.TrimRight(raw, "\n")
+	if len(h.in) == 0 {
+		h.in = []string{""}
+	}
+	h.in = h.in[:min(len(h.in), n)] // the count started again
+	for len(h.in) < n {
+		h.in = append(h.in, "")
+	}
+	h.in = append(h.in, code)
+	h.iii, h.ii, h.i, h.i00 = h.ii, h.i, h.i00, raw
+	out := map[string]any{"_i": h.i, "_ii": h.ii, "_iii": h.iii, "_i" + strconv.Itoa(n): raw}
+	if slices.Contains(names, "In") || slices.Contains(names, "_ih") {
+		l := make([]any, len(h.in))
+		for i, s := range h.in {
+			l[i] = s
+		}
+		out["In"], out["_ih"] = l, l
+	}
+	maps.Copy(out, given) // the caller's own inputs win
+	return out
+}
 
 // valueFunc is the prelude's function that a kernel cell's trailing
 // expression is passed to (preludeDisplayCode).

@@ -105,11 +105,12 @@ func TestInertMagicsOnMonty(t *testing.T) {
 }
 
 // MontyNotebooks are the corpus/ipython notebooks whose every cell Monty
-// answers (its host runs their magics).
-var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true}
+// answers (its host runs their magics, and a kernel alone keeps IPython's
+// history names).
+var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true, "history.py": true}
 
-// Those notebooks on Monty: every cell shows what IPython showed (timings
-// by shape).
+// Those notebooks on a Monty kernel alone: every cell shows what IPython
+// showed (timings by shape), and the history names are no variables.
 func TestIPythonCorpusOnMonty(t *testing.T) {
 	n := 0
 	for _, nb := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
@@ -117,10 +118,19 @@ func TestIPythonCorpusOnMonty(t *testing.T) {
 			continue
 		}
 		n++
-		k := newMonty(t, kernel.Limits{})
+		k, err := New(Options{History: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { k.Close() })
 		for i, want := range nb.Cells {
 			if diff := kerneltest.CompareIPython(want, kerneltest.Run(t, k, want.Code)); diff != "" {
 				t.Errorf("%s cell %d (%s): %s", filepath.Base(nb.Path), i, want.Title, diff)
+			}
+		}
+		for name := range kerneltest.Variables(t, k) {
+			if ipysyntax.IsHistoryName(name) {
+				t.Errorf("%s: %s is listed as a variable", filepath.Base(nb.Path), name)
 			}
 		}
 	}

@@ -44,6 +44,11 @@ type Options struct {
 	// shim can, as an auto kernel does with its own. An auto kernel's
 	// Monty kernel leaves it off.
 	Shims bool
+	// History gives the cells IPython's history names: In, Out, _, __,
+	// ___, _N, _i, _ii, _iii, _iN, _ih, _oh, _dh. A Monty kernel alone
+	// keeps them; an auto kernel's leaves them to its container, whose
+	// history holds the cells that ran there.
+	History bool
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
 }
@@ -64,6 +69,7 @@ type Kernel struct {
 	// Owned by the goroutine holding q.
 	w     *monty.Worker
 	names map[string]bool // names seen in cells that ran, for Variables
+	hist  history         // with Options.History
 	cp    checkpoint
 	fed   string // the prelude the session has run (KernelPrelude + prelude), "" none
 
@@ -122,6 +128,9 @@ func New(opts Options) (*Kernel, error) {
 	k := &Kernel{Base: kcore.NewBase(opts.OnState), opts: opts, limits: opts.Limits.WithDefaults(), names: map[string]bool{}}
 	if opts.Shims {
 		k.prelude = ShimPrelude(allShims)
+	}
+	if opts.History {
+		k.prelude += historyPrelude
 	}
 	return k, nil
 }
@@ -362,6 +371,13 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
+	given := req.Inputs
+	histCount := 0
+	if k.opts.History && !req.Silent {
+		// Bound before the cell runs, and again when it is replayed.
+		req.Inputs = k.hist.inputs(given, count, t.Code, src, pysrc.Names(t.Code))
+		histCount = count
+	}
 	funcs, rec := kcore.Recording(req)
 	code := req.Code
 	var names []string // the cell's names, for Variables
@@ -378,7 +394,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		displays.ds.Position = func() (int, int) { return out.Len(kernel.Stdout), out.Len(kernel.Stderr) }
 	}
 	c := &montyCell{code: code, src: src, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
-		hard: hard, rep: kcore.NewRepeats(), prelude: true}
+		hard: hard, rep: kcore.NewRepeats(), prelude: true, history: histCount}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}
@@ -437,7 +453,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 				k.names[n] = true // the prelude's display is not a variable
 			}
 		}
-		for n := range req.Inputs {
+		for n := range given {
 			k.names[n] = true
 		}
 	}
@@ -512,6 +528,7 @@ func (k *Kernel) fresh() {
 	}
 	k.fed = ""
 	clear(k.names)
+	k.hist = history{}
 	k.Mu.Lock()
 	k.envSet = nil
 	k.Mu.Unlock()
@@ -730,7 +747,7 @@ func variables(names []string, v *monty.Value, shown bool) []kernel.Variable {
 		}
 		typ, _ := pair[0].Str()
 		repr, _ := pair[1].Str()
-		if isBuiltin(n, typ) || shown && (hiddenTypes[typ] || strings.HasPrefix(n, "__")) {
+		if isBuiltin(n, typ) || shown && (hiddenTypes[typ] || strings.HasPrefix(n, "__") || ipysyntax.IsHistoryName(n)) {
 			continue
 		}
 		out = append(out, kernel.Variable{Name: n, Type: typ, Repr: kcore.CutRepr(repr)})

@@ -26,6 +26,8 @@ const magicPrelude = `def ` + ipysyntax.LineMagicFunc + `(name, args):
     r = ` + ipysyntax.HostMagic + `(name, args)
     if r[0]:
         print(r[0], end='')
+    if len(r) > 2:  # dictPairs
+        return {k: {n: c for n, c in v} for k, v in r[1]}
     return r[1]
 def ` + ipysyntax.TocFunc + `(t, value, silent):
     print(` + ipysyntax.HostTiming + `(), end='')
@@ -127,6 +129,9 @@ func (m *magicHost) funcs(fns map[string]kernel.HostFunc) map[string]kernel.Host
 		if err != nil {
 			return nil, err
 		}
+		if p, ok := v.(dictPairs); ok {
+			return []any{stdout, []any(p), true}, nil
+		}
 		return []any{stdout, v}, nil
 	}
 	out[ipysyntax.HostTic] = func(context.Context, []any, map[string]any) (any, error) {
@@ -224,6 +229,13 @@ func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, err
 	case name == "pwd":
 		return "", cmp.Or(k.opts.Dir, "/"), nil
 	case name == "lsmagic":
+		json, err := container.LsMagicJSON(line)
+		switch {
+		case err != nil:
+			return "", nil, usageError(err.Error())
+		case json:
+			return "", lsmagicDicts(), nil
+		}
 		return "", container.LsMagic(), nil
 	case name == "precision":
 		return "", "%r", nil
@@ -233,6 +245,23 @@ func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, err
 		return k.setEnv(w, line)
 	}
 	return "", nil, usageError(name + " is not answered on Monty")
+}
+
+// dictPairs is a dict of dicts as pairs, in its order: the wire sorts a
+// dict's keys, so magicPrelude makes the dicts.
+type dictPairs []any
+
+// lsmagicDicts is %lsmagic --json's value: each kind's magics and their
+// classes, those the container's shell has, as it answers.
+func lsmagicDicts() dictPairs {
+	has := map[string]map[string]bool{"line": container.LineMagics(), "cell": container.CellMagics()}
+	kinds := map[string][]any{}
+	for _, m := range container.MagicClasses() {
+		if has[m.Kind][m.Name] {
+			kinds[m.Kind] = append(kinds[m.Kind], []any{m.Name, m.Class})
+		}
+	}
+	return dictPairs{[]any{"line", kinds["line"]}, []any{"cell", kinds["cell"]}}
 }
 
 // env is IPython's %env: list (secrets hidden), get or set.

@@ -155,6 +155,37 @@ def __backyard_type_name__(c):
     if c in __backyard_builtin_types__ or "." in name:
         return name
     return "__main__." + name
+__backyard_sigs__ = {}
+def __backyard_annotation__(a):
+    if type(a) is str:
+        return repr(a)
+    if a is None:
+        return "None"
+    if repr(type(a)) == "<class 'type'>":
+        return __backyard_type_name__(a)
+    if repr(type(a)) == "<class 'types.GenericAlias'>":
+        return repr(a)
+    raise TypeError("not an annotation inspect formats alike")
+def ` + sigFunc + `(*defs):
+    for name, parts in defs:
+        try:
+            f, parts = parts()
+            if not repr(f).startswith("<function '" + name + "' at "):
+                continue
+            s = ""
+            for x in parts:
+                t = type(x)
+                if t is str:
+                    s += x
+                elif t is tuple:
+                    s += repr(x[0])
+                else:
+                    s += __backyard_annotation__(x[0])
+            __backyard_sigs__[f] = "<function __main__." + name + s + ">"
+        except Exception:
+            pass
+    return None
+__backyard_function__ = type(` + sigFunc + `)
 def __backyard_pretty__(p, v):
     ops = p.ops
     t = type(v)
@@ -236,6 +267,10 @@ def __backyard_pretty__(p, v):
         name = __backyard_type_name__(v)
         p.n += len(name)
         ops.append("t" + name)
+    elif t is __backyard_function__ and v in __backyard_sigs__:
+        s = __backyard_sigs__[v]
+        p.n += len(s)
+        ops.append("t" + s)
     elif hasattr(v, "_repr_pretty_"):
         v._repr_pretty_(p, cycle)
     elif isinstance(v, BaseException):
@@ -278,6 +313,46 @@ def __backyard_shown__(v, m):
         pass
     return repr(v)
 `
+
+// sigFunc is the prelude's function that keeps the signatures of a
+// cell's def statements (pysrc.Signatures), which Monty's functions do not
+// carry (no __name__, __defaults__ or __annotations__): a function shows as
+// IPython shows it, "<function __main__.f(x, y=1)>", when a def of the
+// cells gave it its signature. signaturesCode calls it after the cell's
+// last statement: a def the cell did not reach has none. A function
+// without one (a method, a lambda, a nested or decorated def, a default or
+// annotation whose value cannot be had again) shows Monty's repr.
+const sigFunc = "__backyard_sig__"
+
+// signaturesCode is the call of sigFunc with code's def statements, ""
+// when it has none: each gives the function its name is bound to and the
+// parts of its signature (text, a default's value in a 1-tuple, an
+// annotation's in a 1-list), evaluated again after the def.
+func signaturesCode(code string) string {
+	sigs := pysrc.Signatures(code)
+	if len(sigs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(sigFunc + "(")
+	for _, s := range sigs {
+		b.WriteString("(" + pysrc.StrRepr(s.Name) + ", lambda: (" + s.Name + ", (")
+		for _, p := range s.Parts {
+			switch p.Kind {
+			case pysrc.SigDefault:
+				b.WriteString("(" + p.Text + ",)")
+			case pysrc.SigAnnotation:
+				b.WriteString("[" + p.Text + "]")
+			default:
+				b.WriteString(pysrc.StrRepr(p.Text))
+			}
+			b.WriteString(", ")
+		}
+		b.WriteString("))), ")
+	}
+	b.WriteString(")")
+	return b.String()
+}
 
 // prettyWidth is IPython's max_width.
 const prettyWidth = 79

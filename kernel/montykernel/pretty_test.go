@@ -49,3 +49,33 @@ func TestPrettyValuesOnMonty(t *testing.T) {
 		}
 	}
 }
+
+// A function shows as IPython shows it only when a def of the cells gave
+// it a signature whose values can be had again; otherwise as Monty's repr
+// (its address as "0x…" here), never with another function's signature.
+func TestFunctionSignaturesOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	address := regexp.MustCompile(` at 0x[0-9a-f]+>`)
+	for _, c := range []struct{ code, want string }{
+		{"def f(x, y=1 + 2, *a, z: int = -1, **kw) -> None:\n    pass\nf", "<function __main__.f(x, y=3, *a, z: int = -1, **kw) -> None>"},
+		{"def f(x=[]):\n    pass", ""},
+		{"f", "<function 'f' at 0x…>"}, // a mutable default: its value may have changed since the def
+		{"N = 2\ndef g(x=N):\n    pass\ng", "<function 'g' at 0x…>"},
+		{"def h(x: Optional[int]):\n    pass\nh", "<function 'h' at 0x…>"},
+		{"def d(f):\n    return f\n@d\ndef e(a):\n    pass\ne", "<function 'e' at 0x…>"},
+		{"def s(q=1):\n    pass\nold = s\ndef s(z):\n    pass\n[old, s]", "[<function 's' at 0x…>, <function __main__.s(z)>]"},
+		{"def u(x):\n    pass\n1 / 0", ""},
+		{"u", "<function 'u' at 0x…>"}, // the cell raised before its signatures were kept
+		{"def v(x):\n    pass\nv = len\nv", "<built-in function len>"},
+		{"class C:\n    def m(self, a=1):\n        pass\nC.m", "<function 'm' at 0x…>"},
+	} {
+		r := kerneltest.Run(t, k, c.code)
+		got := ""
+		if r.Value != nil {
+			got = address.ReplaceAllString(r.Value.Text, " at 0x…>")
+		}
+		if got != c.want {
+			t.Errorf("%q: %q, want %q (%+v)", c.code, got, c.want, r.Error)
+		}
+	}
+}
