@@ -166,7 +166,7 @@ class _Capture:
 
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
              "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": "",
-             "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None}
+             "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None, "extensions": set()}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -224,6 +224,11 @@ def _magic_parser(prog):
             raise UsageError(message)
 
     return Parser(prog=prog, add_help=False)
+
+
+def _page(text):
+    """IPython's pager without a terminal: the text's lines, printed."""
+    print("\n".join(text.splitlines()))
 
 
 def _arg_split(line):
@@ -1154,6 +1159,22 @@ class _IPyShell:
                 print(target + ", please run `%reset?` for details")
         return None
 
+    def _line_reset_selective(self, line):
+        """Deletes the user's names a regular expression finds (no question
+        asked: a kernel whose front end sends no input asks none)."""
+        import re
+
+        opts, args = self._options(line, "f")
+        regex = " ".join(args)
+        if not regex:
+            print("No regex pattern specified. Nothing done.")
+            return None
+        m = re.compile(regex)
+        for name in self._who_ls(""):
+            if m.search(name):
+                del self.user_ns[name]
+        return None
+
     def _line_xdel(self, line):
         words = line.split()
         by_name = "-n" in words
@@ -1233,7 +1254,15 @@ class _IPyShell:
 
     def _line_load_ext(self, line):
         name = line.strip()
-        if name == "autoreload":
+        if not name:
+            raise UsageError("Missing module name.")
+        loaded = _ipy_state["extensions"]
+        if name in loaded:
+            print("The %s extension is already loaded. To reload it, use:" % name)
+            print("  %reload_ext", name)
+            return None
+        if name == "autoreload":  # IPython's own, built into this shell
+            loaded.add(name)
             return None
         import importlib
 
@@ -1243,10 +1272,39 @@ class _IPyShell:
             print("The %s module is not an IPython extension." % name)
             return None
         load(self)
+        loaded.add(name)
+        return None
+
+    def _line_unload_ext(self, line):
+        name = line.strip()
+        if not name:
+            raise UsageError("Missing module name.")
+        if name not in _ipy_state["extensions"]:
+            print("The %s extension is not loaded." % name)
+            return None
+        unload = getattr(_ipy_sys.modules.get(name), "unload_ipython_extension", None)
+        if unload is None:
+            print("The %s extension doesn't define how to unload it." % name)
+            return None
+        unload(self)
+        _ipy_state["extensions"].discard(name)
         return None
 
     def _line_reload_ext(self, line):
-        return self._line_load_ext(line)
+        name = line.strip()
+        if not name:
+            raise UsageError("Missing module name.")
+        mod = _ipy_sys.modules.get(name)
+        if name not in _ipy_state["extensions"] or mod is None:
+            return self._line_load_ext(name)
+        import importlib
+
+        if getattr(mod, "unload_ipython_extension", None) is not None:
+            mod.unload_ipython_extension(self)
+        load = getattr(importlib.reload(mod), "load_ipython_extension", None)
+        if load is not None:
+            load(self)
+        return None
 
     def _line_autoreload(self, line):
         return None  # accepted: each cell already sees the modules as they are on disk after %autoreload's reload
@@ -1286,6 +1344,22 @@ class _IPyShell:
         if args[:1] != ["pip"]:
             raise UsageError("%uv: only %uv pip is supported")
         return self._line_pip(" ".join(args[1:]))
+
+    def _conda_like(self, line):
+        """%conda, %mamba, %micromamba: IPython runs them in a conda
+        environment only; this kernel installs with %pip install."""
+        if not _ipy_os.path.exists(_ipy_os.path.join(_ipy_sys.prefix, "conda-meta", "history")):
+            raise ValueError("The python kernel does not appear to be a conda environment.  Please use ``%pip install`` instead.")
+        raise UsageError("this kernel installs packages with %pip install only (the host's installer, under backyard.autoInstall)")
+
+    def _line_conda(self, line):
+        return self._conda_like(line)
+
+    def _line_mamba(self, line):
+        return self._conda_like(line)
+
+    def _line_micromamba(self, line):
+        return self._conda_like(line)
 
     # -- automagic ---------------------------------------------------------------
 
@@ -1620,6 +1694,103 @@ class _IPyShell:
 
     def _line_hist(self, line):
         return self._line_history(line)
+
+    def _history_pick(self, ranges):
+        """The cells a range string names: as written, and as they ran."""
+        return self._input_lines(ranges, True), self._input_lines(ranges, False)
+
+    def _line_recall(self, line):
+        """The last value, a history range, a value of the namespace or the
+        latest cell with the text becomes the next input."""
+        arg = line.strip()
+        if not arg:
+            self.set_next_input(str(self.user_ns.get("_", "")))
+            return None
+        cmd = self._history_pick(arg)[0]
+        if cmd:
+            self.set_next_input(cmd.rstrip())
+            return None
+        try:
+            cmd = str(eval(arg, self.user_ns))
+        except Exception:
+            for h in reversed(self._inputs(True)[1:]):
+                if arg in h and "recall" not in h and "rep" not in h:
+                    self.set_next_input(h.rstrip())
+                    return None
+        else:
+            self.set_next_input(cmd.rstrip())
+            return None
+        print("Couldn't evaluate or find in history:", arg)
+        return None
+
+    def _line_rep(self, line):
+        return self._line_recall(line)
+
+    def _line_rerun(self, line):
+        """Runs cells of the history again: the last one, a range, the last
+        n (-l n) or the latest with the text (-g text)."""
+        opts, args = self._options(line, "", "lg")
+        raw, ran = self._inputs(True), self._inputs(False)
+        last = len(raw) - 1  # this cell
+        if "l" in opts:
+            try:
+                n = int(opts["l"])
+            except ValueError:
+                print("Number of lines must be an integer")
+                return None
+            if n == 0:
+                print("Requested 0 last lines - nothing to run")
+                return None
+            if n < 0:
+                print("Number of lines to rerun cannot be negative")
+                return None
+            picked = list(range(max(1, last - n), last))
+        elif "g" in opts:
+            picked = [i for i in range(1, last + 1) if opts["g"] in raw[i] and "rerun" not in raw[i]][-1:]
+        elif args:
+            shown, code = self._history_pick(" ".join(args))
+            picked = None
+        else:
+            picked = [last - 1] if last > 1 else []
+        if picked is not None:
+            shown = "\n".join(raw[i].rstrip("\n") for i in picked)
+            code = "\n".join(ran[i].rstrip("\n") for i in picked)
+        if not shown:
+            print("No lines in history match specification")
+            return None
+        print("=== Executing: ===")
+        print(shown)
+        print("=== Output: ===")
+        value = self._run_nested(code)
+        if value is not None:
+            _publish(*_display_bundle(value, False), None, False)
+        return None
+
+    def _line_loadpy(self, line):
+        return self._line_load(line)
+
+    def _line_pycat(self, line):
+        """A file, history range or macro's code (IPython shows it
+        through its pager, as plain text in a kernel without colours)."""
+        try:
+            _page(self._user_code(line))
+        except (ValueError, OSError):
+            print("Error: no such file, variable, URL, history range or macro")
+        return None
+
+    def _line_page(self, line):
+        """An object pretty-printed (-r: its str), through the pager."""
+        import pprint
+
+        opts, args = self._options(line, "r")
+        name = " ".join(args) or "_"
+        try:
+            obj = self._lookup(name)
+        except Exception:
+            print("Object `%s` not found" % name)
+            return None
+        _page(str(obj) if "r" in opts else pprint.pformat(obj))
+        return None
 
     def _line_gui(self, line):
         return None  # the inline backend needs no event loop
