@@ -166,7 +166,8 @@ class _Capture:
 
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
              "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": "",
-             "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None, "extensions": set()}
+             "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None, "extensions": set(),
+             "xmode": "Context", "plain_only": False, "doctest": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -391,6 +392,8 @@ def _display_bundle(obj, raw):
         data = dict(obj) if isinstance(obj, dict) else {"text/plain": str(obj)}
         return {k: _mime_data(v) for k, v in data.items()}, {}
     if _is_figure(obj):
+        if _ipy_state["plain_only"]:
+            return {"text/plain": repr(obj)}, {}
         data, meta = _figure_data(obj)
         return dict(data, **{"text/plain": repr(obj)}), meta
     meta = {}
@@ -1209,7 +1212,23 @@ class _IPyShell:
             warnings.warn("Error changing user exception modes.\nUnrecognized mode in FormattedTB: <%s>\nValid modes: %s" % (
                 line.strip(), ["Plain", "Context", "Verbose", "Minimal", "Docs", "Doctest"]), UserWarning, stacklevel=2)
             return None
+        _ipy_state["xmode"] = mode
         print("Exception reporting mode: %s" % mode)
+
+    def _line_doctest_mode(self, line):
+        """Toggles what IPython's doctest mode changes in a kernel: values
+        as repr() gives them, text/plain alone, the Plain exception mode;
+        off again, the settings from before."""
+        saved = _ipy_state["doctest"]
+        if saved is None:
+            _ipy_state["doctest"] = {"pprint": _ipy_state["pprint"], "xmode": _ipy_state["xmode"]}
+            _ipy_state["pprint"], _ipy_state["plain_only"] = False, True
+            self._line_xmode("Plain")
+        else:
+            _ipy_state["doctest"] = None
+            _ipy_state["pprint"], _ipy_state["plain_only"] = saved["pprint"], False
+            self._line_xmode(saved["xmode"])
+        print("Doctest mode is:", "OFF" if saved else "ON")
 
     def _line_matplotlib(self, line):
         gui = line.strip() or "inline"

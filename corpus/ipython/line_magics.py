@@ -116,3 +116,28 @@ big = {"k%02d" % i: list(range(i)) for i in range(8)}
 # %% page raw
 s = "a\nb"
 %page -r s
+
+# %% doctest mode
+%doctest_mode
+
+# %% a value in doctest mode
+[1, 2] * 30
+
+# %% a rich value in doctest mode
+from IPython.display import HTML, display
+HTML("<b>b</b>")
+
+# %% a display in doctest mode
+display(HTML("<i>i</i>"))
+
+# %% an error in doctest mode
+1 / 0
+
+# %% doctest mode off
+%doctest_mode
+
+# %% a value after it
+[1, 2] * 30
+
+# %% a rich value after it
+HTML("<b>b</b>")
