@@ -1863,6 +1863,29 @@ class _IPyShell:
             print(e)
         return None
 
+    def _line_rehashx(self, line):
+        """Every executable on PATH becomes a shell alias, dots left out of
+        its name (the first on PATH wins), as IPython's %rehashx."""
+        line_magics = self.magics["line"]
+        for d in _ipy_os.environ.get("PATH", "").split(_ipy_os.pathsep):
+            try:
+                entries = list(_ipy_os.scandir(_ipy_os.path.abspath(_ipy_os.path.expanduser(d))))
+            except OSError:
+                continue
+            for e in entries:
+                try:
+                    runs = e.is_file() and _ipy_os.access(e.path, _ipy_os.X_OK)
+                except OSError:
+                    runs = False
+                if not runs or isinstance(line_magics.get(e.name), _Alias):
+                    continue
+                name = e.name.replace(".", "")
+                try:
+                    line_magics[name] = _Alias(self, name, e.name)
+                except _AliasError:  # a magic's or a keyword's name
+                    pass
+        return None
+
     def _line_unalias(self, line):
         name = line.strip()
         if not isinstance(self.magics["line"].get(name), _Alias):

@@ -141,3 +141,13 @@ display(HTML("<i>i</i>"))
 
 # %% a rich value after it
 HTML("<b>b</b>")
+
+# %% rehashx
+%rehashx
+
+# %% an executable on PATH as a line magic
+%echo from an alias
+
+# %% its class
+m = %lsmagic -j
+m["line"]["echo"], m["line"]["ls"], m["line"]["pwd"]
