@@ -487,7 +487,7 @@ def _bundle(value):
     except Exception:  # a _repr_pretty_ that fails: the repr, as before
         text = repr(value)
     mime = {"text/plain": text}
-    if isinstance(value, type):
+    if isinstance(value, type) or _ipy_state["plain_only"]:  # %doctest_mode: text/plain alone
         return mime
     if _is_figure(value):
         mime.update(_figure_data(value)[0])
