@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.uber.org/zap"
@@ -203,6 +204,10 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 		if star {
 			return false, nil
 		}
+		if e.filed.Value {
+			// Its value, which the container files as Out[N] from _N.
+			ns = append(ns, outName(e.filed.Count))
+		}
 		bound[i] = ns
 		for _, n := range ns {
 			if !slices.Contains(names, n) {
@@ -229,7 +234,7 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 		if len(rebuilds) == 0 && !e.wrote && !e.future && !e.setting {
 			continue // everything it bound crossed as a value
 		}
-		r, err := ctr.Execute(ctx, e.rec.Request())
+		r, err := ctr.Execute(ctx, a.replay(e))
 		if err != nil {
 			return false, err
 		}
@@ -241,8 +246,8 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 			return false, fmt.Errorf("rebuilding %s: %s", strings.Join(rebuilds, ", "), errorText(r))
 		}
 		for _, n := range bound[i] {
-			if v, ok := c.values[n]; ok {
-				again[n] = v // the replay bound it anew: Monty's value wins
+			if v, ok := c.values[n]; ok && n != outName(e.filed.Count) {
+				again[n] = v // the replay bound it anew: Monty's value wins (not its Out[N], which the replay filed)
 			}
 		}
 		if len(e.draws) > 0 && len(rebuilds) > 0 {
@@ -260,3 +265,6 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 	}
 	return true, nil
 }
+
+// outName is the global that holds Out[n] in IPython's shell.
+func outName(n int) string { return "_" + strconv.Itoa(n) }

@@ -57,6 +57,8 @@ type cell struct {
 	// setting: the cell runs a magic whose setting the kernel keeps
 	// (setsKernel), which binds no name to carry.
 	setting bool
+	// filed is the cell in IPython's history (Count 0: a silent cell).
+	filed kernel.HistoryEntry
 }
 
 // settingMagics are the line magics that change a setting of the kernel,
