@@ -3,6 +3,7 @@ package auto
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -369,5 +370,31 @@ func TestAutoHistoryAfterAReplay(t *testing.T) {
 				t.Errorf("got  %s %+v\nwant %s", valueText(r), r.Error, want)
 			}
 		})
+	}
+}
+
+// Functions show as IPython shows them: those whose signature the cells
+// gave stay on Monty; a nested function and a bound method, which Monty
+// cannot name, are checked in the container, whose repr is shown.
+func TestAutoFunctionReprs(t *testing.T) {
+	a := newAuto(t)
+	steps := []struct {
+		code    string
+		backend contract.Backend
+		value   string
+	}{
+		{"class A:\n    def m(self, a=1):\n        return a\nsq = lambda x: x", contract.BackendMonty, ""},
+		{"A.m, sq", contract.BackendMonty, "(<function __main__.A.m(self, a=1)>, <function __main__.<lambda>(x)>)"},
+		{"def outer(a):\n    def inner(y, z=a):\n        return y\n    return inner", contract.BackendMonty, ""},
+		{"outer(5)", contract.BackendContainer, "<function __main__.outer.<locals>.inner(y, z=5)>"},
+	}
+	for _, s := range steps {
+		if r := kerneltest.Run(t, a, s.code); r.Backend != s.backend || valueText(r) != s.value {
+			t.Fatalf("%q on %s: %q %+v %+v", s.code, r.Backend, valueText(r), r.Routing, r.Error)
+		}
+	}
+	r := kerneltest.Run(t, a, "A().m")
+	if !regexp.MustCompile(`^<bound method A\.m of <__main__\.A object at 0x[0-9a-f]+>>$`).MatchString(valueText(r)) {
+		t.Errorf("A().m on %s: %q %+v", r.Backend, valueText(r), r.Error)
 	}
 }
