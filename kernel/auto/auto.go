@@ -515,10 +515,10 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kc
 	creq.OnDisplay = nil                     // Monty's displays were not streamed either; the record has CPython's
 	creq.Functions = rec.Request().Functions // Monty's run called the host; this one hears its answers
 	creq.Spent = req.Spent + mr.Duration     // one budget per cell: the container gets what Monty left
-	creq.Earlier = a.earlier(req.Count)
 	if creq.TimeLeft(a.limits(req)) <= 0 {
 		return a.unconfirmed(c, rec, mr, why, "Monty's run used the cell's whole time limit"), nil
 	}
+	creq.Earlier = a.earlier(req.Count) // filed now: the container runs the cell
 	cr, err := a.run(ctx, ctr, creq)
 	if err != nil {
 		a.setStale()
@@ -846,7 +846,9 @@ func (a *Kernel) replay(e entry) kernel.Request {
 }
 
 // earlier are the cells Monty ran before cell n that the container has
-// not filed in its IPython history: it files them before cell n.
+// not filed in its IPython history, for the request that runs cell n
+// there (kernel.Request.Earlier): from then on they count as filed (a
+// container that loses its namespace is restarted and files them again).
 func (a *Kernel) earlier(n int) []kernel.HistoryEntry {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -197,22 +197,29 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 	a.mu.Lock()
 	journal := slices.Clone(a.journal)
 	a.mu.Unlock()
-	var names []string
+	var names, outs []string
 	bound := make([][]string, len(journal))
 	for i, e := range journal {
 		ns, star := pysrc.Bindings(e.rec.Code)
 		if star {
 			return false, nil
 		}
-		if e.filed.Value {
-			// Its value, which the container files as Out[N] from _N.
-			ns = append(ns, outName(e.filed.Count))
-		}
-		bound[i] = ns
 		for _, n := range ns {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
+		}
+		if e.filed.Value {
+			// Its value, which the container files as Out[N] from _N;
+			// after the variables, which come first in the carry's bound.
+			ns = append(ns, outName(e.filed.Count))
+			outs = append(outs, ns[len(ns)-1])
+		}
+		bound[i] = ns
+	}
+	for _, n := range outs {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
 	c, err := a.carryFrom(ctx, names)
