@@ -1697,14 +1697,13 @@ class _IPyShell:
         numbers them, N or N-M picks."""
         args = line.split()
         inputs = self._inputs("-t" not in args)
-        last = len(inputs) - 1  # this cell
         picked = []
         for a in args:
             if a.startswith("-"):
                 continue
             lo, _, hi = a.partition("-")
             picked.extend(range(int(lo), int(hi or lo) + 1))
-        for i in picked or range(1, last):
+        for i in picked or range(1, len(inputs)):  # this cell too, as IPython files it first
             if 0 < i < len(inputs):
                 src = inputs[i].expandtabs(4).rstrip()
                 if "-n" in args:
