@@ -154,6 +154,7 @@ func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
 	c.Limits.CellTime = budgetCeiling
 	c.Cwd, c.FS, c.ScriptName = k.opts.Dir, k.opts.Files, k.opts.ScriptName
+	c.BlockingReads = true // one cell at a time: see monty.Config
 	k.Mu.Lock()
 	env := k.opts.Env
 	if len(k.envSet) > 0 {
