@@ -169,3 +169,25 @@ func TestHelpExitsZero(t *testing.T) {
 		}
 	}
 }
+
+// Offline (an image no registry can give), the cells Monty raised in are
+// shown as Monty ran them; that no container could confirm them is said
+// once, under the first.
+func TestRunOfflineSaysNoContainerOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	nb := notebookFile(t, "# %%\nx = {}\n# %%\nx['a']\n# %%\n1 / 0\n# %%\nint('z')\n")
+	out, stderr, code := backyard(t, "run", "--image", "registry.invalid/backyard-ls/missing:1", "--workspace", filepath.Dir(nb), nb)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"KeyError: 'a'", "ZeroDivisionError: division by zero", "ValueError: invalid literal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "[auto: "); n != 1 || !strings.Contains(out, "could not be compared with CPython's") || !strings.Contains(out, "pull registry.invalid") {
+		t.Fatalf("%d notes, want one saying why:\n%s", n, out)
+	}
+}
