@@ -170,6 +170,24 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 }
 
+// Without a Monty worker anywhere, run says so once, before any cell's
+// header, and exits 2 (it could not run), not 1 (a cell failed).
+func TestRunWithoutWorker(t *testing.T) {
+	home := t.TempDir()
+	nb := notebookFile(t, "# %%\nx = 1\nx\n")
+	env := []string{"PATH=" + filepath.Join(home, "bin"), "HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data")}
+	for _, args := range [][]string{{"run", "--workspace", filepath.Dir(nb), nb}, {"run", "--json", "--workspace", filepath.Dir(nb), nb}} {
+		out, stderr, code := backyardAs(t, home, env, "", args...)
+		if code != 2 || out != "" {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+		}
+		want := "backyard-ls run: cannot create an auto kernel for nb.py: monty worker binary not found"
+		if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
+			t.Fatalf("%v: stderr %q, want one line starting %q", args, stderr, want)
+		}
+	}
+}
+
 // Offline (an image no registry can give), the cells Monty raised in are
 // shown as Monty ran them; that no container could confirm them is said
 // once, under the first.
