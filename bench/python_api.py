@@ -5,7 +5,10 @@ Rows:
              pydantic-monty 1.4.0's own REPL session on its worker pool
              (feed_run, the same worker binary) and against a Jupyter
              kernel's execute (bench/jupyter_peer.py, run by the script);
-             rounds alternate the two in-process paths so load hits both
+             rounds alternate the two in-process paths so load hits both.
+             Also the CPU time per call of the Python process, the binary
+             and the workers (for pydantic-monty: the process and its
+             worker), which load hardly moves
   batch      run_batch of N trivial snippets (Monty), against
              `backyard-ls batch` on the same input (a file in, a file out)
              and against a Python program driving `backyard-ls batch`
@@ -71,10 +74,79 @@ def time_calls(f, n: int) -> list[float]:  # type: ignore[no-untyped-def]
     return out
 
 
+def descendants(pid: int) -> list[int]:
+    """pid's child processes and theirs (Linux)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open(f"/proc/{p}/task/{t}/children") as f:
+                    kids = [int(c) for c in f.read().split()]
+            except OSError:
+                continue
+            out += kids
+            todo += kids
+    return out
+
+
+def cpu_clock(pid: int) -> float:
+    """CPU seconds of a running process, all its threads, to the
+    nanosecond (its clock_getcpuclockid clock; /proc counts 10 ms ticks);
+    0 once it is gone."""
+    try:
+        return time.clock_gettime(((~pid) << 3) | 2)
+    except OSError:
+        return 0.0
+
+
+class CallCpu:
+    """CPU seconds the calls of a block cost this process, the server
+    (when there is one) and the workers: the server's descendants, or
+    without a server this process's children but the excluded server's
+    tree. A worker that ends within the block is lost; one that starts in
+    it counts from its start."""
+
+    def __init__(self, server: int | None, exclude: int | None = None) -> None:
+        self.server, self.exclude = server, exclude
+        self.client = self.binary = self.workers = 0.0
+
+    def workers_now(self) -> dict[int, float]:
+        if self.server is not None:
+            pids = descendants(self.server)
+        else:
+            skip = {self.exclude, *descendants(self.exclude)} if self.exclude else set()
+            pids = [p for p in descendants(os.getpid()) if p not in skip]
+        return {p: cpu_clock(p) for p in pids}
+
+    def server_now(self) -> float:
+        return cpu_clock(self.server) if self.server is not None else 0.0
+
+    def measure(self, f, n: int) -> list[float]:  # type: ignore[no-untyped-def]
+        w0, b0, c0 = self.workers_now(), self.server_now(), time.process_time()
+        out = time_calls(f, n)
+        c1, b1, w1 = time.process_time(), self.server_now(), self.workers_now()
+        self.client += c1 - c0
+        self.binary += b1 - b0
+        self.workers += sum(v - w0.get(p, 0.0) for p, v in w1.items())
+        return out
+
+    def per_call_us(self, n: int) -> dict[str, float]:
+        us = {"client": self.client, "binary": self.binary, "workers": self.workers}
+        us["total"] = sum(us.values())
+        return {k: v / n * 1e6 for k, v in us.items()}
+
+
 def row_run() -> None:
     ours: list[float] = []
     peer: list[float] = []
     with Sandbox("monty", binary=BIN) as sb, pydantic_monty.Monty(binary_path=worker(), min_processes=1, max_processes=1) as pool:
+        server = connection(BIN).pid
+        cpu = {"ours": CallCpu(server), "peer": CallCpu(None, exclude=server)}
         with pool.checkout() as s:
             sb.run("x = 1")
             s.feed_run("x = 1")
@@ -85,9 +157,10 @@ def row_run() -> None:
                 # Alternate who goes first, so a load spike hits both.
                 pair = [("ours", lambda: sb.run("x + 1")), ("peer", lambda: s.feed_run("x + 1"))]
                 for name, f in pair if i % 2 == 0 else pair[::-1]:
-                    (ours if name == "ours" else peer).extend(time_calls(f, RUNS))
+                    (ours if name == "ours" else peer).extend(cpu[name].measure(f, RUNS))
     emit({"row": "run", "ours_ms": statistics.median(ours), "ours_p90_ms": sorted(ours)[len(ours) * 9 // 10],
-          "pydantic_monty_ms": statistics.median(peer), "pydantic_monty_p90_ms": sorted(peer)[len(peer) * 9 // 10], "n": len(ours)})
+          "pydantic_monty_ms": statistics.median(peer), "pydantic_monty_p90_ms": sorted(peer)[len(peer) * 9 // 10], "n": len(ours),
+          "cpu_per_call_us": {"ours": cpu["ours"].per_call_us(len(ours)), "pydantic_monty": cpu["peer"].per_call_us(len(peer))}})
 
 
 def write_jsonl(path: str, n: int, code) -> None:  # type: ignore[no-untyped-def]

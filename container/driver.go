@@ -75,9 +75,9 @@ func splitSource(src string, n int) []string {
 }
 
 // LineMagics and CellMagics are the magics the container's IPython shell
-// has (the _line_NAME and _cell_NAME methods of ipython.py, and its default
-// shell aliases, which IPython registers as line magics), as %lsmagic
-// lists them.
+// has (the _line_NAME and _cell_NAME methods of ipython.py, those it sets
+// under names no def can have, and its default shell aliases, which IPython
+// registers as line magics), as %lsmagic lists them.
 var (
 	LineMagics = sync.OnceValue(func() map[string]bool { return magics("line") })
 	CellMagics = sync.OnceValue(func() map[string]bool { return magics("cell") })
@@ -90,6 +90,9 @@ func HasLineMagic(name string) bool { return LineMagics()[name] }
 func magics(kind string) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?m)^    def _`+kind+`_(\w+)\(`).FindAllStringSubmatch(ipythonPy, -1) {
+		out[m[1]] = true
+	}
+	for _, m := range regexp.MustCompile(`(?m)^setattr\(_IPyShell, "_`+kind+`_([^"]+)", `).FindAllStringSubmatch(ipythonPy, -1) {
 		out[m[1]] = true
 	}
 	if kind == "line" {

@@ -487,7 +487,7 @@ def _bundle(value):
     except Exception:  # a _repr_pretty_ that fails: the repr, as before
         text = repr(value)
     mime = {"text/plain": text}
-    if isinstance(value, type):
+    if isinstance(value, type) or _ipy_state["plain_only"]:  # %doctest_mode: text/plain alone
         return mime
     if _is_figure(value):
         mime.update(_figure_data(value)[0])
@@ -599,7 +599,15 @@ def _execute(req, ns):
         # auto kernel's Monty): the shell's last one, for %tb and %debug.
         _ipy_state["last_exc"] = _ipy_carried(req["last_error"])
     _bind(req, ns)
-    if req.get("count") and not silent:
+    for e in req.get("history") or ():
+        # Cells the document ran on another backend, in IPython's history.
+        _ipy_input(ns, e["count"], e["code"], e["source"])
+        name = "_%d" % e["count"]
+        if e.get("value") and name in ns:
+            _ipy_output(ns, e["count"], ns[name])
+    if req.get("count"):
+        # A silent cell with a count is one the document ran elsewhere,
+        # replayed: it is filed all the same.
         _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
         code = _ipy_macro(ns, code)
     code = _ipy_prefilter(ns, code)
@@ -623,9 +631,9 @@ def _execute(req, ns):
             raised = False
             if _st.child:
                 return 0
+            if req.get("count") and value is not None:
+                _ipy_output(ns, int(req["count"]), value)
             if not silent:
-                if req.get("count") and value is not None:
-                    _ipy_output(ns, int(req["count"]), value)
                 v = None
                 if value is not None:
                     mime = _bundle(value)

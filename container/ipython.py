@@ -99,25 +99,47 @@ class SList(list):
     p = property(lambda self: [_ipy_os.path.expanduser(x) for x in self])
 
 
+class RichOutput:
+    """A display %%capture kept."""
+
+    def __init__(self, data=None, metadata=None, transient=None, update=False):
+        self.data, self.metadata, self.transient, self.update = data or {}, metadata or {}, transient or {}, update
+
+    def display(self):
+        _publish(self.data, self.metadata, self.transient.get("display_id"), self.update)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return self.data, self.metadata
+
+
 class CapturedIO:
     """What %%capture kept: stdout, stderr and the displays."""
 
-    def __init__(self, stdout, stderr, outputs):
-        self._stdout, self._stderr, self.outputs = stdout, stderr, outputs
+    def __init__(self, stdout, stderr, outputs=None):
+        self._stdout, self._stderr, self._outputs = stdout, stderr, outputs or []
+
+    def __str__(self):
+        return self.stdout
 
     @property
     def stdout(self):
-        return self._stdout
+        return self._stdout.getvalue() if self._stdout else ""
 
     @property
     def stderr(self):
-        return self._stderr
+        return self._stderr.getvalue() if self._stderr else ""
+
+    @property
+    def outputs(self):
+        return [RichOutput(o["data"], o.get("metadata"), {"display_id": o["display_id"]} if "display_id" in o else None) for o in self._outputs]
 
     def show(self):
-        _ipy_sys.stdout.write(self._stdout)
-        _ipy_sys.stderr.write(self._stderr)
+        _ipy_sys.stdout.write(self.stdout)
+        _ipy_sys.stderr.write(self.stderr)
+        _ipy_sys.stdout.flush()
+        _ipy_sys.stderr.flush()
         for o in self.outputs:
-            _publish(o["data"], o.get("metadata"), None, False)
+            o.display()
 
     __call__ = show
 
@@ -144,7 +166,8 @@ class _Capture:
 
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
              "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": "",
-             "unders": ["", "", ""], "given": ["", "", ""]}
+             "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None, "extensions": set(),
+             "xmode": "Context", "plain_only": False, "doctest": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -191,6 +214,74 @@ _IPY_MAGIC_CLASSES = (
     ("cell", "ScriptMagics", "script sh bash perl ruby python python2 python3 pypy"),
     ("cell", "Other", "SVG HTML file"),
 )
+
+def _magic_parser(prog):
+    """An argparse parser for a magic's line, as IPython's magic_arguments:
+    its errors are UsageErrors."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise UsageError(message)
+
+    return Parser(prog=prog, add_help=False)
+
+
+def _page(text):
+    """IPython's pager without a terminal: the text's lines, printed."""
+    print("\n".join(text.splitlines()))
+
+
+def _arg_split(line):
+    """A magic's line in words as IPython's arg_split splits it: quotes
+    kept, no comments."""
+    import shlex
+
+    lex = shlex.shlex(line, posix=False)
+    lex.whitespace_split = True
+    lex.commenters = ""
+    return list(lex)
+
+
+def _ipy_bg_loop():
+    """The event loop %%script --bg runs programs on, in a thread of its
+    own (as IPython's ScriptMagics)."""
+    loop = _ipy_state["bg_loop"]
+    if loop is None:
+        import asyncio
+        import threading
+
+        loop = _ipy_state["bg_loop"] = asyncio.new_event_loop()
+        threading.Thread(target=loop.run_forever, daemon=True).start()
+    return loop
+
+
+class _AsyncIOProxy:
+    """An object of the --bg loop: its coroutine methods run there and give
+    a future the cell can await, its other attributes are its own."""
+
+    def __init__(self, obj, loop):
+        self._obj, self._loop = obj, loop
+
+    def __repr__(self):
+        return "<_AsyncIOProxy(%r)>" % (self._obj,)
+
+    def __getattr__(self, key):
+        import asyncio
+        import inspect
+
+        attr = getattr(self._obj, key)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        def wrapped(*args, **kwargs):
+            return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(attr(*args, **kwargs), self._loop))
+
+        return wrapped
+
+    def __dir__(self):
+        return dir(self._obj)
+
 
 _NO_STDIN = "raw_input was called, but this frontend does not support input requests."
 
@@ -301,6 +392,8 @@ def _display_bundle(obj, raw):
         data = dict(obj) if isinstance(obj, dict) else {"text/plain": str(obj)}
         return {k: _mime_data(v) for k, v in data.items()}, {}
     if _is_figure(obj):
+        if _ipy_state["plain_only"]:
+            return {"text/plain": repr(obj)}, {}
         data, meta = _figure_data(obj)
         return dict(data, **{"text/plain": repr(obj)}), meta
     meta = {}
@@ -739,6 +832,19 @@ class _IPyShell:
             print("Wall time: %s" % _format_time(w1 - w0))
         return value
 
+    def _run_nested(self, code):
+        """Runs code in the namespace as a cell: the value of its last
+        expression (none after a ';')."""
+        import ast
+
+        tree = ast.parse(code)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, "<cell>", "exec"), self.user_ns)
+        if last is None:
+            return None
+        value = eval(compile(ast.Expression(last.value), "<cell>", "eval"), self.user_ns)
+        return None if _ends_in_semicolon(code) else value
+
     def _line_time(self, line):
         value = self._timed(line)
         return None if _ends_in_semicolon(line) else value
@@ -1056,6 +1162,22 @@ class _IPyShell:
                 print(target + ", please run `%reset?` for details")
         return None
 
+    def _line_reset_selective(self, line):
+        """Deletes the user's names a regular expression finds (no question
+        asked: a kernel whose front end sends no input asks none)."""
+        import re
+
+        opts, args = self._options(line, "f")
+        regex = " ".join(args)
+        if not regex:
+            print("No regex pattern specified. Nothing done.")
+            return None
+        m = re.compile(regex)
+        for name in self._who_ls(""):
+            if m.search(name):
+                del self.user_ns[name]
+        return None
+
     def _line_xdel(self, line):
         words = line.split()
         by_name = "-n" in words
@@ -1090,7 +1212,23 @@ class _IPyShell:
             warnings.warn("Error changing user exception modes.\nUnrecognized mode in FormattedTB: <%s>\nValid modes: %s" % (
                 line.strip(), ["Plain", "Context", "Verbose", "Minimal", "Docs", "Doctest"]), UserWarning, stacklevel=2)
             return None
+        _ipy_state["xmode"] = mode
         print("Exception reporting mode: %s" % mode)
+
+    def _line_doctest_mode(self, line):
+        """Toggles what IPython's doctest mode changes in a kernel: values
+        as repr() gives them, text/plain alone, the Plain exception mode;
+        off again, the settings from before."""
+        saved = _ipy_state["doctest"]
+        if saved is None:
+            _ipy_state["doctest"] = {"pprint": _ipy_state["pprint"], "xmode": _ipy_state["xmode"]}
+            _ipy_state["pprint"], _ipy_state["plain_only"] = False, True
+            self._line_xmode("Plain")
+        else:
+            _ipy_state["doctest"] = None
+            _ipy_state["pprint"], _ipy_state["plain_only"] = saved["pprint"], False
+            self._line_xmode(saved["xmode"])
+        print("Doctest mode is:", "OFF" if saved else "ON")
 
     def _line_matplotlib(self, line):
         gui = line.strip() or "inline"
@@ -1135,7 +1273,15 @@ class _IPyShell:
 
     def _line_load_ext(self, line):
         name = line.strip()
-        if name == "autoreload":
+        if not name:
+            raise UsageError("Missing module name.")
+        loaded = _ipy_state["extensions"]
+        if name in loaded:
+            print("The %s extension is already loaded. To reload it, use:" % name)
+            print("  %reload_ext", name)
+            return None
+        if name == "autoreload":  # IPython's own, built into this shell
+            loaded.add(name)
             return None
         import importlib
 
@@ -1145,10 +1291,39 @@ class _IPyShell:
             print("The %s module is not an IPython extension." % name)
             return None
         load(self)
+        loaded.add(name)
+        return None
+
+    def _line_unload_ext(self, line):
+        name = line.strip()
+        if not name:
+            raise UsageError("Missing module name.")
+        if name not in _ipy_state["extensions"]:
+            print("The %s extension is not loaded." % name)
+            return None
+        unload = getattr(_ipy_sys.modules.get(name), "unload_ipython_extension", None)
+        if unload is None:
+            print("The %s extension doesn't define how to unload it." % name)
+            return None
+        unload(self)
+        _ipy_state["extensions"].discard(name)
         return None
 
     def _line_reload_ext(self, line):
-        return self._line_load_ext(line)
+        name = line.strip()
+        if not name:
+            raise UsageError("Missing module name.")
+        mod = _ipy_sys.modules.get(name)
+        if name not in _ipy_state["extensions"] or mod is None:
+            return self._line_load_ext(name)
+        import importlib
+
+        if getattr(mod, "unload_ipython_extension", None) is not None:
+            mod.unload_ipython_extension(self)
+        load = getattr(importlib.reload(mod), "load_ipython_extension", None)
+        if load is not None:
+            load(self)
+        return None
 
     def _line_autoreload(self, line):
         return None  # accepted: each cell already sees the modules as they are on disk after %autoreload's reload
@@ -1188,6 +1363,22 @@ class _IPyShell:
         if args[:1] != ["pip"]:
             raise UsageError("%uv: only %uv pip is supported")
         return self._line_pip(" ".join(args[1:]))
+
+    def _conda_like(self, line):
+        """%conda, %mamba, %micromamba: IPython runs them in a conda
+        environment only; this kernel installs with %pip install."""
+        if not _ipy_os.path.exists(_ipy_os.path.join(_ipy_sys.prefix, "conda-meta", "history")):
+            raise ValueError("The python kernel does not appear to be a conda environment.  Please use ``%pip install`` instead.")
+        raise UsageError("this kernel installs packages with %pip install only (the host's installer, under backyard.autoInstall)")
+
+    def _line_conda(self, line):
+        return self._conda_like(line)
+
+    def _line_mamba(self, line):
+        return self._conda_like(line)
+
+    def _line_micromamba(self, line):
+        return self._conda_like(line)
 
     # -- automagic ---------------------------------------------------------------
 
@@ -1506,14 +1697,13 @@ class _IPyShell:
         numbers them, N or N-M picks."""
         args = line.split()
         inputs = self._inputs("-t" not in args)
-        last = len(inputs) - 1  # this cell
         picked = []
         for a in args:
             if a.startswith("-"):
                 continue
             lo, _, hi = a.partition("-")
             picked.extend(range(int(lo), int(hi or lo) + 1))
-        for i in picked or range(1, last):
+        for i in picked or range(1, len(inputs)):  # this cell too, as IPython files it first
             if 0 < i < len(inputs):
                 src = inputs[i].expandtabs(4).rstrip()
                 if "-n" in args:
@@ -1523,8 +1713,102 @@ class _IPyShell:
     def _line_hist(self, line):
         return self._line_history(line)
 
-    def _line_killbgscripts(self, line):
-        print("All background processes were killed.")
+    def _history_pick(self, ranges):
+        """The cells a range string names: as written, and as they ran."""
+        return self._input_lines(ranges, True), self._input_lines(ranges, False)
+
+    def _line_recall(self, line):
+        """The last value, a history range, a value of the namespace or the
+        latest cell with the text becomes the next input."""
+        arg = line.strip()
+        if not arg:
+            self.set_next_input(str(self.user_ns.get("_", "")))
+            return None
+        cmd = self._history_pick(arg)[0]
+        if cmd:
+            self.set_next_input(cmd.rstrip())
+            return None
+        try:
+            cmd = str(eval(arg, self.user_ns))
+        except Exception:
+            for h in reversed(self._inputs(True)[1:]):
+                if arg in h and "recall" not in h and "rep" not in h:
+                    self.set_next_input(h.rstrip())
+                    return None
+        else:
+            self.set_next_input(cmd.rstrip())
+            return None
+        print("Couldn't evaluate or find in history:", arg)
+        return None
+
+    def _line_rep(self, line):
+        return self._line_recall(line)
+
+    def _line_rerun(self, line):
+        """Runs cells of the history again: the last one, a range, the last
+        n (-l n) or the latest with the text (-g text)."""
+        opts, args = self._options(line, "", "lg")
+        raw, ran = self._inputs(True), self._inputs(False)
+        last = len(raw) - 1  # this cell
+        if "l" in opts:
+            try:
+                n = int(opts["l"])
+            except ValueError:
+                print("Number of lines must be an integer")
+                return None
+            if n == 0:
+                print("Requested 0 last lines - nothing to run")
+                return None
+            if n < 0:
+                print("Number of lines to rerun cannot be negative")
+                return None
+            picked = list(range(max(1, last - n), last))
+        elif "g" in opts:
+            picked = [i for i in range(1, last + 1) if opts["g"] in raw[i] and "rerun" not in raw[i]][-1:]
+        elif args:
+            shown, code = self._history_pick(" ".join(args))
+            picked = None
+        else:
+            picked = [last - 1] if last > 1 else []
+        if picked is not None:
+            shown = "\n".join(raw[i].rstrip("\n") for i in picked)
+            code = "\n".join(ran[i].rstrip("\n") for i in picked)
+        if not shown:
+            print("No lines in history match specification")
+            return None
+        print("=== Executing: ===")
+        print(shown)
+        print("=== Output: ===")
+        value = self._run_nested(code)
+        if value is not None:
+            _publish(*_display_bundle(value, False), None, False)
+        return None
+
+    def _line_loadpy(self, line):
+        return self._line_load(line)
+
+    def _line_pycat(self, line):
+        """A file, history range or macro's code (IPython shows it
+        through its pager, as plain text in a kernel without colours)."""
+        try:
+            _page(self._user_code(line))
+        except (ValueError, OSError):
+            print("Error: no such file, variable, URL, history range or macro")
+        return None
+
+    def _line_page(self, line):
+        """An object pretty-printed (-r: its str), through the pager."""
+        import pprint
+
+        opts, args = self._options(line, "r")
+        name = " ".join(args) or "_"
+        try:
+            obj = self._lookup(name)
+        except Exception:
+            print("Object `%s` not found" % name)
+            return None
+        _page(str(obj) if "r" in opts else pprint.pformat(obj))
+        return None
 
     def _line_gui(self, line):
         return None  # the inline backend needs no event loop
@@ -1576,6 +1860,29 @@ class _IPyShell:
             self.magics["line"][name] = _Alias(self, name, cmd)
         except _AliasError as e:
             print(e)
+        return None
+
+    def _line_rehashx(self, line):
+        """Every executable on PATH becomes a shell alias, dots left out of
+        its name (the first on PATH wins), as IPython's %rehashx."""
+        line_magics = self.magics["line"]
+        for d in _ipy_os.environ.get("PATH", "").split(_ipy_os.pathsep):
+            try:
+                entries = list(_ipy_os.scandir(_ipy_os.path.abspath(_ipy_os.path.expanduser(d))))
+            except OSError:
+                continue
+            for e in entries:
+                try:
+                    runs = e.is_file() and _ipy_os.access(e.path, _ipy_os.X_OK)
+                except OSError:
+                    runs = False
+                if not runs or isinstance(line_magics.get(e.name), _Alias):
+                    continue
+                name = e.name.replace(".", "")
+                try:
+                    line_magics[name] = _Alias(self, name, e.name)
+                except _AliasError:  # a magic's or a keyword's name
+                    pass
         return None
 
     def _line_unalias(self, line):
@@ -2060,107 +2367,255 @@ class _IPyShell:
 
     # -- cell magics ------------------------------------------------------
 
-    def _script(self, prog, cell, line=""):
-        """Runs the cell's text as the program's stdin, as IPython's script
-        magics: --out/--err keep a stream in a variable, a failing program
-        raises CalledProcessError unless --no-raise-error."""
+    def _script(self, line, cell):
+        """%%script PROGRAM: the cell's text is the program's stdin and its
+        output the cell's, or a variable's (--out, --err), as IPython's
+        ScriptMagics; a failing program raises CalledProcessError unless
+        --no-raise-error; --bg leaves it running."""
         import shlex
         import subprocess
 
-        words = shlex.split(line)
-        out_var = err_var = None
-        raise_error = True
-        rest = []
-        i = 0
-        while i < len(words):
-            w = words[i]
-            if w in ("--out", "--err") and i + 1 < len(words):
-                if w == "--out":
-                    out_var = words[i + 1]
-                else:
-                    err_var = words[i + 1]
-                i += 2
-                continue
-            if w == "--no-raise-error":
-                raise_error = False
-            elif w in ("--bg", "--proc"):
-                raise UsageError("%%script " + w + ": this kernel runs scripts in the foreground only")
-            else:
-                rest.append(w)
-            i += 1
-        # %%script names its program; %%bash and the others are it with
-        # their own program first.
-        cmd = ([prog] + rest) if prog else (rest or ["sh"])
+        p = _magic_parser("%%script")
+        p.add_argument("--out", type=str)
+        p.add_argument("--err", type=str)
+        p.add_argument("--bg", action="store_true")
+        p.add_argument("--proc", type=str)
+        p.add_argument("--no-raise-error", action="store_false", dest="raise_error")
+        args, cmd = p.parse_known_args(shlex.split(line))
+        for var in (args.out, args.err):
+            if var:
+                self.user_ns[var] = ""
+        if not cmd:
+            # IPython passes the empty command to asyncio, which says this.
+            raise TypeError("create_subprocess_exec() missing 1 required positional argument: 'program'")
+        if not cell.endswith("\n"):
+            cell += "\n"
+        data = cell.encode("utf-8", "replace")
+        if args.bg:
+            return self._script_bg(cmd, data, args)
         self._flush()
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE if out_var else None, stderr=subprocess.PIPE if err_var else None)
-        out, err = p.communicate(cell.encode("utf-8"))
-        if out_var:
-            self.user_ns[out_var] = out.decode("utf-8", "replace")
-        if err_var:
-            self.user_ns[err_var] = err.decode("utf-8", "replace")
-        rc = p.returncode
-        if rc and raise_error:
-            raise _CalledProcessError(rc, cell)
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except FileNotFoundError:
+            print("Couldn't find program: %r" % cmd[0])
+            return None
+        try:
+            self._pump(proc, data, args.out, args.err)
+        except KeyboardInterrupt:
+            # As IPython: SIGINT, then SIGTERM, then SIGKILL, each given a
+            # moment; the interrupt ends as the program's failure.
+            import signal
+
+            for send, said in ((lambda: proc.send_signal(signal.SIGINT), "interrupted"), (proc.terminate, "terminated"), (proc.kill, None)):
+                try:
+                    send()
+                except OSError:
+                    break
+                try:
+                    proc.wait(0.1 if said else None)
+                except subprocess.TimeoutExpired:
+                    continue
+                print("Process was %s." % (said or "killed"))
+                break
+            if args.raise_error:
+                raise subprocess.CalledProcessError(proc.returncode, data) from None
+            return None
+        if args.raise_error and proc.returncode != 0:
+            raise subprocess.CalledProcessError(proc.returncode, data)
         return None
 
-    def _cell_bash(self, line, cell):
-        return self._script("/bin/bash" if _ipy_os.path.exists("/bin/bash") else "sh", cell, line)
+    def _pump(self, proc, data, out_var, err_var):
+        """Feeds data to the program and writes what it prints to the
+        cell's streams (or adds it to out_var, err_var) as it comes."""
+        import codecs
+        import selectors
 
-    def _cell_sh(self, line, cell):
-        return self._script("sh", cell, line)
+        sel = selectors.DefaultSelector()
+        _ipy_os.set_blocking(proc.stdin.fileno(), False)
+        sel.register(proc.stdin, selectors.EVENT_WRITE)
+        for f, var, stream in ((proc.stdout, out_var, _ipy_sys.stdout), (proc.stderr, err_var, _ipy_sys.stderr)):
+            sel.register(f, selectors.EVENT_READ, (var, stream, codecs.getincrementaldecoder("utf-8")(errors="replace")))
+        view = memoryview(data)
+        while sel.get_map():
+            for key, _ in sel.select():
+                f = key.fileobj
+                if f is proc.stdin:
+                    try:
+                        view = view[_ipy_os.write(f.fileno(), view[:65536]):]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # the program stopped reading
+                        view = view[:0]
+                    if not view:
+                        sel.unregister(f)
+                        try:
+                            f.close()
+                        except BrokenPipeError:
+                            pass
+                    continue
+                chunk = _ipy_os.read(f.fileno(), 65536)
+                var, stream, dec = key.data
+                text = dec.decode(chunk, final=not chunk)
+                if text and var:
+                    self.user_ns[var] += text
+                elif text:
+                    stream.write(text)
+                    stream.flush()
+                if not chunk:
+                    sel.unregister(f)
+                    f.close()
+        sel.close()
+        return proc.wait()
+
+    def _script_bg(self, cmd, data, args):
+        """%%script --bg: the program runs on an event loop of its own, as
+        in IPython; --out and --err name its pipes and --proc the process,
+        whose coroutine methods give futures (await out.read())."""
+        import asyncio
+
+        loop = _ipy_bg_loop()
+
+        def run(coro):
+            return asyncio.run_coroutine_threadsafe(coro, loop).result()
+
+        try:
+            proc = run(asyncio.create_subprocess_exec(*cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE))
+        except FileNotFoundError:
+            print("Couldn't find program: %r" % cmd[0])
+            return None
+        _ipy_state["bg"] = [x for x in _ipy_state["bg"] if x.returncode is None] + [proc]
+        unread = []
+        for var, pipe in ((args.out, proc.stdout), (args.err, proc.stderr)):
+            if var:
+                self.user_ns[var] = _AsyncIOProxy(pipe, loop)
+            else:
+                unread.append(pipe)
+
+        async def feed():
+            proc.stdin.write(data)
+            await proc.stdin.drain()
+            proc.stdin.close()
+            await proc.wait()
+            for pipe in unread:  # drained, as nobody reads them
+                await pipe.read()
+
+        loop.call_soon_threadsafe(lambda: loop.create_task(feed()))
+        if args.proc:
+            proxy = _AsyncIOProxy(proc, loop)
+            proxy.stdout, proxy.stderr = _AsyncIOProxy(proc.stdout, loop), _AsyncIOProxy(proc.stderr, loop)
+            self.user_ns[args.proc] = proxy
+        return None
+
+    def _line_killbgscripts(self, line):
+        """Stops the programs %%script --bg started: SIGINT, then SIGTERM,
+        then SIGKILL, as IPython."""
+        import signal
+
+        for how in (lambda p: p.send_signal(signal.SIGINT), lambda p: p.terminate(), lambda p: p.kill()):
+            running = [p for p in _ipy_state["bg"] if p.returncode is None]
+            for p in running:
+                try:
+                    how(p)
+                except OSError:
+                    pass
+            deadline = _ipy_time.monotonic() + 0.1
+            while any(p.returncode is None for p in running) and _ipy_time.monotonic() < deadline:
+                _ipy_time.sleep(0.01)
+        _ipy_state["bg"] = [p for p in _ipy_state["bg"] if p.returncode is None]
+        print("All background processes were killed.")
+
+    def _named_script(self, prog, line, cell):
+        return self._script(prog + (" " + line if line else ""), cell)
 
     def _cell_script(self, line, cell):
-        return self._script(None, cell, line)
+        return self._script(line, cell)
 
-    def _cell_python(self, line, cell):
-        return self._script(_ipy_sys.executable, cell, line)
+    def _cell_sh(self, line, cell):
+        return self._named_script("sh", line, cell)
 
-    def _cell_python3(self, line, cell):
-        return self._cell_python(line, cell)
+    def _cell_bash(self, line, cell):
+        return self._named_script("bash", line, cell)
 
     def _cell_perl(self, line, cell):
-        return self._script("perl", cell, line)
+        return self._named_script("perl", line, cell)
 
     def _cell_ruby(self, line, cell):
-        return self._script("ruby", cell, line)
+        return self._named_script("ruby", line, cell)
+
+    def _cell_python(self, line, cell):
+        return self._named_script("python", line, cell)
+
+    def _cell_python2(self, line, cell):
+        return self._named_script("python2", line, cell)
+
+    def _cell_python3(self, line, cell):
+        return self._named_script("python3", line, cell)
+
+    def _cell_pypy(self, line, cell):
+        return self._named_script("pypy", line, cell)
 
     def _cell_file(self, line, cell):
         return self._cell_writefile(line, cell)
 
     def _cell_writefile(self, line, cell):
-        args = line.split()
-        append = "-a" in args or "--append" in args
-        names = [a for a in args if a not in ("-a", "--append")]
-        if not names:
-            raise UsageError("the following arguments are required: filename")
-        name = _ipy_os.path.expanduser(names[0].strip("'\""))
+        p = _magic_parser("%%writefile")
+        p.add_argument("-a", "--append", action="store_true")
+        p.add_argument("filename", type=str)
+        args = p.parse_args(_arg_split(line))
+        name = args.filename
+        if len(name) > 1 and name[0] == name[-1] and name[0] in "'\"":
+            name = name[1:-1]
+        name = _ipy_os.path.expanduser(name)
         if _ipy_os.path.exists(name):
-            print(("Appending to %s" if append else "Overwriting %s") % name)
+            print(("Appending to %s" if args.append else "Overwriting %s") % name)
         else:
             print("Writing %s" % name)
-        with open(name, "a" if append else "w", encoding="utf-8") as f:
+        with open(name, "a" if args.append else "w", encoding="utf-8") as f:
             f.write(cell)
 
     def _cell_capture(self, line, cell):
-        args = line.split()
-        var = next((a for a in args if not a.startswith("-")), None)
-        out, err, displays = _Capture(), _Capture(), []
+        """Runs the cell with its stdout, stderr and displays (its value
+        too) kept in a CapturedIO, as IPython's %%capture; after a ';' the
+        variable is removed instead."""
+        p = _magic_parser("%%capture")
+        p.add_argument("output", type=str, default="", nargs="?")
+        p.add_argument("--no-stderr", action="store_true")
+        p.add_argument("--no-stdout", action="store_true")
+        p.add_argument("--no-display", action="store_true")
+        args = p.parse_args(_arg_split(line))
+        out = None if args.no_stdout else _Capture()
+        err = None if args.no_stderr else _Capture()
+        displays = None if args.no_display else []
         old = (_ipy_sys.stdout, _ipy_sys.stderr, _ipy_state["capture"])
-        if "--no-stdout" not in args:
-            _ipy_sys.stdout = out
-        if "--no-stderr" not in args:
-            _ipy_sys.stderr = err
-        if "--no-display" not in args:
+        _ipy_sys.stdout, _ipy_sys.stderr = out or _ipy_sys.stdout, err or _ipy_sys.stderr
+        if displays is not None:
             _ipy_state["capture"] = displays
+        failed = None
         try:
-            self.ex(cell)
+            value = self._run_nested(cell)
+            if value is not None:  # the cell's value, as the displayhook shows it
+                _publish(*_display_bundle(value, False), None, False)
+        except BaseException as e:  # IPython shows it and keeps what came before
+            failed = e
         finally:
             _ipy_sys.stdout, _ipy_sys.stderr, _ipy_state["capture"] = old
-        if var:
-            self.user_ns[var] = CapturedIO(out.getvalue(), err.getvalue(), displays)
+        if _ends_in_semicolon(cell):
+            self.user_ns.pop(args.output, None)
+        elif args.output:
+            self.user_ns[args.output] = CapturedIO(out, err, displays or [])
+        if failed is not None:
+            raise failed
 
     def _cell_html(self, line, cell):
-        display(HTML(cell))
+        p = _magic_parser("%%html")
+        p.add_argument("--isolated", action="store_true")
+        if p.parse_args(_arg_split(line)).isolated:
+            display(HTML(cell), metadata={"text/html": {"isolated": True}})
+        else:
+            display(HTML(cell))
+
+    def _cell_HTML(self, line, cell):
+        return self._cell_html(line, cell)
 
     def _cell_markdown(self, line, cell):
         display(Markdown(cell))
@@ -2177,19 +2632,18 @@ class _IPyShell:
     def _cell_svg(self, line, cell):
         display(SVG(cell))
 
+    def _cell_SVG(self, line, cell):
+        return self._cell_svg(line, cell)
+
+
+# %%! is %%sx, under a name no def can have (container.CellMagics reads
+# these lines).
+setattr(_IPyShell, "_cell_!", _IPyShell._cell_sx)
+
 
 def _ipy_types_call_doc():
     """The docstring every function's __call__ has, which IPython leaves out."""
     return types.FunctionType.__call__.__doc__
-
-
-class _CalledProcessError(Exception):
-    def __init__(self, rc, cmd):
-        super().__init__("Command 'b%r' returned non-zero exit status %d." % (cmd, rc))
-
-
-_CalledProcessError.__name__ = "CalledProcessError"
-_CalledProcessError.__qualname__ = "CalledProcessError"
 
 
 class TimeitResult:

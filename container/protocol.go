@@ -58,6 +58,8 @@ type message struct {
 	Count     int      `json:"count,omitempty"`      // the execution count: IPython's In, Out, _N
 	Source    string   `json:"source,omitempty"`     // the cell as written, when Code is its IPython transformation: %history
 	LastError *PyError `json:"last_error,omitempty"` // the shell's last exception before the cell runs: %tb
+	// cells another backend ran, filed in IPython's history before this one
+	History []HistoryEntry `json:"history,omitempty"`
 	// exec request: named inputs (a JSON object) and host function names
 	Inputs    json.RawMessage `json:"inputs,omitempty"`
 	Functions []string        `json:"functions,omitempty"`

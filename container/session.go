@@ -370,6 +370,19 @@ type ExecRequest struct {
 	// LastError, when set, becomes the shell's last exception before the
 	// cell runs (kernel.Request.LastError): %tb shows this record.
 	LastError *PyError
+	// History are earlier cells of the document that ran elsewhere (an
+	// auto kernel's Monty), filed in IPython's history before the cell.
+	History []HistoryEntry
+}
+
+// HistoryEntry is a cell filed in IPython's history: In[Count] is Code,
+// _iN and %history's raw history Source; with Value, Out[Count] is the
+// value of the global _N, when it is bound.
+type HistoryEntry struct {
+	Count  int    `json:"count"`
+	Code   string `json:"code"`
+	Source string `json:"source"`
+	Value  bool   `json:"value,omitempty"`
 }
 
 // Reply is how a cell ended in the driver.
@@ -425,7 +438,7 @@ func (s *Session) Exec(ctx context.Context, req ExecRequest, onOutput func(strea
 	}
 	s.running.Store(id)
 	if err := s.send(message{T: msgExec, ID: id, Code: req.Code, Silent: req.Silent, MaxOutput: req.MaxOutput, Stdin: req.Input != nil,
-		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count, Source: req.Source, LastError: req.LastError}); err != nil {
+		Inputs: inputs, Functions: req.Functions, File: req.File, Count: req.Count, Source: req.Source, LastError: req.LastError, History: req.History}); err != nil {
 		s.conn.Close() // the stream is broken: let the reader end
 	} else if req.OnSent != nil {
 		req.OnSent()

@@ -108,6 +108,20 @@ type ProcessExit struct {
 	Signal int
 }
 
+// Uncounted is the Count of a run a kernel's owner makes for itself (an
+// auto kernel reading the values it compares): it shows its output, but
+// IPython's history does not see it.
+const Uncounted = -1
+
+// HistoryEntry is a cell in IPython's history: In[Count] holds Code (as
+// IPython transforms it), _iN and %history Source (as written). Value: the
+// cell showed a value, which the global _N holds (carried in), for Out.
+type HistoryEntry struct {
+	Count        int
+	Code, Source string
+	Value        bool
+}
+
 // Request is one execution.
 type Request struct {
 	Code string
@@ -115,10 +129,20 @@ type Request struct {
 	// replay history into another backend).
 	Silent bool
 	// Count, when set, is the execution count the cell is numbered with
-	// (an auto kernel's, which counts the cells of both its backends): a
-	// container files it under it in IPython's history (In, Out, _N) and
-	// its result. 0: the kernel's own count.
+	// (an auto kernel's, which counts the cells of both its backends): the
+	// kernel files it under it in IPython's history (In, Out, _N) and its
+	// result; a container files a silent cell with a Count too (a replay
+	// of a cell the document ran elsewhere). 0: the kernel's own count;
+	// Uncounted: neither counted nor filed.
 	Count int
+	// Source is the cell as the document holds it, when Code was rewritten
+	// from it (an auto kernel's shims): IPython's input history (_iN,
+	// %history) holds it. "": Code.
+	Source string
+	// Earlier are cells of the document another backend ran (an auto
+	// kernel's Monty), which a container files in IPython's history, in
+	// order, before this cell.
+	Earlier []HistoryEntry
 	// LastError, when set, is the exception the document last raised on
 	// another backend (an auto kernel's Monty), which this one did not
 	// see: IPython's %tb and %debug in this cell show it, as the last

@@ -49,13 +49,15 @@
 // $/cancelRequest, interrupts and edits are read while a long cell runs.
 // The kernel configuration is built only for a new kernel.
 //
-// The worker is another process, whose answer the reader waits for
-// parked: spinning for it (75 → 47 µs of the hop on an idle machine) took
-// the worker's CPU on a busy 2-CPU one (a trivial cell's median 19 µs
-// without, 25-37 with). The run's first three
-// notifications (queued, running, busy) are written once the cell is on
-// its way (kernel.Request.OnSent), so the client reads them while the
-// worker runs it; idle, done and the response leave in one write.
+// The worker is another process, whose answer the reader waits for in
+// the read system call (monty.Config.BlockingReads), woken by the
+// worker's write without a hand-off through Go's poller: spinning for it
+// (75 → 47 µs of the hop on an idle machine) took the worker's CPU on a
+// busy 2-CPU one (a trivial cell's median 19 µs without, 25-37 with).
+// The run's first three notifications (queued, running, busy) are written
+// once the cell is on its way (kernel.Request.OnSent), so the client reads
+// them while the worker runs it; idle, done and the response leave in one
+// write.
 //
 // What the server cannot do without has its own floor: bench/floor with
 // the run's five notifications and one real round trip to a worker

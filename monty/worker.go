@@ -48,6 +48,12 @@ type Config struct {
 	FS *files.FS
 	// Env is os.environ.
 	Env map[string]string
+	// BlockingReads: the worker's answers are read by a system call that
+	// waits on its thread (proc.BlockingPipe), not parked on the runtime's
+	// poller. For one cell at a time, whose answer comes in tens of
+	// microseconds, that saves waking two threads per answer; a batch's
+	// many pipelined workers leave it off, each would hold a thread.
+	BlockingReads bool
 	// TimeZone is the IANA name of the session's local time zone
 	// (datetime's astimezone()); empty is UTC.
 	TimeZone string
@@ -164,7 +170,11 @@ func Start(ctx context.Context, cfg Config) (*Worker, error) {
 	// Our own pipe, not StdoutPipe: Wait closes that one as soon as the
 	// process exits, losing the last frame a worker writes before it exits
 	// (the FatalError that refuses a protocol version).
-	stdout, stdoutW, err := os.Pipe()
+	pipe := os.Pipe
+	if cfg.BlockingReads {
+		pipe = proc.BlockingPipe
+	}
+	stdout, stdoutW, err := pipe()
 	if err != nil {
 		_ = stdin.Close()
 		return nil, err

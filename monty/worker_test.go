@@ -212,33 +212,48 @@ func TestRecursionLimit(t *testing.T) {
 	}
 }
 
+// The kill and cancel paths hold for both ways of reading the worker: on
+// the runtime's poller and blocking in the read (Config.BlockingReads).
+var readModes = []struct {
+	name     string
+	blocking bool
+}{{"poller", false}, {"blocking", true}}
+
 func TestKilledWorkerIsACrash(t *testing.T) {
-	w := start(t, Limits{})
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		killPid(w.Pid())
-	}()
-	_, err := w.Feed(context.Background(), "while True:\n    pass", FeedOptions{})
-	var ce *CrashError
-	if !errors.As(err, &ce) || ce.Signal == "" {
-		t.Fatalf("want crash by signal, got %v", err)
-	}
-	// A dead worker answers every later call with the same error, at once.
-	if _, err := w.Feed(context.Background(), "1", FeedOptions{}); !errors.As(err, &ce) {
-		t.Fatalf("later feed: %v", err)
+	for _, m := range readModes {
+		t.Run(m.name, func(t *testing.T) {
+			w := startConfig(t, Config{Binary: workerBinary(t), BlockingReads: m.blocking})
+			go func() {
+				time.Sleep(50 * time.Millisecond)
+				killPid(w.Pid())
+			}()
+			_, err := w.Feed(context.Background(), "while True:\n    pass", FeedOptions{})
+			var ce *CrashError
+			if !errors.As(err, &ce) || ce.Signal == "" {
+				t.Fatalf("want crash by signal, got %v", err)
+			}
+			// A dead worker answers every later call with the same error, at once.
+			if _, err := w.Feed(context.Background(), "1", FeedOptions{}); !errors.As(err, &ce) {
+				t.Fatalf("later feed: %v", err)
+			}
+		})
 	}
 }
 
 func TestCancelKillsRunningCode(t *testing.T) {
-	w := start(t, Limits{})
-	ctx, cancel := context.WithCancelCause(context.Background())
-	stop := errors.New("stop")
-	time.AfterFunc(50*time.Millisecond, func() { cancel(stop) })
-	_, err := w.Feed(ctx, "while True:\n    pass", FeedOptions{})
-	if !errors.Is(err, stop) {
-		t.Fatalf("want the cancel cause, got %v", err)
+	for _, m := range readModes {
+		t.Run(m.name, func(t *testing.T) {
+			w := startConfig(t, Config{Binary: workerBinary(t), BlockingReads: m.blocking})
+			ctx, cancel := context.WithCancelCause(context.Background())
+			stop := errors.New("stop")
+			time.AfterFunc(50*time.Millisecond, func() { cancel(stop) })
+			_, err := w.Feed(ctx, "while True:\n    pass", FeedOptions{})
+			if !errors.Is(err, stop) {
+				t.Fatalf("want the cancel cause, got %v", err)
+			}
+			<-w.Exited()
+		})
 	}
-	<-w.Exited()
 }
 
 func TestCancelDuringSleepIsInBand(t *testing.T) {
@@ -378,21 +393,25 @@ func killPid(pid int) {
 // whole; the source goes on unchanged, the destination's session is the
 // source's, and a second transfer replaces it.
 func TestDumpInto(t *testing.T) {
-	w := start(t, Limits{})
-	keeper := start(t, Limits{})
-	repr := func(w *Worker, code string) string {
-		o, _ := feed(t, w, code)
-		return o.Value.Repr()
-	}
-	feed(t, w, "x = 1\nbig = list(range(300_000))")
-	if err := w.DumpInto(keeper); err != nil {
-		t.Fatal(err)
-	}
-	feed(t, w, "x = 2")
-	if got := repr(keeper, "x, len(big), big[-1]") + " " + repr(w, "x"); got != "(1, 300000, 299999) 2" {
-		t.Fatalf("keeper and source: %s", got)
-	}
-	if err := w.DumpInto(keeper); err != nil || repr(keeper, "x") != "2" {
-		t.Fatalf("a second transfer: %v", err)
+	for _, m := range readModes {
+		t.Run(m.name, func(t *testing.T) {
+			w := startConfig(t, Config{Binary: workerBinary(t), BlockingReads: m.blocking})
+			keeper := startConfig(t, Config{Binary: workerBinary(t), BlockingReads: m.blocking})
+			repr := func(w *Worker, code string) string {
+				o, _ := feed(t, w, code)
+				return o.Value.Repr()
+			}
+			feed(t, w, "x = 1\nbig = list(range(300_000))")
+			if err := w.DumpInto(keeper); err != nil {
+				t.Fatal(err)
+			}
+			feed(t, w, "x = 2")
+			if got := repr(keeper, "x, len(big), big[-1]") + " " + repr(w, "x"); got != "(1, 300000, 299999) 2" {
+				t.Fatalf("keeper and source: %s", got)
+			}
+			if err := w.DumpInto(keeper); err != nil || repr(keeper, "x") != "2" {
+				t.Fatalf("a second transfer: %v", err)
+			}
+		})
 	}
 }

@@ -1,6 +1,9 @@
 package pysrc
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Bindings returns the global names code binds outside def and class
 // bodies: def and class names, import targets (`import a.b` binds a),
@@ -196,6 +199,26 @@ var (
 		"asctime": true, "thread_time": true, "thread_time_ns": true}
 )
 
+// drawWords hold every name Draws looks for: random, secrets, uuid; os's
+// urandom and getrandom; time; hash and id; now, today and utcnow.
+var drawWords = []string{"random", "secrets", "uuid", "time", "hash", "id", "now", "today"}
+
+// mayDraw reports whether code holds a drawWord or a drawer's name: code
+// with none draws nothing, and Draws need not tokenize it.
+func mayDraw(code string, drawers map[string]string) bool {
+	for _, w := range drawWords {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	for n := range drawers {
+		if strings.Contains(code, n) {
+			return true
+		}
+	}
+	return false
+}
+
 // Draws reports what code reads that differs from one run to the next:
 // DrawsRandom (the random, secrets and uuid modules, os.urandom, hash()
 // and id(), which a process salts) and
@@ -205,6 +228,9 @@ var (
 // from random); Draws adds those that code binds so. Sorted, no
 // duplicates; nil when code draws nothing.
 func Draws(code string, drawers map[string]string) []string {
+	if !mayDraw(code, drawers) {
+		return nil // every cell asks: most have none of the names
+	}
 	toks, _ := Tokenize(code)
 	sig := significant(toks)
 	found := map[string]bool{}

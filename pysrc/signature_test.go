@@ -9,7 +9,10 @@ import (
 // default, <a> an annotation.
 func sigText(s Signature) string {
 	var b strings.Builder
-	b.WriteString(s.Name)
+	b.WriteString(s.Qual)
+	if s.Ref != "" && s.Ref != s.Qual {
+		b.WriteString("=" + s.Ref)
+	}
 	for _, p := range s.Parts {
 		switch p.Kind {
 		case SigDefault:
@@ -44,10 +47,22 @@ func TestSignatures(t *testing.T) {
 		"def f(x: int | None): pass":                                                "",
 		"def f() -> typing.Any: pass":                                               "",
 		"@cache\ndef f(x): pass":                                                    "",
-		"class C:\n    def m(self): pass":                                           "",
-		"def f(x): pass\nif x:\n    def f(y): pass":                                 "",
-		"def f(x:\n": "",
-		"y = 1":      "",
+		"class C:\n    def m(self, a=1): pass\n    def n(self):\n        def m(): pass": "C.n(self)",
+		"class C:\n    k = 1\n    def m(self, a=1): pass\n    async def n(self): pass":  "C.m(self, a={1}) C.n(self)",
+		"class C:\n    @staticmethod\n    def m(a): pass\n    def n(self): pass":        "C.n(self)",
+		"@dataclass\nclass C:\n    def m(self): pass":                                   "",
+		"class C:\n    class D:\n        def m(self): pass":                             "",
+		"class C:\n    def m(self): pass\nclass C:\n    def n(self): pass":              "C.n(self)",
+		"sq = lambda x, y=2, *a, **k: x":                                                "<lambda>=sq(x, y={2}, *a, **k)",
+		"f = lambda: 0\ng = lambda: 1\nf = lambda z: z":                                 "<lambda>=g() <lambda>=f(z)",
+		"f = lambda x=[]: x":                        "",
+		"f = lambda x: x, 2":                        "",
+		"f = lambda x: lambda y: y":                 "",
+		"f = lambda x: {1: x}":                      "<lambda>=f(x)",
+		"if x:\n    f = lambda: 0":                  "",
+		"def f(x): pass\nif x:\n    def f(y): pass": "",
+		"def f(x:\n":                                "",
+		"y = 1":                                     "",
 	} {
 		var got []string
 		for _, s := range Signatures(code) {
@@ -55,6 +70,31 @@ func TestSignatures(t *testing.T) {
 		}
 		if strings.Join(got, " ") != want {
 			t.Errorf("%q: got %q, want %q", code, strings.Join(got, " "), want)
+		}
+	}
+}
+
+func TestTrailingLambda(t *testing.T) {
+	for code, want := range map[string]string{
+		"lambda x, y=3: x":                "<lambda>(x, y={3})",
+		"f = 1\nlambda: f":                "<lambda>()",
+		"lambda *a, k=None, **kw: a  # c": "<lambda>(*a, k={None}, **kw)",
+		"lambda x=[]: x":                  "",
+		"lambda x: x, 2":                  "",
+		"(lambda x: x)":                   "",
+		"lambda x: x;":                    "",
+		"f = lambda x: x":                 "",
+		"g(lambda x: x)":                  "",
+	} {
+		got := ""
+		if s, start, end, ok := TrailingLambda(code); ok {
+			got = sigText(s)
+			if !strings.HasPrefix(code[start:end], "lambda") {
+				t.Errorf("%q: the range is %q", code, code[start:end])
+			}
+		}
+		if got != want {
+			t.Errorf("%q: got %q, want %q", code, got, want)
 		}
 	}
 }

@@ -44,6 +44,11 @@ if "run" in rows:
     if "jupyter" in rows:
         j = rows["jupyter"]
         print(f"  Jupyter kernel execute           {j['cell_ms']:.4f} ({j['cell_p90_ms']:.4f})   {j['cell_ms'] / r['ours_ms']:.1f}x slower than ours")
+    if "cpu_per_call_us" in r:
+        u = r["cpu_per_call_us"]
+        print("  CPU per call over all rounds, µs: Python process + binary + workers = total")
+        for k, name in (("ours", "backyard_ls Sandbox.run"), ("pydantic_monty", "pydantic-monty feed_run")):
+            print(f"    {name:24s} {u[k]['client']:6.1f} + {u[k]['binary']:6.1f} + {u[k]['workers']:6.1f} = {u[k]['total']:6.1f}")
 if "batch" in rows:
     r = rows["batch"]
     print(f"run_batch of {r['n']} trivial snippets (Monty, parallel 2), medians in snippets/s:")

@@ -217,3 +217,23 @@ def shape(
 # %% shown in a later cell
 display(shape)
 shape
+
+# %% a method by its class
+class Meter:
+    unit = "m"
+
+    def read(self, scale=1, *, digits: int = 2) -> float:
+        return 0.0
+
+    async def poll(self, every=5):
+        return None
+
+Meter.read
+
+# %% methods and lambdas in a list
+square = lambda x: x * x
+pair = lambda a, b=(1, 2), *rest, **kw: (a, b)
+[Meter.poll, square, pair]
+
+# %% a lambda as the value
+lambda item, default=None: item

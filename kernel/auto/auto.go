@@ -1,6 +1,7 @@
 package auto
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -106,6 +107,11 @@ type Kernel struct {
 	// saidNoContainer: a result said that no container could check it;
 	// the next ones stay quiet until a container starts.
 	saidNoContainer bool
+	// hist are the cells Monty ran, in IPython's history; the container's
+	// history holds those counted up to filed: it files the others with
+	// the next cell it runs for the document (kernel.Request.Earlier).
+	hist  []kernel.HistoryEntry
+	filed int
 }
 
 // entry is a journal cell and how it ended on Monty.
@@ -125,6 +131,8 @@ type entry struct {
 	// __future__, which changes how the cells after it compile; setting:
 	// it changed a setting of the kernel (cell.setting).
 	wrote, future, setting bool
+	// filed: the cell in IPython's history, where its replay files it.
+	filed kernel.HistoryEntry
 }
 
 var _ kernel.Prewarmer = (*Kernel)(nil)
@@ -145,6 +153,7 @@ func New(cfg kernel.Config) (*Kernel, error) {
 	a.bg, a.bgStop = context.WithCancel(a.life)
 	mo := montykernel.OptionsOf(cfg)
 	mo.OnState = a.forwardState(func() bool { return !a.isMoved() })
+	mo.History = true
 	m, err := montykernel.New(mo)
 	if err != nil {
 		return nil, err
@@ -213,7 +222,8 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	count := a.count
 	a.mu.Unlock()
 	if !req.Silent {
-		req.Count = count // the container's history numbers the cell as the document does
+		req.Count = count // both histories number the cell as the document does
+		req.Source = cmp.Or(req.Source, req.Code)
 		req.LastError = a.montyErr
 	}
 
@@ -221,6 +231,7 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	var r kernel.Result
 	var err error
 	if moved {
+		req.Earlier = a.earlier(req.Count)
 		r, err = a.run(ctx, ctr, req)
 
 		r.Routing = &contract.Routing{Rule: "moved", Reason: "the document moved to the container: " + by.reason, Note: note(r)}
@@ -245,6 +256,7 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		a.mu.Lock()
 		a.count = 0
 		a.cells = nil
+		a.hist, a.filed = nil, 0
 		a.mu.Unlock()
 	}
 	return r, err
@@ -334,6 +346,9 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	req.Code = plainCode(req.Code) // what Monty runs, replays too
 	c := analyze(req.Code)
 	c.setting = setsKernel(code)
+	if !req.Silent {
+		c.filed = kernel.HistoryEntry{Count: req.Count, Code: ipysyntax.Transform(code).Code, Source: req.Source}
+	}
 	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {
 		return a.route(ctx, req, *p.route)
@@ -345,6 +360,12 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	r, err := a.run(ctx, a.monty, mreq)
 	if err != nil {
 		return r, err
+	}
+	if c.filed.Count > 0 && r.Status != kernel.StatusCrashed {
+		c.filed.Value = r.Value != nil
+		a.mu.Lock()
+		a.hist = append(a.hist, c.filed)
+		a.mu.Unlock()
 	}
 	if p.code != req.Code {
 		unshim(r.Error, req.Code, p.code)
@@ -465,7 +486,7 @@ func (a *Kernel) record(c *cell, rec *kcore.Replayable, r kernel.Result, ranInCo
 		a.seen[n] = true
 	}
 	e := entry{rec: rec, status: r.Status, draws: pysrc.Draws(rec.Code, a.drawers), wrote: len(r.Files) > 0,
-		future: slices.ContainsFunc(c.Imports, func(i pysrc.Import) bool { return i.Module == "__future__" }), setting: c.setting}
+		future: slices.ContainsFunc(c.Imports, func(i pysrc.Import) bool { return i.Module == "__future__" }), setting: c.setting, filed: c.filed}
 	e.carry, e.rebuilt = a.drawnCarry(a.life, rec.Code, e.draws)
 	if r.Error != nil {
 		e.ename = r.Error.EName
@@ -500,6 +521,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kc
 	if creq.TimeLeft(a.limits(req)) <= 0 {
 		return a.unconfirmed(c, rec, mr, why, "Monty's run used the cell's whole time limit"), nil
 	}
+	creq.Earlier = a.earlier(req.Count) // filed now: the container runs the cell
 	cr, err := a.run(ctx, ctr, creq)
 	if err != nil {
 		a.setStale()
@@ -631,11 +653,11 @@ func (a *Kernel) compareValues(ctx context.Context, ctr kernel.Kernel, c *cell) 
 		return "", false
 	}
 	fp := fingerprint(names)
-	m, err := a.run(ctx, a.monty, kernel.Request{Code: fp})
+	m, err := a.run(ctx, a.monty, kernel.Request{Code: fp, Count: kernel.Uncounted})
 	if err != nil || m.Status != kernel.StatusOK {
 		return "its values could not be read on Monty", false
 	}
-	cr, err := a.run(ctx, ctr, kernel.Request{Code: fp})
+	cr, err := a.run(ctx, ctr, kernel.Request{Code: fp, Count: kernel.Uncounted})
 	if err != nil || cr.Status != kernel.StatusOK {
 		return "its values could not be read in the container", false
 	}
@@ -664,6 +686,7 @@ func (a *Kernel) route(ctx context.Context, req kernel.Request, why rule) (kerne
 	if err != nil {
 		return unavailable(why, err), nil
 	}
+	req.Earlier = a.earlier(req.Count)
 	r, err := a.run(ctx, ctr, req)
 	a.moveTo(why)
 
@@ -767,7 +790,7 @@ func (a *Kernel) syncedContainer(ctx context.Context, carry bool) (ContainerKern
 			return nil, err
 		}
 		a.mu.Lock()
-		a.synced, a.stale = 0, false
+		a.synced, a.stale, a.filed = 0, false, 0
 		a.mu.Unlock()
 	}
 	a.mu.Lock()
@@ -799,7 +822,7 @@ func (a *Kernel) syncedContainer(ctx context.Context, carry bool) (ContainerKern
 		}
 		i, e, n := a.synced, a.journal[a.synced], len(a.journal)
 		a.mu.Unlock()
-		r, err := ctr.Execute(ctx, e.rec.Request())
+		r, err := ctr.Execute(ctx, a.replay(e))
 		if err == nil && (r.Status == kernel.StatusOK || r.Status == kernel.StatusError) && len(e.carry) > 0 {
 			err = load(ctx, ctr, e.carry)
 		}
@@ -836,6 +859,34 @@ func (a *Kernel) syncedContainer(ctx context.Context, carry bool) (ContainerKern
 		}
 		a.mu.Unlock()
 	}
+}
+
+// replay is the request that runs journal cell e again in the container,
+// filed in its IPython history after the cells before it.
+func (a *Kernel) replay(e entry) kernel.Request {
+	req := e.rec.Request()
+	if e.filed.Count > 0 {
+		req.Count, req.Source = e.filed.Count, e.filed.Source
+		req.Earlier = a.earlier(e.filed.Count)
+	}
+	return req
+}
+
+// earlier are the cells Monty ran before cell n that the container has
+// not filed in its IPython history, for the request that runs cell n
+// there (kernel.Request.Earlier): from then on they count as filed (a
+// container that loses its namespace is restarted and files them again).
+func (a *Kernel) earlier(n int) []kernel.HistoryEntry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []kernel.HistoryEntry
+	for _, e := range a.hist {
+		if e.Count > a.filed && e.Count < n {
+			out = append(out, e)
+		}
+	}
+	a.filed = max(a.filed, n)
+	return out
 }
 
 // drop takes journal cell e, whose replay ended r, out of the journal of
@@ -1026,6 +1077,7 @@ func (a *Kernel) Restart(ctx context.Context) error {
 	a.warmDone = nil
 	a.journal, a.synced, a.stale, a.drift, a.cells, a.lost = nil, 0, false, "", nil, nil
 	a.saidNoContainer = false
+	a.hist, a.filed = nil, 0
 	clear(a.redrawNoted)
 	a.gen++
 	a.bgStop()

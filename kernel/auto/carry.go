@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.uber.org/zap"
@@ -196,18 +197,29 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 	a.mu.Lock()
 	journal := slices.Clone(a.journal)
 	a.mu.Unlock()
-	var names []string
+	var names, outs []string
 	bound := make([][]string, len(journal))
 	for i, e := range journal {
 		ns, star := pysrc.Bindings(e.rec.Code)
 		if star {
 			return false, nil
 		}
-		bound[i] = ns
 		for _, n := range ns {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
+		}
+		if e.filed.Value {
+			// Its value, which the container files as Out[N] from _N;
+			// after the variables, which come first in the carry's bound.
+			ns = append(ns, outName(e.filed.Count))
+			outs = append(outs, ns[len(ns)-1])
+		}
+		bound[i] = ns
+	}
+	for _, n := range outs {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
 	c, err := a.carryFrom(ctx, names)
@@ -229,7 +241,7 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 		if len(rebuilds) == 0 && !e.wrote && !e.future && !e.setting {
 			continue // everything it bound crossed as a value
 		}
-		r, err := ctr.Execute(ctx, e.rec.Request())
+		r, err := ctr.Execute(ctx, a.replay(e))
 		if err != nil {
 			return false, err
 		}
@@ -241,8 +253,8 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 			return false, fmt.Errorf("rebuilding %s: %s", strings.Join(rebuilds, ", "), errorText(r))
 		}
 		for _, n := range bound[i] {
-			if v, ok := c.values[n]; ok {
-				again[n] = v // the replay bound it anew: Monty's value wins
+			if v, ok := c.values[n]; ok && n != outName(e.filed.Count) {
+				again[n] = v // the replay bound it anew: Monty's value wins (not its Out[N], which the replay filed)
 			}
 		}
 		if len(e.draws) > 0 && len(rebuilds) > 0 {
@@ -260,3 +272,6 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 	}
 	return true, nil
 }
+
+// outName is the global that holds Out[n] in IPython's shell.
+func outName(n int) string { return "_" + strconv.Itoa(n) }

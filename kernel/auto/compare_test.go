@@ -101,6 +101,7 @@ func TestJudge(t *testing.T) {
 		{kernel.Result{Status: kernel.StatusOK, Stdout: "<Point object at 0x90>\n"}, "value:object-repr"},
 		{kernel.Result{Status: kernel.StatusOK, Value: &contract.Value{Text: "<class 'int'>"}}, ""},
 		{kernel.Result{Status: kernel.StatusOK, Value: &contract.Value{Text: "<class 'Point'>"}}, "value:object-repr"},
+		{kernel.Result{Status: kernel.StatusOK, Value: &contract.Value{Text: "<bound method>"}}, "value:object-repr"},
 	}
 	for _, c := range cases {
 		got := ""

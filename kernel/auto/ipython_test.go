@@ -3,6 +3,7 @@ package auto
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -128,7 +129,7 @@ func TestInertMagicsStayOnMonty(t *testing.T) {
 }
 
 // montyNotebooks are the corpus/ipython notebooks that stay on Monty.
-var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true}
+var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true, "history.py": true}
 
 // The corpus/ipython notebooks in auto mode: what Monty can show stays
 // there, the rest moves, and every cell shows what IPython showed.
@@ -240,7 +241,8 @@ func TestAutoSettingsMoveWithTheDocument(t *testing.T) {
 }
 
 // After a move, the container files a cell in IPython's history under the
-// execution count the document shows, which counts Monty's cells too.
+// execution count the document shows, which counts Monty's cells too, and
+// holds Monty's cells under theirs.
 func TestAutoHistoryNumbersAfterAMove(t *testing.T) {
 	a := newAuto(t)
 	for _, code := range []string{"1 + 1", "x = 2"} {
@@ -255,7 +257,7 @@ func TestAutoHistoryNumbersAfterAMove(t *testing.T) {
 		t.Fatalf("[%d] %+v %+v", r.ExecutionCount, r.Value, r.Error)
 	}
 	r := kerneltest.Run(t, a, "_4, sorted(Out), In[4], _i4")
-	if r.ExecutionCount != 5 || r.Value == nil || r.Value.Text != "(6, [4], 'x * 3', 'x * 3')" {
+	if r.ExecutionCount != 5 || r.Value == nil || r.Value.Text != "(6, [1, 4], 'x * 3', 'x * 3')" {
 		t.Errorf("[%d] %+v %+v", r.ExecutionCount, r.Value, r.Error)
 	}
 }
@@ -302,5 +304,97 @@ func TestAutoTbShowsMontysException(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, a, "%tb"); r.Error != nil || r.Stderr != "No traceback available to show.\n" {
 		t.Fatalf("%%tb after a restart: %q %+v", r.Stderr, r.Error)
+	}
+}
+
+// corpus/ipython/history_move.py on both runtimes: its first cells run on
+// Monty, a shell line moves the document, and the history names in the
+// container hold Monty's cells as IPython holds them (their values carried
+// or, a function, rebuilt by running the cell again).
+func TestAutoHistoryAcrossAMove(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image")
+	}
+	var nb kerneltest.IPythonNotebook
+	for _, n := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
+		if filepath.Base(n.Path) == "history_move.py" {
+			nb = n
+		}
+	}
+	const moves = 5 // the shell line's cell
+	for _, rt := range []contract.Runtime{contract.RuntimeRunc, contract.RuntimeRunsc} {
+		t.Run(string(rt), func(t *testing.T) {
+			a := newAutoWith(t, func(s *contract.Settings) { s.Timeout, s.Container.Runtime = 60, rt })
+			for i, want := range nb.Cells {
+				r := kerneltest.Run(t, a, want.Code)
+				if onMonty := r.Backend == contract.BackendMonty; onMonty != (i < moves) {
+					t.Fatalf("cell %d (%s) ran on %s: %+v", i, want.Title, r.Backend, r.Routing)
+				}
+				if diff := kerneltest.CompareIPython(want, r); diff != "" {
+					t.Errorf("cell %d (%s) on %s: %s", i, want.Title, r.Backend, diff)
+				}
+			}
+		})
+	}
+}
+
+// A container that followed Monty by replaying its cells (a check) files
+// them in its history too, so the history after a move is the document's
+// whether the move carried values or replayed cells.
+func TestAutoHistoryAfterAReplay(t *testing.T) {
+	for _, rt := range []contract.Runtime{contract.RuntimeRunc, contract.RuntimeRunsc} {
+		t.Run(string(rt), func(t *testing.T) {
+			a := newAutoWith(t, func(s *contract.Settings) { s.Timeout, s.Container.Runtime = 60, rt })
+			steps := []struct {
+				code, value string
+				check       bool
+			}{
+				{"x = 1", "", false},
+				{"x + 1", "2", false},
+				{"raise ValueError('no')", "", true}, // checked: the container replays cells 1 and 2
+				{"_2 * 10, _i1, len(In)", "(20, 'x = 1', 5)", false},
+			}
+			for _, s := range steps {
+				r := kerneltest.Run(t, a, s.code)
+				if r.Backend != contract.BackendMonty || (r.Routing != nil) != s.check || valueText(r) != s.value {
+					t.Fatalf("%q on %s: %q %+v %+v", s.code, r.Backend, valueText(r), r.Routing, r.Error)
+				}
+			}
+			if r := kerneltest.Run(t, a, "!true"); r.Backend != contract.BackendContainer || r.Routing == nil || !r.Routing.Moved {
+				t.Fatalf("not moved: %s %+v", r.Backend, r.Routing)
+			}
+			// As IPython 9.18.1 shows it.
+			want := "(2,\n (20, 'x = 1', 5),\n [2, 4],\n \"raise ValueError('no')\",\n '!true',\n (20, 'x = 1', 5),\n 2)"
+			r := kerneltest.Run(t, a, "_2, _4, sorted(Out), _i3, _i5, _, __")
+			if r.Backend != contract.BackendContainer || valueText(r) != want {
+				t.Errorf("got  %s %+v\nwant %s", valueText(r), r.Error, want)
+			}
+		})
+	}
+}
+
+// Functions show as IPython shows them: those whose signature the cells
+// gave stay on Monty; a nested function and a bound method, which Monty
+// cannot name, are checked in the container, whose repr is shown.
+func TestAutoFunctionReprs(t *testing.T) {
+	a := newAuto(t)
+	steps := []struct {
+		code    string
+		backend contract.Backend
+		value   string
+	}{
+		{"class A:\n    def m(self, a=1):\n        return a\nsq = lambda x: x", contract.BackendMonty, ""},
+		{"A.m, sq", contract.BackendMonty, "(<function __main__.A.m(self, a=1)>, <function __main__.<lambda>(x)>)"},
+		{"def outer(a):\n    def inner(y, z=a):\n        return y\n    return inner", contract.BackendMonty, ""},
+		{"outer(5)", contract.BackendContainer, "<function __main__.outer.<locals>.inner(y, z=5)>"},
+	}
+	for _, s := range steps {
+		if r := kerneltest.Run(t, a, s.code); r.Backend != s.backend || valueText(r) != s.value {
+			t.Fatalf("%q on %s: %q %+v %+v", s.code, r.Backend, valueText(r), r.Routing, r.Error)
+		}
+	}
+	r := kerneltest.Run(t, a, "A().m")
+	if !regexp.MustCompile(`^<bound method A\.m of <__main__\.A object at 0x[0-9a-f]+>>$`).MatchString(valueText(r)) {
+		t.Errorf("A().m on %s: %q %+v", r.Backend, valueText(r), r.Error)
 	}
 }

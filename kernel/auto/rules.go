@@ -57,6 +57,8 @@ type cell struct {
 	// setting: the cell runs a magic whose setting the kernel keeps
 	// (setsKernel), which binds no name to carry.
 	setting bool
+	// filed is the cell in IPython's history (Count 0: a silent cell).
+	filed kernel.HistoryEntry
 }
 
 // settingMagics are the line magics that change a setting of the kernel,
@@ -221,8 +223,9 @@ func provenError(e *contract.ExecutionError, seen map[string]bool) bool {
 }
 
 // montyRepr matches Monty's spelling of default reprs: an instance or a
-// function with its address, a class without its module.
-var montyRepr = regexp.MustCompile(`<[A-Za-z_][A-Za-z0-9_.]* object at 0x[0-9a-f]+>|<function '[^']*' at 0x|<class '([A-Za-z_][A-Za-z0-9_]*)'>`)
+// function with its address, a class without its module, a bound method
+// without its function and instance.
+var montyRepr = regexp.MustCompile(`<[A-Za-z_][A-Za-z0-9_.]* object at 0x[0-9a-f]+>|<function '[^']*' at 0x|<class '([A-Za-z_][A-Za-z0-9_]*)'>|<bound method>`)
 
 // showsMontyRepr reports output holding a default repr that CPython would
 // spell otherwise (a built-in class's, <class 'int'>, is the same in both).

@@ -31,6 +31,9 @@ type containerCell struct {
 	code   string
 	source string // the cell as written, when code is its transformation
 	count  int    // the execution count (0: silent)
+	// earlier are cells the document ran elsewhere, filed first
+	// (kernel.Request.Earlier).
+	earlier []container.HistoryEntry
 	// lastError is the document's last exception, raised on another
 	// backend (kernel.Request.LastError).
 	lastError *contract.ExecutionError
@@ -136,7 +139,7 @@ func (c *containerCell) run(ctx context.Context, s *container.Session) {
 		Code: c.code, Source: c.source, Silent: c.silent, MaxOutput: c.limits.MaxOutputBytes, Input: c.input(),
 		Inputs: c.inputs, Functions: funcNames(c.funcs), OnCall: onCall(ctx, c.funcs, c.pip), OnSent: c.onSent,
 		OnCut: func(stream string, n int) { c.out.Skip(kernel.Stream(stream), n) }, File: c.file, Count: c.count,
-		LastError: container.PyErrorOf(c.lastError),
+		LastError: container.PyErrorOf(c.lastError), History: c.earlier,
 		OnDisplay: func(d container.Display) {
 			// An update of no output of this cell still goes out: it may
 			// be of an earlier cell's.

@@ -265,8 +265,8 @@ func TestContainerNotebook(t *testing.T) {
 			// An interrupt while it waits: KeyboardInterrupt, the question's
 			// context ends.
 			ended := make(chan struct{})
-			time.AfterFunc(300*time.Millisecond, func() { k.Interrupt() })
 			r, _ = k.Execute(context.Background(), kernel.Request{Code: "input('q')", OnInput: func(ctx context.Context, _ string, _ bool) (string, error) {
+				go k.Interrupt() // the cell waits for the answer now
 				<-ctx.Done()
 				close(ended)
 				return "", ctx.Err()
@@ -279,8 +279,7 @@ func TestContainerNotebook(t *testing.T) {
 
 		t.Run("interrupt keeps state", func(t *testing.T) {
 			kerneltest.Run(t, k, "kept = [1, 2]")
-			time.AfterFunc(300*time.Millisecond, func() { k.Interrupt() })
-			r := kerneltest.Run(t, k, "kept.append(3)\nwhile True:\n    pass")
+			r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: "kept.append(3)\nprint('looping', flush=True)\nwhile True:\n    pass"}, "looping")
 			if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
@@ -505,13 +504,17 @@ func TestContainerEngineStoppedMidRun(t *testing.T) {
 			kerneltest.Run(t, k, "import time")
 			id := k.ContainerID()
 			t.Cleanup(func() { removeContainer(t, id) })
-			time.AfterFunc(500*time.Millisecond, p.kill)
-			r := kerneltest.Run(t, k, "time.sleep(60)")
+			var once sync.Once // the proxy dies while the cell sleeps
+			r, err := k.Execute(context.Background(), kernel.Request{Code: "print('sleeping', flush=True)\ntime.sleep(60)",
+				OnOutput: func(kernel.Stream, string) { once.Do(func() { go p.kill() }) }})
+			if err != nil {
+				t.Fatal(err)
+			}
 			if r.Status != kernel.StatusCrashed || r.Error.EName != "EngineLost" ||
 				!strings.Contains(r.Error.EValue, "lost the connection to the container engine at "+host) {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
-			_, err := k.Execute(context.Background(), kernel.Request{Code: "1"})
+			_, err = k.Execute(context.Background(), kernel.Request{Code: "1"})
 			if err == nil || !strings.Contains(err.Error(), "cannot reach the container engine at "+host) {
 				t.Fatalf("%v", err)
 			}
@@ -573,8 +576,7 @@ func TestContainerPodman(t *testing.T) {
 			if info := k.Info(); !strings.HasPrefix(info.Versions["engine"], "Podman Engine") || info.Runtime != rt {
 				t.Fatalf("%+v", info)
 			}
-			time.AfterFunc(300*time.Millisecond, func() { k.Interrupt() })
-			if r := kerneltest.Run(t, k, "while True:\n    pass"); r.Status != kernel.StatusInterrupted {
+			if r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: "while True:\n    pass"}, ""); r.Status != kernel.StatusInterrupted {
 				t.Fatalf("%+v", r)
 			}
 		})
@@ -601,24 +603,33 @@ func TestContainerInterruptLikeJupyter(t *testing.T) {
 	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
 		kerneltest.Run(t, k, "import subprocess, time\nold = subprocess.Popen(['sleep', '1000'])")
 		time.Sleep(20 * time.Millisecond)
-		time.AfterFunc(500*time.Millisecond, func() { k.Interrupt() })
-		r := kerneltest.Run(t, k, "n = 0\ntry:\n    while True:\n        n += 1\nexcept KeyboardInterrupt:\n    for i in range(15):\n        time.sleep(0.1)\n    cleaned = True\n'done'")
+		r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: "n = 0\ntry:\n    print('looping', flush=True)\n    while True:\n        n += 1\nexcept KeyboardInterrupt:\n    for i in range(15):\n        time.sleep(0.1)\n    cleaned = True\n'done'"}, "looping")
 		if r.Status != kernel.StatusOK || value(r) != "'done'" {
 			t.Fatalf("the handler did not run to its end: %+v %+v", r, r.Error)
 		}
 
 		var states []kernel.State
 		var mu sync.Mutex
-		go func() {
-			time.Sleep(500 * time.Millisecond)
-			k.Interrupt()
-			time.Sleep(3 * time.Second) // past the grace period (2 s here)
-			mu.Lock()
-			states = append(states, k.Info().State)
-			mu.Unlock()
-			k.Interrupt()
-		}()
-		r = kerneltest.Run(t, k, "kid = subprocess.Popen(['sh', '-c', 'sleep 1000 & sleep 1000'])\ntry:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    caught = 1\n    while True:\n        pass")
+		var once sync.Once
+		looping := func(_ kernel.Stream, text string) {
+			if strings.Contains(text, "looping") {
+				once.Do(func() {
+					go func() {
+						k.Interrupt()
+						time.Sleep(3 * time.Second) // past the grace period (2 s here)
+						mu.Lock()
+						states = append(states, k.Info().State)
+						mu.Unlock()
+						k.Interrupt()
+					}()
+				})
+			}
+		}
+		r, err := k.Execute(context.Background(), kernel.Request{OnOutput: looping,
+			Code: "kid = subprocess.Popen(['sh', '-c', 'sleep 1000 & sleep 1000'])\ntry:\n    print('looping', flush=True)\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    caught = 1\n    while True:\n        pass"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		mu.Lock()
 		got := states
 		mu.Unlock()
@@ -668,8 +679,12 @@ func TestContainerDeath(t *testing.T) {
 		if value(r) != "False" || r.ExecutionCount != 1 {
 			t.Fatalf("%+v", r)
 		}
-		time.AfterFunc(time.Second, func() { killContainer(t, k.ContainerID()) })
-		r = kerneltest.Run(t, k, "while True:\n    pass")
+		var kill sync.Once // once the cell runs
+		r, err := k.Execute(context.Background(), kernel.Request{Code: "print('looping', flush=True)\nwhile True:\n    pass",
+			OnOutput: func(kernel.Stream, string) { kill.Do(func() { go killContainer(t, k.ContainerID()) }) }})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if r.Status != kernel.StatusCrashed || !strings.Contains(r.Error.EValue, "killed by signal SIGKILL") || strings.Contains(r.Error.EValue, "memory") {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}

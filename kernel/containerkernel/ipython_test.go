@@ -161,6 +161,11 @@ HTML("<b>x</b>")`)
 		if len(r.Displays) != 1 || r.Displays[0].Data["image/png"] != "iVBORw==" || string(r.Displays[0].Metadata) != `{"width":10}` {
 			t.Errorf("image: %+v %+v", r.Displays, r.Error)
 		}
+		// The corpus records no metadata: %%html --isolated's is checked here.
+		r = kerneltest.Run(t, k, "%%html --isolated\n<b>i</b>")
+		if len(r.Displays) != 1 || r.Displays[0].Data["text/html"] != "<b>i</b>" || string(r.Displays[0].Metadata) != `{"text/html":{"isolated":true}}` {
+			t.Errorf("%%%%html --isolated: %+v %+v", r.Displays, r.Error)
+		}
 	})
 }
 
@@ -422,6 +427,25 @@ func TestInterruptShellLine(t *testing.T) {
 	}
 	if r := kerneltest.Run(t, k, "!echo after\n_exit_code"); r.Stdout != "after\n" || r.Value == nil || r.Value.Text != "0" {
 		t.Fatalf("%q %+v %+v", r.Stdout, r.Value, r.Error)
+	}
+}
+
+// An interrupt stops a %%script cell's program as IPython 9 does (SIGINT,
+// then SIGTERM, then SIGKILL), which then ends as its failure; the kernel
+// goes on.
+func TestInterruptScriptCell(t *testing.T) {
+	k := newContainerKernel(t, container.RuntimeRunc, kernel.Limits{})
+	var once sync.Once
+	r, err := k.Execute(context.Background(), kernel.Request{Code: "%%bash\necho started\nsleep 60", OnOutput: func(_ kernel.Stream, text string) {
+		if strings.Contains(text, "started") {
+			once.Do(func() { go k.Interrupt() })
+		}
+	}})
+	if err != nil || r.Error == nil || r.Error.EName != "CalledProcessError" || !regexp.MustCompile(`(?m)^Process was (interrupted|terminated|killed)\.$`).MatchString(r.Stdout) {
+		t.Fatalf("%v %s %q %+v", err, r.Status, r.Stdout, r.Error)
+	}
+	if r := kerneltest.Run(t, k, "%%bash\necho after"); r.Stdout != "after\n" || r.Error != nil {
+		t.Fatalf("%q %+v", r.Stdout, r.Error)
 	}
 }
 

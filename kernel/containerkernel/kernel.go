@@ -1,6 +1,7 @@
 package containerkernel
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -286,9 +287,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return kernel.Result{}, err
 	}
-	ctx, count, hard, end := k.Begin(ctx, req.Silent)
+	ctx, count, hard, end := k.Begin(ctx, req.Silent || req.Count == kernel.Uncounted)
 	defer end()
-	if req.Count > 0 {
+	if req.Count != 0 {
 		count = req.Count
 	}
 
@@ -298,12 +299,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			out.Write(kernel.Stderr, "[backyard: "+err.Error()+"]\n")
 		}
 	}
-	source := req.Code // the cell as written, for %history
+	source := cmp.Or(req.Source, req.Code) // the cell as written, for %history
 	req.Code = ipysyntax.Transform(req.Code).Code
-	c := k.newCell(req, source, limits, out, hard)
-	if !req.Silent {
-		c.count = count
-	}
+	c := k.newCell(req, source, count, limits, out, hard)
 	c.run(ctx, s)
 	if dist, ok := k.installable(&c.result); ok && !req.Silent && !c.ended {
 		// Install the missing package and run the cell again.
@@ -311,7 +309,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			c.result.Notes = append(c.result.Notes, note)
 		} else {
 			s.Exec(k.Life(), container.ExecRequest{Code: invalidateCaches, Silent: true}, func(string, string) {})
-			c = k.newCell(req, source, limits, out, hard)
+			c = k.newCell(req, source, count, limits, out, hard)
 			c.run(ctx, s)
 		}
 	}
@@ -322,7 +320,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		// not only in kernelInfo.
 		r.Notes = append(r.Notes, note)
 	}
-	if !req.Silent {
+	if !req.Silent && count > 0 {
 		r.ExecutionCount = count
 	}
 	k.Track(nil)
@@ -340,9 +338,12 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 }
 
 // newCell is the cell about to run, known to Interrupt (its repeats).
-func (k *Kernel) newCell(req kernel.Request, source string, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
-	c := &containerCell{held: make(chan struct{}, 1), code: req.Code, source: source, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
+func (k *Kernel) newCell(req kernel.Request, source string, count int, limits kernel.Limits, out *kcore.Output, hard <-chan struct{}) *containerCell {
+	c := &containerCell{earlier: historyOf(req.Earlier), held: make(chan struct{}, 1), code: req.Code, source: source, file: k.opts.File, silent: req.Silent, limits: limits, spent: req.Spent, grace: k.opts.InterruptGrace, out: out, log: k.log,
 		life: k.Life(), hard: hard, onInput: req.OnInput, rep: kcore.NewRepeats(), inputs: req.Inputs, funcs: req.Functions}
+	if !req.Silent || req.Count > 0 { // a replay of a cell the document ran elsewhere is filed too
+		c.count = max(count, 0)
+	}
 	c.pip = func(context.Context, string) string { return "" } // a replay installs nothing
 	if !req.Silent {
 		c.lastError = req.LastError
@@ -461,4 +462,13 @@ func OptionsOf(cfg kernel.Config) Options {
 		Limits: kernel.LimitsOf(cfg.Settings), Env: cfg.Env, OnState: cfg.OnState, OnProgress: cfg.OnProgress, OnWarning: cfg.OnWarning,
 		Confirm: cfg.Confirm, Logger: cfg.Logger,
 	}
+}
+
+// historyOf is the driver's form of earlier cells for IPython's history.
+func historyOf(es []kernel.HistoryEntry) []container.HistoryEntry {
+	var out []container.HistoryEntry
+	for _, e := range es {
+		out = append(out, container.HistoryEntry{Count: e.Count, Code: e.Code, Source: e.Source, Value: e.Value})
+	}
+	return out
 }

@@ -4,6 +4,8 @@ package kerneltest
 import (
 	"context"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,4 +99,43 @@ func BlockedInHostCall(t testing.TB, k kernel.Kernel) <-chan kernel.Result {
 	k.Interrupt()
 	<-called
 	return res
+}
+
+// RunInterrupted runs req on k and interrupts it once: when the cell's
+// output first shows at (the cell prints it where the interrupt is to find
+// it), or, with at empty, once the code is on its way to the interpreter.
+// A timer would fire before a slow start reaches the cell on a busy
+// machine, and an interrupt of an idle kernel does nothing.
+func RunInterrupted(t testing.TB, k kernel.Kernel, req kernel.Request, at string) kernel.Result {
+	t.Helper()
+	var once sync.Once
+	interrupt := func() { once.Do(func() { go k.Interrupt() }) }
+	if at == "" {
+		sent := req.OnSent
+		req.OnSent = func() {
+			if sent != nil {
+				sent()
+			}
+			interrupt()
+		}
+	} else {
+		var seen strings.Builder
+		out := req.OnOutput
+		req.OnOutput = func(s kernel.Stream, text string) {
+			if out != nil {
+				out(s, text)
+			}
+			if seen.Len() < 1<<16 {
+				seen.WriteString(text)
+				if strings.Contains(seen.String(), at) {
+					interrupt()
+				}
+			}
+		}
+	}
+	r, err := k.Execute(context.Background(), req)
+	if err != nil {
+		t.Fatalf("execute %q: %v", req.Code, err)
+	}
+	return r
 }

@@ -41,14 +41,16 @@ func displayCode(code string, max int) (string, bool) {
 // preludeDisplayCode is displayCode for a session that ran the prelude:
 // the trailing expression is passed to its valueFunc, which a trivial
 // cell's feed runs in about 25 µs less than displayCode's lambda (Monty
-// builds a function object per run). The signatures of the cell's def
-// statements (signaturesCode) are kept before the value is shown: as
-// valueFunc's third argument, or on a line after the cell. With count, the
+// builds a function object per run). The signatures of the cell's
+// functions (signaturesCode, and lambdaValueCode for a lambda that is the
+// value) are kept before the value is shown: as valueFunc's third
+// argument, or on a line after the cell. With count, the
 // value goes into IPython's output history as Out[count]: valueFunc keeps
 // it in Out, _, __ and ___, and the cell binds _count (a walrus at the
 // module's level: Monty has no globals()), unless it is None or Out.
 func preludeDisplayCode(code string, max, count int) (string, bool) {
 	sigs := signaturesCode(code)
+	code = lambdaValueCode(code)
 	before, after := valueFunc+"((", "), "+strconv.Itoa(max)
 	if count > 0 {
 		n := strconv.Itoa(count)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
@@ -40,8 +39,7 @@ func TestFilesFollowTheNamespace(t *testing.T) {
 			t.Fatalf("%+v %+v", r, r.Error)
 		}
 	}
-	time.AfterFunc(200*time.Millisecond, func() { k.Interrupt() })
-	r := kerneltest.Run(t, k, replace(appendLine, "lost")+"\nwhile True:\n    pass")
+	r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: replace(appendLine, "lost") + "\nwhile True:\n    pass"}, "")
 	if r.Status != kernel.StatusInterrupted || len(r.Files) != 0 {
 		t.Fatalf("%+v", r)
 	}

@@ -45,9 +45,10 @@ type Options struct {
 	// Monty kernel leaves it off.
 	Shims bool
 	// History gives the cells IPython's history names: In, Out, _, __,
-	// ___, _N, _i, _ii, _iii, _iN, _ih, _oh, _dh. A Monty kernel alone
-	// keeps them; an auto kernel's leaves them to its container, whose
-	// history holds the cells that ran there.
+	// ___, _N, _i, _ii, _iii, _iN, _ih, _oh, _dh, each cell filed under
+	// its Request.Count when set. Both the monty and the auto backend
+	// keep them (an auto kernel files Monty's cells in its container's
+	// history when the document moves).
 	History bool
 	// OnState, when set, is told of every state change.
 	OnState func(kernel.State)
@@ -82,8 +83,12 @@ type Kernel struct {
 // SetPrelude sets code that every session runs, silently, before its first
 // cell: definitions that cells rewritten by the caller use (the auto
 // kernel's shims). A running session runs it before its next cell. The
-// prelude is part of the checkpoint, so an interrupt keeps it.
+// prelude is part of the checkpoint, so an interrupt keeps it. With
+// Options.History, IPython's history starts after it.
 func (k *Kernel) SetPrelude(code string) {
+	if k.opts.History {
+		code += historyPrelude
+	}
 	k.Mu.Lock()
 	k.prelude = code
 	k.Mu.Unlock()
@@ -149,6 +154,7 @@ func (k *Kernel) workerConfig() monty.Config {
 	c := WorkerConfig(k.opts.Binary, k.limits)
 	c.Limits.CellTime = budgetCeiling
 	c.Cwd, c.FS, c.ScriptName = k.opts.Dir, k.opts.Files, k.opts.ScriptName
+	c.BlockingReads = true // one cell at a time: see monty.Config
 	k.Mu.Lock()
 	env := k.opts.Env
 	if len(k.envSet) > 0 {
@@ -273,6 +279,20 @@ func (k *Kernel) discard() {
 	}
 }
 
+// automagic is code as IPython runs it: a line naming a line magic as
+// that magic, unless the name is bound.
+func (k *Kernel) automagic(ctx context.Context, w *monty.Worker, code string) (string, error) {
+	name, args, ok := ipysyntax.Automagic(code, container.HasLineMagic)
+	if !ok {
+		return code, nil
+	}
+	bound, err := k.bound(ctx, w, name)
+	if err != nil || bound {
+		return code, err
+	}
+	return ipysyntax.Escaped(name, args), nil
+}
+
 // magicError is the error of a cell with IPython syntax (u) run on Monty
 // alone.
 func magicError(u ipysyntax.Use) *contract.ExecutionError {
@@ -304,17 +324,15 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		k.fresh()
 		return kernel.Result{}, err
 	}
-	ctx, count, hard, end := k.Begin(ctx, req.Silent)
+	uncounted := req.Silent || req.Count == kernel.Uncounted
+	ctx, count, hard, end := k.Begin(ctx, uncounted)
 	defer end()
-	src := req.Code // the cell as written: tracebacks show its lines
-	if name, args, ok := ipysyntax.Automagic(req.Code, container.HasLineMagic); ok {
-		bound, err := k.bound(ctx, w, name)
-		if err != nil {
-			return kernel.Result{}, err
-		}
-		if !bound {
-			req.Code = ipysyntax.Escaped(name, args) // IPython's automagic: the line is that magic
-		}
+	if req.Count > 0 {
+		count = req.Count
+	}
+	src := req.Code // the cell as run: tracebacks show its lines
+	if req.Code, err = k.automagic(ctx, w, req.Code); err != nil {
+		return kernel.Result{}, err
 	}
 	t := ipysyntax.Transform(req.Code)
 	if u, ok := t.Single(); ok && (u.MontyAnswers(container.HasLineMagic) || u.Name == "env" && strings.TrimSpace(u.Args) == "") {
@@ -346,7 +364,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		if r.Stdout != "" && req.OnOutput != nil && !req.Silent {
 			req.OnOutput(kernel.Stdout, r.Stdout)
 		}
-		if !req.Silent {
+		if !uncounted {
 			r.ExecutionCount = count
 		}
 		return r, nil
@@ -361,7 +379,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			// kernel moves such a cell to a container, where IPython's
 			// shell answers.
 			r := kernel.Result{Status: kernel.StatusError, Backend: contract.BackendMonty, Runtime: "monty", Error: magicError(bad)}
-			if !req.Silent {
+			if !uncounted {
 				r.ExecutionCount = count
 			}
 			return r, nil
@@ -373,9 +391,18 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	out := kcore.NewCellOutput(limits.MaxOutputBytes, req)
 	given := req.Inputs
 	histCount := 0
-	if k.opts.History && !req.Silent {
+	if k.opts.History && !uncounted {
 		// Bound before the cell runs, and again when it is replayed.
-		req.Inputs = k.hist.inputs(given, count, t.Code, src, pysrc.Names(t.Code))
+		in, raw := t.Code, src
+		if req.Source != "" {
+			// The document's cell, which the code run was rewritten from.
+			raw = req.Source
+			if in, err = k.automagic(ctx, w, raw); err != nil {
+				return kernel.Result{}, err
+			}
+			in = ipysyntax.Transform(in).Code
+		}
+		req.Inputs = k.hist.inputs(given, count, in, raw, pysrc.Names(t.Code))
 		histCount = count
 	}
 	funcs, rec := kcore.Recording(req)
@@ -411,7 +438,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	r.Displays = displays.list(len(r.Stdout), len(r.Stderr))
 	r.Runtime = "monty"
-	if !req.Silent {
+	if !uncounted {
 		r.ExecutionCount = count
 	}
 

@@ -101,9 +101,8 @@ func TestErrorWithCellRelativeLines(t *testing.T) {
 func TestInterruptWhileTrueKeepsState(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
 	kerneltest.Run(t, k, "kept = [1, 2]")
-	time.AfterFunc(200*time.Millisecond, func() { k.Interrupt() })
 	start := time.Now()
-	r := kerneltest.Run(t, k, "kept.append(3)\nwhile True:\n    pass")
+	r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: "kept.append(3)\nwhile True:\n    pass"}, "")
 	if r.Status != kernel.StatusInterrupted {
 		t.Fatalf("%+v", r)
 	}
@@ -125,8 +124,7 @@ func TestInterruptWhileTrueKeepsState(t *testing.T) {
 
 func TestInterruptSleepInBand(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
-	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
-	r := kerneltest.Run(t, k, "import time\nstep = 1\ntime.sleep(60)\nstep = 2")
+	r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: "import time\nstep = 1\nprint('sleeping')\ntime.sleep(60)\nstep = 2"}, "sleeping")
 	if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
 		t.Fatalf("%+v", r)
 	}
@@ -138,8 +136,7 @@ func TestInterruptSleepInBand(t *testing.T) {
 		t.Fatalf("notes %q", r.Notes)
 	}
 	// A handler that catches the interrupt runs to its end.
-	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
-	r = kerneltest.Run(t, k, "try:\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    cleaned = True\n'done'")
+	r = kerneltest.RunInterrupted(t, k, kernel.Request{Code: "try:\n    print('sleeping')\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    cleaned = True\n'done'"}, "sleeping")
 	if r.Status != kernel.StatusOK || r.Value == nil || r.Value.Text != "'done'" {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
@@ -387,8 +384,7 @@ func TestInterruptRecoversSnapshotAndJournal(t *testing.T) {
 	if len(k.cp.journal) == 0 || k.cp.keeper == nil {
 		t.Fatalf("expected a snapshot and a journal: %d cells journaled", len(k.cp.journal))
 	}
-	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
-	if r := kerneltest.Run(t, k, "n = -1\nwhile True:\n    pass"); r.Status != kernel.StatusInterrupted {
+	if r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: "n = -1\nwhile True:\n    pass"}, ""); r.Status != kernel.StatusInterrupted {
 		t.Fatalf("%+v", r)
 	}
 	want := itoa(cells)
@@ -532,10 +528,10 @@ func TestInput(t *testing.T) {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
 	waiting := func(ctx context.Context, prompt string, password bool) (string, error) {
+		go k.Interrupt() // the cell waits for the answer now
 		<-ctx.Done()
 		return "", ctx.Err()
 	}
-	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
 	r, _ = k.Execute(context.Background(), kernel.Request{Code: "step = 1\ninput('q')\nstep = 2", OnInput: waiting})
 	if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {
 		t.Fatalf("%+v %+v", r, r.Error)
@@ -553,8 +549,7 @@ func TestPreludeInEverySession(t *testing.T) {
 	if r := kerneltest.Run(t, k, "v = __helper__(21)\nv"); r.Value == nil || r.Value.Text != "42" {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
-	time.AfterFunc(100*time.Millisecond, func() { k.Interrupt() })
-	if r := kerneltest.Run(t, k, "while True:\n    pass"); r.Status != kernel.StatusInterrupted {
+	if r := kerneltest.RunInterrupted(t, k, kernel.Request{Code: "while True:\n    pass"}, ""); r.Status != kernel.StatusInterrupted {
 		t.Fatalf("%+v", r)
 	}
 	if r := kerneltest.Run(t, k, "__helper__(v)"); r.Value == nil || r.Value.Text != "84" {

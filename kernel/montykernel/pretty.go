@@ -167,7 +167,7 @@ def __backyard_annotation__(a):
         return repr(a)
     raise TypeError("not an annotation inspect formats alike")
 def ` + sigFunc + `(*defs):
-    for name, parts in defs:
+    for name, qual, parts in defs:
         try:
             f, parts = parts()
             if not repr(f).startswith("<function '" + name + "' at "):
@@ -181,10 +181,13 @@ def ` + sigFunc + `(*defs):
                     s += repr(x[0])
                 else:
                     s += __backyard_annotation__(x[0])
-            __backyard_sigs__[f] = "<function __main__." + name + s + ">"
+            __backyard_sigs__[f] = "<function __main__." + qual + s + ">"
         except Exception:
             pass
     return None
+def ` + sigValueFunc + `(f, parts):
+    ` + sigFunc + `(("<lambda>", "<lambda>", lambda: (f, parts)))
+    return f
 __backyard_function__ = type(` + sigFunc + `)
 def __backyard_pretty__(p, v):
     ops = p.ops
@@ -315,13 +318,16 @@ def __backyard_shown__(v, m):
 `
 
 // sigFunc is the prelude's function that keeps the signatures of a
-// cell's def statements (pysrc.Signatures), which Monty's functions do not
-// carry (no __name__, __defaults__ or __annotations__): a function shows as
-// IPython shows it, "<function __main__.f(x, y=1)>", when a def of the
-// cells gave it its signature. signaturesCode calls it after the cell's
-// last statement: a def the cell did not reach has none. A function
-// without one (a method, a lambda, a nested or decorated def, a default or
-// annotation whose value cannot be had again) shows Monty's repr.
+// cell's functions (pysrc.Signatures: top-level defs, methods, lambdas
+// assigned to a name), which Monty's functions do not carry (no __name__,
+// __qualname__, __defaults__ or __annotations__): a function shows as
+// IPython shows it, "<function __main__.A.f(x, y=1)>", when the cells gave
+// it its signature. signaturesCode calls it after the cell's last
+// statement: a def the cell did not reach has none. A function without one
+// (a nested or decorated def, a lambda a function made, a default or
+// annotation whose value cannot be had again) shows Monty's repr, and a
+// bound method Monty's "<bound method>", which names neither its function
+// nor its instance.
 const sigFunc = "__backyard_sig__"
 
 // signaturesCode is the call of sigFunc with code's def statements, ""
@@ -336,22 +342,46 @@ func signaturesCode(code string) string {
 	var b strings.Builder
 	b.WriteString(sigFunc + "(")
 	for _, s := range sigs {
-		b.WriteString("(" + pysrc.StrRepr(s.Name) + ", lambda: (" + s.Name + ", (")
-		for _, p := range s.Parts {
-			switch p.Kind {
-			case pysrc.SigDefault:
-				b.WriteString("(" + p.Text + ",)")
-			case pysrc.SigAnnotation:
-				b.WriteString("[" + p.Text + "]")
-			default:
-				b.WriteString(pysrc.StrRepr(p.Text))
-			}
-			b.WriteString(", ")
-		}
-		b.WriteString("))), ")
+		b.WriteString("(" + pysrc.StrRepr(s.Name) + ", " + pysrc.StrRepr(s.Qual) + ", lambda: (" + s.Ref + ", " + partsCode(s) + ")), ")
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// partsCode is a tuple of s's parts as sigFunc reads them: text, a
+// default's value in a 1-tuple, an annotation's in a 1-list.
+func partsCode(s pysrc.Signature) string {
+	var b strings.Builder
+	b.WriteString("(")
+	for _, p := range s.Parts {
+		switch p.Kind {
+		case pysrc.SigDefault:
+			b.WriteString("(" + p.Text + ",)")
+		case pysrc.SigAnnotation:
+			b.WriteString("[" + p.Text + "]")
+		default:
+			b.WriteString(pysrc.StrRepr(p.Text))
+		}
+		b.WriteString(", ")
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// sigValueFunc is the prelude's function that keeps the signature of a
+// lambda that is a cell's trailing expression (pysrc.TrailingLambda) and
+// returns it: lambdaValueCode wraps the expression in a call of it.
+const sigValueFunc = "__backyard_sig_value__"
+
+// lambdaValueCode is code whose trailing expression, a lambda, keeps its
+// signature when it runs; code itself when it is no lambda whose
+// signature is known.
+func lambdaValueCode(code string) string {
+	s, start, end, ok := pysrc.TrailingLambda(code)
+	if !ok {
+		return code
+	}
+	return code[:start] + sigValueFunc + "((" + code[start:end] + "), " + partsCode(s) + ")" + code[end:]
 }
 
 // prettyWidth is IPython's max_width.

@@ -50,9 +50,10 @@ func TestPrettyValuesOnMonty(t *testing.T) {
 	}
 }
 
-// A function shows as IPython shows it only when a def of the cells gave
-// it a signature whose values can be had again; otherwise as Monty's repr
-// (its address as "0x…" here), never with another function's signature.
+// A function shows as IPython shows it only when a def, a method's def or
+// a lambda of the cells gave it a signature whose values can be had again;
+// otherwise as Monty's repr (its address as "0x…" here), never with another
+// function's signature.
 func TestFunctionSignaturesOnMonty(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
 	address := regexp.MustCompile(` at 0x[0-9a-f]+>`)
@@ -67,7 +68,17 @@ func TestFunctionSignaturesOnMonty(t *testing.T) {
 		{"def u(x):\n    pass\n1 / 0", ""},
 		{"u", "<function 'u' at 0x…>"}, // the cell raised before its signatures were kept
 		{"def v(x):\n    pass\nv = len\nv", "<built-in function len>"},
-		{"class C:\n    def m(self, a=1):\n        pass\nC.m", "<function 'm' at 0x…>"},
+		{"class C:\n    def m(self, a=1):\n        pass\nC.m", "<function __main__.C.m(self, a=1)>"},
+		{"class D:\n    def m(self):\n        pass\nold = D\nclass D:\n    def n(self):\n        pass\n[D.n, old.m]", "[<function __main__.D.n(self)>, <function 'm' at 0x…>]"}, // the class that had m was replaced
+		{"sq = lambda x, y=(1, 2): x\nsq", "<function __main__.<lambda>(x, y=(1, 2))>"},
+		{"lambda *a, k=None: a", "<function __main__.<lambda>(*a, k=None)>"},
+		{"lambda x=[]: x", "<function '<lambda>' at 0x…>"},
+		// Monty's functions carry no defaults or qualified name: a nested
+		// function, a lambda a function made, a bound method keep Monty's
+		// repr.
+		{"def outer(a):\n    def inner(y, z=1):\n        return y\n    return inner\nouter(5)", "<function 'inner' at 0x…>"},
+		{"def mk():\n    return lambda q: q\nmk()", "<function '<lambda>' at 0x…>"},
+		{"C().m", "<bound method>"},
 	} {
 		r := kerneltest.Run(t, k, c.code)
 		got := ""
