@@ -4,9 +4,10 @@ whether it leaves a container behind.
 Each run starts the server on the container backend, runs a cell in
 --sessions sessions (each its own container kernel; the server's warm
 pool refills behind the first), starts an endless cell in the last one
-when --busy is given, then closes stdin and times the exit. The Python
-MCP SDK's stdio client gives a server 2 s after closing stdin before it
-kills it.
+when --busy is given, then closes stdin and times the exit. A server
+answers the requests it read before its input ended, so with --busy the
+client also sends SIGTERM, the MCP spec's next step (the Python MCP SDK's
+stdio client sends it 2 s after closing stdin; here at once).
 
 With --hog N, N busy loops run beside (started and stopped here).
 
@@ -79,6 +80,8 @@ def one_run(args, ws):
     if args.log:
         print("closing stdin at", time.strftime("%H:%M:%S", time.gmtime()) + ".%03d" % (time.time() % 1 * 1000), file=sys.stderr)
     s.p.stdin.close()
+    if args.busy:
+        s.p.terminate()
     s.p.wait()
     took = (time.perf_counter() - t) * 1e3
     left = subprocess.run(["docker", "ps", "-aq", "--filter", f"label=dev.backyard-ls.pid={pid}"], capture_output=True, text=True).stdout.split()

@@ -56,6 +56,8 @@ type Engine struct {
 	mu     sync.Mutex
 	info   *EngineInfo
 	images map[string]string // image reference → ID, known to be present
+	// pullFailed are the references whose last pull failed (PullRetry).
+	pullFailed map[string]failedPull
 }
 
 // Connect opens the engine at host (empty: DOCKER_HOST, else the platform's
@@ -73,7 +75,7 @@ func Connect(ctx context.Context, host string, log *zap.Logger) (*Engine, error)
 	if err != nil {
 		return nil, fmt.Errorf("container engine address: %w", err)
 	}
-	e := &Engine{cli: cli, host: cli.DaemonHost(), log: log, images: map[string]string{}}
+	e := &Engine{cli: cli, host: cli.DaemonHost(), log: log, images: map[string]string{}, pullFailed: map[string]failedPull{}}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	ping, err := cli.Ping(pctx)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
@@ -19,6 +20,18 @@ type ImageMissingError struct{ Image string }
 
 func (e *ImageMissingError) Error() string {
 	return fmt.Sprintf("image %s is not on the container engine and pulling is off: pull it, or build the test image with scripts/build-test-image.sh", e.Image)
+}
+
+// PullRetry is how long a pull that failed is not tried again: without a
+// registry (offline) every kernel start would otherwise wait for the same
+// failure, once per cell that wants a container. An image built or loaded
+// meanwhile is found at once: the engine is asked for it first.
+const PullRetry = 30 * time.Second
+
+// failedPull is a pull's error and when it failed.
+type failedPull struct {
+	err error
+	at  time.Time
 }
 
 // ImageID returns the ID of ref when the engine has it; ok is false when it
@@ -54,9 +67,23 @@ func (e *Engine) EnsureImage(ctx context.Context, ref string, policy PullPolicy,
 	if policy == PullNever {
 		return "", &ImageMissingError{Image: ref}
 	}
+	e.mu.Lock()
+	failed, ok := e.pullFailed[ref]
+	e.mu.Unlock()
+	if ok && time.Since(failed.at) < PullRetry {
+		return "", fmt.Errorf("%w (not pulled again until %s after that failure)", failed.err, PullRetry)
+	}
 	if err := e.pull(ctx, ref, onProgress); err != nil {
+		if ctx.Err() == nil {
+			e.mu.Lock()
+			e.pullFailed[ref] = failedPull{err: err, at: time.Now()}
+			e.mu.Unlock()
+		}
 		return "", err
 	}
+	e.mu.Lock()
+	delete(e.pullFailed, ref)
+	e.mu.Unlock()
 	id, ok, err = e.ImageID(ctx, ref)
 	if err == nil && !ok {
 		err = fmt.Errorf("pull %s: the engine reported success but has no such image", ref)

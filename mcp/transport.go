@@ -30,8 +30,9 @@ func (s *Server) StdioTransport() sdk.Transport { return s.NewTransport(os.Stdin
 // SDK's stdio transport does, except that no message ends the connection:
 // one over contract.MaxRequestBytes is read past without being held and
 // answered (a tools/call with a tool error, another request with a
-// JSON-RPC error), a line that is not JSON gets a parse error, and a
-// request the client cancelled gets no response (the spec's rule).
+// JSON-RPC error), a line that is not JSON gets a parse error, a request
+// the client cancelled gets no response (the spec's rule), and the requests
+// read before the input ends are answered before the server exits.
 func (s *Server) NewTransport(r io.Reader, w io.Writer) sdk.Transport {
 	return &transport{r: r, w: w, log: s.log}
 }
@@ -49,7 +50,117 @@ func (t *transport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cancelFilter{Connection: conn, cancelled: newCancelSet()}, nil
+	return &answerAll{Connection: &cancelFilter{Connection: conn, cancelled: newCancelSet()}, log: t.log, serving: ctx, open: map[jsonrpc.ID]bool{},
+		outgoing: map[jsonrpc.ID]bool{}, changed: make(chan struct{}, 1), closed: make(chan struct{})}, nil
+}
+
+// answerAll holds the end of the client's input back from the SDK until
+// every request read before it is answered. The SDK cancels the requests in
+// flight when its reader ends (go-sdk issue 1061), so a client that writes
+// its requests and then closes stdin, as a JSON-RPC client of a finished
+// stream may, would get no answers: not even to initialize, which then
+// makes the initialized notification come "before initialize". Each
+// request still ends within its limits (a cell's time limit); a client
+// that will not wait sends SIGTERM, the spec's next step, and a request it
+// cancelled is not waited for.
+type answerAll struct {
+	sdk.Connection
+	log *zap.Logger
+	// serving ends when the server stops (SIGTERM): the SDK's own contexts
+	// never end, and its Close waits for the requests in flight.
+	serving context.Context
+
+	mu sync.Mutex
+	// open are the client's requests read and not answered; outgoing, the
+	// server's requests to the client not answered, which can get no
+	// answer once the input ended: the SDK must see the end to give up on
+	// them (the requests that wait for them end with them).
+	open, outgoing map[jsonrpc.ID]bool
+	// broken: a write failed, and the SDK writes nothing more
+	broken    bool
+	changed   chan struct{} // a request was answered, the server asked one or a write failed
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+func (a *answerAll) Read(ctx context.Context) (jsonrpc.Message, error) {
+	// The server's stop ends the read, and with it the requests in flight,
+	// which the SDK's Close would otherwise wait for.
+	ctx, cancel := context.WithCancel(ctx)
+	defer context.AfterFunc(a.serving, cancel)()
+	defer cancel()
+	m, err := a.Connection.Read(ctx)
+	if err != nil {
+		a.drain(ctx, err)
+		return nil, err
+	}
+	a.mu.Lock()
+	switch m := m.(type) {
+	case *jsonrpc.Request:
+		if m.IsCall() {
+			a.open[m.ID] = true
+		} else if m.Method == methodCancelled {
+			delete(a.open, cancelledID(m.Params)) // it gets no answer
+		}
+	case *jsonrpc.Response:
+		delete(a.outgoing, m.ID)
+	}
+	a.mu.Unlock()
+	return m, nil
+}
+
+// drain waits until the requests read are answered, the server asks the
+// client something, a write fails, the connection closes, the server stops
+// or ctx ends.
+func (a *answerAll) drain(ctx context.Context, end error) {
+	a.mu.Lock()
+	n := len(a.open)
+	a.mu.Unlock()
+	if n > 0 {
+		a.log.Info("the input ended: answering the requests read before it", zap.Int("requests", n), zap.Error(end))
+	}
+	for {
+		a.mu.Lock()
+		done := len(a.open) == 0 || len(a.outgoing) > 0 || a.broken
+		a.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-a.changed:
+		case <-a.closed:
+			return
+		case <-a.serving.Done():
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (a *answerAll) Write(ctx context.Context, m jsonrpc.Message) error {
+	err := a.Connection.Write(ctx, m)
+	a.mu.Lock()
+	a.broken = a.broken || err != nil
+	switch m := m.(type) {
+	case *jsonrpc.Response:
+		delete(a.open, m.ID)
+	case *jsonrpc.Request:
+		if m.IsCall() {
+			a.outgoing[m.ID] = true
+		}
+	}
+	a.mu.Unlock()
+	select {
+	case a.changed <- struct{}{}:
+	default:
+	}
+	return err
+}
+
+func (a *answerAll) Close() error {
+	a.closeOnce.Do(func() { close(a.closed) })
+	return a.Connection.Close()
 }
 
 // lockedWriter keeps the SDK's messages and the filter's answers whole.

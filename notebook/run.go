@@ -273,7 +273,7 @@ func (e *execution) run(s *session) {
 	k, gen, limit, err := s.kernelForRun()
 	if err != nil {
 		if !errors.Is(err, errDocumentClosed) {
-			nb.ev.Message(Error, fmt.Sprintf("backyard: cannot create a %s kernel for %s: %v", s.configuredBackend(), DisplayName(e.doc.uri), err))
+			nb.ev.Message(Error, "backyard: "+s.cannotCreate(err).Error())
 		}
 		e.finish(s, kernelErrorRecord(e, s.configuredBackend(), err, time.Since(started)), noDiag, gen)
 		return
@@ -465,6 +465,16 @@ func DisplayName(uri string) string {
 		return uri[i+1:]
 	}
 	return uri
+}
+
+// cannotCreate says that no kernel could be made for the document.
+func (s *session) cannotCreate(err error) error {
+	b := s.configuredBackend()
+	kind := "a " + BackendTitle(b) + " kernel"
+	if b == contract.BackendAuto {
+		kind = "an auto kernel"
+	}
+	return fmt.Errorf("cannot create %s for %s: %w", kind, DisplayName(s.doc.uri), err)
 }
 
 // BackendTitle names a backend for a person.

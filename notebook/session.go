@@ -188,6 +188,16 @@ func (s *session) kernel() (kernel.Kernel, int, error) {
 	return k, gen, nil
 }
 
+// StartKernel creates the document's kernel now, when it has none, so that
+// a program learns before its first run whether one can be made; the
+// kernel starts its backend on the first run, as always.
+func (d *Document) StartKernel() error {
+	if _, _, err := d.sess.kernel(); err != nil {
+		return d.sess.cannotCreate(err)
+	}
+	return nil
+}
+
 // kernelForRun returns the kernel, its generation and the output limit.
 func (s *session) kernelForRun() (kernel.Kernel, int, int, error) {
 	k, gen, err := s.kernel()

@@ -169,3 +169,43 @@ func TestHelpExitsZero(t *testing.T) {
 		}
 	}
 }
+
+// Without a Monty worker anywhere, run says so once, before any cell's
+// header, and exits 2 (it could not run), not 1 (a cell failed).
+func TestRunWithoutWorker(t *testing.T) {
+	home := t.TempDir()
+	nb := notebookFile(t, "# %%\nx = 1\nx\n")
+	env := []string{"PATH=" + filepath.Join(home, "bin"), "HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data")}
+	for _, args := range [][]string{{"run", "--workspace", filepath.Dir(nb), nb}, {"run", "--json", "--workspace", filepath.Dir(nb), nb}} {
+		out, stderr, code := backyardAs(t, home, env, "", args...)
+		if code != 2 || out != "" {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+		}
+		want := "backyard-ls run: cannot create an auto kernel for nb.py: monty worker binary not found"
+		if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
+			t.Fatalf("%v: stderr %q, want one line starting %q", args, stderr, want)
+		}
+	}
+}
+
+// Offline (an image no registry can give), the cells Monty raised in are
+// shown as Monty ran them; that no container could confirm them is said
+// once, under the first.
+func TestRunOfflineSaysNoContainerOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	nb := notebookFile(t, "# %%\nx = {}\n# %%\nx['a']\n# %%\n1 / 0\n# %%\nint('z')\n")
+	out, stderr, code := backyard(t, "run", "--image", "registry.invalid/backyard-ls/missing:1", "--workspace", filepath.Dir(nb), nb)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"KeyError: 'a'", "ZeroDivisionError: division by zero", "ValueError: invalid literal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "[auto: "); n != 1 || !strings.Contains(out, "could not be compared with CPython's") || !strings.Contains(out, "pull registry.invalid") {
+		t.Fatalf("%d notes, want one saying why:\n%s", n, out)
+	}
+}

@@ -34,7 +34,7 @@ func runRun(args []string) int {
 	workspace := fs.String("workspace", "", "the folder the cells see, read-only (default: FILE's project, the nearest folder above it with .git, pyproject.toml or setup.cfg, else FILE's folder; never / or the home folder, which only this flag shows)")
 	saveFiles := fs.Bool("save-files", false, "at the end, write the files the cells wrote (kept apart by files.write=sandbox) to the workspace")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: backyard-ls run [flags] FILE.py\n\nRuns every code cell of FILE.py in order, in FILE's folder, and prints each cell's output.\nExit status 1 when any cell failed.")
+		fmt.Fprintln(fs.Output(), "usage: backyard-ls run [flags] FILE.py\n\nRuns every code cell of FILE.py in order, in FILE's folder, and prints each cell's output.\nExit status 1 when any cell failed, 2 when it could not run (bad flags, no file, no kernel).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,6 +101,12 @@ func runRun(args []string) int {
 		stop()
 	}()
 
+	// The kernel first: without one (no Monty worker) the run is a setup
+	// error, said once, before any cell's header.
+	if err := d.StartKernel(); err != nil {
+		fmt.Fprintln(os.Stderr, "backyard-ls run:", err)
+		return 2
+	}
 	if cfg.Settings.Prewarm {
 		d.Prewarm()
 	}
@@ -128,7 +134,10 @@ func runRun(args []string) int {
 		}
 		rec := execs[0]
 		if rec.Error != nil && rec.Error.EName == "KernelError" {
-			fmt.Fprintln(os.Stderr, "backyard-ls run:", rec.Error.EValue)
+			if rec.Status == contract.StatusInterrupted {
+				// Else the notebook said why (Message).
+				fmt.Fprintln(os.Stderr, "backyard-ls run:", rec.Error.EValue)
+			}
 			return 2
 		}
 		if rec.Status != contract.StatusOK {

@@ -104,6 +104,9 @@ type Kernel struct {
 	// lost are notes on journal cells that could not be replayed in the
 	// container (they were dropped): the next result shows them.
 	lost []string
+	// saidNoContainer: a result said that no container could check it;
+	// the next ones stay quiet until a container starts.
+	saidNoContainer bool
 	// hist are the cells Monty ran, in IPython's history; the container's
 	// history holds those counted up to filed: it files the others with
 	// the next cell it runs for the document (kernel.Request.Earlier).
@@ -508,7 +511,7 @@ func (a *Kernel) check(ctx context.Context, req kernel.Request, c *cell, rec *kc
 	defer a.sync.Unlock()
 	ctr, err := a.syncedContainer(ctx, false)
 	if err != nil {
-		return a.unconfirmed(c, rec, mr, why, "no container could confirm it: "+err.Error()), nil
+		return a.unconfirmed(c, rec, mr, why, a.noContainer(ctx, err)), nil
 	}
 	creq := req
 	creq.OnOutput = shown.resume(req.OnOutput)
@@ -591,12 +594,36 @@ func (a *Kernel) followDraws(ctx context.Context, ctr kernel.Kernel, rec *kcore.
 	}
 }
 
-// unconfirmed is Monty's result shown without CPython's word on it.
+// unconfirmed is Monty's result shown without CPython's word on it, and
+// why (msg; "" leaves the result without a note).
 func (a *Kernel) unconfirmed(c *cell, rec *kcore.Replayable, mr kernel.Result, why rule, msg string) kernel.Result {
 	a.log.Info("Monty's result is unconfirmed", zap.String("rule", why.id), zap.String("why", msg))
 	a.record(c, rec, mr, false)
-	mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckUnconfirmed, Note: "Monty's result could not be compared with CPython's: " + msg}
+	mr.Routing = &contract.Routing{Rule: why.id, Reason: why.reason, Check: contract.CheckUnconfirmed}
+	if msg != "" {
+		mr.Routing.Note = "Monty's result could not be compared with CPython's: " + msg
+	}
 	return mr
+}
+
+// noContainer is the note on a result no container could check (err: why
+// not). That none could start is said once, as IPython would warn once:
+// the results after it are unconfirmed without a word, until a container
+// starts. A cell that needs the container still says why it cannot run
+// (BackendUnavailable).
+func (a *Kernel) noContainer(ctx context.Context, err error) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.started || ctx.Err() != nil {
+		// It started but could not catch up, or the cell was stopped.
+		return "no container could confirm it: " + err.Error()
+	}
+	a.log.Info("no container to check a cell", zap.Error(err))
+	if a.saidNoContainer {
+		return ""
+	}
+	a.saidNoContainer = true
+	return "no container could confirm it, nor the results of the next cells that want a check (they say no more until one starts): " + err.Error()
 }
 
 func (a *Kernel) setStale() {
@@ -740,7 +767,7 @@ func (a *Kernel) container(ctx context.Context) (ContainerKernel, error) {
 		return nil, err
 	}
 	a.mu.Lock()
-	a.started = true
+	a.started, a.saidNoContainer = true, false
 	a.mu.Unlock()
 	return ctr, nil
 }
@@ -1049,6 +1076,7 @@ func (a *Kernel) Restart(ctx context.Context) error {
 	a.ctr, a.moved, a.movedBy, a.count, a.started = nil, false, rule{}, 0, false
 	a.warmDone = nil
 	a.journal, a.synced, a.stale, a.drift, a.cells, a.lost = nil, 0, false, "", nil, nil
+	a.saidNoContainer = false
 	a.hist, a.filed = nil, 0
 	clear(a.redrawNoted)
 	a.gen++

@@ -245,11 +245,54 @@ func TestAutoWithoutEngineStaysOnMonty(t *testing.T) {
 	if r := kerneltest.Run(t, a, "x + 1"); r.Backend != contract.BackendMonty || r.Value.Text != "2" {
 		t.Fatalf("%+v", r)
 	}
-	// Monty's errors and limits are shown, saying that CPython was not asked.
-	for _, code := range []string{"x / 0", "(x).bit_length()", "def f(n):\n    return f(n + 1)\nf(0)"} {
+	// Monty's errors and limits are shown unconfirmed; the first says that
+	// CPython was not asked, the others say no more.
+	for i, code := range []string{"x / 0", "(x).bit_length()", "def f(n):\n    return f(n + 1)\nf(0)"} {
 		r := kerneltest.Run(t, a, code)
-		if r.Status != kernel.StatusError || r.Backend != contract.BackendMonty || r.Routing == nil || r.Routing.Check != contract.CheckUnconfirmed || !strings.Contains(r.Routing.Note, "could not be compared") {
+		if r.Status != kernel.StatusError || r.Backend != contract.BackendMonty || r.Routing == nil || r.Routing.Check != contract.CheckUnconfirmed ||
+			(i == 0) != strings.Contains(r.Routing.Note, "could not be compared") || i > 0 && r.Routing.Note != "" {
 			t.Fatalf("%q: %+v %+v", code, r.Error, r.Routing)
+		}
+	}
+}
+
+// Offline, a container start that failed to pull its image is said once,
+// under the first cell that wanted a check; the next such cells show
+// Monty's result without a note and without waiting for another pull. A
+// cell that needs the container says why it cannot run, every time.
+// Restart, like a new kernel, says it again.
+func TestAutoNoContainerIsSaidOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine")
+	}
+	const image = "registry.invalid/backyard-ls/missing:1" // .invalid never resolves
+	a, err := New(testConfig(func(s *contract.Settings) { s.Container.Image = image }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for round := range 2 {
+		kerneltest.Run(t, a, "x = 1")
+		r := kerneltest.Run(t, a, "x / 0")
+		if r.Error == nil || r.Error.EName != "ZeroDivisionError" || r.Routing == nil || r.Routing.Check != contract.CheckUnconfirmed ||
+			!strings.Contains(r.Routing.Note, "could not be compared") || !strings.Contains(r.Routing.Note, "pull "+image) {
+			t.Fatalf("round %d, first check: %+v %+v", round, r.Error, r.Routing)
+		}
+		for _, code := range []string{"{}['k']", "int('x')"} {
+			r := kerneltest.Run(t, a, code)
+			if r.Status != kernel.StatusError || r.Backend != contract.BackendMonty || r.Routing == nil || r.Routing.Check != contract.CheckUnconfirmed || r.Routing.Note != "" {
+				t.Fatalf("round %d, %q: %+v %+v", round, code, r.Error, r.Routing)
+			}
+		}
+		r = kerneltest.Run(t, a, "import numpy")
+		if !r.Unavailable || r.Error.EName != "BackendUnavailable" || !strings.Contains(r.Error.EValue, "pull "+image) || !strings.Contains(r.Error.EValue, "not pulled again") {
+			t.Fatalf("round %d, a cell that needs the container: %+v", round, r.Error)
+		}
+		if r := kerneltest.Run(t, a, "x + 1"); r.Backend != contract.BackendMonty || r.Value == nil || r.Value.Text != "2" {
+			t.Fatalf("round %d: %+v", round, r)
+		}
+		if err := a.Restart(context.Background()); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
