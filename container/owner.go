@@ -45,12 +45,10 @@ func ownerLabels() map[string]string {
 }
 
 // ownerGone reports whether the process named by a container's labels has
-// exited. Containers of other machines are never gone: their PIDs mean
+// exited, for containers labelled with host (this machine's, or a test's
+// own). Containers of other machines are never gone: their PIDs mean
 // nothing here.
-func ownerGone(labels map[string]string) bool { return ownerGoneOn(owner[LabelHost], labels) }
-
-// ownerGoneOn is ownerGone for containers labelled with host.
-func ownerGoneOn(host string, labels map[string]string) bool {
+func ownerGone(host string, labels map[string]string) bool {
 	if labels[LabelHost] != host || labels[LabelInstance] == owner[LabelInstance] {
 		return false
 	}

@@ -32,7 +32,7 @@ func (e *Engine) ReapOrphans(ctx context.Context) ([]string, error) {
 // reapOrphansOf is ReapOrphans for the containers labelled with host.
 func (e *Engine) reapOrphansOf(ctx context.Context, host string) ([]string, error) {
 	return e.removeWhere(ctx, filters.NewArgs(filters.Arg("label", LabelKernel+"=1"), filters.Arg("label", LabelHost+"="+host)),
-		func(labels map[string]string) bool { return ownerGoneOn(host, labels) })
+		func(labels map[string]string) bool { return ownerGone(host, labels) })
 }
 
 // RemoveOwned removes every kernel container of this process on this engine:

@@ -221,21 +221,21 @@ func TestOwnerGone(t *testing.T) {
 		l[LabelInstance], l[LabelPID], l[LabelPIDStart] = "other", pid, start
 		return l
 	}
-	if ownerGone(me) {
+	if ownerGone(owner[LabelHost], me) {
 		t.Fatal("this process is not gone")
 	}
-	if ownerGone(other("1", proc.StartTime(1))) {
+	if ownerGone(owner[LabelHost], other("1", proc.StartTime(1))) {
 		t.Fatal("pid 1 is alive")
 	}
-	if !ownerGone(other("1", "12345")) {
+	if !ownerGone(owner[LabelHost], other("1", "12345")) {
 		t.Fatal("pid 1 with another start time is a reused PID")
 	}
 	dead := other("999999999", "")
-	if proc.Alive(999999999) || !ownerGone(dead) {
+	if proc.Alive(999999999) || !ownerGone(owner[LabelHost], dead) {
 		t.Fatal("a dead PID is gone")
 	}
 	dead[LabelHost] = "another-machine"
-	if ownerGone(dead) {
+	if ownerGone(owner[LabelHost], dead) {
 		t.Fatal("another machine's container is never reaped")
 	}
 }

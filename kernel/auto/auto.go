@@ -107,7 +107,7 @@ type Kernel struct {
 	// saidNoContainer: a result said that no container could check it;
 	// the next ones stay quiet until a container starts.
 	saidNoContainer bool
-	// hist are the cells Monty ran, in IPython's history; the container's
+	// hist are the cells Monty ran (Code as written), in IPython's history; the container's
 	// history holds those counted up to filed: it files the others with
 	// the next cell it runs for the document (kernel.Request.Earlier).
 	hist  []kernel.HistoryEntry
@@ -347,7 +347,8 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	c := analyze(req.Code)
 	c.setting = setsKernel(code)
 	if !req.Silent {
-		c.filed = kernel.HistoryEntry{Count: req.Count, Code: ipysyntax.Transform(code).Code, Source: req.Source}
+		// Code as written: earlier transforms it, only for a container.
+		c.filed = kernel.HistoryEntry{Count: req.Count, Code: code, Source: req.Source}
 	}
 	p := planCell(c, caps, a.montyFile)
 	if p.route != nil {
@@ -882,6 +883,7 @@ func (a *Kernel) earlier(n int) []kernel.HistoryEntry {
 	var out []kernel.HistoryEntry
 	for _, e := range a.hist {
 		if e.Count > a.filed && e.Count < n {
+			e.Code = ipysyntax.Transform(e.Code).Code // In[n] holds it as IPython transforms it
 			out = append(out, e)
 		}
 	}

@@ -394,8 +394,9 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if k.opts.History && !uncounted {
 		// Bound before the cell runs, and again when it is replayed.
 		in, raw := t.Code, src
-		if req.Source != "" {
-			// The document's cell, which the code run was rewritten from.
+		if req.Source != "" && req.Source != src {
+			// The document's cell, which the code run was rewritten from
+			// (as it is, it is src, whose forms are at hand).
 			raw = req.Source
 			if in, err = k.automagic(ctx, w, raw); err != nil {
 				return kernel.Result{}, err
