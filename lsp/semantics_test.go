@@ -110,17 +110,17 @@ func TestInterruptTwiceInContainer(t *testing.T) {
 		t.Skip("needs a container engine")
 	}
 	c := start(t, lsptest.Neovim07, map[string]any{"backyard": map[string]any{"backend": "container", "container": map[string]any{"image": containertest.Image()}}})
-	uri := open(t, c, "twice.py", "# %%\nkept = 1\n# %%\ntry:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    kept = 2\n    while True:\n        pass\n# %%\nkept\n")
+	uri := open(t, c, "twice.py", "# %%\nkept = 1\n# %%\ntry:\n    print('looping', flush=True)\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    kept = 2\n    print('caught', flush=True)\n    while True:\n        pass\n# %%\nkept\n")
 	run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
 	var res runResult
 	if err := c.Command(testCtx(t), contract.CmdRunCell, map[string]any{"uri": uri, "line": 3, "wait": false}, &res); err != nil {
 		t.Fatal(err)
 	}
 	id := res.Queued[0]
-	if _, _, err := c.Wait(testCtx(t), 0, lsptest.ExecutionState(id, "running")); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(500 * time.Millisecond)
+	// Each interrupt waits for the cell to show it is where the interrupt
+	// is meant to land: one sent before the cell reaches its try, or the
+	// second before the handler runs, would end the cell at once.
+	await(t, c, lsptest.OutputContains(id, contract.Stdout, "looping\n"))
 	interrupt := func() {
 		var r contract.InterruptResult
 		if err := c.Command(testCtx(t), contract.CmdInterrupt, map[string]any{"uri": uri}, &r); err != nil || !r.Interrupted {
@@ -128,7 +128,8 @@ func TestInterruptTwiceInContainer(t *testing.T) {
 		}
 	}
 	interrupt()
-	time.Sleep(4 * time.Second) // past the old 3 s grace period
+	await(t, c, lsptest.OutputContains(id, contract.Stdout, "caught\n"))
+	time.Sleep(4 * time.Second) // past the old 3 s grace period: nothing may end the cell
 	var info contract.KernelInfo
 	if err := c.Command(testCtx(t), contract.CmdKernelInfo, map[string]any{"uri": uri}, &info); err != nil || info.State != contract.KernelBusy {
 		t.Fatalf("%+v %v", info, err)
@@ -141,7 +142,7 @@ func TestInterruptTwiceInContainer(t *testing.T) {
 	if done.Execution == nil || done.Execution.Status != "interrupted" {
 		t.Fatalf("%s", mustJSON(done))
 	}
-	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 11})
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 13})
 	if len(ex) != 1 || ex[0].Result == nil || ex[0].Result.Text != "2" || ex[0].ExecutionCount != 3 {
 		t.Fatalf("%s", mustJSON(ex))
 	}

@@ -207,8 +207,8 @@ func (s *Server) reapIdle() {
 		}
 		s.mu.Unlock()
 		for _, x := range idle {
-			s.log.Info("closing an idle session", zap.String("session", x.name))
 			s.drop(x)
+			s.log.Info("closed an idle session", zap.String("session", x.name))
 		}
 	}
 }

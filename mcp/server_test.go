@@ -8,6 +8,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 	"github.com/backyard-ls/backyard-ls/contract"
@@ -127,9 +129,16 @@ func TestSessionsAreBounded(t *testing.T) {
 }
 
 func TestIdleSessionsClose(t *testing.T) {
-	_, cs := connect(t, mcp.Options{IdleTimeout: 300 * time.Millisecond})
+	core, logs := observer.New(zap.InfoLevel)
+	_, cs := connect(t, mcp.Options{IdleTimeout: 300 * time.Millisecond, Logger: zap.New(core)})
 	callTool(t, cs, "run_python", map[string]any{"code": "kept = 1", "session": "s"})
-	time.Sleep(time.Second)
+	// Waits for the reaper to say it closed the session: a fixed second
+	// may pass on a busy machine before the reaper runs.
+	for deadline := time.Now().Add(2 * time.Minute); logs.FilterMessage("closed an idle session").Len() == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle session was not closed")
+		}
+	}
 	// The idle session was closed: its names are gone.
 	if _, m := callTool(t, cs, "run_python", map[string]any{"code": "kept", "session": "s"}); m["status"] != "error" || m["execution_count"] != 1.0 {
 		t.Fatalf("%v", m)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +14,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/backyard-ls/backyard-ls/container/containertest"
 )
@@ -222,13 +223,22 @@ func TestBatchInterrupt(t *testing.T) {
 	cmd := exec.Command(binary, "batch", "--image", containertest.Image(), "--runtime", "runc")
 	cmd.Stdin = f
 	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
+	cmd.Stderr = &e
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * time.Second)
+	// Ctrl+C once the first record is out, so the batch is under way (a
+	// fixed 3 s could end before a busy machine started it).
+	lines := bufio.NewReader(stdout)
+	first, _ := lines.ReadString('\n')
+	o.WriteString(first)
 	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
+	io.Copy(&o, lines)
+	err = cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 		t.Fatalf("%v: %s", err, e.String())

@@ -143,16 +143,22 @@ func TestWarmPoolNeverPulls(t *testing.T) {
 	opts := warmOptions("runc", 0)
 	opts.Container.Image = "backyard-python:not-here"
 	Warm(opts)
-	time.Sleep(time.Second)
+	// Waits for the failed start to be noted (a busy engine may take
+	// seconds to say the image is missing), then looks at the pool.
+	k, _ := New(opts)
+	failed := func() bool {
+		warm.mu.Lock()
+		defer warm.mu.Unlock()
+		sl := warm.slots[warmKey(k.config())]
+		return sl != nil && !sl.failedAt.IsZero()
+	}
+	for deadline := time.Now().Add(2 * time.Minute); !failed(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the failed start was not noted")
+		}
+	}
 	if WarmReady(opts) != 0 {
 		t.Fatal("filled without the image")
-	}
-	k, _ := New(opts)
-	warm.mu.Lock()
-	sl := warm.slots[warmKey(k.config())]
-	warm.mu.Unlock()
-	if sl == nil || sl.failedAt.IsZero() {
-		t.Fatal("the failed start was not noted")
 	}
 }
 
