@@ -555,6 +555,22 @@ def _run(code_obj, ns):
     return eval(code_obj, ns)
 
 
+def _run_compiling(tree, fname, flags, ns):
+    """Runs the statements of a cell that parses but does not compile (an
+    await with %autoawait off, a return outside a function) up to the first
+    that does not compile, as IPython compiles and runs a cell's statements
+    one by one."""
+    import ast
+
+    for node in tree.body:
+        try:
+            code = compile(ast.Module([node], []), fname, "exec", flags, dont_inherit=True)
+        except SyntaxError:
+            return
+        _st.in_cell = True
+        _run(code, ns)
+
+
 def _cell_end(silent, after_value):
     """The end of a cell, as IPython's post_execute: the inline backend
     shows the open figures as display outputs (after the value, when there
@@ -590,7 +606,7 @@ def _execute(req, ns):
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
     # The __future__ features earlier cells imported stay on, as IPython
     # keeps its compiler's flags across cells.
-    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
+    flags = (getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) if _ipy_state["autoawait"] else 0) | _st.future  # %autoawait
     done = {"t": "done", "id": req["id"], "status": "ok"}
     raised = True
     _ipy_state["shown_exc"] = None
@@ -615,16 +631,25 @@ def _execute(req, ns):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
     try:
         try:
-            tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+            tree = _ipy_wrapped(compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True))
             last = None
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
                 last = tree.body.pop()
-            body = compile(tree, fname, "exec", flags, dont_inherit=True)
+            try:
+                body = compile(tree, fname, "exec", flags, dont_inherit=True)
+            except SyntaxError:
+                _run_compiling(tree, fname, flags, ns)
+                raise
             _st.future |= body.co_flags & _FUTURE_FLAGS
             flags |= _st.future
             expr = None
             if last is not None:
-                expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
+                try:
+                    expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
+                except SyntaxError:
+                    _st.in_cell = True
+                    _run(body, ns)  # the statements before it run, as in IPython
+                    raise
             _st.in_cell = True
             _run(body, ns)
             value = _run(expr, ns) if expr is not None else None
@@ -679,6 +704,13 @@ def _execute(req, ns):
             return 1
         _ipy_state["last_exc"] = e  # for %tb and %debug
         done["status"] = "error"
+        if _ipy_state["pdb"] and not silent and _ipy_shell is not None:
+            # %pdb on: the debugger starts on the error; its prompt meets
+            # a front end without stdin, an error raised handling this one.
+            try:
+                _ipy_shell._post_mortem(e)
+            except BaseException as stop:  # noqa: B036 - the error the kernel reports
+                e = stop
         try:
             done["error"] = _error(e, fname)
         except BaseException as e2:  # noqa: B036 - e.g. a RecursionError walking a deep chain

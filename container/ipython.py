@@ -167,7 +167,9 @@ class _Capture:
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
              "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": "",
              "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None, "extensions": set(),
-             "xmode": "Context", "plain_only": False, "doctest": None}
+             "xmode": "Context", "plain_only": False, "doctest": None,
+             "pdb": False, "autocall": 0, "autocall_save": None, "autoawait": True, "loop_runner": "asyncio", "colors": "nocolor",
+             "code_wraps": {}}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -2126,6 +2128,11 @@ class _IPyShell:
         if exc is None:
             print("ERROR:root:No traceback has been produced, nothing to debug.", file=_ipy_sys.stderr)
             return None
+        self._post_mortem(exc)
+
+    def _post_mortem(self, exc):
+        """The debugger on exc's last frame (%debug, or an error with %pdb
+        on): its place, then its prompt, which cannot read stdin."""
         import linecache
 
         tb = exc.__traceback__
@@ -2636,6 +2643,413 @@ class _IPyShell:
         return self._cell_svg(line, cell)
 
 
+    # -- the debugger, autocall, autoawait, colors --------------------------
+
+    def _line_pdb(self, line):
+        """Turns the debugger on or off for the exceptions of later cells:
+        %pdb on (or 1), %pdb off (or 0), or %pdb alone to toggle. With it
+        on, a cell's exception stops in the debugger at its last frame."""
+        arg = line.strip().lower()
+        if arg:
+            on = {"off": False, "0": False, "on": True, "1": True}.get(arg)
+            if on is None:
+                print("Incorrect argument. Use on/1, off/0, or nothing for a toggle.")
+                return None
+        else:
+            on = not _ipy_state["pdb"]
+        _ipy_state["pdb"] = on
+        print("Automatic pdb calling has been turned", "ON" if on else "OFF")
+        return None
+
+    def _line_autocall(self, line):
+        """Calls a callable written without parentheses: %autocall 0 (off),
+        1 (smart: only with arguments on the line), 2 (full: a bare name
+        too), or %autocall alone to toggle, back to the last mode on."""
+        modes = ("Off", "Smart", "Full")
+        if line:
+            if line not in ("0", "1", "2"):
+                print("ERROR:root:Valid modes: " + ", ".join("%d->%s" % m for m in enumerate(modes)), file=_ipy_sys.stderr)
+                return None
+            _ipy_state["autocall"] = int(line)
+        elif _ipy_state["autocall"]:
+            _ipy_state["autocall_save"], _ipy_state["autocall"] = _ipy_state["autocall"], 0
+        else:
+            _ipy_state["autocall"] = _ipy_state["autocall_save"] = _ipy_state["autocall_save"] or 1
+        print("Automatic calling is:", modes[_ipy_state["autocall"]])
+        return None
+
+    def _line_autoawait(self, line):
+        """Whether a cell may await at its top level: %autoawait off (or
+        false), on (or true), a runner's name (asyncio, curio, trio, sync),
+        a name in the namespace or a dotted name to import as the runner;
+        alone, the current setting."""
+        import importlib
+
+        arg = line.strip()
+        if not arg:
+            print("IPython autoawait is `%s`, and set to use `%s`" % ("on" if _ipy_state["autoawait"] else "off", _ipy_state["loop_runner"]))
+        elif arg.lower() in ("false", "off"):
+            _ipy_state["autoawait"] = False
+        elif arg.lower() in ("true", "on"):
+            _ipy_state["autoawait"] = True
+        elif arg in ("asyncio", "curio", "trio", "sync"):
+            _ipy_state["loop_runner"], _ipy_state["autoawait"] = arg, arg != "sync"
+        else:
+            if arg in self.user_ns:
+                runner = self.user_ns[arg]
+            else:
+                module, _, attr = arg.rpartition(".")
+                runner = getattr(importlib.import_module(module), attr) if module else importlib.import_module(arg)
+            _ipy_state["loop_runner"], _ipy_state["autoawait"] = runner, True
+        return None
+
+    _THEMES = ("nocolor", "linux", "neutral", "neutral:nt", "neutral:posix", "lightbg", "pride", "pride:l", "gruvbox-dark")
+
+    def _line_colors(self, line):
+        """Sets the colour theme of tracebacks and help: %colors THEME."""
+        theme = line.strip()
+        if not theme:
+            raise UsageError("%%colors: you must specify a color theme. See '%%colors?'. Available themes: %s" % list(self._THEMES))
+        if theme.lower() not in self._THEMES:
+            raise AssertionError()  # as IPython's theme lookup fails
+        _ipy_state["colors"] = theme.lower()
+        return None
+
+    # -- help on the magics -----------------------------------------------
+
+    _MAGIC_INTRO = """
+Magics of this IPython shell
+============================
+
+A magic is a command for the shell rather than Python code. A line magic
+starts with one % and takes the rest of its line as its argument, written as
+on a command line. A cell magic starts a cell with %% and takes the rest of
+that line and the cell's other lines.
+
+With automagic on (%automagic), a line magic needs no % when no variable has
+its name. %lsmagic lists the magics; %NAME? shows one magic's help.
+
+The magics, each with its help:"""
+
+    _QUICK_REFERENCE = """
+Quick reference of this IPython shell
+=====================================
+
+Help
+  obj? or ?obj           : the object's signature and documentation
+  obj?? or ??obj         : its source too, when there is any
+  %magic                 : the magics, each with its help
+  %lsmagic               : the names of the magics
+
+Magics
+  %NAME args             : a line magic; without % when automagic is on
+  %%NAME args + lines    : a cell magic, at the top of its cell
+
+The shell
+  !cmd                   : runs cmd in a shell
+  x = !cmd               : its output lines, as a list
+  $name, {expression}    : Python values in a shell command
+
+History
+  _, __, ___             : the last three values
+  _N, Out[N]             : the value of cell N
+  _iN, In[N]             : the input of cell N
+  %history, %recall N    : the inputs; one of them again
+
+Autocall (%autocall)
+  f x                    : f(x)
+  /f x                   : f(x), even with autocall off
+
+The magics, each with the first line of its help:
+"""
+
+    def _magic_docs(self, brief=False, rest=False):
+        """Each magic's name and its docstring (the first line of it when
+        brief), line magics then cell magics, by name."""
+        import inspect
+
+        out = []
+        for kind, esc in (("line", "%"), ("cell", "%%")):
+            for name in sorted(self._magic_names(kind)):
+                f = self.magics[kind].get(name) or getattr(self, "_%s_%s" % (kind, name))
+                doc = inspect.cleandoc(getattr(f, "__doc__", None) or "No documentation")
+                if brief:
+                    doc = doc.split("\n", 1)[0]
+                body = "\n".join(("    " + ln) if ln else ln for ln in doc.split("\n"))
+                out.append(("**%s%s**::\n\n%s\n\n" if rest else "%s%s:\n%s\n") % (esc, name, body))
+        return "".join(out)
+
+    def _line_magic(self, line):
+        """Prints the magics with their help, then the list of them:
+        %magic -brief shows the first line of each magic's help, %magic
+        -rest formats them as reStructuredText."""
+        words = line.split()
+        mode = words[0][1:] if words else ""
+        docs = self._magic_docs(mode == "brief", mode == "rest")
+        _page("\n".join([self._MAGIC_INTRO, docs, "Summary of magic functions (from %lsmagic):", str(self._line_lsmagic(""))]))
+        return None
+
+    def _line_quickref(self, line):
+        """Prints a quick reference of the shell's syntax and the first line
+        of each magic's help."""
+        _page(self._QUICK_REFERENCE + self._magic_docs(brief=True))
+        return None
+
+    # -- %notebook, %pastebin, %edit ----------------------------------------
+
+    def _line_notebook(self, line):
+        """Writes this session's inputs (and their values) as a notebook:
+        %notebook FILE.ipynb (nbformat 4), relative to the working folder."""
+        import json
+        import platform
+        import uuid
+
+        p = _magic_parser("%notebook")
+        p.add_argument("filename", type=str)
+        args = p.parse_args(_arg_split(line))
+        raws = _ipy_state["raw"]
+        if len(raws) <= 2:  # this cell alone
+            raise ValueError("History is empty, cannot export")
+
+        def lines(text):
+            return text.splitlines(True)
+
+        out = self.user_ns.get("Out") if isinstance(self.user_ns.get("Out"), dict) else {}
+        cells = []
+        for n in range(1, len(raws) - 1):
+            outputs = []
+            if n in out:
+                data = {k: lines(v) if isinstance(v, str) else v for k, v in _bundle(out[n]).items()}
+                outputs.append({"output_type": "execute_result", "execution_count": n, "data": data, "metadata": {}})
+            cells.append({"cell_type": "code", "execution_count": n, "id": uuid.uuid4().hex[:8], "metadata": {}, "outputs": outputs,
+                          "source": lines(raws[n].rstrip("\n"))})
+        nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5, "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+            "language_info": {"codemirror_mode": {"name": "ipython", "version": _ipy_sys.version_info[0]}, "file_extension": ".py",
+                              "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python", "pygments_lexer": "ipython3",
+                              "version": platform.python_version()}}}
+        with open(_ipy_os.path.expanduser(args.filename), "w", encoding="utf-8") as f:
+            f.write(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        return None
+
+    def _line_pastebin(self, line):
+        """Uploads code to dpaste.com and returns its URL: %pastebin [-d
+        DESCRIPTION] [-e DAYS] RANGE|FILE|NAME (history ranges, a file, or a
+        string or macro of the namespace); -e is the days it is kept (7)."""
+        import urllib.parse
+        import urllib.request
+
+        opts, rest = self._options(line, "de", "de")
+        try:
+            code = self._user_code(" ".join(rest))
+        except (ValueError, TypeError) as e:
+            print(e.args[0])
+            return None
+        try:
+            days = int(opts.get("e", 7))
+        except ValueError as e:
+            print(e.args[0].capitalize())
+            return None
+        if not 1 <= days <= 365:
+            print("Expiry days should be in range of 1 to 365")
+            return None
+        data = urllib.parse.urlencode({"title": opts.get("d", "Pasted from IPython"), "syntax": "python", "content": code,
+                                       "expiry_days": days}).encode("utf-8")
+        req = urllib.request.Request("https://dpaste.com/api/v2/", headers={"User-Agent": "IPython v9.18.1"})
+        with urllib.request.urlopen(req, data) as resp:
+            return resp.headers.get("Location")
+
+    def _line_edit(self, line):
+        """Opens a file in the front end's editor: a kernel starts no
+        editor, it sends the file and line as an edit_magic payload.
+        %edit FILE, %edit NAME (where the object is defined; a string's
+        text), %edit RANGE (those inputs), alone an empty file; -n LINE."""
+        import inspect
+        import pathlib
+        import tempfile
+        import warnings
+
+        opts, rest = self._options(line, "prn", "n")
+        args = " ".join(rest)
+        lineno = opts.get("n")
+
+        def py_file(name):
+            for path in (name, name + ".py"):
+                if _ipy_os.path.isfile(_ipy_os.path.expanduser(path)):
+                    return _ipy_os.path.expanduser(path)
+            return name if name.endswith(".py") else None
+
+        def temp_file(text):
+            d = tempfile.mkdtemp(prefix="ipython_edit_")
+            fd, path = tempfile.mkstemp(".py", "ipython_edit_", d)
+            with _ipy_os.fdopen(fd, "w") as f:
+                f.write(text)
+            print("IPython will make a temporary file named:", path)
+            return path
+
+        filename = py_file(args) if args else None
+        if filename is None:
+            data = self._input_lines(args, "r" in opts) if args else ""
+            if args and not data:
+                try:
+                    data = eval(args, self.user_ns)
+                except (NameError, SyntaxError):
+                    filename = py_file(args)
+                    if filename is None:
+                        warnings.warn("Argument given (%s) can't be found as a variable or as a filename." % args)
+                    data = None
+            if isinstance(data, Macro):
+                print("Macro editing not yet implemented in 2-process model.")
+                return None
+            if isinstance(data, str):
+                filename = temp_file(data)
+            elif data is not None:
+                try:
+                    filename = inspect.getsourcefile(data) or inspect.getfile(data)
+                    if lineno is None:
+                        lineno = inspect.getsourcelines(data)[1]
+                except (TypeError, OSError):
+                    filename = py_file(args)
+        filename = str(pathlib.Path(filename).resolve())
+        _publish({"text/plain": filename}, {"payload": {"source": "edit_magic", "filename": filename, "line_number": lineno}}, None, False)
+        return None
+
+    def _line_ed(self, line):
+        """Alias for `%edit`."""
+        return self._line_edit(line)
+
+    # -- %code_wrap, %sc ------------------------------------------------------
+
+    def _code_wrap(self, line, cell):
+        """A template every later cell runs in: __code__ is the cell's code,
+        __ret__ the value of its last expression; names starting with ___
+        are the template's own. %%code_wrap NAME sets one, %code_wrap
+        --remove NAME drops it, --list names them, --list-all shows them."""
+        import ast
+        import textwrap
+
+        p = _magic_parser("%code_wrap")
+        p.add_argument("name", type=str, default="default", nargs="?")
+        p.add_argument("--remove", action="store_true")
+        p.add_argument("--list", action="store_true")
+        p.add_argument("--list-all", action="store_true")
+        args = p.parse_args(_arg_split(line))
+        wraps = _ipy_state["code_wraps"]
+        if args.list:
+            for name in wraps:
+                print(name)
+            return None
+        if args.list_all:
+            for name, template in wraps.items():
+                print(name, ":")
+                print(textwrap.indent(ast.unparse(template), "    "))
+            print()
+            return None
+        wraps.pop(args.name, None)
+        if cell is not None and not args.remove:
+            wraps[args.name] = ast.parse(cell)
+        return None
+
+    def _line_code_wrap(self, line):
+        """See %%code_wrap."""
+        return self._code_wrap(line, None)
+
+    def _cell_code_wrap(self, line, cell):
+        """Sets a template later cells run in (see %code_wrap)."""
+        return self._code_wrap(line, cell)
+
+    def _line_sc(self, line):
+        """Runs a shell command and keeps its output: %sc [-l] [-v]
+        NAME=COMMAND binds NAME to the output (-l: its lines, as a list;
+        -v: prints it too). Deprecated: NAME = !COMMAND does the same."""
+        import pprint
+
+        opts, rest = self._options(line, "lv")
+        try:
+            name = " ".join(rest).split("=", 1)[0].strip()
+            cmd = line.split("=", 1)[1]
+        except IndexError:
+            name, cmd = "", ""
+        out = self.getoutput(cmd, split="l" in opts)
+        if not isinstance(out, SList):
+            out = LSString(out)
+        if "v" in opts:
+            print("%s ==\n%s" % (name, pprint.pformat(out)))
+        if name:
+            self.user_ns[name] = out
+            return None
+        return out
+
+
+class LSString(str):
+    """A command's output as one string, as IPython's getoutput returns it
+    unsplit: .l its lines, .n itself, .s its lines joined by spaces."""
+
+    @property
+    def l(self):  # noqa: E743
+        return self.split("\n")
+
+    @property
+    def n(self):
+        return str(self)
+
+    @property
+    def s(self):
+        return self.replace("\n", " ")
+
+    p = property(lambda self: [_ipy_os.path.expanduser(x) for x in self.split("\n")])
+
+
+def _ipy_wrapped(tree):
+    """The cell's tree inside each %code_wrap template, in the order they
+    were set: the template's __code__ statement is the cell's body, its
+    __ret__ the cell's last value (None when the cell ends in a statement)."""
+    import ast
+    import copy
+
+    wraps = _ipy_state["code_wraps"]
+    if not wraps or not tree.body:
+        return tree
+
+    class Mangle(ast.NodeTransformer):
+        # A template's own names (___x) cannot meet the cell's.
+        def visit_Name(self, node):
+            if node.id.startswith("___"):
+                node.id = "mangle-" + node.id
+            return node
+
+        def visit_FunctionDef(self, node):
+            if node.name.startswith("___"):
+                node.name = "mangle-" + node.name
+            for a in node.args.args:
+                if a.arg.startswith("___"):
+                    a.arg = "mangle-" + a.arg
+            return self.generic_visit(node)
+
+    class Fill(ast.NodeTransformer):
+        def __init__(self, slots):
+            self.slots = slots
+
+        def visit_Expr(self, node):
+            if isinstance(node.value, ast.Name) and node.value.id in self.slots:
+                return copy.deepcopy(self.slots[node.value.id])
+            return self.generic_visit(node)
+
+    for template in list(wraps.values()):
+        body = list(tree.body)
+        last = body[-1]
+        if isinstance(last, ast.Expr):
+            body[-1] = ast.Assign([ast.Name("ret-tmp", ctx=ast.Store())], last.value)
+            ret = ast.Expr(ast.Name("ret-tmp", ctx=ast.Load()))
+        else:
+            ret = ast.parse("None").body[0]
+        for node in body + [ret]:
+            ast.fix_missing_locations(node)
+        filled = Fill({"__code__": body, "__ret__": ret}).visit(Mangle().visit(copy.deepcopy(template)))
+        tree = ast.fix_missing_locations(filled)
+    return tree
+
+
 # %%! is %%sx, under a name no def can have (container.CellMagics reads
 # these lines).
 setattr(_IPyShell, "_cell_!", _IPyShell._cell_sx)
@@ -2966,15 +3380,17 @@ _IPY_LINE_SPLIT = None
 
 
 def _ipy_prefilter(ns, code):
-    """IPython's automagic, which its shell applies after the static
-    transformations (done on the host) to a cell that is one line: a line
-    magic's name first runs that magic with the rest of the line, unless
-    the rest starts with = or , or the name is bound in the namespace, a
-    builtin or a keyword (Python's meaning wins). Leading blank lines stay,
+    """IPython's automagic and autocall, which its shell applies after the
+    static transformations (done on the host) to a cell that is one line:
+    a line magic's name first runs that magic with the rest of the line,
+    unless the rest starts with = or , or the name is bound in the
+    namespace, a builtin or a keyword (Python's meaning wins); with
+    %autocall on, a callable's name first is called with the rest of the
+    line as its arguments (the call is printed). Leading blank lines stay,
     so that line numbers hold."""
     global _IPY_LINE_SPLIT
     shell = _ipy_shell
-    if shell is None or not shell.automagic:
+    if shell is None or not shell.automagic and not _ipy_state["autocall"]:
         return code
     line = code.lstrip()  # IPython drops leading blank lines and the indent
     if not line or len(line.splitlines()) != 1:
@@ -2986,15 +3402,65 @@ def _ipy_prefilter(ns, code):
     m = _IPY_LINE_SPLIT.match(line.rstrip("\r\n"))
     if m is None:
         return code
-    ifun, rest = m.group(3).strip(), m.group(4).lstrip()
-    if rest[:1] in ("=", ",") and rest or not ifun or shell.find_line_magic(ifun) is None:
+    ifun, raw_rest = m.group(3).strip(), m.group(4)
+    rest = raw_rest.lstrip()
+    if rest[:1] in ("=", ",") and rest or not ifun:
         return code
+    blank = "\n" * code[: len(code) - len(line)].count("\n")
     import keyword
 
     head = ifun.split(".", 1)[0]
-    if head in ns or hasattr(_ipy_builtins, head) or keyword.iskeyword(head):
-        return code
-    return "\n" * code[: len(code) - len(line)].count("\n") + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
+    if shell.automagic and shell.find_line_magic(ifun) is not None:
+        if head in ns or hasattr(_ipy_builtins, head) or keyword.iskeyword(head):
+            return code
+        return blank + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
+    call = _ipy_autocall(shell, line.rstrip("\r\n"), ifun, raw_rest, rest)
+    return code if call is None else blank + call + "\n"
+
+
+def _ipy_autocall(shell, line, ifun, raw_rest, rest):
+    """The call %autocall makes of a line, or None: the name must be a
+    callable's, the rest no operator, and the line not a string prefix's
+    literal (f'...'); a bare name is called in full mode alone, and never
+    a callable that is indexed."""
+    import re
+
+    mode = _ipy_state["autocall"]
+    if not mode or rest[:1] and rest[0] in "!=()<>,+*/%^&|":
+        return None
+    try:
+        obj = shell._lookup(ifun)
+    except Exception:
+        return None
+    if ifun.lower() in ("b", "f", "r", "u", "br", "rb", "fr", "rf") and line[len(ifun): len(ifun) + 1] in ("'", '"'):
+        return None
+    if not callable(obj) or re.match(r"^[,&^\|\*/\+-]|^is |^not |^in |^and |^or ", rest) or not re.match(r"[a-zA-Z_]([a-zA-Z0-9_.]*) *$", ifun):
+        return None
+    if not (raw_rest.startswith(" ") or not raw_rest.strip()):
+        return None
+    if not rest and mode < 2 or rest.startswith("[") and hasattr(obj, "__getitem__"):
+        return None
+    call = "%s(%s);" % (ifun.rstrip(), rest[:-1]) if rest.endswith(";") else "%s(%s)" % (ifun.rstrip(), rest)
+    print("------> " + call)
+    if not (_ipy_state["autoawait"] and _ipy_awaits(call)):
+        # ipykernel transforms a cell to learn whether it awaits, and the
+        # shell transforms one that does not again: the call shows twice.
+        print("------> " + call)
+    return call
+
+
+def _ipy_awaits(code):
+    """Whether code awaits at its top level."""
+    import ast
+
+    try:
+        compile(code, "<autocall>", "exec")
+        return False
+    except SyntaxError:
+        try:
+            return bool(compile(code, "<autocall>", "exec", ast.PyCF_ALLOW_TOP_LEVEL_AWAIT).co_flags & 0x80)
+        except SyntaxError:
+            return False
 
 
 def _ipy_hidden(name):

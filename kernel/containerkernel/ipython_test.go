@@ -449,6 +449,26 @@ func TestInterruptScriptCell(t *testing.T) {
 	}
 }
 
+// %pdb on as a kernel whose front end sends no input shows it: a later
+// cell's exception starts the debugger, which shows its place (as %debug)
+// and then meets the prompt's error, raised while handling the cell's.
+func TestIPythonPdbWithoutStdin(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		if r := kerneltest.Run(t, k, "%pdb on"); r.Stdout != "Automatic pdb calling has been turned ON\n" {
+			t.Fatalf("%q %+v", r.Stdout, r.Error)
+		}
+		r := kerneltest.Run(t, k, "def g(x):\n    return 1 / x\ng(0)")
+		if r.Error == nil || r.Error.EName != "StdinNotImplementedError" || r.Error.EValue != "raw_input was called, but this frontend does not support input requests." ||
+			r.Error.Context == nil || r.Error.Context.EName != "ZeroDivisionError" ||
+			!regexp.MustCompile(`^> \S+\(2\)g\(\)\n      1 def g\(x\):\n----> 2     return 1 / x\n      3 g\(0\)\n\n$`).MatchString(r.Stdout) {
+			t.Errorf("an error with %%pdb on: %q %+v", r.Stdout, r.Error)
+		}
+		if r = kerneltest.Run(t, k, "%pdb off\ng(0)"); r.Stdout != "Automatic pdb calling has been turned OFF\n" || r.Error == nil || r.Error.EName != "ZeroDivisionError" {
+			t.Errorf("an error with %%pdb off: %q %+v", r.Stdout, r.Error)
+		}
+	})
+}
+
 // %tb and %debug as a kernel whose front end sends no input shows them:
 // the last exception again (an error output), the debugger's place and then the error its
 // prompt meets (post mortem), or its note and place with that error printed
