@@ -848,10 +848,12 @@ class _IPyShell:
         return None if _ends_in_semicolon(code) else value
 
     def _line_time(self, line):
+        """Runs a statement and prints the CPU and wall time it took."""
         value = self._timed(line)
         return None if _ends_in_semicolon(line) else value
 
     def _cell_time(self, line, cell):
+        """Runs the cell and prints the CPU and wall time it took."""
         value = self._timed(cell)
         return None if _ends_in_semicolon(cell) else value
 
@@ -907,14 +909,19 @@ class _IPyShell:
         return res if ret else None
 
     def _line_timeit(self, line):
+        """Times a statement over many runs: %timeit [-n LOOPS] [-r REPEATS]
+        [-o] [-q] STATEMENT."""
         if not line.strip():
             return None
         return self._timeit(line, None)
 
     def _cell_timeit(self, line, cell):
+        """Times the cell over many runs; the magic's line is setup code, not
+        timed."""
         return self._timeit(line, cell)
 
     def _line_pwd(self, line):
+        """Returns the working folder."""
         return _ipy_os.getcwd()
 
     def _dh(self):
@@ -924,6 +931,8 @@ class _IPyShell:
         return dh
 
     def _line_cd(self, line):
+        """Changes the working folder: %cd DIR, %cd - (the last one), %cd -N
+        (from %dhist), %cd -b BOOKMARK; -q quiet."""
         dh = self._dh()
         args = line.split()
         quiet = "-q" in args
@@ -960,6 +969,8 @@ class _IPyShell:
         return None
 
     def _line_pushd(self, line):
+        """Changes the working folder and remembers the one left on a stack
+        (%popd returns)."""
         cwd = _ipy_os.getcwd()
         home = _ipy_os.path.expanduser("~")
         if home and home != "/":
@@ -970,6 +981,7 @@ class _IPyShell:
         return self._line_dirs("")
 
     def _line_popd(self, line):
+        """Returns to the folder on top of the stack %pushd keeps."""
         if not _ipy_state["dir_stack"]:
             raise UsageError("%popd on empty stack")
         top = _ipy_state["dir_stack"].pop(0)
@@ -977,9 +989,11 @@ class _IPyShell:
         print("popd ->", top)
 
     def _line_dirs(self, line):
+        """Returns the stack of folders %pushd keeps."""
         return _ipy_state["dir_stack"]
 
     def _line_dhist(self, line):
+        """Prints the folders %cd visited: %dhist [N | N M]."""
         dh = self._dh()
         args = [int(a) for a in line.split()]
         lo, hi = 0, len(dh)
@@ -1012,6 +1026,7 @@ class _IPyShell:
         return env
 
     def _line_set_env(self, line):
+        """Sets an environment variable: %set_env NAME VALUE."""
         return self._set_env(self.var_expand(line))
 
     def _set_env(self, line):
@@ -1039,6 +1054,8 @@ class _IPyShell:
         return names
 
     def _line_who(self, line):
+        """Lists the names of the interactive namespace's variables,
+        optionally of the given types only."""
         names = self._who_ls(line)
         if not names:
             print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
@@ -1054,9 +1071,13 @@ class _IPyShell:
         return None
 
     def _line_who_ls(self, line):
+        """Returns the sorted names of the interactive namespace's variables,
+        optionally of the given types only."""
         return self._who_ls(line)
 
     def _line_whos(self, line):
+        """Prints a table of the interactive namespace's variables: name, type
+        and data."""
         names = self._who_ls(line)
         if not names:
             print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
@@ -1092,6 +1113,8 @@ class _IPyShell:
         return None
 
     def _line_precision(self, line):
+        """Sets the digits floats print with: %precision N, a format string,
+        or alone back to repr."""
         s = line.strip()
         if not s:
             _ipy_state["precision"] = None
@@ -1109,6 +1132,8 @@ class _IPyShell:
         return fmt
 
     def _line_reset(self, line):
+        """Removes the names the user defined (and the history's with it): -f
+        without asking, --aggressive, in, out, dhist, array."""
         words = line.split()
         opts = {w for w in words if w.startswith("-")}
         targets = [w.lower() for w in words if not w.startswith("-")]
@@ -1181,6 +1206,8 @@ class _IPyShell:
         return None
 
     def _line_xdel(self, line):
+        """Deletes a variable and every reference the shell keeps to its
+        object."""
         words = line.split()
         by_name = "-n" in words
         names = [w for w in words if not w.startswith("-")]
@@ -1206,6 +1233,8 @@ class _IPyShell:
         return None
 
     def _line_xmode(self, line):
+        """Sets how tracebacks show: Plain, Context, Verbose, Minimal, Docs or
+        Doctest; alone, cycles through them."""
         mode = (line.strip() or "Context").capitalize()
         if mode not in ("Context", "Plain", "Verbose", "Minimal", "Docs", "Doctest"):
             # As IPython: a warning, and the mode stays.
@@ -1233,6 +1262,8 @@ class _IPyShell:
         print("Doctest mode is:", "OFF" if saved else "ON")
 
     def _line_matplotlib(self, line):
+        """Sets matplotlib's backend: %matplotlib inline shows figures as the
+        cell's outputs."""
         gui = line.strip() or "inline"
         if gui in ("inline", "agg"):
             _ipy_os.environ["MPLBACKEND"] = "agg"
@@ -1274,6 +1305,7 @@ class _IPyShell:
         return None
 
     def _line_load_ext(self, line):
+        """Loads an IPython extension by module name."""
         name = line.strip()
         if not name:
             raise UsageError("Missing module name.")
@@ -1297,6 +1329,7 @@ class _IPyShell:
         return None
 
     def _line_unload_ext(self, line):
+        """Unloads an IPython extension by module name."""
         name = line.strip()
         if not name:
             raise UsageError("Missing module name.")
@@ -1312,6 +1345,7 @@ class _IPyShell:
         return None
 
     def _line_reload_ext(self, line):
+        """Reloads an IPython extension by module name."""
         name = line.strip()
         if not name:
             raise UsageError("Missing module name.")
@@ -1328,15 +1362,18 @@ class _IPyShell:
         return None
 
     def _line_autoreload(self, line):
+        """Reloads modules before a cell runs: %autoreload 0, 1, 2 or 3."""
         return None  # accepted: each cell already sees the modules as they are on disk after %autoreload's reload
 
     def _line_aimport(self, line):
+        """Names the modules %autoreload 1 reloads."""
         for name in line.replace(",", " ").split():
             if not name.startswith("-"):
                 self.user_ns[name.split(".")[0]] = __import__(name)
         return None
 
     def _line_pip(self, line):
+        """Runs pip in the kernel's Python: %pip install PACKAGE."""
         args = line.split()
         if args[:1] == ["install"]:
             # At its line, as in IPython, but the host installs the packages
@@ -1361,6 +1398,7 @@ class _IPyShell:
         return None
 
     def _line_uv(self, line):
+        """Runs uv pip for the kernel's Python: %uv pip install PACKAGE."""
         args = line.split()
         if args[:1] != ["pip"]:
             raise UsageError("%uv: only %uv pip is supported")
@@ -1374,12 +1412,15 @@ class _IPyShell:
         raise UsageError("this kernel installs packages with %pip install only (the host's installer, under backyard.autoInstall)")
 
     def _line_conda(self, line):
+        """Runs conda for the kernel's environment."""
         return self._conda_like(line)
 
     def _line_mamba(self, line):
+        """Runs mamba for the kernel's environment."""
         return self._conda_like(line)
 
     def _line_micromamba(self, line):
+        """Runs micromamba for the kernel's environment."""
         return self._conda_like(line)
 
     # -- automagic ---------------------------------------------------------------
@@ -1392,6 +1433,8 @@ class _IPyShell:
         return "Automagic is OFF, % prefix IS needed for line magics."
 
     def _line_automagic(self, line):
+        """Whether line magics work without their %: %automagic on, off, or
+        alone to toggle."""
         arg = line.lower()
         if arg in ("on", "1", "true"):
             self.automagic = True
@@ -1582,6 +1625,7 @@ class _IPyShell:
             return name, None, False
 
     def _line_pdef(self, line):
+        """Prints an object's call signature."""
         import inspect
 
         name, obj, found = self._inspected(line)
@@ -1599,6 +1643,8 @@ class _IPyShell:
         return None
 
     def _line_pdoc(self, line):
+        """Prints an object's docstring (and its constructor's, for a
+        class)."""
         import inspect
         import re
 
@@ -1626,6 +1672,7 @@ class _IPyShell:
         return None
 
     def _line_psource(self, line):
+        """Prints the source of an object."""
         import inspect
 
         name, obj, found = self._inspected(line)
@@ -1638,6 +1685,7 @@ class _IPyShell:
         return None
 
     def _line_pfile(self, line):
+        """Prints the file an object is defined in."""
         import inspect
 
         name, obj, found = self._inspected(line)
@@ -1658,9 +1706,12 @@ class _IPyShell:
         return None
 
     def _line_pinfo2(self, line):
+        """Detailed help on an object, as obj??."""
         return self._line_pinfo(line, detail=True)
 
     def _line_psearch(self, line):
+        """Lists the names matching a wildcard pattern: %psearch a*, %psearch
+        -i os.*path*."""
         import fnmatch
 
         pat = line.strip()
@@ -1669,6 +1720,8 @@ class _IPyShell:
                 print(n)
 
     def _line_run(self, line):
+        """Runs a Python file as a program, its names then in the interactive
+        namespace."""
         import shlex
 
         args = shlex.split(line)
@@ -1713,6 +1766,7 @@ class _IPyShell:
                 print(src)
 
     def _line_hist(self, line):
+        """Alias for `%history`."""
         return self._line_history(line)
 
     def _history_pick(self, ranges):
@@ -1744,6 +1798,7 @@ class _IPyShell:
         return None
 
     def _line_rep(self, line):
+        """Alias for `%recall`."""
         return self._line_recall(line)
 
     def _line_rerun(self, line):
@@ -1787,6 +1842,7 @@ class _IPyShell:
         return None
 
     def _line_loadpy(self, line):
+        """Alias of `%load`."""
         return self._line_load(line)
 
     def _line_pycat(self, line):
@@ -1813,13 +1869,17 @@ class _IPyShell:
         return None
 
     def _line_gui(self, line):
+        """Starts a GUI event loop integration (none is needed here)."""
         return None  # the inline backend needs no event loop
 
     def _line_pprint(self, line):
+        """Turns pretty printing on or off."""
         _ipy_state["pprint"] = not _ipy_state["pprint"]
         print("Pretty printing has been turned", ["OFF", "ON"][_ipy_state["pprint"]])
 
     def _line_alias_magic(self, line):
+        """Gives a magic another name: %alias_magic NEW OLD [-l | -c] [-p
+        PARAMS]."""
         words = line.split()
         opts = {w for w in words if w.startswith("-")}
         names = [w.lstrip("%") for w in words if not w.startswith("-")]
@@ -1841,9 +1901,11 @@ class _IPyShell:
             raise UsageError("Magic `%s` not found." % target)
 
     def _line_system(self, line):
+        """Runs a shell command and returns its output lines, as !!cmd."""
         return self.getoutput(line)
 
     def _line_sx(self, line):
+        """Runs a shell command and returns its output lines, as !!cmd."""
         return self.getoutput(line)
 
     # -- aliases ----------------------------------------------------------
@@ -1852,6 +1914,8 @@ class _IPyShell:
         return sorted((n, f.cmd) for n, f in self.magics["line"].items() if isinstance(f, _Alias))
 
     def _line_alias(self, line):
+        """Defines a shell command as a line magic: %alias NAME COMMAND (%s
+        for each argument, %l for all); alone, lists them."""
         par = line.strip()
         if not par:
             aliases = self._aliases()
@@ -1888,6 +1952,7 @@ class _IPyShell:
         return None
 
     def _line_unalias(self, line):
+        """Removes an alias %alias defined."""
         name = line.strip()
         if not isinstance(self.magics["line"].get(name), _Alias):
             print("%s is not an alias" % name)
@@ -1981,6 +2046,8 @@ class _IPyShell:
         return opts, rest
 
     def _line_macro(self, line):
+        """Names a series of inputs so that the name runs them: %macro NAME
+        RANGES."""
         opts, args = self._options(line, "rq")
         if not args:
             return sorted(k for k, v in self.user_ns.items() if isinstance(v, Macro))
@@ -2001,6 +2068,8 @@ class _IPyShell:
         return None
 
     def _line_save(self, line):
+        """Saves inputs, a file, a string or a macro to a file: %save [-r]
+        [-f] [-a] FILE RANGES."""
         opts, args = self._options(line, "fra")
         if not args:
             raise UsageError("Missing filename.")
@@ -2122,6 +2191,8 @@ class _IPyShell:
         return None
 
     def _line_debug(self, line):
+        """The debugger on the last exception (post mortem), or on a statement
+        given."""
         if line.strip():
             return self._debug_run(line)
         exc = _ipy_state["last_exc"]
@@ -2150,6 +2221,7 @@ class _IPyShell:
         raise StdinNotImplementedError(_NO_STDIN)
 
     def _cell_debug(self, line, cell):
+        """Runs the cell in the debugger."""
         return self._debug_run(cell)
 
     def _debug_run(self, code):
@@ -2166,6 +2238,8 @@ class _IPyShell:
     # -- %pylab -----------------------------------------------------------------
 
     def _line_pylab(self, line):
+        """Sets matplotlib's backend and imports numpy and pyplot's names into
+        the namespace."""
         gui = next((w for w in line.split() if not w.startswith("-")), "inline")
         print("%pylab is deprecated, use %matplotlib inline and import the required libraries.")
         self._line_matplotlib(gui)
@@ -2191,6 +2265,8 @@ class _IPyShell:
     # -- logging ------------------------------------------------------------------
 
     def _line_logstart(self, line):
+        """Starts logging the session's inputs to a file: %logstart [-o] [-r]
+        [-t] [-q] [FILE [MODE]]."""
         opts, args = self._options(line, "ortq")
         log = _ipy_state["log"]
         name, mode = ("ipython_log.py", "rotate") if not args else (args[0], args[1] if len(args) > 1 else "backup")
@@ -2248,6 +2324,7 @@ class _IPyShell:
         return f
 
     def _line_logstate(self, line):
+        """Prints the state of the input log."""
         log = _ipy_state["log"]
         if log is None:
             print("Logging has not been activated.")
@@ -2261,6 +2338,7 @@ class _IPyShell:
         return None
 
     def _line_logstop(self, line):
+        """Stops the input log and closes its file."""
         log = _ipy_state["log"]
         if log is None:
             print("Logging hadn't been started.")
@@ -2282,9 +2360,11 @@ class _IPyShell:
         return None
 
     def _line_logon(self, line):
+        """Resumes the input log."""
         return self._switch_log(True)
 
     def _line_logoff(self, line):
+        """Pauses the input log."""
         return self._switch_log(False)
 
     # -- %prun --------------------------------------------------------------------
@@ -2353,12 +2433,16 @@ class _IPyShell:
         return stats if opts.get("r") else None
 
     def _line_prun(self, line):
+        """Runs a statement in the profiler and prints its table: %prun [-s
+        KEY] [-l LIMIT] [-q] [-D FILE] [-T FILE] STATEMENT."""
         return self._prun(line, None)
 
     def _cell_prun(self, line, cell):
+        """Runs the cell in the profiler and prints its table."""
         return self._prun(line, cell)
 
     def _cell_sx(self, line, cell):
+        """Runs the cell in a shell and returns its output lines."""
         words, out = line.split(), None
         for flag in ("-o", "--out"):
             if flag in words and words.index(flag) + 1 < len(words):
@@ -2370,6 +2454,7 @@ class _IPyShell:
         return lines
 
     def _cell_system(self, line, cell):
+        """Runs the cell in a shell and returns its output lines."""
         return self._cell_sx(line, cell)
 
     # -- cell magics ------------------------------------------------------
@@ -2535,36 +2620,48 @@ class _IPyShell:
         return self._script(prog + (" " + line if line else ""), cell)
 
     def _cell_script(self, line, cell):
+        """Runs the cell with a program: %%script PROGRAM [--bg] [--out NAME]
+        [--err NAME]."""
         return self._script(line, cell)
 
     def _cell_sh(self, line, cell):
+        """Runs the cell with sh."""
         return self._named_script("sh", line, cell)
 
     def _cell_bash(self, line, cell):
+        """Runs the cell with bash."""
         return self._named_script("bash", line, cell)
 
     def _cell_perl(self, line, cell):
+        """Runs the cell with perl."""
         return self._named_script("perl", line, cell)
 
     def _cell_ruby(self, line, cell):
+        """Runs the cell with ruby."""
         return self._named_script("ruby", line, cell)
 
     def _cell_python(self, line, cell):
+        """Runs the cell with python, a program of its own."""
         return self._named_script("python", line, cell)
 
     def _cell_python2(self, line, cell):
+        """Runs the cell with python2."""
         return self._named_script("python2", line, cell)
 
     def _cell_python3(self, line, cell):
+        """Runs the cell with python3, a program of its own."""
         return self._named_script("python3", line, cell)
 
     def _cell_pypy(self, line, cell):
+        """Runs the cell with pypy."""
         return self._named_script("pypy", line, cell)
 
     def _cell_file(self, line, cell):
+        """Alias for `%%writefile`."""
         return self._cell_writefile(line, cell)
 
     def _cell_writefile(self, line, cell):
+        """Writes the cell to a file: %%writefile [-a] FILE."""
         p = _magic_parser("%%writefile")
         p.add_argument("-a", "--append", action="store_true")
         p.add_argument("filename", type=str)
@@ -2614,6 +2711,7 @@ class _IPyShell:
             raise failed
 
     def _cell_html(self, line, cell):
+        """Shows the cell as HTML."""
         p = _magic_parser("%%html")
         p.add_argument("--isolated", action="store_true")
         if p.parse_args(_arg_split(line)).isolated:
@@ -2622,24 +2720,31 @@ class _IPyShell:
             display(HTML(cell))
 
     def _cell_HTML(self, line, cell):
+        """Alias for `%%html`."""
         return self._cell_html(line, cell)
 
     def _cell_markdown(self, line, cell):
+        """Shows the cell as Markdown."""
         display(Markdown(cell))
 
     def _cell_latex(self, line, cell):
+        """Shows the cell as LaTeX."""
         display(Latex(cell))
 
     def _cell_javascript(self, line, cell):
+        """Runs the cell as JavaScript in the front end."""
         display(Javascript(cell))
 
     def _cell_js(self, line, cell):
+        """Runs the cell as JavaScript in the front end."""
         return self._cell_javascript(line, cell)
 
     def _cell_svg(self, line, cell):
+        """Shows the cell as SVG."""
         display(SVG(cell))
 
     def _cell_SVG(self, line, cell):
+        """Alias for `%%svg`."""
         return self._cell_svg(line, cell)
 
 
