@@ -323,6 +323,7 @@ class _Stream:
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
         self.buffer.end()  # bytes left of a character written through .buffer
         self._out.write(self._stream, s)
+        _ipy_history_output({"output_type": "stream", "name": self._stream, "text": s})
         return len(s)
 
     def writelines(self, lines):
@@ -625,13 +626,17 @@ def _execute(req, ns):
         # A silent cell with a count is one the document ran elsewhere,
         # replayed: it is filed all the same.
         _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
+        if not silent:
+            _ipy_history_start(int(req["count"]))
         code = _ipy_macro(ns, code)
     code = _ipy_prefilter(ns, code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
+    parsed = False
     try:
         try:
             tree = _ipy_wrapped(compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True))
+            parsed = True
             last = None
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
                 last = tree.body.pop()
@@ -663,6 +668,7 @@ def _execute(req, ns):
                 if value is not None:
                     mime = _bundle(value)
                     v = {"text": mime["text/plain"], "mime": mime}
+                    _ipy_history_output({"output_type": "execute_result", "data": dict(mime)})
                 _cell_end(silent, True)
                 if v is not None:
                     v = _capped(v, int(req.get("max_output", 1 << 20)))
@@ -699,11 +705,15 @@ def _execute(req, ns):
         _ipy_state["last_exc"] = e
         done["status"] = "error"
         done["error"] = {"ename": "UsageError", "evalue": _safe(e, "exception"), "traceback": []}
+        _ipy_history_error(e)
     except BaseException as e:
         if _st.child:
             return 1
         _ipy_state["last_exc"] = e  # for %tb and %debug
         done["status"] = "error"
+        if not (parsed and isinstance(e, SyntaxError)):
+            # IPython's history keeps no error a statement's compiling raised.
+            _ipy_history_error(e)
         if _ipy_state["pdb"] and not silent and _ipy_shell is not None:
             # %pdb on: the debugger starts on the error; its prompt meets
             # a front end without stdin, an error raised handling this one.
@@ -1260,6 +1270,8 @@ def main():
             except KeyboardInterrupt:  # a second SIGINT landed in the driver
                 done = {"t": "done", "id": req["id"], "status": "error",
                         "error": {"ename": "KeyboardInterrupt", "evalue": "", "traceback": []}}
+            finally:
+                _ipy_history_end()
             if isinstance(done, int):
                 _child_exit(done)
             for st in _st.streams:

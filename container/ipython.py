@@ -169,7 +169,7 @@ _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [
              "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None, "extensions": set(),
              "xmode": "Context", "plain_only": False, "doctest": None,
              "pdb": False, "autocall": 0, "autocall_save": None, "autoawait": True, "loop_runner": "asyncio", "colors": "nocolor",
-             "code_wraps": {}}
+             "code_wraps": {}, "outputs": {}, "tee": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -364,6 +364,8 @@ def _publish(data, metadata, display_id, update):
         return
     if not _st.in_cell or _st.child:
         return
+    if not update and not (metadata or {}).get("payload"):
+        _ipy_history_output({"output_type": "display_data", "data": dict(data), "metadata": dict(metadata or {})})
     # Capped as a value is: data over the output limit is left out.
     data = dict(data)
     cap = _st.out.cap
@@ -2903,7 +2905,7 @@ The magics, each with the first line of its help:
     # -- %notebook, %pastebin, %edit ----------------------------------------
 
     def _line_notebook(self, line):
-        """Writes this session's inputs (and their values) as a notebook:
+        """Writes this session's inputs and their outputs as a notebook:
         %notebook FILE.ipynb (nbformat 4), relative to the working folder."""
         import json
         import platform
@@ -2919,13 +2921,23 @@ The magics, each with the first line of its help:
         def lines(text):
             return text.splitlines(True)
 
-        out = self.user_ns.get("Out") if isinstance(self.user_ns.get("Out"), dict) else {}
+        def split(data):
+            # As nbformat writes a bundle: text in lines, JSON as it is.
+            return {k: lines(v) if isinstance(v, str) and k != "application/json" and not k.endswith("+json") else v for k, v in data.items()}
+
         cells = []
         for n in range(1, len(raws) - 1):
             outputs = []
-            if n in out:
-                data = {k: lines(v) if isinstance(v, str) else v for k, v in _bundle(out[n]).items()}
-                outputs.append({"output_type": "execute_result", "execution_count": n, "data": data, "metadata": {}})
+            for o in _ipy_state["outputs"].get(n, ()):
+                o = dict(o)
+                if o["output_type"] == "stream":
+                    # IPython's own reading of the text: a literal \n is a line break.
+                    o["text"] = lines(o["text"].replace("\\n", "\n"))
+                elif o["output_type"] == "execute_result":
+                    o = {"output_type": "execute_result", "execution_count": n, "data": split(o["data"]), "metadata": {}}
+                elif o["output_type"] == "display_data":
+                    o = {"output_type": "display_data", "data": split(o["data"]), "metadata": {}}
+                outputs.append(o)
             cells.append({"cell_type": "code", "execution_count": n, "id": uuid.uuid4().hex[:8], "metadata": {}, "outputs": outputs,
                           "source": lines(raws[n].rstrip("\n"))})
         nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5, "metadata": {
@@ -3416,6 +3428,45 @@ def _ipy_input(ns, n, code, raw):
         _log_write(raw.rstrip("\n") if log["raw"] else code.rstrip("\n") + "\n")
 
 
+def _ipy_history_start(n):
+    """Cell n starts: IPython's history keeps its outputs from now (those of
+    a count run again are dropped, as in a restarted count)."""
+    outs = _ipy_state["outputs"]
+    for k in [k for k in outs if k >= n]:
+        del outs[k]
+    _ipy_state["tee"] = outs[n] = []
+
+
+def _ipy_history_end():
+    _ipy_state["tee"] = None
+
+
+def _ipy_history_output(output):
+    """An output of the running cell, for %notebook: streams written one
+    after another in one output, as IPython's history keeps them."""
+    outs = _ipy_state["tee"]
+    if outs is None:
+        return
+    if output["output_type"] == "stream":
+        if not output["text"]:
+            return
+        if outs and outs[-1]["output_type"] == "stream" and outs[-1]["name"] == output["name"]:
+            outs[-1]["text"] += output["text"]
+            return
+    outs.append(output)
+
+
+def _ipy_history_error(e):
+    """The running cell's exception, as IPython's history stores it."""
+    import traceback
+
+    try:
+        tb = [] if isinstance(e, UsageError) else [ln.rstrip("\n") for ln in traceback.format_exception(type(e), e, e.__traceback__)]
+    except Exception:
+        tb = []
+    _ipy_history_output({"output_type": "error", "ename": type(e).__name__, "evalue": str(e), "traceback": tb})
+
+
 def _ipy_output(ns, n, value):
     """IPython's output history after cell n showed value as Out[n]: Out,
     _, __, ___, _N."""
@@ -3546,11 +3597,17 @@ def _ipy_autocall(shell, line, ifun, raw_rest, rest):
     if not rest and mode < 2 or rest.startswith("[") and hasattr(obj, "__getitem__"):
         return None
     call = "%s(%s);" % (ifun.rstrip(), rest[:-1]) if rest.endswith(";") else "%s(%s)" % (ifun.rstrip(), rest)
-    print("------> " + call)
     if not (_ipy_state["autoawait"] and _ipy_awaits(call)):
         # ipykernel transforms a cell to learn whether it awaits, and the
-        # shell transforms one that does not again: the call shows twice.
-        print("------> " + call)
+        # shell transforms one that does not again: the call shows twice,
+        # the first time before the shell keeps the cell's outputs.
+        tee, _ipy_state["tee"] = _ipy_state["tee"], None
+        try:
+            print("------> " + call)
+            _ipy_sys.stdout.flush()
+        finally:
+            _ipy_state["tee"] = tee
+    print("------> " + call)
     return call
 
 

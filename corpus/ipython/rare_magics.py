@@ -127,6 +127,10 @@ nb["nbformat"], nb["nbformat_minor"], sorted(nb["metadata"]), nb["metadata"]["ke
 # %% notebook cells
 [(c["cell_type"], c["execution_count"], c["source"]) for c in nb["cells"][:3]], nb["cells"][-1]["source"]
 
+# %% notebook outputs (tracebacks are each kernel's own; up to the %%capture cells, whose text IPython's history files under the next cell)
+[[(o["output_type"], o.get("name"), "".join(o.get("text", [])), o.get("data"), o.get("execution_count"), o.get("ename"), o.get("evalue"))
+  for o in c["outputs"]] for c in nb["cells"][:25]]
+
 # %% notebook cell keys
 sorted(nb["cells"][0]), sorted(nb["metadata"]["language_info"])
 
