@@ -3004,6 +3004,14 @@ The magics, each with the first line of its help:
             print("IPython will make a temporary file named:", path)
             return path
 
+        def cell_file(name, text):
+            d = _ipy_os.path.join(tempfile.gettempdir(), "ipykernel_%d" % _ipy_os.getpid())
+            _ipy_os.makedirs(d, exist_ok=True)
+            path = _ipy_os.path.join(d, name.strip("<>") + ".py")
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+
         filename = py_file(args) if args else None
         if filename is None:
             data = self._input_lines(args, "r" in opts) if args else ""
@@ -3025,6 +3033,12 @@ The magics, each with the first line of its help:
                     filename = inspect.getsourcefile(data) or inspect.getfile(data)
                     if lineno is None:
                         lineno = inspect.getsourcelines(data)[1]
+                    if not _ipy_os.path.isfile(filename) and filename.startswith("<cell-"):
+                        # Defined in a cell: ipykernel keeps each cell in a
+                        # file of its own, which the payload names.
+                        import linecache
+
+                        filename = cell_file(filename, "".join(linecache.getlines(filename)))
                 except (TypeError, OSError):
                     filename = py_file(args)
         filename = str(pathlib.Path(filename).resolve())

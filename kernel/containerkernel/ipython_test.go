@@ -2,6 +2,7 @@ package containerkernel
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -465,6 +466,42 @@ func TestIPythonPdbWithoutStdin(t *testing.T) {
 		}
 		if r = kerneltest.Run(t, k, "%pdb off\ng(0)"); r.Stdout != "Automatic pdb calling has been turned OFF\n" || r.Error == nil || r.Error.EName != "ZeroDivisionError" {
 			t.Errorf("an error with %%pdb off: %q %+v", r.Stdout, r.Error)
+		}
+	})
+}
+
+// %edit as ipykernel answers it: no editor, a payload naming the file to
+// open; a function defined in a cell is in that cell's file (ipykernel
+// keeps each cell in a file), a string or no argument in a temporary file
+// IPython names.
+func TestIPythonEditPayload(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		edit := func(code string) (file string, line any, stdout string) {
+			t.Helper()
+			r := kerneltest.Run(t, k, code)
+			if r.Error != nil || len(r.Displays) != 1 {
+				t.Fatalf("%q: %+v %+v", code, r.Error, r.Displays)
+			}
+			var meta struct {
+				Payload struct {
+					Source     string `json:"source"`
+					Filename   string `json:"filename"`
+					LineNumber any    `json:"line_number"`
+				} `json:"payload"`
+			}
+			if err := json.Unmarshal(r.Displays[0].Metadata, &meta); err != nil || meta.Payload.Source != "edit_magic" {
+				t.Fatalf("%q: %v %s", code, err, r.Displays[0].Metadata)
+			}
+			return meta.Payload.Filename, meta.Payload.LineNumber, r.Stdout
+		}
+		kerneltest.Run(t, k, "def f():\n    return 1")
+		file, line, _ := edit("%edit f")
+		if r := kerneltest.Run(t, k, "print(open("+ipysyntax.PyRepr(file)+").read())"); line != float64(1) || r.Stdout != "def f():\n    return 1\n" {
+			t.Errorf("%%edit f: %s line %v: %q", file, line, r.Stdout)
+		}
+		file, line, stdout := edit("%ed")
+		if line != nil || stdout != "IPython will make a temporary file named: "+file+"\n" {
+			t.Errorf("%%ed: %s line %v: %q", file, line, stdout)
 		}
 	})
 }
