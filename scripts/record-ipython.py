@@ -34,6 +34,7 @@ from pathlib import Path
 
 from IPython.core.displaypub import DisplayPublisher
 from IPython.core.error import StdinNotImplementedError, UsageError
+from IPython.core.async_helpers import _asyncio_runner
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magics.code import CodeMagics, MacroToEdit
 
@@ -159,14 +160,16 @@ def record(path):
             o, e = Stream(), Stream()
             with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
                 # As ipykernel runs a cell: transformed first, to learn
-                # whether it awaits (then it runs on the shell's loop), else
-                # run (and transformed again) by run_cell.
+                # whether it awaits (then, with asyncio's runner, it runs on
+                # the shell's loop), else run (and transformed again) by
+                # run_cell.
                 cell_code = code.rstrip("\n")
                 try:
                     transformed, transform_exc = shell.transform_cell(cell_code), None
                 except Exception:
                     transformed, transform_exc = cell_code, sys.exc_info()
-                if shell.should_run_async(cell_code, transformed_cell=transformed, preprocessing_exc_tuple=transform_exc):
+                if shell.loop_runner is _asyncio_runner and shell.should_run_async(
+                        cell_code, transformed_cell=transformed, preprocessing_exc_tuple=transform_exc):
                     r = shell.loop_runner(shell.run_cell_async(cell_code, store_history=True, transformed_cell=transformed,
                                                                preprocessing_exc_tuple=transform_exc))
                 else:
