@@ -548,11 +548,14 @@ def _capped(v, cap):
 
 def _run(code_obj, ns):
     if code_obj.co_flags & 0x80:  # CO_COROUTINE: the cell uses top-level await
-        import asyncio
+        runner = _ipy_state["loop_runner"]
+        if runner == "asyncio":
+            import asyncio
 
-        if _st.loop is None:
-            _st.loop = asyncio.new_event_loop()
-        return _st.loop.run_until_complete(eval(code_obj, ns))
+            if _st.loop is None:
+                _st.loop = asyncio.new_event_loop()
+            return _st.loop.run_until_complete(eval(code_obj, ns))
+        return _ipy_run_with(runner, lambda: eval(code_obj, ns))
     return eval(code_obj, ns)
 
 

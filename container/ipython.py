@@ -2818,7 +2818,11 @@ class _IPyShell:
         if not theme:
             raise UsageError("%%colors: you must specify a color theme. See '%%colors?'. Available themes: %s" % list(self._THEMES))
         if theme.lower() not in self._THEMES:
-            raise AssertionError()  # as IPython's theme lookup fails
+            import warnings
+
+            # IPython's inspector warns, then its theme lookup fails.
+            warnings.warn("Error changing object inspector color schemes.\n")
+            raise AssertionError()
         _ipy_state["colors"] = theme.lower()
         return None
 
@@ -3129,6 +3133,34 @@ class LSString(str):
         return self.replace("\n", " ")
 
     p = property(lambda self: [_ipy_os.path.expanduser(x) for x in self.split("\n")])
+
+
+def _ipy_run_with(runner, cell):
+    """A cell's coroutine (cell() makes it) run by the runner %autoawait
+    set: trio's or curio's run (imported first, as IPython's runners import
+    them), or a callable given."""
+    if runner == "trio":
+        import trio
+
+        async def main():
+            return await cell()
+
+        return trio.run(main)
+    if runner == "curio":
+        import curio
+
+        return curio.run(cell())
+    if runner == "sync":
+        # No loop: a coroutine that finishes without waiting runs, one
+        # that waits cannot.
+        coro = cell()
+        try:
+            coro.send(None)
+        except StopIteration as done:
+            return done.value
+        coro.close()
+        raise RuntimeError("'run_cell_async' needs a real async loop")
+    return runner(cell())
 
 
 def _ipy_wrapped(tree):
