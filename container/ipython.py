@@ -2936,7 +2936,7 @@ The magics, each with the first line of its help:
                 o = dict(o)
                 if o["output_type"] == "stream":
                     # IPython's own reading of the text: a literal \n is a line break.
-                    o["text"] = lines(o["text"].replace("\\n", "\n"))
+                    o = {"output_type": "stream", "name": o["name"], "text": lines("".join(o["parts"]).replace("\\n", "\n"))}
                 elif o["output_type"] == "execute_result":
                     o = {"output_type": "execute_result", "execution_count": n, "data": split(o["data"]), "metadata": {}}
                 elif o["output_type"] == "display_data":
@@ -3481,6 +3481,7 @@ def _ipy_history_start(n):
     for k in [k for k in outs if k >= n]:
         del outs[k]
     _ipy_state["tee"] = outs[n] = []
+    _ipy_state["tee_left"] = _st.out.cap
 
 
 def _ipy_history_end():
@@ -3489,16 +3490,21 @@ def _ipy_history_end():
 
 def _ipy_history_output(output):
     """An output of the running cell, for %notebook: streams written one
-    after another in one output, as IPython's history keeps them."""
+    after another in one output (their parts joined when it is written),
+    as IPython's history keeps them; a cell's stream text up to its output
+    limit, as the kernel sends it."""
     outs = _ipy_state["tee"]
     if outs is None:
         return
     if output["output_type"] == "stream":
-        if not output["text"]:
+        text = output["text"][: max(_ipy_state["tee_left"], 0)]
+        if not text:
             return
+        _ipy_state["tee_left"] -= len(text)
         if outs and outs[-1]["output_type"] == "stream" and outs[-1]["name"] == output["name"]:
-            outs[-1]["text"] += output["text"]
+            outs[-1]["parts"].append(text)
             return
+        output = {"output_type": "stream", "name": output["name"], "parts": [text]}
     outs.append(output)
 
 
