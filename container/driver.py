@@ -323,6 +323,7 @@ class _Stream:
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
         self.buffer.end()  # bytes left of a character written through .buffer
         self._out.write(self._stream, s)
+        _ipy_history_output({"output_type": "stream", "name": self._stream, "text": s})
         return len(s)
 
     def writelines(self, lines):
@@ -547,12 +548,31 @@ def _capped(v, cap):
 
 def _run(code_obj, ns):
     if code_obj.co_flags & 0x80:  # CO_COROUTINE: the cell uses top-level await
-        import asyncio
+        runner = _ipy_state["loop_runner"]
+        if runner == "asyncio":
+            import asyncio
 
-        if _st.loop is None:
-            _st.loop = asyncio.new_event_loop()
-        return _st.loop.run_until_complete(eval(code_obj, ns))
+            if _st.loop is None:
+                _st.loop = asyncio.new_event_loop()
+            return _st.loop.run_until_complete(eval(code_obj, ns))
+        return _ipy_run_with(runner, lambda: eval(code_obj, ns))
     return eval(code_obj, ns)
+
+
+def _run_compiling(tree, fname, flags, ns):
+    """Runs the statements of a cell that parses but does not compile (an
+    await with %autoawait off, a return outside a function) up to the first
+    that does not compile, as IPython compiles and runs a cell's statements
+    one by one."""
+    import ast
+
+    for node in tree.body:
+        try:
+            code = compile(ast.Module([node], []), fname, "exec", flags, dont_inherit=True)
+        except SyntaxError:
+            return
+        _st.in_cell = True
+        _run(code, ns)
 
 
 def _cell_end(silent, after_value):
@@ -590,7 +610,7 @@ def _execute(req, ns):
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
     # The __future__ features earlier cells imported stay on, as IPython
     # keeps its compiler's flags across cells.
-    flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | _st.future
+    flags = (getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) if _ipy_state["autoawait"] else 0) | _st.future  # %autoawait
     done = {"t": "done", "id": req["id"], "status": "ok"}
     raised = True
     _ipy_state["shown_exc"] = None
@@ -609,22 +629,35 @@ def _execute(req, ns):
         # A silent cell with a count is one the document ran elsewhere,
         # replayed: it is filed all the same.
         _ipy_input(ns, int(req["count"]), code, req.get("source") or code)
+        if not silent:
+            _ipy_history_start(int(req["count"]))
         code = _ipy_macro(ns, code)
     code = _ipy_prefilter(ns, code)
     if req.get("file"):
         ns["__file__"] = req["file"]  # as VS Code's Interactive Window defines it
+    parsed = False
     try:
         try:
-            tree = compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+            tree = _ipy_wrapped(compile(code, fname, "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True))
+            parsed = True
             last = None
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(code, tree.body[-1]):
                 last = tree.body.pop()
-            body = compile(tree, fname, "exec", flags, dont_inherit=True)
+            try:
+                body = compile(tree, fname, "exec", flags, dont_inherit=True)
+            except SyntaxError:
+                _run_compiling(tree, fname, flags, ns)
+                raise
             _st.future |= body.co_flags & _FUTURE_FLAGS
             flags |= _st.future
             expr = None
             if last is not None:
-                expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
+                try:
+                    expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
+                except SyntaxError:
+                    _st.in_cell = True
+                    _run(body, ns)  # the statements before it run, as in IPython
+                    raise
             _st.in_cell = True
             _run(body, ns)
             value = _run(expr, ns) if expr is not None else None
@@ -638,6 +671,7 @@ def _execute(req, ns):
                 if value is not None:
                     mime = _bundle(value)
                     v = {"text": mime["text/plain"], "mime": mime}
+                    _ipy_history_output({"output_type": "execute_result", "data": dict(mime)})
                 _cell_end(silent, True)
                 if v is not None:
                     v = _capped(v, int(req.get("max_output", 1 << 20)))
@@ -674,11 +708,22 @@ def _execute(req, ns):
         _ipy_state["last_exc"] = e
         done["status"] = "error"
         done["error"] = {"ename": "UsageError", "evalue": _safe(e, "exception"), "traceback": []}
+        _ipy_history_error(e)
     except BaseException as e:
         if _st.child:
             return 1
         _ipy_state["last_exc"] = e  # for %tb and %debug
         done["status"] = "error"
+        if not (parsed and isinstance(e, SyntaxError)):
+            # IPython's history keeps no error a statement's compiling raised.
+            _ipy_history_error(e)
+        if _ipy_state["pdb"] and not silent and _ipy_shell is not None:
+            # %pdb on: the debugger starts on the error; its prompt meets
+            # a front end without stdin, an error raised handling this one.
+            try:
+                _ipy_shell._post_mortem(e)
+            except BaseException as stop:  # noqa: B036 - the error the kernel reports
+                e = stop
         try:
             done["error"] = _error(e, fname)
         except BaseException as e2:  # noqa: B036 - e.g. a RecursionError walking a deep chain
@@ -1228,6 +1273,8 @@ def main():
             except KeyboardInterrupt:  # a second SIGINT landed in the driver
                 done = {"t": "done", "id": req["id"], "status": "error",
                         "error": {"ename": "KeyboardInterrupt", "evalue": "", "traceback": []}}
+            finally:
+                _ipy_history_end()
             if isinstance(done, int):
                 _child_exit(done)
             for st in _st.streams:

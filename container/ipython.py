@@ -167,7 +167,9 @@ class _Capture:
 _ipy_state = {"capture": None, "precision": None, "pprint": True, "dir_stack": [], "raw": [""], "figure_formats": {"png"}, "figure_kwargs": {},
              "bookmarks": {}, "log": None, "last_exc": None, "shown_exc": None, "i00": "",
              "unders": ["", "", ""], "given": ["", "", ""], "bg": [], "bg_loop": None, "extensions": set(),
-             "xmode": "Context", "plain_only": False, "doctest": None}
+             "xmode": "Context", "plain_only": False, "doctest": None,
+             "pdb": False, "autocall": 0, "autocall_save": None, "autoawait": True, "loop_runner": "asyncio", "colors": "nocolor",
+             "code_wraps": {}, "outputs": {}, "tee": None}
 
 # IPython's default shell aliases on Linux, as a kernel with colours off
 # defines them (container.LineMagics reads this block: each is a line magic).
@@ -362,6 +364,8 @@ def _publish(data, metadata, display_id, update):
         return
     if not _st.in_cell or _st.child:
         return
+    if not update and not (metadata or {}).get("payload"):
+        _ipy_history_output({"output_type": "display_data", "data": dict(data), "metadata": dict(metadata or {})})
     # Capped as a value is: data over the output limit is left out.
     data = dict(data)
     cap = _st.out.cap
@@ -846,10 +850,12 @@ class _IPyShell:
         return None if _ends_in_semicolon(code) else value
 
     def _line_time(self, line):
+        """Runs a statement and prints the CPU and wall time it took."""
         value = self._timed(line)
         return None if _ends_in_semicolon(line) else value
 
     def _cell_time(self, line, cell):
+        """Runs the cell and prints the CPU and wall time it took."""
         value = self._timed(cell)
         return None if _ends_in_semicolon(cell) else value
 
@@ -905,14 +911,19 @@ class _IPyShell:
         return res if ret else None
 
     def _line_timeit(self, line):
+        """Times a statement over many runs: %timeit [-n LOOPS] [-r REPEATS]
+        [-o] [-q] STATEMENT."""
         if not line.strip():
             return None
         return self._timeit(line, None)
 
     def _cell_timeit(self, line, cell):
+        """Times the cell over many runs; the magic's line is setup code, not
+        timed."""
         return self._timeit(line, cell)
 
     def _line_pwd(self, line):
+        """Returns the working folder."""
         return _ipy_os.getcwd()
 
     def _dh(self):
@@ -922,6 +933,8 @@ class _IPyShell:
         return dh
 
     def _line_cd(self, line):
+        """Changes the working folder: %cd DIR, %cd - (the last one), %cd -N
+        (from %dhist), %cd -b BOOKMARK; -q quiet."""
         dh = self._dh()
         args = line.split()
         quiet = "-q" in args
@@ -958,6 +971,8 @@ class _IPyShell:
         return None
 
     def _line_pushd(self, line):
+        """Changes the working folder and remembers the one left on a stack
+        (%popd returns)."""
         cwd = _ipy_os.getcwd()
         home = _ipy_os.path.expanduser("~")
         if home and home != "/":
@@ -968,6 +983,7 @@ class _IPyShell:
         return self._line_dirs("")
 
     def _line_popd(self, line):
+        """Returns to the folder on top of the stack %pushd keeps."""
         if not _ipy_state["dir_stack"]:
             raise UsageError("%popd on empty stack")
         top = _ipy_state["dir_stack"].pop(0)
@@ -975,9 +991,11 @@ class _IPyShell:
         print("popd ->", top)
 
     def _line_dirs(self, line):
+        """Returns the stack of folders %pushd keeps."""
         return _ipy_state["dir_stack"]
 
     def _line_dhist(self, line):
+        """Prints the folders %cd visited: %dhist [N | N M]."""
         dh = self._dh()
         args = [int(a) for a in line.split()]
         lo, hi = 0, len(dh)
@@ -1010,6 +1028,7 @@ class _IPyShell:
         return env
 
     def _line_set_env(self, line):
+        """Sets an environment variable: %set_env NAME VALUE."""
         return self._set_env(self.var_expand(line))
 
     def _set_env(self, line):
@@ -1037,6 +1056,8 @@ class _IPyShell:
         return names
 
     def _line_who(self, line):
+        """Lists the names of the interactive namespace's variables,
+        optionally of the given types only."""
         names = self._who_ls(line)
         if not names:
             print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
@@ -1052,9 +1073,13 @@ class _IPyShell:
         return None
 
     def _line_who_ls(self, line):
+        """Returns the sorted names of the interactive namespace's variables,
+        optionally of the given types only."""
         return self._who_ls(line)
 
     def _line_whos(self, line):
+        """Prints a table of the interactive namespace's variables: name, type
+        and data."""
         names = self._who_ls(line)
         if not names:
             print("No variables match your requested type." if line.strip() else "Interactive namespace is empty.")
@@ -1090,6 +1115,8 @@ class _IPyShell:
         return None
 
     def _line_precision(self, line):
+        """Sets the digits floats print with: %precision N, a format string,
+        or alone back to repr."""
         s = line.strip()
         if not s:
             _ipy_state["precision"] = None
@@ -1107,6 +1134,8 @@ class _IPyShell:
         return fmt
 
     def _line_reset(self, line):
+        """Removes the names the user defined (and the history's with it): -f
+        without asking, --aggressive, in, out, dhist, array."""
         words = line.split()
         opts = {w for w in words if w.startswith("-")}
         targets = [w.lower() for w in words if not w.startswith("-")]
@@ -1179,6 +1208,8 @@ class _IPyShell:
         return None
 
     def _line_xdel(self, line):
+        """Deletes a variable and every reference the shell keeps to its
+        object."""
         words = line.split()
         by_name = "-n" in words
         names = [w for w in words if not w.startswith("-")]
@@ -1204,6 +1235,8 @@ class _IPyShell:
         return None
 
     def _line_xmode(self, line):
+        """Sets how tracebacks show: Plain, Context, Verbose, Minimal, Docs or
+        Doctest; alone, cycles through them."""
         mode = (line.strip() or "Context").capitalize()
         if mode not in ("Context", "Plain", "Verbose", "Minimal", "Docs", "Doctest"):
             # As IPython: a warning, and the mode stays.
@@ -1231,6 +1264,8 @@ class _IPyShell:
         print("Doctest mode is:", "OFF" if saved else "ON")
 
     def _line_matplotlib(self, line):
+        """Sets matplotlib's backend: %matplotlib inline shows figures as the
+        cell's outputs."""
         gui = line.strip() or "inline"
         if gui in ("inline", "agg"):
             _ipy_os.environ["MPLBACKEND"] = "agg"
@@ -1272,6 +1307,7 @@ class _IPyShell:
         return None
 
     def _line_load_ext(self, line):
+        """Loads an IPython extension by module name."""
         name = line.strip()
         if not name:
             raise UsageError("Missing module name.")
@@ -1295,6 +1331,7 @@ class _IPyShell:
         return None
 
     def _line_unload_ext(self, line):
+        """Unloads an IPython extension by module name."""
         name = line.strip()
         if not name:
             raise UsageError("Missing module name.")
@@ -1310,6 +1347,7 @@ class _IPyShell:
         return None
 
     def _line_reload_ext(self, line):
+        """Reloads an IPython extension by module name."""
         name = line.strip()
         if not name:
             raise UsageError("Missing module name.")
@@ -1326,15 +1364,18 @@ class _IPyShell:
         return None
 
     def _line_autoreload(self, line):
+        """Reloads modules before a cell runs: %autoreload 0, 1, 2 or 3."""
         return None  # accepted: each cell already sees the modules as they are on disk after %autoreload's reload
 
     def _line_aimport(self, line):
+        """Names the modules %autoreload 1 reloads."""
         for name in line.replace(",", " ").split():
             if not name.startswith("-"):
                 self.user_ns[name.split(".")[0]] = __import__(name)
         return None
 
     def _line_pip(self, line):
+        """Runs pip in the kernel's Python: %pip install PACKAGE."""
         args = line.split()
         if args[:1] == ["install"]:
             # At its line, as in IPython, but the host installs the packages
@@ -1359,6 +1400,7 @@ class _IPyShell:
         return None
 
     def _line_uv(self, line):
+        """Runs uv pip for the kernel's Python: %uv pip install PACKAGE."""
         args = line.split()
         if args[:1] != ["pip"]:
             raise UsageError("%uv: only %uv pip is supported")
@@ -1372,12 +1414,15 @@ class _IPyShell:
         raise UsageError("this kernel installs packages with %pip install only (the host's installer, under backyard.autoInstall)")
 
     def _line_conda(self, line):
+        """Runs conda for the kernel's environment."""
         return self._conda_like(line)
 
     def _line_mamba(self, line):
+        """Runs mamba for the kernel's environment."""
         return self._conda_like(line)
 
     def _line_micromamba(self, line):
+        """Runs micromamba for the kernel's environment."""
         return self._conda_like(line)
 
     # -- automagic ---------------------------------------------------------------
@@ -1390,6 +1435,8 @@ class _IPyShell:
         return "Automagic is OFF, % prefix IS needed for line magics."
 
     def _line_automagic(self, line):
+        """Whether line magics work without their %: %automagic on, off, or
+        alone to toggle."""
         arg = line.lower()
         if arg in ("on", "1", "true"):
             self.automagic = True
@@ -1580,6 +1627,7 @@ class _IPyShell:
             return name, None, False
 
     def _line_pdef(self, line):
+        """Prints an object's call signature."""
         import inspect
 
         name, obj, found = self._inspected(line)
@@ -1597,6 +1645,8 @@ class _IPyShell:
         return None
 
     def _line_pdoc(self, line):
+        """Prints an object's docstring (and its constructor's, for a
+        class)."""
         import inspect
         import re
 
@@ -1624,6 +1674,7 @@ class _IPyShell:
         return None
 
     def _line_psource(self, line):
+        """Prints the source of an object."""
         import inspect
 
         name, obj, found = self._inspected(line)
@@ -1636,6 +1687,7 @@ class _IPyShell:
         return None
 
     def _line_pfile(self, line):
+        """Prints the file an object is defined in."""
         import inspect
 
         name, obj, found = self._inspected(line)
@@ -1656,9 +1708,12 @@ class _IPyShell:
         return None
 
     def _line_pinfo2(self, line):
+        """Detailed help on an object, as obj??."""
         return self._line_pinfo(line, detail=True)
 
     def _line_psearch(self, line):
+        """Lists the names matching a wildcard pattern: %psearch a*, %psearch
+        -i os.*path*."""
         import fnmatch
 
         pat = line.strip()
@@ -1667,6 +1722,8 @@ class _IPyShell:
                 print(n)
 
     def _line_run(self, line):
+        """Runs a Python file as a program, its names then in the interactive
+        namespace."""
         import shlex
 
         args = shlex.split(line)
@@ -1711,6 +1768,7 @@ class _IPyShell:
                 print(src)
 
     def _line_hist(self, line):
+        """Alias for `%history`."""
         return self._line_history(line)
 
     def _history_pick(self, ranges):
@@ -1742,6 +1800,7 @@ class _IPyShell:
         return None
 
     def _line_rep(self, line):
+        """Alias for `%recall`."""
         return self._line_recall(line)
 
     def _line_rerun(self, line):
@@ -1785,6 +1844,7 @@ class _IPyShell:
         return None
 
     def _line_loadpy(self, line):
+        """Alias of `%load`."""
         return self._line_load(line)
 
     def _line_pycat(self, line):
@@ -1811,13 +1871,17 @@ class _IPyShell:
         return None
 
     def _line_gui(self, line):
+        """Starts a GUI event loop integration (none is needed here)."""
         return None  # the inline backend needs no event loop
 
     def _line_pprint(self, line):
+        """Turns pretty printing on or off."""
         _ipy_state["pprint"] = not _ipy_state["pprint"]
         print("Pretty printing has been turned", ["OFF", "ON"][_ipy_state["pprint"]])
 
     def _line_alias_magic(self, line):
+        """Gives a magic another name: %alias_magic NEW OLD [-l | -c] [-p
+        PARAMS]."""
         words = line.split()
         opts = {w for w in words if w.startswith("-")}
         names = [w.lstrip("%") for w in words if not w.startswith("-")]
@@ -1839,9 +1903,11 @@ class _IPyShell:
             raise UsageError("Magic `%s` not found." % target)
 
     def _line_system(self, line):
+        """Runs a shell command and returns its output lines, as !!cmd."""
         return self.getoutput(line)
 
     def _line_sx(self, line):
+        """Runs a shell command and returns its output lines, as !!cmd."""
         return self.getoutput(line)
 
     # -- aliases ----------------------------------------------------------
@@ -1850,6 +1916,8 @@ class _IPyShell:
         return sorted((n, f.cmd) for n, f in self.magics["line"].items() if isinstance(f, _Alias))
 
     def _line_alias(self, line):
+        """Defines a shell command as a line magic: %alias NAME COMMAND (%s
+        for each argument, %l for all); alone, lists them."""
         par = line.strip()
         if not par:
             aliases = self._aliases()
@@ -1886,6 +1954,7 @@ class _IPyShell:
         return None
 
     def _line_unalias(self, line):
+        """Removes an alias %alias defined."""
         name = line.strip()
         if not isinstance(self.magics["line"].get(name), _Alias):
             print("%s is not an alias" % name)
@@ -1979,6 +2048,8 @@ class _IPyShell:
         return opts, rest
 
     def _line_macro(self, line):
+        """Names a series of inputs so that the name runs them: %macro NAME
+        RANGES."""
         opts, args = self._options(line, "rq")
         if not args:
             return sorted(k for k, v in self.user_ns.items() if isinstance(v, Macro))
@@ -1999,6 +2070,8 @@ class _IPyShell:
         return None
 
     def _line_save(self, line):
+        """Saves inputs, a file, a string or a macro to a file: %save [-r]
+        [-f] [-a] FILE RANGES."""
         opts, args = self._options(line, "fra")
         if not args:
             raise UsageError("Missing filename.")
@@ -2120,12 +2193,19 @@ class _IPyShell:
         return None
 
     def _line_debug(self, line):
+        """The debugger on the last exception (post mortem), or on a statement
+        given."""
         if line.strip():
             return self._debug_run(line)
         exc = _ipy_state["last_exc"]
         if exc is None:
             print("ERROR:root:No traceback has been produced, nothing to debug.", file=_ipy_sys.stderr)
             return None
+        self._post_mortem(exc)
+
+    def _post_mortem(self, exc):
+        """The debugger on exc's last frame (%debug, or an error with %pdb
+        on): its place, then its prompt, which cannot read stdin."""
         import linecache
 
         tb = exc.__traceback__
@@ -2143,6 +2223,7 @@ class _IPyShell:
         raise StdinNotImplementedError(_NO_STDIN)
 
     def _cell_debug(self, line, cell):
+        """Runs the cell in the debugger."""
         return self._debug_run(cell)
 
     def _debug_run(self, code):
@@ -2159,6 +2240,8 @@ class _IPyShell:
     # -- %pylab -----------------------------------------------------------------
 
     def _line_pylab(self, line):
+        """Sets matplotlib's backend and imports numpy and pyplot's names into
+        the namespace."""
         gui = next((w for w in line.split() if not w.startswith("-")), "inline")
         print("%pylab is deprecated, use %matplotlib inline and import the required libraries.")
         self._line_matplotlib(gui)
@@ -2184,6 +2267,8 @@ class _IPyShell:
     # -- logging ------------------------------------------------------------------
 
     def _line_logstart(self, line):
+        """Starts logging the session's inputs to a file: %logstart [-o] [-r]
+        [-t] [-q] [FILE [MODE]]."""
         opts, args = self._options(line, "ortq")
         log = _ipy_state["log"]
         name, mode = ("ipython_log.py", "rotate") if not args else (args[0], args[1] if len(args) > 1 else "backup")
@@ -2241,6 +2326,7 @@ class _IPyShell:
         return f
 
     def _line_logstate(self, line):
+        """Prints the state of the input log."""
         log = _ipy_state["log"]
         if log is None:
             print("Logging has not been activated.")
@@ -2254,6 +2340,7 @@ class _IPyShell:
         return None
 
     def _line_logstop(self, line):
+        """Stops the input log and closes its file."""
         log = _ipy_state["log"]
         if log is None:
             print("Logging hadn't been started.")
@@ -2275,9 +2362,11 @@ class _IPyShell:
         return None
 
     def _line_logon(self, line):
+        """Resumes the input log."""
         return self._switch_log(True)
 
     def _line_logoff(self, line):
+        """Pauses the input log."""
         return self._switch_log(False)
 
     # -- %prun --------------------------------------------------------------------
@@ -2346,12 +2435,16 @@ class _IPyShell:
         return stats if opts.get("r") else None
 
     def _line_prun(self, line):
+        """Runs a statement in the profiler and prints its table: %prun [-s
+        KEY] [-l LIMIT] [-q] [-D FILE] [-T FILE] STATEMENT."""
         return self._prun(line, None)
 
     def _cell_prun(self, line, cell):
+        """Runs the cell in the profiler and prints its table."""
         return self._prun(line, cell)
 
     def _cell_sx(self, line, cell):
+        """Runs the cell in a shell and returns its output lines."""
         words, out = line.split(), None
         for flag in ("-o", "--out"):
             if flag in words and words.index(flag) + 1 < len(words):
@@ -2363,6 +2456,7 @@ class _IPyShell:
         return lines
 
     def _cell_system(self, line, cell):
+        """Runs the cell in a shell and returns its output lines."""
         return self._cell_sx(line, cell)
 
     # -- cell magics ------------------------------------------------------
@@ -2528,36 +2622,48 @@ class _IPyShell:
         return self._script(prog + (" " + line if line else ""), cell)
 
     def _cell_script(self, line, cell):
+        """Runs the cell with a program: %%script PROGRAM [--bg] [--out NAME]
+        [--err NAME]."""
         return self._script(line, cell)
 
     def _cell_sh(self, line, cell):
+        """Runs the cell with sh."""
         return self._named_script("sh", line, cell)
 
     def _cell_bash(self, line, cell):
+        """Runs the cell with bash."""
         return self._named_script("bash", line, cell)
 
     def _cell_perl(self, line, cell):
+        """Runs the cell with perl."""
         return self._named_script("perl", line, cell)
 
     def _cell_ruby(self, line, cell):
+        """Runs the cell with ruby."""
         return self._named_script("ruby", line, cell)
 
     def _cell_python(self, line, cell):
+        """Runs the cell with python, a program of its own."""
         return self._named_script("python", line, cell)
 
     def _cell_python2(self, line, cell):
+        """Runs the cell with python2."""
         return self._named_script("python2", line, cell)
 
     def _cell_python3(self, line, cell):
+        """Runs the cell with python3, a program of its own."""
         return self._named_script("python3", line, cell)
 
     def _cell_pypy(self, line, cell):
+        """Runs the cell with pypy."""
         return self._named_script("pypy", line, cell)
 
     def _cell_file(self, line, cell):
+        """Alias for `%%writefile`."""
         return self._cell_writefile(line, cell)
 
     def _cell_writefile(self, line, cell):
+        """Writes the cell to a file: %%writefile [-a] FILE."""
         p = _magic_parser("%%writefile")
         p.add_argument("-a", "--append", action="store_true")
         p.add_argument("filename", type=str)
@@ -2607,6 +2713,7 @@ class _IPyShell:
             raise failed
 
     def _cell_html(self, line, cell):
+        """Shows the cell as HTML."""
         p = _magic_parser("%%html")
         p.add_argument("--isolated", action="store_true")
         if p.parse_args(_arg_split(line)).isolated:
@@ -2615,25 +2722,495 @@ class _IPyShell:
             display(HTML(cell))
 
     def _cell_HTML(self, line, cell):
+        """Alias for `%%html`."""
         return self._cell_html(line, cell)
 
     def _cell_markdown(self, line, cell):
+        """Shows the cell as Markdown."""
         display(Markdown(cell))
 
     def _cell_latex(self, line, cell):
+        """Shows the cell as LaTeX."""
         display(Latex(cell))
 
     def _cell_javascript(self, line, cell):
+        """Runs the cell as JavaScript in the front end."""
         display(Javascript(cell))
 
     def _cell_js(self, line, cell):
+        """Runs the cell as JavaScript in the front end."""
         return self._cell_javascript(line, cell)
 
     def _cell_svg(self, line, cell):
+        """Shows the cell as SVG."""
         display(SVG(cell))
 
     def _cell_SVG(self, line, cell):
+        """Alias for `%%svg`."""
         return self._cell_svg(line, cell)
+
+
+    # -- the debugger, autocall, autoawait, colors --------------------------
+
+    def _line_pdb(self, line):
+        """Turns the debugger on or off for the exceptions of later cells:
+        %pdb on (or 1), %pdb off (or 0), or %pdb alone to toggle. With it
+        on, a cell's exception stops in the debugger at its last frame."""
+        arg = line.strip().lower()
+        if arg:
+            on = {"off": False, "0": False, "on": True, "1": True}.get(arg)
+            if on is None:
+                print("Incorrect argument. Use on/1, off/0, or nothing for a toggle.")
+                return None
+        else:
+            on = not _ipy_state["pdb"]
+        _ipy_state["pdb"] = on
+        print("Automatic pdb calling has been turned", "ON" if on else "OFF")
+        return None
+
+    def _line_autocall(self, line):
+        """Calls a callable written without parentheses: %autocall 0 (off),
+        1 (smart: only with arguments on the line), 2 (full: a bare name
+        too), or %autocall alone to toggle, back to the last mode on."""
+        modes = ("Off", "Smart", "Full")
+        if line:
+            if line not in ("0", "1", "2"):
+                print("ERROR:root:Valid modes: " + ", ".join("%d->%s" % m for m in enumerate(modes)), file=_ipy_sys.stderr)
+                return None
+            _ipy_state["autocall"] = int(line)
+        elif _ipy_state["autocall"]:
+            _ipy_state["autocall_save"], _ipy_state["autocall"] = _ipy_state["autocall"], 0
+        else:
+            _ipy_state["autocall"] = _ipy_state["autocall_save"] = _ipy_state["autocall_save"] or 1
+        print("Automatic calling is:", modes[_ipy_state["autocall"]])
+        return None
+
+    def _line_autoawait(self, line):
+        """Whether a cell may await at its top level: %autoawait off (or
+        false), on (or true), a runner's name (asyncio, curio, trio, sync),
+        a name in the namespace or a dotted name to import as the runner;
+        alone, the current setting."""
+        import importlib
+
+        arg = line.strip()
+        if not arg:
+            print("IPython autoawait is `%s`, and set to use `%s`" % ("on" if _ipy_state["autoawait"] else "off", _ipy_state["loop_runner"]))
+        elif arg.lower() in ("false", "off"):
+            _ipy_state["autoawait"] = False
+        elif arg.lower() in ("true", "on"):
+            _ipy_state["autoawait"] = True
+        elif arg in ("asyncio", "curio", "trio", "sync"):
+            _ipy_state["loop_runner"], _ipy_state["autoawait"] = arg, arg != "sync"
+        else:
+            if arg in self.user_ns:
+                runner = self.user_ns[arg]
+            else:
+                module, _, attr = arg.rpartition(".")
+                runner = getattr(importlib.import_module(module), attr) if module else importlib.import_module(arg)
+            _ipy_state["loop_runner"], _ipy_state["autoawait"] = runner, True
+        return None
+
+    _THEMES = ("nocolor", "linux", "neutral", "neutral:nt", "neutral:posix", "lightbg", "pride", "pride:l", "gruvbox-dark")
+
+    def _line_colors(self, line):
+        """Sets the colour theme of tracebacks and help: %colors THEME."""
+        theme = line.strip()
+        if not theme:
+            raise UsageError("%%colors: you must specify a color theme. See '%%colors?'. Available themes: %s" % list(self._THEMES))
+        if theme.lower() not in self._THEMES:
+            import warnings
+
+            # IPython's inspector warns, then its theme lookup fails.
+            warnings.warn("Error changing object inspector color schemes.\n")
+            raise AssertionError()
+        _ipy_state["colors"] = theme.lower()
+        return None
+
+    # -- help on the magics -----------------------------------------------
+
+    _MAGIC_INTRO = """
+Magics of this IPython shell
+============================
+
+A magic is a command for the shell rather than Python code. A line magic
+starts with one % and takes the rest of its line as its argument, written as
+on a command line. A cell magic starts a cell with %% and takes the rest of
+that line and the cell's other lines.
+
+With automagic on (%automagic), a line magic needs no % when no variable has
+its name. %lsmagic lists the magics; %NAME? shows one magic's help.
+
+The magics, each with its help:"""
+
+    _QUICK_REFERENCE = """
+Quick reference of this IPython shell
+=====================================
+
+Help
+  obj? or ?obj           : the object's signature and documentation
+  obj?? or ??obj         : its source too, when there is any
+  %magic                 : the magics, each with its help
+  %lsmagic               : the names of the magics
+
+Magics
+  %NAME args             : a line magic; without % when automagic is on
+  %%NAME args + lines    : a cell magic, at the top of its cell
+
+The shell
+  !cmd                   : runs cmd in a shell
+  x = !cmd               : its output lines, as a list
+  $name, {expression}    : Python values in a shell command
+
+History
+  _, __, ___             : the last three values
+  _N, Out[N]             : the value of cell N
+  _iN, In[N]             : the input of cell N
+  %history, %recall N    : the inputs; one of them again
+
+Autocall (%autocall)
+  f x                    : f(x)
+  /f x                   : f(x), even with autocall off
+
+The magics, each with the first line of its help:
+"""
+
+    def _magic_docs(self, brief=False, rest=False):
+        """Each magic's name and its docstring (the first line of it when
+        brief), line magics then cell magics, by name."""
+        import inspect
+
+        out = []
+        for kind, esc in (("line", "%"), ("cell", "%%")):
+            for name in sorted(self._magic_names(kind)):
+                f = self.magics[kind].get(name) or getattr(self, "_%s_%s" % (kind, name))
+                doc = inspect.cleandoc(getattr(f, "__doc__", None) or "No documentation")
+                if brief:
+                    doc = doc.split("\n", 1)[0]
+                body = "\n".join(("    " + ln) if ln else ln for ln in doc.split("\n"))
+                out.append(("**%s%s**::\n\n%s\n\n" if rest else "%s%s:\n%s\n") % (esc, name, body))
+        return "".join(out)
+
+    def _line_magic(self, line):
+        """Prints the magics with their help, then the list of them:
+        %magic -brief shows the first line of each magic's help, %magic
+        -rest formats them as reStructuredText."""
+        words = line.split()
+        mode = words[0][1:] if words else ""
+        docs = self._magic_docs(mode == "brief", mode == "rest")
+        _page("\n".join([self._MAGIC_INTRO, docs, "Summary of magic functions (from %lsmagic):", str(self._line_lsmagic(""))]))
+        return None
+
+    def _line_quickref(self, line):
+        """Prints a quick reference of the shell's syntax and the first line
+        of each magic's help."""
+        _page(self._QUICK_REFERENCE + self._magic_docs(brief=True))
+        return None
+
+    # -- %notebook, %pastebin, %edit ----------------------------------------
+
+    def _line_notebook(self, line):
+        """Writes this session's inputs and their outputs as a notebook:
+        %notebook FILE.ipynb (nbformat 4), relative to the working folder."""
+        import json
+        import platform
+        import uuid
+
+        p = _magic_parser("%notebook")
+        p.add_argument("filename", type=str)
+        args = p.parse_args(_arg_split(line))
+        raws = _ipy_state["raw"]
+        if len(raws) <= 2:  # this cell alone
+            raise ValueError("History is empty, cannot export")
+
+        def lines(text):
+            return text.splitlines(True)
+
+        def split(data):
+            # As nbformat writes a bundle: text in lines, JSON as it is.
+            return {k: lines(v) if isinstance(v, str) and k != "application/json" and not k.endswith("+json") else v for k, v in data.items()}
+
+        cells = []
+        for n in range(1, len(raws) - 1):
+            outputs = []
+            for o in _ipy_state["outputs"].get(n, ()):
+                o = dict(o)
+                if o["output_type"] == "stream":
+                    # IPython's own reading of the text: a literal \n is a line break.
+                    o = {"output_type": "stream", "name": o["name"], "text": lines("".join(o["parts"]).replace("\\n", "\n"))}
+                elif o["output_type"] == "execute_result":
+                    o = {"output_type": "execute_result", "execution_count": n, "data": split(o["data"]), "metadata": {}}
+                elif o["output_type"] == "display_data":
+                    o = {"output_type": "display_data", "data": split(o["data"]), "metadata": {}}
+                outputs.append(o)
+            cells.append({"cell_type": "code", "execution_count": n, "id": uuid.uuid4().hex[:8], "metadata": {}, "outputs": outputs,
+                          "source": lines(raws[n].rstrip("\n"))})
+        nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5, "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+            "language_info": {"codemirror_mode": {"name": "ipython", "version": _ipy_sys.version_info[0]}, "file_extension": ".py",
+                              "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python", "pygments_lexer": "ipython3",
+                              "version": platform.python_version()}}}
+        with open(_ipy_os.path.expanduser(args.filename), "w", encoding="utf-8") as f:
+            f.write(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        return None
+
+    def _line_pastebin(self, line):
+        """Uploads code to dpaste.com and returns its URL: %pastebin [-d
+        DESCRIPTION] [-e DAYS] RANGE|FILE|NAME (history ranges, a file, or a
+        string or macro of the namespace); -e is the days it is kept (7)."""
+        import urllib.parse
+        import urllib.request
+
+        opts, rest = self._options(line, "de", "de")
+        try:
+            code = self._user_code(" ".join(rest))
+        except (ValueError, TypeError) as e:
+            print(e.args[0])
+            return None
+        try:
+            days = int(opts.get("e", 7))
+        except ValueError as e:
+            print(e.args[0].capitalize())
+            return None
+        if not 1 <= days <= 365:
+            print("Expiry days should be in range of 1 to 365")
+            return None
+        data = urllib.parse.urlencode({"title": opts.get("d", "Pasted from IPython"), "syntax": "python", "content": code,
+                                       "expiry_days": days}).encode("utf-8")
+        req = urllib.request.Request("https://dpaste.com/api/v2/", headers={"User-Agent": "IPython v9.18.1"})
+        with urllib.request.urlopen(req, data) as resp:
+            return resp.headers.get("Location")
+
+    def _line_edit(self, line):
+        """Opens a file in the front end's editor: a kernel starts no
+        editor, it sends the file and line as an edit_magic payload.
+        %edit FILE, %edit NAME (where the object is defined; a string's
+        text), %edit RANGE (those inputs), alone an empty file; -n LINE."""
+        import inspect
+        import pathlib
+        import tempfile
+        import warnings
+
+        opts, rest = self._options(line, "prn", "n")
+        args = " ".join(rest)
+        lineno = opts.get("n")
+
+        def py_file(name):
+            for path in (name, name + ".py"):
+                if _ipy_os.path.isfile(_ipy_os.path.expanduser(path)):
+                    return _ipy_os.path.expanduser(path)
+            return name if name.endswith(".py") else None
+
+        def temp_file(text):
+            d = tempfile.mkdtemp(prefix="ipython_edit_")
+            fd, path = tempfile.mkstemp(".py", "ipython_edit_", d)
+            with _ipy_os.fdopen(fd, "w") as f:
+                f.write(text)
+            print("IPython will make a temporary file named:", path)
+            return path
+
+        def cell_file(name, text):
+            d = _ipy_os.path.join(tempfile.gettempdir(), "ipykernel_%d" % _ipy_os.getpid())
+            _ipy_os.makedirs(d, exist_ok=True)
+            path = _ipy_os.path.join(d, name.strip("<>") + ".py")
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+
+        filename = py_file(args) if args else None
+        if filename is None:
+            data = self._input_lines(args, "r" in opts) if args else ""
+            if args and not data:
+                try:
+                    data = eval(args, self.user_ns)
+                except (NameError, SyntaxError):
+                    filename = py_file(args)
+                    if filename is None:
+                        warnings.warn("Argument given (%s) can't be found as a variable or as a filename." % args)
+                    data = None
+            if isinstance(data, Macro):
+                print("Macro editing not yet implemented in 2-process model.")
+                return None
+            if isinstance(data, str):
+                filename = temp_file(data)
+            elif data is not None:
+                try:
+                    filename = inspect.getsourcefile(data) or inspect.getfile(data)
+                    if lineno is None:
+                        lineno = inspect.getsourcelines(data)[1]
+                    if not _ipy_os.path.isfile(filename) and filename.startswith("<cell-"):
+                        # Defined in a cell: ipykernel keeps each cell in a
+                        # file of its own, which the payload names.
+                        import linecache
+
+                        filename = cell_file(filename, "".join(linecache.getlines(filename)))
+                except (TypeError, OSError):
+                    filename = py_file(args)
+        filename = str(pathlib.Path(filename).resolve())
+        _publish({"text/plain": filename}, {"payload": {"source": "edit_magic", "filename": filename, "line_number": lineno}}, None, False)
+        return None
+
+    def _line_ed(self, line):
+        """Alias for `%edit`."""
+        return self._line_edit(line)
+
+    # -- %code_wrap, %sc ------------------------------------------------------
+
+    def _code_wrap(self, line, cell):
+        """A template every later cell runs in: __code__ is the cell's code,
+        __ret__ the value of its last expression; names starting with ___
+        are the template's own. %%code_wrap NAME sets one, %code_wrap
+        --remove NAME drops it, --list names them, --list-all shows them."""
+        import ast
+        import textwrap
+
+        p = _magic_parser("%code_wrap")
+        p.add_argument("name", type=str, default="default", nargs="?")
+        p.add_argument("--remove", action="store_true")
+        p.add_argument("--list", action="store_true")
+        p.add_argument("--list-all", action="store_true")
+        args = p.parse_args(_arg_split(line))
+        wraps = _ipy_state["code_wraps"]
+        if args.list:
+            for name in wraps:
+                print(name)
+            return None
+        if args.list_all:
+            for name, template in wraps.items():
+                print(name, ":")
+                print(textwrap.indent(ast.unparse(template), "    "))
+            print()
+            return None
+        wraps.pop(args.name, None)
+        if cell is not None and not args.remove:
+            wraps[args.name] = ast.parse(cell)
+        return None
+
+    def _line_code_wrap(self, line):
+        """See %%code_wrap."""
+        return self._code_wrap(line, None)
+
+    def _cell_code_wrap(self, line, cell):
+        """Sets a template later cells run in (see %code_wrap)."""
+        return self._code_wrap(line, cell)
+
+    def _line_sc(self, line):
+        """Runs a shell command and keeps its output: %sc [-l] [-v]
+        NAME=COMMAND binds NAME to the output (-l: its lines, as a list;
+        -v: prints it too). Deprecated: NAME = !COMMAND does the same."""
+        import pprint
+
+        opts, rest = self._options(line, "lv")
+        try:
+            name = " ".join(rest).split("=", 1)[0].strip()
+            cmd = line.split("=", 1)[1]
+        except IndexError:
+            name, cmd = "", ""
+        out = self.getoutput(cmd, split="l" in opts)
+        if not isinstance(out, SList):
+            out = LSString(out)
+        if "v" in opts:
+            print("%s ==\n%s" % (name, pprint.pformat(out)))
+        if name:
+            self.user_ns[name] = out
+            return None
+        return out
+
+
+class LSString(str):
+    """A command's output as one string, as IPython's getoutput returns it
+    unsplit: .l its lines, .n itself, .s its lines joined by spaces."""
+
+    @property
+    def l(self):  # noqa: E743
+        return self.split("\n")
+
+    @property
+    def n(self):
+        return str(self)
+
+    @property
+    def s(self):
+        return self.replace("\n", " ")
+
+    p = property(lambda self: [_ipy_os.path.expanduser(x) for x in self.split("\n")])
+
+
+def _ipy_run_with(runner, cell):
+    """A cell's coroutine (cell() makes it) run by the runner %autoawait
+    set: trio's or curio's run (imported first, as IPython's runners import
+    them), or a callable given."""
+    if runner == "trio":
+        import trio
+
+        async def main():
+            return await cell()
+
+        return trio.run(main)
+    if runner == "curio":
+        import curio
+
+        return curio.run(cell())
+    if runner == "sync":
+        # No loop: a coroutine that finishes without waiting runs, one
+        # that waits cannot.
+        coro = cell()
+        try:
+            coro.send(None)
+        except StopIteration as done:
+            return done.value
+        coro.close()
+        raise RuntimeError("'run_cell_async' needs a real async loop")
+    return runner(cell())
+
+
+def _ipy_wrapped(tree):
+    """The cell's tree inside each %code_wrap template, in the order they
+    were set: the template's __code__ statement is the cell's body, its
+    __ret__ the cell's last value (None when the cell ends in a statement)."""
+    import ast
+    import copy
+
+    wraps = _ipy_state["code_wraps"]
+    if not wraps or not tree.body:
+        return tree
+
+    class Mangle(ast.NodeTransformer):
+        # A template's own names (___x) cannot meet the cell's.
+        def visit_Name(self, node):
+            if node.id.startswith("___"):
+                node.id = "mangle-" + node.id
+            return node
+
+        def visit_FunctionDef(self, node):
+            if node.name.startswith("___"):
+                node.name = "mangle-" + node.name
+            for a in node.args.args:
+                if a.arg.startswith("___"):
+                    a.arg = "mangle-" + a.arg
+            return self.generic_visit(node)
+
+    class Fill(ast.NodeTransformer):
+        def __init__(self, slots):
+            self.slots = slots
+
+        def visit_Expr(self, node):
+            if isinstance(node.value, ast.Name) and node.value.id in self.slots:
+                return copy.deepcopy(self.slots[node.value.id])
+            return self.generic_visit(node)
+
+    for template in list(wraps.values()):
+        body = list(tree.body)
+        last = body[-1]
+        if isinstance(last, ast.Expr):
+            body[-1] = ast.Assign([ast.Name("ret-tmp", ctx=ast.Store())], last.value)
+            ret = ast.Expr(ast.Name("ret-tmp", ctx=ast.Load()))
+        else:
+            ret = ast.parse("None").body[0]
+        for node in body + [ret]:
+            ast.fix_missing_locations(node)
+        filled = Fill({"__code__": body, "__ret__": ret}).visit(Mangle().visit(copy.deepcopy(template)))
+        tree = ast.fix_missing_locations(filled)
+    return tree
 
 
 # %%! is %%sx, under a name no def can have (container.CellMagics reads
@@ -2897,6 +3474,51 @@ def _ipy_input(ns, n, code, raw):
         _log_write(raw.rstrip("\n") if log["raw"] else code.rstrip("\n") + "\n")
 
 
+def _ipy_history_start(n):
+    """Cell n starts: IPython's history keeps its outputs from now (those of
+    a count run again are dropped, as in a restarted count)."""
+    outs = _ipy_state["outputs"]
+    for k in [k for k in outs if k >= n]:
+        del outs[k]
+    _ipy_state["tee"] = outs[n] = []
+    _ipy_state["tee_left"] = _st.out.cap
+
+
+def _ipy_history_end():
+    _ipy_state["tee"] = None
+
+
+def _ipy_history_output(output):
+    """An output of the running cell, for %notebook: streams written one
+    after another in one output (their parts joined when it is written),
+    as IPython's history keeps them; a cell's stream text up to its output
+    limit, as the kernel sends it."""
+    outs = _ipy_state["tee"]
+    if outs is None:
+        return
+    if output["output_type"] == "stream":
+        text = output["text"][: max(_ipy_state["tee_left"], 0)]
+        if not text:
+            return
+        _ipy_state["tee_left"] -= len(text)
+        if outs and outs[-1]["output_type"] == "stream" and outs[-1]["name"] == output["name"]:
+            outs[-1]["parts"].append(text)
+            return
+        output = {"output_type": "stream", "name": output["name"], "parts": [text]}
+    outs.append(output)
+
+
+def _ipy_history_error(e):
+    """The running cell's exception, as IPython's history stores it."""
+    import traceback
+
+    try:
+        tb = [] if isinstance(e, UsageError) else [ln.rstrip("\n") for ln in traceback.format_exception(type(e), e, e.__traceback__)]
+    except Exception:
+        tb = []
+    _ipy_history_output({"output_type": "error", "ename": type(e).__name__, "evalue": str(e), "traceback": tb})
+
+
 def _ipy_output(ns, n, value):
     """IPython's output history after cell n showed value as Out[n]: Out,
     _, __, ___, _N."""
@@ -2966,15 +3588,17 @@ _IPY_LINE_SPLIT = None
 
 
 def _ipy_prefilter(ns, code):
-    """IPython's automagic, which its shell applies after the static
-    transformations (done on the host) to a cell that is one line: a line
-    magic's name first runs that magic with the rest of the line, unless
-    the rest starts with = or , or the name is bound in the namespace, a
-    builtin or a keyword (Python's meaning wins). Leading blank lines stay,
+    """IPython's automagic and autocall, which its shell applies after the
+    static transformations (done on the host) to a cell that is one line:
+    a line magic's name first runs that magic with the rest of the line,
+    unless the rest starts with = or , or the name is bound in the
+    namespace, a builtin or a keyword (Python's meaning wins); with
+    %autocall on, a callable's name first is called with the rest of the
+    line as its arguments (the call is printed). Leading blank lines stay,
     so that line numbers hold."""
     global _IPY_LINE_SPLIT
     shell = _ipy_shell
-    if shell is None or not shell.automagic:
+    if shell is None or not shell.automagic and not _ipy_state["autocall"]:
         return code
     line = code.lstrip()  # IPython drops leading blank lines and the indent
     if not line or len(line.splitlines()) != 1:
@@ -2986,15 +3610,71 @@ def _ipy_prefilter(ns, code):
     m = _IPY_LINE_SPLIT.match(line.rstrip("\r\n"))
     if m is None:
         return code
-    ifun, rest = m.group(3).strip(), m.group(4).lstrip()
-    if rest[:1] in ("=", ",") and rest or not ifun or shell.find_line_magic(ifun) is None:
+    ifun, raw_rest = m.group(3).strip(), m.group(4)
+    rest = raw_rest.lstrip()
+    if rest[:1] in ("=", ",") and rest or not ifun:
         return code
+    blank = "\n" * code[: len(code) - len(line)].count("\n")
     import keyword
 
     head = ifun.split(".", 1)[0]
-    if head in ns or hasattr(_ipy_builtins, head) or keyword.iskeyword(head):
-        return code
-    return "\n" * code[: len(code) - len(line)].count("\n") + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
+    if shell.automagic and shell.find_line_magic(ifun) is not None:
+        if head in ns or hasattr(_ipy_builtins, head) or keyword.iskeyword(head):
+            return code
+        return blank + "get_ipython().run_line_magic(%r, %r)\n" % (ifun, rest)
+    call = _ipy_autocall(shell, line.rstrip("\r\n"), ifun, raw_rest, rest)
+    return code if call is None else blank + call + "\n"
+
+
+def _ipy_autocall(shell, line, ifun, raw_rest, rest):
+    """The call %autocall makes of a line, or None: the name must be a
+    callable's, the rest no operator, and the line not a string prefix's
+    literal (f'...'); a bare name is called in full mode alone, and never
+    a callable that is indexed."""
+    import re
+
+    mode = _ipy_state["autocall"]
+    if not mode or rest[:1] and rest[0] in "!=()<>,+*/%^&|":
+        return None
+    try:
+        obj = shell._lookup(ifun)
+    except Exception:
+        return None
+    if ifun.lower() in ("b", "f", "r", "u", "br", "rb", "fr", "rf") and line[len(ifun): len(ifun) + 1] in ("'", '"'):
+        return None
+    if not callable(obj) or re.match(r"^[,&^\|\*/\+-]|^is |^not |^in |^and |^or ", rest) or not re.match(r"[a-zA-Z_]([a-zA-Z0-9_.]*) *$", ifun):
+        return None
+    if not (raw_rest.startswith(" ") or not raw_rest.strip()):
+        return None
+    if not rest and mode < 2 or rest.startswith("[") and hasattr(obj, "__getitem__"):
+        return None
+    call = "%s(%s);" % (ifun.rstrip(), rest[:-1]) if rest.endswith(";") else "%s(%s)" % (ifun.rstrip(), rest)
+    if not (_ipy_state["autoawait"] and _ipy_awaits(call)):
+        # ipykernel transforms a cell to learn whether it awaits, and the
+        # shell transforms one that does not again: the call shows twice,
+        # the first time before the shell keeps the cell's outputs.
+        tee, _ipy_state["tee"] = _ipy_state["tee"], None
+        try:
+            print("------> " + call)
+            _ipy_sys.stdout.flush()
+        finally:
+            _ipy_state["tee"] = tee
+    print("------> " + call)
+    return call
+
+
+def _ipy_awaits(code):
+    """Whether code awaits at its top level."""
+    import ast
+
+    try:
+        compile(code, "<autocall>", "exec")
+        return False
+    except SyntaxError:
+        try:
+            return bool(compile(code, "<autocall>", "exec", ast.PyCF_ALLOW_TOP_LEVEL_AWAIT).co_flags & 0x80)
+        except SyntaxError:
+            return False
 
 
 def _ipy_hidden(name):

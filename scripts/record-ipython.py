@@ -11,7 +11,11 @@ text/plain of its value (Out[n]) and its MIME bundle, its display outputs
 (MIME bundles, in order, after update_display and clear_output) and, for an
 exception, its ename and evalue (tracebacks are not recorded), and the
 text a magic set as the next input (%load: the kernel's set_next_input
-payload). A cell that did not raise but showed a traceback (%tb: a
+payload), and the payloads %edit sends (a kernel opens no editor). With
+%pdb on, an exception starts the debugger after its traceback, as in
+IPython's shell. Cells run as ipykernel runs them (transformed once to
+learn whether they await, and the notebook's folder first on sys.path).
+A cell that did not raise but showed a traceback (%tb: a
 kernel's error output, with an ok reply) is recorded with status ok and that
 exception's ename and evalue. As in a kernel whose front end has no stdin, input() raises
 StdinNotImplementedError; IPython's profile (history, bookmarks) is a fresh
@@ -26,10 +30,13 @@ import os
 import shutil
 import sys
 import tempfile
+from pathlib import Path
 
 from IPython.core.displaypub import DisplayPublisher
 from IPython.core.error import StdinNotImplementedError, UsageError
+from IPython.core.async_helpers import _asyncio_runner
 from IPython.core.interactiveshell import InteractiveShell
+from IPython.core.magics.code import CodeMagics, MacroToEdit
 
 
 class Publisher(DisplayPublisher):
@@ -88,6 +95,7 @@ def record(path):
     work = tempfile.mkdtemp(prefix="record-ipython-")
     here = os.getcwd()
     os.chdir(work)
+    sys.path.insert(0, work)  # as a kernel started in the folder: its modules import
     InteractiveShell.clear_instance()
     for n in ("last_type", "last_value", "last_traceback", "last_exc"):
         if hasattr(sys, n):
@@ -117,11 +125,29 @@ def record(path):
                 shell.show_usage_error(value)
             return
         shown.append((etype.__name__, str(value)))
+        if shell.call_pdb:
+            shell.debugger(force=True)  # %pdb on, as IPython's showtraceback
 
     shell.showtraceback = showtraceback
     shell.showsyntaxerror = lambda *a, **k: None
     next_input = []
     shell.set_next_input = lambda text, replace=False: next_input.append({"text": text, "replace": replace})
+    payloads = []
+
+    def edit(parameter_s=""):
+        # A kernel's %edit (and %ed): no editor, a payload naming the file
+        # and line to open, as ipykernel's KernelMagics sends it; recorded
+        # with the file relative to the notebook's folder.
+        opts, args = shell.magics_manager.registry["CodeMagics"].parse_options(parameter_s, "prn:")
+        try:
+            filename, lineno, _ = CodeMagics._find_edit_target(shell, args, opts, ["", ""])
+        except MacroToEdit:
+            print("Macro editing not yet implemented in 2-process model.")
+            return
+        filename = str(Path(filename).resolve())
+        payloads.append({"source": "edit_magic", "filename": os.path.relpath(filename, os.path.realpath(work)), "line_number": lineno})
+
+    shell.register_magic_function(edit, "line", "edit")
     builtins.input = no_stdin
     shell.raw_input = no_stdin
     out = []
@@ -129,10 +155,25 @@ def record(path):
         for index, (title, line, code) in enumerate(split(src)):
             pub.outputs = []
             next_input.clear()
+            payloads.clear()
             shown.clear()
             o, e = Stream(), Stream()
             with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
-                r = shell.run_cell(code.rstrip("\n"), store_history=True)
+                # As ipykernel runs a cell: transformed first, to learn
+                # whether it awaits (then, with asyncio's runner, it runs on
+                # the shell's loop), else run (and transformed again) by
+                # run_cell.
+                cell_code = code.rstrip("\n")
+                try:
+                    transformed, transform_exc = shell.transform_cell(cell_code), None
+                except Exception:
+                    transformed, transform_exc = cell_code, sys.exc_info()
+                if shell.loop_runner is _asyncio_runner and shell.should_run_async(
+                        cell_code, transformed_cell=transformed, preprocessing_exc_tuple=transform_exc):
+                    r = shell.loop_runner(shell.run_cell_async(cell_code, store_history=True, transformed_cell=transformed,
+                                                               preprocessing_exc_tuple=transform_exc))
+                else:
+                    r = shell.run_cell(cell_code, store_history=True)
             exc = r.error_in_exec or r.error_before_exec
             value = None
             if r.result is not None and exc is None:
@@ -148,10 +189,13 @@ def record(path):
                 cell["ename"], cell["evalue"] = shown[-1]
             if next_input:
                 cell["next_input"] = next_input[-1]
+            if payloads:
+                cell["payloads"] = list(payloads)
             out.append(cell)
     finally:
         builtins.input = real_input
         os.chdir(here)
+        sys.path.remove(work)
         shutil.rmtree(work)
     import IPython
 

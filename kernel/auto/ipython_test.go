@@ -95,7 +95,7 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 	}
 	jsonOnMonty := kerneltest.Run(t, a, "%lsmagic --json")
 	if jsonOnMonty.Backend != contract.BackendMonty || jsonOnMonty.Routing != nil || jsonOnMonty.Value == nil ||
-		!strings.HasPrefix(jsonOnMonty.Value.Text, "{'line': {'automagic': 'AutoMagics',\n  'alias_magic': 'BasicMagics',\n") {
+		!strings.HasPrefix(jsonOnMonty.Value.Text, "{'line': {'autocall': 'AutoMagics',\n  'automagic': 'AutoMagics',\n  'alias_magic': 'BasicMagics',\n") {
 		t.Fatalf("%%lsmagic --json: %s %+v %+v %+v", jsonOnMonty.Backend, jsonOnMonty.Routing, jsonOnMonty.Value, jsonOnMonty.Error)
 	}
 	// The container's shell lists the same.

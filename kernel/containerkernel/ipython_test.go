@@ -2,6 +2,7 @@ package containerkernel
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -447,6 +448,62 @@ func TestInterruptScriptCell(t *testing.T) {
 	if r := kerneltest.Run(t, k, "%%bash\necho after"); r.Stdout != "after\n" || r.Error != nil {
 		t.Fatalf("%q %+v", r.Stdout, r.Error)
 	}
+}
+
+// %pdb on as a kernel whose front end sends no input shows it: a later
+// cell's exception starts the debugger, which shows its place (as %debug)
+// and then meets the prompt's error, raised while handling the cell's.
+func TestIPythonPdbWithoutStdin(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		if r := kerneltest.Run(t, k, "%pdb on"); r.Stdout != "Automatic pdb calling has been turned ON\n" {
+			t.Fatalf("%q %+v", r.Stdout, r.Error)
+		}
+		r := kerneltest.Run(t, k, "def g(x):\n    return 1 / x\ng(0)")
+		if r.Error == nil || r.Error.EName != "StdinNotImplementedError" || r.Error.EValue != "raw_input was called, but this frontend does not support input requests." ||
+			r.Error.Context == nil || r.Error.Context.EName != "ZeroDivisionError" ||
+			!regexp.MustCompile(`^> \S+\(2\)g\(\)\n      1 def g\(x\):\n----> 2     return 1 / x\n      3 g\(0\)\n\n$`).MatchString(r.Stdout) {
+			t.Errorf("an error with %%pdb on: %q %+v", r.Stdout, r.Error)
+		}
+		if r = kerneltest.Run(t, k, "%pdb off\ng(0)"); r.Stdout != "Automatic pdb calling has been turned OFF\n" || r.Error == nil || r.Error.EName != "ZeroDivisionError" {
+			t.Errorf("an error with %%pdb off: %q %+v", r.Stdout, r.Error)
+		}
+	})
+}
+
+// %edit as ipykernel answers it: no editor, a payload naming the file to
+// open; a function defined in a cell is in that cell's file (ipykernel
+// keeps each cell in a file), a string or no argument in a temporary file
+// IPython names.
+func TestIPythonEditPayload(t *testing.T) {
+	forRuntimes(t, kernel.Limits{}, func(t *testing.T, k *Kernel) {
+		edit := func(code string) (file string, line any, stdout string) {
+			t.Helper()
+			r := kerneltest.Run(t, k, code)
+			if r.Error != nil || len(r.Displays) != 1 {
+				t.Fatalf("%q: %+v %+v", code, r.Error, r.Displays)
+			}
+			var meta struct {
+				Payload struct {
+					Source     string `json:"source"`
+					Filename   string `json:"filename"`
+					LineNumber any    `json:"line_number"`
+				} `json:"payload"`
+			}
+			if err := json.Unmarshal(r.Displays[0].Metadata, &meta); err != nil || meta.Payload.Source != "edit_magic" {
+				t.Fatalf("%q: %v %s", code, err, r.Displays[0].Metadata)
+			}
+			return meta.Payload.Filename, meta.Payload.LineNumber, r.Stdout
+		}
+		kerneltest.Run(t, k, "def f():\n    return 1")
+		file, line, _ := edit("%edit f")
+		if r := kerneltest.Run(t, k, "print(open("+ipysyntax.PyRepr(file)+").read())"); line != float64(1) || r.Stdout != "def f():\n    return 1\n" {
+			t.Errorf("%%edit f: %s line %v: %q", file, line, r.Stdout)
+		}
+		file, line, stdout := edit("%ed")
+		if line != nil || stdout != "IPython will make a temporary file named: "+file+"\n" {
+			t.Errorf("%%ed: %s line %v: %q", file, line, stdout)
+		}
+	})
 }
 
 // %tb and %debug as a kernel whose front end sends no input shows them:

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/backyard-ls/backyard-ls/cells"
+	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
 
@@ -34,7 +35,28 @@ type IPythonCell struct {
 		Text    string `json:"text"`
 		Replace bool   `json:"replace"`
 	} `json:"next_input"`
-	Code string `json:"-"`
+	// Payloads are the edit_magic payloads %edit sent (a kernel opens no
+	// editor), their file relative to the notebook's folder.
+	Payloads []editPayload `json:"payloads"`
+	Code     string        `json:"-"`
+}
+
+type editPayload struct {
+	Source     string `json:"source"`
+	Filename   string `json:"filename"`
+	LineNumber any    `json:"line_number"`
+}
+
+// editPayloadOf is the edit_magic payload a display carries in its
+// metadata (the container's shell sends it so), if it is one.
+func editPayloadOf(d contract.Display) (editPayload, bool) {
+	var meta struct {
+		Payload *editPayload `json:"payload"`
+	}
+	if len(d.Metadata) == 0 || json.Unmarshal(d.Metadata, &meta) != nil || meta.Payload == nil || meta.Payload.Source != "edit_magic" {
+		return editPayload{}, false
+	}
+	return *meta.Payload, true
 }
 
 // IPythonNotebook is a corpus notebook: its path and its cells.
@@ -145,9 +167,14 @@ func CompareIPython(want IPythonCell, r kernel.Result) string {
 	}
 	var displays, wantDisplays []map[string]string
 	var next []string
+	var payloads []editPayload
 	for _, d := range r.Displays {
 		if text, replace, ok := d.NextInput(); ok {
 			next = append(next, fmt.Sprintf("%q replace=%v", text, replace))
+			continue
+		}
+		if p, ok := editPayloadOf(d); ok {
+			payloads = append(payloads, p)
 			continue
 		}
 		displays = append(displays, images(d.Data))
@@ -159,6 +186,9 @@ func CompareIPython(want IPythonCell, r kernel.Result) string {
 	if !slices.Equal(next, wantNext) {
 		diffs = append(diffs, "next input "+jsonString(next)+", IPython "+jsonString(wantNext))
 	}
+	if !samePayloads(want.Payloads, payloads) {
+		diffs = append(diffs, "payloads "+jsonString(payloads)+", IPython "+jsonString(want.Payloads))
+	}
 	for _, d := range want.Displays {
 		wantDisplays = append(wantDisplays, images(d.Data))
 	}
@@ -169,10 +199,32 @@ func CompareIPython(want IPythonCell, r kernel.Result) string {
 	if r.Error != nil {
 		ename, evalue = r.Error.EName, r.Error.EValue
 	}
-	if want.EName != nil && (ename != *want.EName || evalue != *want.EValue) || want.EName == nil && ename != "" {
+	if want.EName != nil && (ename != *want.EName || evalue != syntaxMessage(*want.EName, *want.EValue)) || want.EName == nil && ename != "" {
 		diffs = append(diffs, "error "+ename+": "+evalue)
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// samePayloads compares %edit's payloads: the file by its path in the
+// notebook's folder (the folder itself differs), the line as sent.
+func samePayloads(want, got []editPayload) bool {
+	return slices.EqualFunc(want, got, func(w, g editPayload) bool {
+		return w.Source == g.Source && strings.HasSuffix(g.Filename, "/"+w.Filename) && jsonString(w.LineNumber) == jsonString(g.LineNumber)
+	})
+}
+
+// syntaxFile is the end of a SyntaxError's str(): the cell's file name,
+// which each kernel names its own way, and the line.
+var syntaxFile = regexp.MustCompile(` \([^()]*, line \d+\)$`)
+
+// syntaxMessage is the evalue a kernel reports for IPython's: a
+// SyntaxError's message, without the file and line (the traceback has
+// them).
+func syntaxMessage(ename, evalue string) string {
+	if ename != "SyntaxError" {
+		return evalue
+	}
+	return syntaxFile.ReplaceAllString(evalue, "")
 }
 
 // images is a bundle with its images compared by their type only (the

@@ -51,3 +51,38 @@ func TestNextInputCompared(t *testing.T) {
 		t.Error("a next input IPython did not set is not seen")
 	}
 }
+
+// %edit's payload is a display whose metadata holds it; its file is
+// compared by its path in the notebook's folder, its line as sent.
+func TestEditPayloadCompared(t *testing.T) {
+	var want IPythonCell
+	if err := json.Unmarshal([]byte(`{"stdout":"","stderr":"","value":null,"displays":[],"ename":null,"evalue":null,"payloads":[{"source":"edit_magic","filename":"sub/f.py","line_number":4}]}`), &want); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(file, line string) kernel.Result {
+		meta := []byte(`{"payload":{"source":"edit_magic","filename":"` + file + `","line_number":` + line + `}}`)
+		return kernel.Result{Status: kernel.StatusOK, Displays: []contract.Display{{Data: map[string]string{"text/plain": file}, Metadata: meta}}}
+	}
+	if diff := CompareIPython(want, edit("/work/nb/sub/f.py", "4")); diff != "" {
+		t.Errorf("same payload: %s", diff)
+	}
+	for _, r := range []kernel.Result{edit("/work/nb/f.py", "4"), edit("/work/nb/sub/f.py", `"4"`), {Status: kernel.StatusOK}} {
+		if CompareIPython(want, r) == "" {
+			t.Errorf("a different payload is not seen: %+v", r.Displays)
+		}
+	}
+}
+
+// A SyntaxError's evalue is its message: the cell's file name in IPython's
+// str() is each kernel's own.
+func TestSyntaxErrorComparedByMessage(t *testing.T) {
+	ename, evalue := "SyntaxError", "'await' outside function (<ipython-input-19-aefda9a65743>, line 2)"
+	want := IPythonCell{EName: &ename, EValue: &evalue}
+	r := kernel.Result{Status: kernel.StatusError, Error: &contract.ExecutionError{EName: "SyntaxError", EValue: "'await' outside function"}}
+	if diff := CompareIPython(want, r); diff != "" {
+		t.Errorf("same message: %s", diff)
+	}
+	if r.Error.EValue = "invalid syntax"; CompareIPython(want, r) == "" {
+		t.Error("a different message is not seen")
+	}
+}
