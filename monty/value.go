@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/backyard-ls/backyard-ls/monty/internal/pb"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
@@ -393,4 +395,15 @@ func (v *Value) Items() []*Value {
 		out[i] = &Value{nodes: v.nodes, root: j}
 	}
 	return out
+}
+
+// SameScalar reports whether v and w are equal values that hold no others
+// (a str, a float…): the worker sends such a value anew each time it
+// meets it, so two of them are one object only if their id() says so.
+func (v *Value) SameScalar(w *Value) bool {
+	a, b := v.node(v.root), w.node(w.root)
+	if a == nil || b == nil || len(children(a, true)) > 0 || a.GetCycle() != "" {
+		return false
+	}
+	return proto.Equal(a, b)
 }

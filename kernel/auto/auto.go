@@ -121,8 +121,8 @@ type entry struct {
 	ename  string
 	// draws is what the cell reads that differs from run to run
 	// (pysrc.Draws); carry, the values of the names it bound then, as Monty
-	// had them (a replay keeps them), and rebuilt, those that could not be
-	// carried.
+	// had them (load's payload; a replay keeps them), and rebuilt, those
+	// that could not be carried.
 	draws   []string
 	carry   map[string]any
 	rebuilt []string

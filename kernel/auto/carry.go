@@ -10,13 +10,16 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
 
 // A move carries Monty's values into the container instead of running the
 // cells that made them again: plain data (numbers, strings, bytes,
 // containers, dataclass instances, datetimes…) crosses as a value
-// (monty.Value.Portable, rebuilt by loaderCode); what cannot cross
+// (monty.Graph, rebuilt by loaderCode), all of them as one object graph, so
+// that an object several names (or Out[N] and a name) hold, or one that
+// holds itself, is one object in the container as in Monty; what cannot cross
 // (functions, classes, modules, open files, instances of other classes) is
 // rebuilt by replaying the cells that define it. A cell that draws random
 // values or reads the clock gets its values carried as soon as it ran, so
@@ -27,30 +30,29 @@ import (
 // carryInput is the global the loader reads the carried values from.
 const carryInput = "__backyard_carry__"
 
-// loaderCode binds every name of carryInput to the value it describes, then
-// leaves no trace in the namespace.
+// loaderCode binds the names of carryInput (monty.Graph.Payload) to the
+// objects it describes, each object made once, so that what several names
+// hold, or what holds itself, is one object as it was in Monty. With
+// "keep", the objects stay for the next load (in carryObjects), which
+// makes again only those it has not and sets the mutable ones back to
+// Monty's state; else it leaves no trace in the namespace.
 const loaderCode = `def __backyard_load__(carried):
     import base64, datetime, decimal, uuid, pathlib
     g = globals()
+    objs = g.pop('` + carryObjects + `', {})
     def zone(z):
         if z is None:
             return None
         td = datetime.timedelta(seconds=z[0])
         return datetime.timezone(td) if z[1] is None else datetime.timezone(td, z[1])
-    def load(x):
-        if isinstance(x, list):
-            return [load(i) for i in x]
-        if not isinstance(x, dict):
-            return x
+    def make(x):
         tag, v = x['$'], x.get('v')
         if tag == 'tuple':
-            return tuple(load(i) for i in v)
-        if tag == 'set':
-            return {load(i) for i in v}
+            return tuple(objs[i] for i in v)
         if tag == 'frozenset':
-            return frozenset(load(i) for i in v)
-        if tag == 'dict':
-            return {load(k): load(w) for k, w in v}
+            return frozenset(objs[i] for i in v)
+        if tag == 'namedtuple':
+            return g[x['cls']](*[objs[i] for i in v])
         if tag == 'bytes':
             return base64.b64decode(v)
         if tag == 'float':
@@ -75,85 +77,121 @@ const loaderCode = `def __backyard_load__(carried):
             return datetime.timedelta(days=v[0], seconds=v[1], microseconds=v[2])
         if tag == 'timezone':
             return zone(v)
-        if tag == 'namedtuple':
-            return g[x['cls']](*[load(i) for i in v])
-        if tag == 'object':
-            o = object.__new__(g[x['cls']])
-            for k, w in v:
-                object.__setattr__(o, load(k), load(w))
-            return o
         raise ValueError('no such tag: %r' % tag)
-    for name, x in carried.items():
-        g[name] = load(x)
+    def fill(o, x):
+        tag, v = x['$'], x['v']
+        if tag == 'list':
+            o[:] = [objs[i] for i in v]
+        elif tag == 'set':
+            o.clear()
+            o.update(objs[i] for i in v)
+        elif tag == 'dict':
+            o.clear()
+            o.update((objs[k], objs[w]) for k, w in v)
+        else:
+            d = getattr(o, '__dict__', None)
+            if isinstance(d, dict):
+                d.clear()
+            for k, w in v:
+                object.__setattr__(o, objs[k], objs[w])
+    # The mutable objects first, empty: an object may hold one it is inside.
+    mutable = {'list': list, 'set': set, 'dict': dict}
+    for i, x in carried['objs']:
+        if i not in objs and isinstance(x, dict) and x['$'] in mutable:
+            objs[i] = mutable[x['$']]()
+        elif i not in objs and isinstance(x, dict) and x['$'] == 'object':
+            objs[i] = object.__new__(g[x['cls']])
+    later = []
+    for i, x in carried['objs']:
+        if not isinstance(x, dict):
+            objs.setdefault(i, x)
+        elif x['$'] not in mutable and x['$'] != 'object':
+            if i not in objs:
+                objs[i] = make(x)
+        elif all(j in objs for j in (x['v'] if x['$'] != 'dict' and x['$'] != 'object' else [j for p in x['v'] for j in p])):
+            fill(objs[i], x)
+        else:
+            later.append((i, x)) # it holds a tuple that holds it, made since
+    for i, x in later:
+        fill(objs[i], x)
+    for name, i in carried['names'].items():
+        g[name] = objs[i]
+    if carried.get('keep'):
+        g['` + carryObjects + `'] = objs
 __backyard_load__(` + carryInput + `)
 del __backyard_load__, ` + carryInput
 
+// carryObjects holds the objects of a load for the next one.
+const carryObjects = "__backyard_carried__"
+
 // maxCarriedNodes bounds the values a move carries (in the worker's wire
-// nodes, about one per item): past it a name is rebuilt by replaying its
-// cells instead.
+// nodes, about one per item; an object several names hold counts once):
+// past it a name is rebuilt by replaying its cells instead.
 const maxCarriedNodes = 2_000_000
 
-// carried are values that crossed, and the names that could not.
+// carried are values that crossed, as one object graph, and the names
+// that could not.
 type carried struct {
-	values map[string]any // name → portable form
+	graph *monty.Graph
+	names []string // those carried, in order
 	// later are those of values that hold instances of classes the
 	// namespace defines: they are rebuilt once the classes are.
 	later map[string]bool
 	rest  []string // bound names that cannot be carried
-	nodes int
 }
 
-// split is c's values in two: those rebuilt at once, and those later.
-func (c carried) split() (now, later map[string]any) {
-	now, later = map[string]any{}, map[string]any{}
-	for n, v := range c.values {
+// split is c's names in two: those rebuilt at once, and those later.
+func (c carried) split() (now, later []string) {
+	for _, n := range c.names {
 		if c.later[n] {
-			later[n] = v
+			later = append(later, n)
 		} else {
-			now[n] = v
+			now = append(now, n)
 		}
 	}
 	return now, later
 }
 
+// payload is what load binds names with; keep: a load follows that
+// binds more of the same objects.
+func (c carried) payload(names []string, keep bool) map[string]any {
+	p := c.graph.Payload(names)
+	p["keep"] = keep
+	return p
+}
+
 // carryFrom reads names from Monty and sorts them into what crosses as a
 // value and what must be rebuilt; names not bound are left out.
 func (a *Kernel) carryFrom(ctx context.Context, names []string) (carried, error) {
-	c := carried{values: map[string]any{}, later: map[string]bool{}}
-	if len(names) == 0 {
-		return c, nil
-	}
-	vals, err := a.monty.Values(ctx, names)
+	c := carried{later: map[string]bool{}}
+	vals, order, err := a.monty.Values(ctx, names)
 	if err != nil {
 		return c, err
 	}
+	c.graph = monty.NewGraph(order, vals)
 	for _, n := range names {
 		v, ok := vals[n]
 		if !ok {
 			continue
 		}
-		if c.nodes+v.Nodes() > maxCarriedNodes {
-			c.rest = append(c.rest, n)
-			continue
-		}
-		p, classes, err := v.Portable()
+		classes, err := c.graph.Add(n, v, maxCarriedNodes)
 		if err != nil {
 			c.rest = append(c.rest, n)
 			continue
 		}
-		c.values[n] = p
+		c.names = append(c.names, n)
 		c.later[n] = len(classes) > 0
-		c.nodes += v.Nodes()
 	}
 	return c, nil
 }
 
-// load binds the carried values in the container.
-func load(ctx context.Context, ctr kernel.Kernel, values map[string]any) error {
-	if len(values) == 0 {
+// load binds the carried values in the container (payload: nil binds
+// none).
+func load(ctx context.Context, ctr kernel.Kernel, payload map[string]any) error {
+	if payload == nil {
 		return nil
 	}
-	r, err := ctr.Execute(ctx, kernel.Request{Code: loaderCode, Silent: true, Inputs: map[string]any{carryInput: values}})
+	r, err := ctr.Execute(ctx, kernel.Request{Code: loaderCode, Silent: true, Inputs: map[string]any{carryInput: payload}})
 	if err == nil && r.Status != kernel.StatusOK {
 		err = fmt.Errorf("%s", errorText(r))
 	}
@@ -176,7 +214,10 @@ func (a *Kernel) drawnCarry(ctx context.Context, code string, draws []string) (m
 		a.log.Info("reading a drawing cell's values", zap.Error(err))
 		return nil, names
 	}
-	return c.values, c.rest
+	if len(c.names) == 0 {
+		return nil, c.rest
+	}
+	return c.payload(c.names, false), c.rest
 }
 
 // redrawn is the note of names rebuilt in the container by a cell that
@@ -226,19 +267,28 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 	if err != nil {
 		return false, err
 	}
+	rebuilds := make([][]string, len(journal))
+	replays := false
+	for i, e := range journal {
+		for _, n := range bound[i] {
+			if slices.Contains(c.rest, n) {
+				rebuilds[i] = append(rebuilds[i], n)
+			}
+		}
+		replays = replays || len(rebuilds[i]) > 0 || e.wrote || e.future || e.setting
+	}
 	now, again := c.split()
-	if err := load(ctx, ctr, now); err != nil {
-		return false, err
+	// The objects of the first load stay for the second, which binds
+	// what needs the classes the replays define and what they bound anew.
+	keep := len(now) > 0 && (replays || len(again) > 0)
+	if len(now) > 0 {
+		if err := load(ctx, ctr, c.payload(now, keep)); err != nil {
+			return false, err
+		}
 	}
 	var notes []string
 	for i, e := range journal {
-		var rebuilds []string
-		for _, n := range bound[i] {
-			if slices.Contains(c.rest, n) {
-				rebuilds = append(rebuilds, n)
-			}
-		}
-		if len(rebuilds) == 0 && !e.wrote && !e.future && !e.setting {
+		if len(rebuilds[i]) == 0 && !e.wrote && !e.future && !e.setting {
 			continue // everything it bound crossed as a value
 		}
 		r, err := ctr.Execute(ctx, a.replay(e))
@@ -250,19 +300,21 @@ func (a *Kernel) carryAll(ctx context.Context, ctr kernel.Kernel, gen int) (bool
 				return false, context.Cause(ctx)
 			}
 			a.drop(gen, e, r)
-			return false, fmt.Errorf("rebuilding %s: %s", strings.Join(rebuilds, ", "), errorText(r))
+			return false, fmt.Errorf("rebuilding %s: %s", strings.Join(rebuilds[i], ", "), errorText(r))
 		}
 		for _, n := range bound[i] {
-			if v, ok := c.values[n]; ok && n != outName(e.filed.Count) {
-				again[n] = v // the replay bound it anew: Monty's value wins (not its Out[N], which the replay filed)
+			if slices.Contains(c.names, n) && n != outName(e.filed.Count) && !slices.Contains(again, n) {
+				again = append(again, n) // the replay bound it anew: Monty's value wins (not its Out[N], which the replay filed)
 			}
 		}
-		if len(e.draws) > 0 && len(rebuilds) > 0 {
-			notes = append(notes, redrawn(rebuilds, e.draws))
+		if len(e.draws) > 0 && len(rebuilds[i]) > 0 {
+			notes = append(notes, redrawn(rebuilds[i], e.draws))
 		}
 	}
-	if err := load(ctx, ctr, again); err != nil {
-		return false, err
+	if keep || len(again) > 0 {
+		if err := load(ctx, ctr, c.payload(again, false)); err != nil {
+			return false, err
+		}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -265,6 +265,50 @@ func TestAutoMoveCarriesValues(t *testing.T) {
 	}
 }
 
+// A move carries Monty's namespace as one object graph: names bound to one
+// object, an object that holds itself, Out[N] and the name bound to its
+// value are one object in the container too, as in CPython, on both
+// runtimes; mutating it through one name shows through the others. P's
+// instances cross after the cell that defines P is run again, and f,
+// which cannot cross, is rebuilt by running its cell again.
+func TestAutoMoveKeepsIdentity(t *testing.T) {
+	for _, rt := range []contract.Runtime{contract.RuntimeRunc, contract.RuntimeRunsc} {
+		t.Run(string(rt), func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("needs a container engine and the test image (scripts/build-test-image.sh)")
+			}
+			core, logs := observer.New(zap.InfoLevel)
+			cfg := testConfig(func(s *contract.Settings) { s.Prewarm, s.Timeout, s.Container.Runtime = false, 60, rt })
+			cfg.Logger = zap.New(core)
+			a, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { a.Close() })
+			for _, code := range []string{
+				"a = b = [1]\nd = {'k': a}\nloop = [0]\nloop.append(loop)\nt = ([],)\nt[0].append(t)\ns = 'a str'\ns2 = s",
+				"from dataclasses import dataclass\n@dataclass\nclass P:\n    x: object = None\np = P()\np.x = p\nq = [p, a]",
+				"x = [3, 4]\nx",
+				"def f():\n    return a",
+			} {
+				if r := kerneltest.Run(t, a, code); r.Status != kernel.StatusOK || r.Backend != contract.BackendMonty {
+					t.Fatalf("%q on %s: %+v %+v", code, r.Backend, r.Error, r.Routing)
+				}
+			}
+			r := kerneltest.Run(t, a, "import numpy\nb.append(2)\n(a, a is b, d['k'] is a, loop[1] is loop, t[0][0] is t, s is s2,\n p.x is p, q[0] is p, q[1] is a, Out[3] is x, _3 is x, f() is a)")
+			if r.Backend != contract.BackendContainer || r.Routing == nil || !r.Routing.Moved {
+				t.Fatalf("not moved: %s %+v %+v", r.Backend, r.Routing, r.Error)
+			}
+			if want := "([1, 2], True, True, True, True, True, True, True, True, True, True, True)"; valueText(r) != want {
+				t.Errorf("got  %s %+v\nwant %s", valueText(r), r.Error, want)
+			}
+			if failed := logs.FilterMessageSnippet("carrying values into the container failed").All(); len(failed) > 0 {
+				t.Fatalf("the values were not carried: %v", failed[0].ContextMap())
+			}
+		})
+	}
+}
+
 // A container that runs beside Monty (started for a check) follows the
 // journal by replaying it; a cell that drew has its values carried after
 // its replay, so a later move sees what Monty drew.

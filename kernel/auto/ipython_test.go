@@ -307,34 +307,41 @@ func TestAutoTbShowsMontysException(t *testing.T) {
 	}
 }
 
-// corpus/ipython/history_move.py on both runtimes: its first cells run on
-// Monty, a shell line moves the document, and the history names in the
-// container hold Monty's cells as IPython holds them (their values carried
-// or, a function, rebuilt by running the cell again).
+// corpus/ipython/history_move.py and identity_move.py on both runtimes:
+// their first cells run on Monty, a shell line moves the document, and
+// the history names in the container hold Monty's cells as IPython holds
+// them (their values carried or, a function, rebuilt by running the cell
+// again), one object under several names carried as one. No container
+// runs beside Monty before the move, which then carries the values.
 func TestAutoHistoryAcrossAMove(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a container engine and the test image")
 	}
-	var nb kerneltest.IPythonNotebook
+	moves := map[string]int{"history_move.py": 5, "identity_move.py": 4} // the shell line's cell
+	var nbs []kerneltest.IPythonNotebook
 	for _, n := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
-		if filepath.Base(n.Path) == "history_move.py" {
-			nb = n
+		if _, ok := moves[filepath.Base(n.Path)]; ok {
+			nbs = append(nbs, n)
 		}
 	}
-	const moves = 5 // the shell line's cell
-	for _, rt := range []contract.Runtime{contract.RuntimeRunc, contract.RuntimeRunsc} {
-		t.Run(string(rt), func(t *testing.T) {
-			a := newAutoWith(t, func(s *contract.Settings) { s.Timeout, s.Container.Runtime = 60, rt })
-			for i, want := range nb.Cells {
-				r := kerneltest.Run(t, a, want.Code)
-				if onMonty := r.Backend == contract.BackendMonty; onMonty != (i < moves) {
-					t.Fatalf("cell %d (%s) ran on %s: %+v", i, want.Title, r.Backend, r.Routing)
+	if len(nbs) != len(moves) {
+		t.Fatalf("%d of the %d notebooks found", len(nbs), len(moves))
+	}
+	for _, nb := range nbs {
+		for _, rt := range []contract.Runtime{contract.RuntimeRunc, contract.RuntimeRunsc} {
+			t.Run(filepath.Base(nb.Path)+"/"+string(rt), func(t *testing.T) {
+				a := newAutoWith(t, func(s *contract.Settings) { s.Timeout, s.Prewarm, s.Container.Runtime = 60, false, rt })
+				for i, want := range nb.Cells {
+					r := kerneltest.Run(t, a, want.Code)
+					if onMonty := r.Backend == contract.BackendMonty; onMonty != (i < moves[filepath.Base(nb.Path)]) {
+						t.Fatalf("cell %d (%s) ran on %s: %+v", i, want.Title, r.Backend, r.Routing)
+					}
+					if diff := kerneltest.CompareIPython(want, r); diff != "" {
+						t.Errorf("cell %d (%s) on %s: %s", i, want.Title, r.Backend, diff)
+					}
 				}
-				if diff := kerneltest.CompareIPython(want, r); diff != "" {
-					t.Errorf("cell %d (%s) on %s: %s", i, want.Title, r.Backend, diff)
-				}
-			}
-		})
+			})
+		}
 	}
 }
 

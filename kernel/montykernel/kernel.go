@@ -702,36 +702,128 @@ func (k *Kernel) bound(ctx context.Context, w *monty.Worker, name string) (bool,
 
 // Values reads the values the names are bound to in the namespace, as
 // the worker sends them (monty.Value); a name that is not bound, or whose
-// value the worker cannot send, is left out. It waits for the executions
-// queued before it. The values are read from the checkpoint's keeper, a
-// snapshot of the namespace taken first when the journal is not empty,
-// never from the kernel's worker: some values make the worker fail to send
-// them (and die), which must not cost the namespace.
-func (k *Kernel) Values(ctx context.Context, names []string) (map[string]*monty.Value, error) {
+// value the worker cannot send, is left out. The values are read together
+// when they can be: they then share one arena, where an object that
+// several of them hold is one node, and a str or a float that is one object
+// under two names is one Value. order is the names read, in the order the
+// worker sent them. It waits for the executions queued before it. The
+// values are read from the checkpoint's keeper, a snapshot of the
+// namespace taken first when the journal is not empty, never from the
+// kernel's worker: some values make the worker fail to send them (and
+// die), which must not cost the namespace.
+func (k *Kernel) Values(ctx context.Context, names []string) (vals map[string]*monty.Value, order []string, err error) {
 	if err := k.Acquire(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer k.Q.Release()
-	out := map[string]*monty.Value{}
+	vals = map[string]*monty.Value{}
 	if k.w == nil || !k.w.Alive() || len(names) == 0 {
-		return out, nil
+		return vals, nil, nil
 	}
-	for _, n := range names {
-		if len(k.cp.journal) > 0 || k.cp.keeper == nil || !k.cp.keeper.Alive() {
-			if err := k.cp.take(k.w, k.opts.Files, k.startWorker); err != nil {
-				return nil, fmt.Errorf("read values: %w", err)
-			}
+	// First whether each is bound, a class, and its id(), which the worker
+	// sends whatever the value: together, else one at a time; a name whose
+	// probe fails (a cell rebound isinstance, say) is read alone.
+	ids := map[string]int64{}
+	var classes, alone []string
+	for _, group := range append([][]string{names}, split(names)...) {
+		probe := make([]string, len(group))
+		for i, n := range group {
+			probe[i] = "(isinstance(" + n + ", type(int)), id(" + n + "))"
 		}
-		o, err := k.cp.keeper.Feed(ctx, n, monty.FeedOptions{})
+		o, err := k.readKeeper(ctx, tupleOf(probe))
 		if err != nil {
-			k.cp.keeper.Kill() // the next name takes a new snapshot
+			return nil, nil, err
+		}
+		if o == nil || o.Exception != nil {
+			if len(group) == 1 && (o == nil || o.Exception.Type != "NameError") {
+				alone = append(alone, group[0])
+			}
 			continue
 		}
-		if o.Exception == nil {
-			out[n] = o.Value
+		for i, it := range o.Value.Items() {
+			pair := it.Items()
+			id, _ := pair[1].Int()
+			ids[group[i]] = id
+			if pair[0].Repr() == "True" {
+				classes = append(classes, group[i])
+			} else {
+				order = append(order, group[i])
+			}
+		}
+		if len(group) == len(names) {
+			break
 		}
 	}
-	return out, nil
+	// A class last: the worker fails to send an instance after its class.
+	order = append(order, classes...)
+	readAlone := func(names []string) ([]string, error) {
+		var read []string
+		for _, n := range names {
+			o, err := k.readKeeper(ctx, n)
+			if err != nil {
+				return nil, err
+			}
+			if o != nil && o.Exception == nil {
+				vals[n] = o.Value
+				read = append(read, n)
+			}
+		}
+		return read, nil
+	}
+	if len(order) == 0 {
+		order, err = readAlone(alone)
+		return vals, order, err
+	}
+	o, err := k.readKeeper(ctx, tupleOf(order))
+	if err != nil {
+		return nil, nil, err
+	}
+	if o == nil || o.Exception != nil || len(o.Value.Items()) != len(order) {
+		// Some value cannot be sent: each on its own.
+		order, err = readAlone(append(order, alone...))
+		return vals, order, err
+	}
+	first := map[int64]*monty.Value{}
+	for i, v := range o.Value.Items() {
+		n := order[i]
+		if f, ok := first[ids[n]]; ok && f.SameScalar(v) {
+			v = f
+		} else if !ok {
+			first[ids[n]] = v
+		}
+		vals[n] = v
+	}
+	read, err := readAlone(alone)
+	return vals, append(order, read...), err
+}
+
+// split is each name alone, the groups probed when one of names is not
+// bound.
+func split(names []string) [][]string {
+	out := make([][]string, len(names))
+	for i, n := range names {
+		out[i] = []string{n}
+	}
+	return out
+}
+
+func tupleOf(exprs []string) string { return "(" + strings.Join(exprs, ", ") + ",)" }
+
+// readKeeper evaluates expr in the keeper (a snapshot of the namespace,
+// taken anew when the journal is not empty or the keeper died); nil: the
+// worker failed to send its value, and died.
+func (k *Kernel) readKeeper(ctx context.Context, expr string) (*monty.Outcome, error) {
+	if len(k.cp.journal) > 0 || k.cp.keeper == nil || !k.cp.keeper.Alive() {
+		if err := k.cp.take(k.w, k.opts.Files, k.startWorker); err != nil {
+			return nil, fmt.Errorf("read values: %w", err)
+		}
+	}
+	o, err := k.cp.keeper.Feed(ctx, expr, monty.FeedOptions{})
+	if err != nil {
+		k.cp.keeper.Kill() // the next read takes a new snapshot
+		return nil, nil
+	}
+	return &o, nil
 }
 
 func without(names, drop []string) []string {
