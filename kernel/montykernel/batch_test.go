@@ -175,7 +175,7 @@ func TestLaneStopsOneSnippet(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, r := l.Receive(); r.Status != kernel.StatusOK || r.Value.Text != "'after'" {
-		t.Fatalf("%+v", r)
+		t.Fatalf("%+v %+v", r, r.Error)
 	}
 }
 
