@@ -118,15 +118,10 @@ func children(n *pb.MontyNode, all bool) []uint32 {
 		}
 		return out
 	}
+	if items, ok := seqItems(n); ok {
+		return items
+	}
 	switch k := n.Kind.(type) {
-	case *pb.MontyNode_List:
-		return k.List.Items
-	case *pb.MontyNode_Tuple:
-		return k.Tuple.Items
-	case *pb.MontyNode_Set:
-		return k.Set.Items
-	case *pb.MontyNode_FrozenSet:
-		return k.FrozenSet.Items
 	case *pb.MontyNode_NamedTuple:
 		return k.NamedTuple.Values
 	case *pb.MontyNode_Dict:

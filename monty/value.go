@@ -300,17 +300,24 @@ func timedeltaRepr(t *pb.TimeDelta) string {
 // itemIndexes are the nodes of a list's, tuple's, set's or frozenset's
 // elements.
 func (v *Value) itemIndexes() []uint32 {
-	switch k := v.node(v.root).GetKind().(type) {
+	items, _ := seqItems(v.node(v.root))
+	return items
+}
+
+// seqItems are the nodes of n's elements when n is a list, tuple, set or
+// frozenset; ok is false for any other node.
+func seqItems(n *pb.MontyNode) (items []uint32, ok bool) {
+	switch k := n.GetKind().(type) {
 	case *pb.MontyNode_List:
-		return k.List.Items
+		return k.List.Items, true
 	case *pb.MontyNode_Tuple:
-		return k.Tuple.Items
+		return k.Tuple.Items, true
 	case *pb.MontyNode_Set:
-		return k.Set.Items
+		return k.Set.Items, true
 	case *pb.MontyNode_FrozenSet:
-		return k.FrozenSet.Items
+		return k.FrozenSet.Items, true
 	}
-	return nil
+	return nil, false
 }
 
 // FloatRepr formats f like CPython's repr(float): the shortest round-trip

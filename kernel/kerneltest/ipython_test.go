@@ -63,10 +63,10 @@ func TestEditPayloadCompared(t *testing.T) {
 		meta := []byte(`{"payload":{"source":"edit_magic","filename":"` + file + `","line_number":` + line + `}}`)
 		return kernel.Result{Status: kernel.StatusOK, Displays: []contract.Display{{Data: map[string]string{"text/plain": file}, Metadata: meta}}}
 	}
-	if diff := CompareIPython(want, edit("/work/nb/sub/f.py", "4")); diff != "" {
+	if diff := CompareIPython(want, edit("/home/me/nb/sub/f.py", "4")); diff != "" {
 		t.Errorf("same payload: %s", diff)
 	}
-	for _, r := range []kernel.Result{edit("/work/nb/f.py", "4"), edit("/work/nb/sub/f.py", `"4"`), {Status: kernel.StatusOK}} {
+	for _, r := range []kernel.Result{edit("/home/me/nb/f.py", "4"), edit("/home/me/nb/sub/f.py", `"4"`), {Status: kernel.StatusOK}} {
 		if CompareIPython(want, r) == "" {
 			t.Errorf("a different payload is not seen: %+v", r.Displays)
 		}
