@@ -206,6 +206,13 @@ func (l *Lane) Receive() (int, kernel.Result) {
 		l.guard.begin(start.Add(lim.Timeout+timeoutGrace), s)
 		o, suspended, err := l.p.Receive(c.print)
 		late, cut := l.guard.end()
+		// The guard's kill may cross the worker's answer: the answer
+		// stands, but the worker is gone, and a snippet it stopped is not
+		// run again alone.
+		killed := late || cut
+		if err == nil && killed && (suspended || s.againAlone(o)) {
+			err = errStoppedAsItAnswered
+		}
 		if err == nil && (suspended || s.againAlone(o)) {
 			l.alone = append(l.alone, s)
 			continue
@@ -225,13 +232,17 @@ func (l *Lane) Receive() (int, kernel.Result) {
 		// oldest: the worker's own count is then the better measure.
 		took := max(time.Since(start), time.Duration(o.Micros)*time.Microsecond)
 		c.finish(stopped, o, err, s.fed, s.wrapped, took)
-		if err != nil && l.ctx.Err() == nil {
+		if (err != nil || killed) && l.ctx.Err() == nil {
 			l.replace()
 		}
 		c.result.Runtime = "monty"
 		return s.tag, c.result
 	}
 }
+
+// errStoppedAsItAnswered is a snippet's error when the guard stopped the
+// worker as the snippet suspended or had to run again alone.
+var errStoppedAsItAnswered = errors.New("the worker was stopped as it answered")
 
 // againAlone reports whether the snippet's outcome in the pipeline is not
 // its record: its value rewrite did not parse, or its value is longer than
