@@ -3514,9 +3514,9 @@ def _ipy_history_error(e):
 
     try:
         tb = [] if isinstance(e, UsageError) else [ln.rstrip("\n") for ln in traceback.format_exception(type(e), e, e.__traceback__)]
-    except Exception:
+    except BaseException:  # noqa: B036 - an exception whose str() raises
         tb = []
-    _ipy_history_output({"output_type": "error", "ename": type(e).__name__, "evalue": str(e), "traceback": tb})
+    _ipy_history_output({"output_type": "error", "ename": type(e).__name__, "evalue": _safe(e, "exception"), "traceback": tb})
 
 
 def _ipy_output(ns, n, value):
