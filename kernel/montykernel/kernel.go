@@ -725,7 +725,9 @@ func (k *Kernel) Values(ctx context.Context, names []string) (vals map[string]*m
 	// probe fails (a cell rebound isinstance, say) is read alone.
 	ids := map[string]int64{}
 	var classes, alone []string
-	for _, group := range append([][]string{names}, split(names)...) {
+	groups := [][]string{names}
+	for g := 0; g < len(groups); g++ {
+		group := groups[g]
 		probe := make([]string, len(group))
 		for i, n := range group {
 			probe[i] = "(isinstance(" + n + ", type(int)), id(" + n + "))"
@@ -735,7 +737,10 @@ func (k *Kernel) Values(ctx context.Context, names []string) (vals map[string]*m
 			return nil, nil, err
 		}
 		if o == nil || o.Exception != nil {
-			if len(group) == 1 && (o == nil || o.Exception.Type != "NameError") {
+			switch {
+			case len(group) > 1:
+				groups = append(groups, split(group)...)
+			case o == nil || o.Exception.Type != "NameError":
 				alone = append(alone, group[0])
 			}
 			continue
@@ -749,9 +754,6 @@ func (k *Kernel) Values(ctx context.Context, names []string) (vals map[string]*m
 			} else {
 				order = append(order, group[i])
 			}
-		}
-		if len(group) == len(names) {
-			break
 		}
 	}
 	// A class last: the worker fails to send an instance after its class.
