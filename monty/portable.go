@@ -3,6 +3,7 @@ package monty
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -249,6 +250,10 @@ type portable struct {
 // one nested JSON value (whose own bound is 100, two a level).
 const maxPortableDepth = 45
 
+// errUntoldCycle: a cycle node whose object the arena does not name, or
+// an immutable object that holds one it is inside.
+var errUntoldCycle = errors.New("a structure that refers to itself in a way its form does not tell")
+
 func tagged(tag string, v any) map[string]any { return map[string]any{"$": tag, "v": v} }
 
 // visit checks node i and what it holds, and returns the node that stands
@@ -260,11 +265,8 @@ func (p *portable) visit(i uint32, depth int) (*pb.MontyNode, error) {
 	}
 	if _, ok := n.Kind.(*pb.MontyNode_Cycle); ok {
 		t := p.g.back[n]
-		if t == nil {
-			return nil, fmt.Errorf("a structure that refers to itself in a way its form does not tell")
-		}
-		if _, ok := p.g.ids[t]; !ok && !p.adding[t] {
-			return nil, fmt.Errorf("a structure that refers to itself in a way its form does not tell")
+		if _, held := p.g.ids[t]; t == nil || !held && !p.adding[t] {
+			return nil, errUntoldCycle
 		}
 		return t, nil
 	}
@@ -285,7 +287,7 @@ func (p *portable) visit(i uint32, depth int) (*pb.MontyNode, error) {
 		}
 		if t != p.v.node(c) && !mutable(n) {
 			// Only a mutable object can come to hold one it is inside.
-			return nil, fmt.Errorf("a structure that refers to itself in a way its form does not tell")
+			return nil, errUntoldCycle
 		}
 	}
 	p.order = append(p.order, n)
