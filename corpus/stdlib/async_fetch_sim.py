@@ -9,17 +9,26 @@ results = await asyncio.gather(fetch("a", 0.03), fetch("b", 0.01), fetch("c", 0.
 results
 
 # %% Order of completion
-async def worker(name, delay, done):
-    await asyncio.sleep(delay)
+async def pause(ms):
+    # Simulated time, a turn of the loop per 10 ms: the order does not hang on timers
+    for _ in range(ms // 10):
+        await asyncio.sleep(0)
+
+async def worker(name, ms, done):
+    await pause(ms)
     done.append(name)
 
 done = []
-await asyncio.gather(worker("slow", 0.05, done), worker("fast", 0.01, done), worker("mid", 0.03, done))
+await asyncio.gather(worker("slow", 50, done), worker("fast", 10, done), worker("mid", 30, done))
 done
 
 # %% as_completed
+async def fetch_sim(name, ms):
+    await pause(ms)
+    return f"{name}:{ms}ms"
+
 async def main():
-    tasks = [asyncio.create_task(fetch(n, d)) for n, d in (("x", 0.04), ("y", 0.01), ("z", 0.02))]
+    tasks = [asyncio.create_task(fetch_sim(n, ms)) for n, ms in (("x", 40), ("y", 10), ("z", 20))]
     out = []
     for fut in asyncio.as_completed(tasks):
         out.append(await fut)

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { activated, bridge, inlineResult, lenses, openEditor, sleep, statusLens, waitFor } from './helpers';
+import { activated, bridge, editorTitleActions, inlineResult, openEditor, statusLens, waitFor } from './helpers';
 
 describe('keybindings', () => {
   let ed: vscode.TextEditor;
@@ -22,11 +22,13 @@ describe('keybindings', () => {
     });
   };
 
+  // Run All Cells is in the editor title when backyard.hasCells is set: the context key the keys' when clause needs.
+  const runAllShown = async (): Promise<boolean> => (await editorTitleActions()).some((a) => a.startsWith('Run All Cells'));
+
   before(async () => {
     ed = await openEditor('keys.py');
     await activated();
-    // The when clause needs backyard.hasCells, set when the editor is active.
-    await sleep(500);
+    await waitFor('Run All Cells in the editor title of keys.py', runAllShown);
   });
 
   it('Ctrl+Enter runs the cell at the cursor and leaves the cursor there', async () => {
@@ -73,19 +75,18 @@ describe('keybindings', () => {
   it('Ctrl+Enter in a file without # %% markers is VS Code’s own (insert a line), not a run', async () => {
     const plain = await openEditor('plain.py');
     plain.selection = new vscode.Selection(0, 0, 0, 0);
-    await sleep(500);
-    await waitFor('the focused editor at line 1', async () => {
+    // Focused at line 1, with backyard.hasCells cleared: Run All Cells gone from a drawn editor title.
+    await waitFor('plain.py focused at line 1, without Run All Cells', async () => {
       const at = await bridge<string[]>('texts', { selector: '[id="status.editor.selection"]' });
-      return at[0]?.trim() === 'Ln 1, Col 1';
+      const actions = await editorTitleActions();
+      return at[0]?.trim() === 'Ln 1, Col 1' && actions.length > 0 && !(await runAllShown());
     });
     await bridge('press', { keys: 'Control+Enter' });
     await waitFor('a line inserted below', () => plain.document.lineCount === 4);
-    await sleep(1000);
-    assert.deepEqual(
-      (await lenses(plain.document.uri)).filter((l) => l.command === ''),
-      [],
-      'the file ran',
-    );
     await vscode.commands.executeCommand('undo');
+    await waitFor('the inserted line undone', () => plain.document.lineCount === 3);
+    // The file's first run is [1]: the key started none before it.
+    await vscode.commands.executeCommand('backyard.editor.runCell');
+    await statusLens(plain.document.uri, 0, /^\[1\] ✓ /);
   });
 });

@@ -152,6 +152,11 @@ export async function kernelStatusIs(what: string, ok: (text: string) => boolean
   }
 }
 
+/** The aria-labels of the actions in the active editor's title bar (with the run menu's primary action). */
+export function editorTitleActions(): Promise<string[]> {
+  return bridge<string[]>('attrs', { selector: '.editor-actions .action-label', name: 'aria-label' });
+}
+
 /** The aria-labels of the visible rows of the quick pick ("name, description, detail"). */
 export function quickPickRows(): Promise<string[]> {
   return bridge<string[]>('attrs', { selector: '.quick-input-widget .monaco-list-row', name: 'aria-label' });
