@@ -145,7 +145,9 @@ type Value struct {
 }
 
 // Display is one display output of a run (Jupyter's display_data): what
-// display() showed, in the order the cell showed it.
+// display() showed, in the order the cell showed it. One whose metadata is
+// {"payload": {"source": ...}} is a kernel's payload instead (IPython's
+// %load, %edit): no output, a front end acts on it and shows nothing.
 type Display struct {
 	// A MIME bundle: MIME type → data (binary data base64-encoded); text/plain
 	// is always there.

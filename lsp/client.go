@@ -180,6 +180,34 @@ func (e events) Edit(docURI string, version int32, edits []notebook.TextEdit) {
 	})
 }
 
+// Show asks the client to open a file a run's kernel named (IPython's
+// %edit), with window/showDocument when it advertises it: the cursor at
+// the payload's line. The request goes from a goroutine of its own, as an
+// edit does.
+func (e events) Show(docURI, file string, line int) {
+	s := e.s
+	if !s.clientCaps().showDocument {
+		return
+	}
+	focus := true
+	p := &protocol.ShowDocumentParams{URI: uri.File(file), TakeFocus: &focus}
+	if line > 0 {
+		at := protocol.Position{Line: uint32(line - 1)}
+		p.Selection = &protocol.Range{Start: at, End: at}
+	}
+	s.edits.Go(func() {
+		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+		defer cancel()
+		res, err := s.client.ShowDocument(ctx, p)
+		switch {
+		case err != nil:
+			s.log.Info("window/showDocument failed", zap.String("uri", docURI), zap.String("file", file), zap.Error(err))
+		case res == nil || !res.Success:
+			s.log.Info("the client did not show a document", zap.String("uri", docURI), zap.String("file", file))
+		}
+	})
+}
+
 // errNoInput is the answer for a client that cannot answer input().
 var errNoInput = errors.New("the client does not answer backyard/input")
 

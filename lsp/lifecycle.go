@@ -59,6 +59,7 @@ type clientCaps struct {
 	codeLensRefresh  bool // workspace.codeLens.refreshSupport
 	inlayHintRefresh bool // workspace.inlayHint.refreshSupport
 	workDoneProgress bool // window.workDoneProgress
+	showDocument     bool // window.showDocument.support
 	configuration    bool // workspace.configuration: settings are pulled
 	applyEdit        bool // workspace.applyEdit
 	// workspace.workspaceEdit.documentChanges: edits name the document
@@ -83,6 +84,7 @@ func capsOf(c protocol.ClientCapabilities) clientCaps {
 	}
 	if w := c.Window; w != nil {
 		caps.workDoneProgress = isTrue(w.WorkDoneProgress)
+		caps.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
 	}
 	if len(c.Experimental) > 0 {
 		var x struct {

@@ -64,7 +64,7 @@ type server struct {
 	progress progressTokens
 	running  sync.Map       // execution id → *time.Timer of its "running…" lens
 	pulls    pending        // workspace/configuration requests in flight
-	edits    sync.WaitGroup // workspace/applyEdit requests in flight
+	edits    sync.WaitGroup // workspace/applyEdit and window/showDocument requests in flight
 
 	mu        sync.Mutex // guards the fields below
 	state     serverState

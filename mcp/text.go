@@ -34,7 +34,9 @@ func runText(r *contract.RunPythonResult) string {
 		}
 	}
 	for _, d := range r.Displays {
-		b.WriteString(DisplayText(d))
+		if !d.IsPayload() { // a kernel's payload is no output; the structured result keeps it
+			b.WriteString(DisplayText(d))
+		}
 	}
 	if r.Result != "" {
 		text := clip(r.Result)

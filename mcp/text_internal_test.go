@@ -47,3 +47,16 @@ func TestRunTextDisplays(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// A kernel's payload (%load, %edit) is no output: the text leaves it out,
+// the structured result keeps it.
+func TestRunTextLeavesPayloadsOut(t *testing.T) {
+	r := &contract.RunPythonResult{Status: contract.StatusOK, Backend: "container", Runtime: "runc", Displays: []contract.Display{
+		{Data: map[string]string{"text/plain": "# %load f.py\nx = 1"}, Metadata: []byte(`{"payload":{"source":"set_next_input","replace":true}}`)},
+		{Data: map[string]string{"text/plain": "/w/f.py"}, Metadata: []byte(`{"payload":{"source":"edit_magic","filename":"/w/f.py","line_number":null}}`)},
+		{Data: map[string]string{"text/plain": "1"}},
+	}}
+	if got := runText(r); got != "1\n[ok · container/runc · 0.0 ms]" {
+		t.Fatalf("%q", got)
+	}
+}

@@ -81,6 +81,15 @@ type TextEdit struct {
 	Text  string
 }
 
+// ShowEvents are Events that can open a file in the editor: a run whose
+// kernel sent an edit_magic payload (IPython's %edit; a kernel starts no
+// editor) has the file it names opened, as Jupyter's front end opens it.
+type ShowEvents interface {
+	// Show opens file (absolute, within the folders the kernel of
+	// document uri sees) at its 1-based line (0: none).
+	Show(uri, file string, line int)
+}
+
 // FlushEvents are Events that hold what they are told for a while, to
 // send it together: Flush sends what they hold now. An execution flushes
 // once its code is on its way to the kernel, so that its queued and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -293,7 +294,7 @@ func (e *execution) run(s *session) {
 	}
 	de, _ := nb.ev.(DisplayEvents)
 	req.OnDisplay = func(d contract.Display, update, clear bool) {
-		if de != nil {
+		if de != nil && !d.IsPayload() { // a payload is no output: the record has it for the front end
 			out.flush() // the output printed before it goes first
 			p := &contract.DisplayParams{URI: uri, ExecutionID: id, Update: update, Clear: clear}
 			if !clear {
@@ -372,8 +373,37 @@ func (e *execution) finish(s *session, x *contract.Execution, diag diagSpot, gen
 	d.mu.Unlock()
 	nb.ev.Diagnostics(d)
 	nb.executionState(e, contract.PhaseDone, x)
+	s.showEdited(x)
 	e.end()
 	nb.ev.Refresh(hinted)
+}
+
+// showEdited has the editor open the files the run's edit_magic payloads
+// name (IPython's %edit), each resolved against the kernel's folder; one
+// outside the folders the kernel sees is refused.
+func (s *session) showEdited(x *contract.Execution) {
+	se, ok := s.nb.ev.(ShowEvents)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	dir, roots := s.dir, s.roots
+	s.mu.Unlock()
+	for i := range x.Displays {
+		file, line, ok := x.Displays[i].Edit()
+		if !ok || file == "" {
+			continue
+		}
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		file = filepath.Clean(file)
+		if !slices.ContainsFunc(roots, func(r string) bool { return within(realPath(file), realPath(r)) }) {
+			s.nb.ev.Message(Warning, fmt.Sprintf("backyard: %%edit names %s, outside the folders the kernel of %s sees: it is not opened", file, DisplayName(s.doc.uri)))
+			continue
+		}
+		se.Show(s.doc.uri, file, line)
+	}
 }
 
 // drop ends an execution that never ran; its cell shows what it showed

@@ -34,6 +34,10 @@ type session struct {
 	closed  bool
 	// maxOutput is the kernel's output limit, for streaming.
 	maxOutput int
+	// dir and roots are the folder the kernel runs in and the folders it
+	// sees (kernel.Config), for the files its payloads name.
+	dir   string
+	roots []string
 	// out streams the running execution's output; flushed before the
 	// kernel reports idle so output precedes it.
 	out *outputStream
@@ -184,6 +188,7 @@ func (s *session) kernel() (kernel.Kernel, int, error) {
 	}
 	s.k = k
 	s.maxOutput = kernel.LimitsOf(cfg.Settings).WithDefaults().MaxOutputBytes
+	s.dir, s.roots = cfg.Dir, cfg.Roots
 	s.infoBackend, s.infoRuntime = "", ""
 	return k, gen, nil
 }

@@ -306,8 +306,12 @@ func printHeader(w io.Writer, n int, c cells.Cell) {
 }
 
 // printDisplay prints a display's text/plain form, as a terminal shows it,
-// and names its other forms.
+// and names its other forms. A kernel's payload (%load, %edit) is no
+// output: nothing.
 func printDisplay(w io.Writer, d contract.Display) {
+	if d.IsPayload() {
+		return
+	}
 	if t := d.Data["text/plain"]; t != "" {
 		fmt.Fprintln(w, strings.TrimSuffix(t, "\n"))
 	}

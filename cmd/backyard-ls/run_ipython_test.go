@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -55,5 +57,25 @@ func TestRunDisplayOrder(t *testing.T) {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("output does not match %s:\n%s", re, out)
 		}
+	}
+}
+
+// A kernel's payloads are no outputs: %load and %edit print nothing, as
+// Jupyter shows nothing for them.
+func TestRunPrintsNoPayloads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a container engine and the test image")
+	}
+	nb := notebookFile(t, "# %%\nprint('before')\n%load -r 1 helper.py\n# %%\n%edit helper.py\nprint('after')\n")
+	if err := os.WriteFile(filepath.Join(filepath.Dir(nb), "helper.py"), []byte("loaded = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := backyard(t, "run", "--backend", "container", "--image", containertest.Image(), nb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, out, stderr)
+	}
+	re := `(?s)In \[1\][^\n]*\nbefore\n   ok.*In \[2\][^\n]*\nafter\n   ok`
+	if !regexp.MustCompile(re).MatchString(out) || strings.Contains(out, "loaded") || strings.Contains(out, "helper.py\n") {
+		t.Errorf("output does not match %s:\n%s", re, out)
 	}
 }

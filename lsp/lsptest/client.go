@@ -307,6 +307,8 @@ func (c *Client) answer(m Message, refused bool, answer func(json.RawMessage) an
 	switch p := m.Value.(type) {
 	case *protocol.ApplyWorkspaceEditParams:
 		return c.applyEdit(p.Edit), nil
+	case *protocol.ShowDocumentParams:
+		return &protocol.ShowDocumentResult{Success: true}, nil // shown, as an editor does
 	case *protocol.ShowMessageRequestParams:
 		if choose != nil {
 			return choose(p), nil

@@ -34,6 +34,9 @@ type Capabilities struct {
 	// VersionedEdits: workspace.workspaceEdit.documentChanges, edits name
 	// the version they apply to (vscode-languageclient; not Neovim 0.7).
 	VersionedEdits bool
+	// ShowDocument: window.showDocument.support, the client opens the
+	// files the server shows (vscode-languageclient, Neovim 0.8+).
+	ShowDocument bool
 }
 
 // VSCode are the capabilities of vscode-languageclient that the contract
@@ -68,6 +71,9 @@ func (caps Capabilities) Protocol() protocol.ClientCapabilities {
 	}
 	if caps.VersionedEdits {
 		c.Workspace.WorkspaceEdit = &protocol.WorkspaceEditClientCapabilities{DocumentChanges: yes(true)}
+	}
+	if caps.ShowDocument {
+		c.Window.ShowDocument = &protocol.ShowDocumentClientCapabilities{Support: true}
 	}
 	if caps.Input {
 		c.Experimental = protocol.LSPAny(`{"backyard":{"input":true}}`)

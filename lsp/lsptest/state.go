@@ -94,6 +94,8 @@ func decodeParams(method string, params []byte) any {
 		v = &protocol.ConfigurationParams{}
 	case protocol.MethodWorkspaceApplyEdit:
 		v = &protocol.ApplyWorkspaceEditParams{}
+	case protocol.MethodWindowShowDocument:
+		v = &protocol.ShowDocumentParams{}
 	case contract.MethodOutput:
 		v = &contract.OutputParams{}
 	case contract.MethodExecutionState:

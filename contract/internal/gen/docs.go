@@ -281,7 +281,13 @@ func (m *model) contractDoc() []byte {
 	p("the cell. The cells of one run\n")
 	p("go in one edit, against the document's version (named when the client\n")
 	p("advertises `workspace.workspaceEdit.documentChanges`); a cell edited while\n")
-	p("it ran keeps its text.\n\n## Records\n\n")
+	p("it ran keeps its text. To a client that advertises\n")
+	p("`window.showDocument.support` it sends `window/showDocument` when a run's\n")
+	p("kernel sent an edit_magic payload (IPython's `%%edit`; metadata\n")
+	p("`{\"payload\": {\"source\": \"edit_magic\", \"filename\": ..., \"line_number\": ...}}`)\n")
+	p("naming a file within the folders the kernel sees (else a warning says it\n")
+	p("is not opened), the cursor at its line. A payload is no output: no\n")
+	p("`backyard/display` carries one, and a client shows none.\n\n## Records\n\n")
 	for _, n := range m.order {
 		if m.isWire(n) {
 			m.typeDoc(p, "### "+n, n, false)

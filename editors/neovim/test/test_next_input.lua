@@ -38,3 +38,24 @@ T.test("%load -r loads those lines only", function()
     return vim.deep_equal(want, vim.api.nvim_buf_get_lines(buf, 0, -1, false))
   end, "the loaded lines in the cell", 60000)
 end)
+
+T.test("%edit opens its file at the line; neither payload shows as an output", function()
+  local buf = T.open({ "# %%", "print('shown')", "%edit -n 2 helper.py", "# %%", "%load -r 1 helper.py" }, "edit.py")
+  T.cursor(2)
+  vim.cmd("BackyardRunAll")
+  -- The server's window/showDocument: Neovim 0.8+ answers it, the plugin on 0.7.
+  T.wait(function()
+    return vim.fn.fnamemodify(vim.api.nvim_buf_get_name(0), ":t") == "helper.py"
+  end, "helper.py shown", 90000)
+  T.eq(2, vim.api.nvim_win_get_cursor(0)[1], "the cursor on the payload's line")
+  T.wait(function()
+    return vim.api.nvim_buf_get_lines(buf, 4, 6, false)[2] == "def double(n):"
+  end, "the loaded line in the cell", 60000)
+  local outs
+  T.wait(function()
+    outs = T.outputs(buf)
+    return #outs == 2 and outs[1].lines[1]:find("✓", 1, true) and outs[2].lines[1]:find("✓", 1, true)
+  end, "both cells done", 60000)
+  T.eq({ "│ shown" }, vim.list_slice(outs[1].lines, 2), "the %edit cell shows its print only")
+  T.eq(1, #outs[2].lines, "the %load cell shows its header only")
+end)

@@ -332,7 +332,9 @@ export interface Value {
 
 /**
  * Display is one display output of a run (Jupyter's display_data): what
- * display() showed, in the order the cell showed it.
+ * display() showed, in the order the cell showed it. One whose metadata is
+ * {"payload": {"source": ...}} is a kernel's payload instead (IPython's
+ * %load, %edit): no output, a front end acts on it and shows nothing.
  */
 export interface Display {
   /**

@@ -3,7 +3,7 @@
 // webview, each under the MIME type it shows. Pure: the page is a string,
 // so what it holds is unit-tested; displayPanel.ts shows it.
 
-import type { Display, Execution } from './protocol';
+import { isPayload, type Display, type Execution } from './protocol';
 
 /** One output of a run as the view shows it: its bundle, and whether it is the value (Out[n]). */
 export interface RichOutput {
@@ -24,7 +24,7 @@ export function mainMime(data: Record<string, string>): string {
 /** The run's outputs with a form richer than text, in the order Jupyter lists them (displays, the value, the displays shown after it). */
 export function richOutputs(x: Execution | undefined): RichOutput[] {
   if (!x) return [];
-  const shown = (after: boolean): RichOutput[] => (x.displays ?? []).filter((d: Display) => !!d.afterResult === after).map((d) => ({ data: d.data, value: false }));
+  const shown = (after: boolean): RichOutput[] => (x.displays ?? []).filter((d: Display) => !isPayload(d) && !!d.afterResult === after).map((d) => ({ data: d.data, value: false }));
   const out = shown(false);
   if (x.result?.mime) out.push({ data: x.result.mime, value: true });
   out.push(...shown(true));

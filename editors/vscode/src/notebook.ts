@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { ServerApi } from './client';
 import { displayItems, displayOutput, executionOutputs, errorLineOf } from './notebookOutput';
-import { Cmd, nextInput, nextInputOf, rangeArg, type Display, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
+import { Cmd, isPayload, nextInput, rangeArg, type Display, type DisplayParams, type Execution, type KernelInfo, type OutputParams, type Range, type RunResult } from './protocol';
 import { errorLine } from './render';
 
 export const controllerId = 'backyard-notebook';
@@ -174,7 +174,7 @@ export class NotebookKernels implements vscode.Disposable {
       return;
     }
     const d = p.display;
-    if (!d || nextInputOf(d)) return; // a payload for the cell's text, not an output
+    if (!d || isPayload(d)) return; // a payload (%load's text for the cell), not an output
     if (p.update) {
       for (const o of r.byId.get(d.displayId ?? '') ?? []) r.ops = r.ops.then(() => r.exec.replaceOutputItems(displayItems(d), o));
       for (const cell of r.exec.cell.notebook.getCells()) {

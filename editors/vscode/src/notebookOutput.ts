@@ -4,7 +4,7 @@
 // stream, execute_result and error outputs with the execution count.
 
 import * as vscode from 'vscode';
-import { nextInputOf, type Display, type Execution, type ExecutionError } from './protocol';
+import { isPayload, type Display, type Execution, type ExecutionError } from './protocol';
 import { formatTraceback, noteLine } from './render';
 
 /** MIME types whose data the server sends base64-encoded. */
@@ -81,8 +81,8 @@ export function executionOutputs(x: Execution): vscode.NotebookCellOutput[] {
   const display = (d: Display): void => {
     out.push(displayOutput(d));
   };
-  // A set_next_input payload is no output: the controller puts its text in the cell, as Jupyter does.
-  const displays = (x.displays ?? []).filter((d) => !nextInputOf(d));
+  // A payload is no output: the controller puts %load's text in the cell, as Jupyter does.
+  const displays = (x.displays ?? []).filter((d) => !isPayload(d));
   for (const d of displays.filter((d) => !d.afterResult)) {
     flush({ stdout: d.stdoutBefore ?? 0, stderr: d.stderrBefore ?? 0 });
     display(d);

@@ -2,7 +2,7 @@
 // summary, value and traceback. Output arrives in arbitrary chunks, so only
 // whole lines are logged until the execution ends.
 
-import type { Execution, OutputParams } from './protocol';
+import { isPayload, type Execution, type OutputParams } from './protocol';
 import { errorLine, formatTraceback, noteLine, summaryLine } from './render';
 
 /** The part of vscode.LogOutputChannel this module writes to. */
@@ -55,7 +55,7 @@ export class OutputLog {
     const summary = summaryLine(x, where);
     if (x.status === 'ok') this.log.info(summary);
     else this.log.error(summary);
-    for (const d of x.displays ?? []) {
+    for (const d of (x.displays ?? []).filter((d) => !isPayload(d))) {
       const text = d.data['text/plain'];
       if (text !== undefined) for (const l of text.replace(/\n$/, '').split('\n')) this.log.info(`${where} │ ${l}`);
       const others = Object.keys(d.data).filter((m) => m !== 'text/plain').sort();

@@ -18,6 +18,16 @@ export interface ExecuteCommandParams {
 }
 
 /**
+ * Whether a display is a kernel's payload (IPython's %load, %edit), not an
+ * output: its metadata is {"payload": {"source": …}}. A front end acts on
+ * it and shows nothing, as Jupyter's does (contract.Display.IsPayload).
+ */
+export function isPayload(d: Display): boolean {
+  const payload = (d.metadata as { payload?: { source?: unknown } } | undefined)?.payload;
+  return typeof payload?.source === 'string' && payload.source !== '';
+}
+
+/**
  * A display that is a kernel's set_next_input payload, not an output
  * (IPython's %load): its metadata is {"payload": {"source":
  * "set_next_input", "replace": …}}, its text/plain the text. The server

@@ -1,7 +1,7 @@
 // How a result reads: the one-line after-text, its colour class, the hover
 // markdown and the traceback text. Pure, so every status is unit-tested.
 
-import { backendLabel, formatDuration, type Execution, type ExecutionError, type FileChange, type FileState, type Frame } from './protocol';
+import { backendLabel, formatDuration, isPayload, type Execution, type ExecutionError, type FileChange, type FileState, type Frame } from './protocol';
 import { richSummary } from './displays';
 import type { ResultEntry } from './results';
 
@@ -205,7 +205,7 @@ export function hoverMarkdown(e: ResultEntry, dir?: string): string {
   if (e.stale) parts[0] += ' · *stale: the code changed since it ran*';
   if (x.stdout) parts.push(fenced(x.stdout));
   if (x.stderr) parts.push('stderr:', fenced(x.stderr));
-  for (const d of x.displays ?? []) {
+  for (const d of (x.displays ?? []).filter((d) => !isPayload(d))) {
     // A display's Markdown renders here; its text/plain is shown, its other forms named.
     const others = Object.keys(d.data).filter((m) => m !== 'text/plain' && m !== 'text/markdown').sort();
     if (d.data['text/markdown'] !== undefined) parts.push(bound(d.data['text/markdown']));

@@ -116,12 +116,36 @@ local function input(_, params)
   return { value = answer }
 end
 
+--- Answers window/showDocument where Neovim has no handler of its own
+--- (0.7; 0.8+ has one): a cell's %edit opens its file, the cursor at the
+--- payload's line.
+local function show_document(_, params)
+  if type(params) ~= "table" or type(params.uri) ~= "string" or params.external == true then
+    return { success = false }
+  end
+  local at = { line = 0, character = 0 }
+  local range = type(params.selection) == "table" and params.selection or { start = at, ["end"] = at }
+  local ok = pcall(vim.lsp.util.jump_to_location, { uri = params.uri, range = range }, "utf-16")
+  return { success = ok }
+end
+
 local function client_config(cmd)
   local o = config.options
   local settings = config.server_settings(o)
   local caps = vim.lsp.protocol.make_client_capabilities()
   -- What this client does beyond LSP (contract ClientCapabilities).
   caps.experimental = vim.tbl_deep_extend("force", caps.experimental or {}, { backyard = { input = true } })
+  local handlers = {
+    [contract.notifications.output] = dispatch,
+    [contract.notifications.executionState] = dispatch,
+    [contract.notifications.kernelState] = dispatch,
+    [contract.notifications.display] = dispatch,
+    [contract.requests.input] = input,
+  }
+  if not vim.lsp.handlers["window/showDocument"] then
+    caps.window = vim.tbl_deep_extend("force", caps.window or {}, { showDocument = { support = true } })
+    handlers["window/showDocument"] = show_document
+  end
   return {
     name = M.name,
     cmd = cmd,
@@ -134,13 +158,7 @@ local function client_config(cmd)
     commands = {
       [""] = function() end,
     },
-    handlers = {
-      [contract.notifications.output] = dispatch,
-      [contract.notifications.executionState] = dispatch,
-      [contract.notifications.kernelState] = dispatch,
-      [contract.notifications.display] = dispatch,
-      [contract.requests.input] = input,
-    },
+    handlers = handlers,
     -- Requests sent before initialize ends would reach the server before
     -- the buffer's didOpen; run them after it (scheduled: Neovim sends
     -- didOpen right after on_init returns).

@@ -420,9 +420,21 @@ local function image_lines(mime, data, out, ctx)
   out[#out + 1] = { text, "BackyardMore", rich = { mime = mime, data = data } }
 end
 
+-- is_payload: a display that is a kernel's payload (%load, %edit; its
+-- metadata {"payload": {"source": ...}}) is no output: the server acts on
+-- it, as Jupyter's front end does, and nothing shows it.
+local function is_payload(d)
+  local meta = nilify(d.metadata)
+  local p = type(meta) == "table" and nilify(meta.payload) or nil
+  return type(p) == "table" and type(p.source) == "string" and p.source ~= ""
+end
+
 -- display_lines adds the lines of one display output: its image, else its
 -- text/plain form, then a note naming its other MIME types.
 local function display_lines(d, out, ctx)
+  if is_payload(d) then
+    return
+  end
   local data = nilify(d.data) or {}
   local mime = image.image_mime(data)
   if mime then

@@ -1,8 +1,10 @@
 // What the kernel asks of the front end besides outputs, as Jupyter's
 // front end does it: %load's set_next_input payload replaces the cell's text
 // (in a .py file through the server's workspace/applyEdit, which
-// vscode-languageclient applies; in a notebook through the controller), and
-// update_display reaches the output an earlier notebook cell showed.
+// vscode-languageclient applies; in a notebook through the controller),
+// %edit's edit_magic payload opens its file (the server's
+// window/showDocument), and update_display reaches the output an earlier
+// notebook cell showed.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -19,6 +21,7 @@ describe('kernel payloads', () => {
     await activated();
     fs.writeFileSync(path.join(workspaceDir(), 'helper.py'), helper);
     fs.writeFileSync(path.join(workspaceDir(), 'load.py'), '# %%\nx = 1\n# %%\n%load helper.py\n');
+    fs.writeFileSync(path.join(workspaceDir(), 'edit.py'), "# %%\nprint('shown')\n%edit -n 2 helper.py\n");
     const cell = (source: string) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source });
     const nb = {
       cells: [cell('%load helper.py'), cell("h = display('first', display_id='p')"), cell("h.update('second')")],
@@ -37,6 +40,15 @@ describe('kernel payloads', () => {
     await waitFor('the loaded code in the cell', () => ed.document.getText() === want, 120_000);
     assert.ok(ed.document.isDirty, 'the edit is the editor’s, not written to disk');
     await ed.document.save(); // nothing left to ask about when the window closes
+  });
+
+  it('%edit in a .py cell: the file opens with the cursor at the payload’s line', async () => {
+    const ed = await openEditor('edit.py');
+    ed.selection = new vscode.Selection(1, 0, 1, 0);
+    await vscode.commands.executeCommand('backyard.editor.runCell');
+    const file = path.join(workspaceDir(), 'helper.py');
+    const shown = await waitFor('helper.py shown', () => (vscode.window.activeTextEditor?.document.uri.fsPath === file ? vscode.window.activeTextEditor : undefined), 120_000);
+    assert.equal(shown.selection.active.line, 1, 'IPython’s line 2');
   });
 
   it('in a notebook: %load replaces the cell’s source, update_display the earlier cell’s output', async () => {

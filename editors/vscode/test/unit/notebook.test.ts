@@ -282,6 +282,17 @@ describe('NotebookKernels', () => {
     assert.equal(mock.state.applied.length, 0);
   });
 
+  it('shows no output for %edit’s payload either (the server opens the file)', async () => {
+    const nb = mockNotebook('/w/m.ipynb', ['%edit helper.py']);
+    const edit = { data: { 'text/plain': '/w/helper.py' }, metadata: { payload: { source: 'edit_magic', filename: '/w/helper.py', line_number: null } } };
+    const { controller } = setup([execution({ stdout: 'x\n', displays: [edit] })], async (k) => {
+      k.onDisplay({ uri: 'file:///w/m.ipynb#backyard-kernel', executionId: 'x', display: edit });
+    });
+    await controller.executeHandler!(nb.getCells(), nb, controller);
+    assert.deepEqual(items(controller.executions[0]!.outputs), [[['application/vnd.code.notebook.stdout', 'x\n']]]);
+    assert.deepEqual(nb.cells.map((c: { document: { text: string } }) => c.document.text), ['%edit helper.py']);
+  });
+
   it('stops at the first failing cell, marks its error line, and skips the rest', async () => {
     const nb = mockNotebook('/w/e.ipynb', ['a = 1', '\n1/0', 'b = 2']);
     const err = execution({ status: 'error', executionCount: 2, error: { ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: [{ line: 1, name: '<module>', text: '1/0' }] } });

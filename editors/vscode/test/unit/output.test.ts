@@ -39,6 +39,16 @@ describe('OutputLog', () => {
       "E b.py:1 │ NameError: name 'y' is not defined",
     ]);
   });
+  it('logs no payload (%load, %edit): it is no output', () => {
+    const { lines, out } = recorder();
+    const displays = [
+      { data: { 'text/plain': '# %load f.py\nx = 1' }, metadata: { payload: { source: 'set_next_input', replace: true } } },
+      { data: { 'text/plain': '/w/f.py' }, metadata: { payload: { source: 'edit_magic', filename: '/w/f.py', line_number: 3 } } },
+      { data: { 'text/plain': 'shown' } },
+    ];
+    out.onDone(execution({ displays }), 'd.py:1');
+    assert.deepEqual(lines.slice(1), ['I d.py:1 │ shown']);
+  });
   it('logs the notes of a run', () => {
     const { lines, out } = recorder();
     out.onDone(execution({ status: 'interrupted', notes: ['the namespace was restored'] }), 'c.py:2');

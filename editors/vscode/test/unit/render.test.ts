@@ -80,6 +80,21 @@ describe('hover markdown', () => {
     // A link opens the displays view on this run.
     assert.match(md, /\[Show \[text\/markdown, text\/html\] in the displays view\]\(command:backyard\.editor\.showDisplays\?%5B%22a%22%5D\)$/);
   });
+  it('shows no payload (%load, %edit): a front end acts on it, it is no output', () => {
+    const md = hoverMarkdown(
+      entry(
+        execution({
+          stdout: 'before\n',
+          displays: [
+            { data: { 'text/plain': '# %load f.py\nx = 1' }, metadata: { payload: { source: 'set_next_input', replace: true } } },
+            { data: { 'text/plain': '/w/f.py' }, metadata: { payload: { source: 'edit_magic', filename: '/w/f.py', line_number: null } } },
+          ],
+        }),
+      ),
+    );
+    assert.doesNotMatch(md, /x = 1|f\.py|display/);
+    assert.match(md, /```text\nbefore\n```$/);
+  });
   it('uses a fence longer than any backtick run in the output', () => {
     assert.equal(fenced('a ```` b'), '`````text\na ```` b\n`````');
   });

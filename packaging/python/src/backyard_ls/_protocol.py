@@ -519,7 +519,9 @@ class _DisplayRequired(TypedDict):
 
 class Display(_DisplayRequired, total=False):
     """Display is one display output of a run (Jupyter's display_data): what
-    display() showed, in the order the cell showed it."""
+    display() showed, in the order the cell showed it. One whose metadata is
+    {"payload": {"source": ...}} is a kernel's payload instead (IPython's
+    %load, %edit): no output, a front end acts on it and shows nothing."""
 
     metadata: Any
     """The bundle's metadata, a JSON object (e.g. an image's width)."""
