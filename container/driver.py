@@ -47,7 +47,7 @@ class _State:
     input_seq = 0  # numbers input requests, so a late answer is not taken
     reader = None  # the _Reader of host requests
     child = False  # this process is a fork of the driver
-    cell_no = 0  # cells are compiled as <cell-N>
+    cell_no = 0  # runs so far (the names of uncounted cells' files)
     loop = None  # asyncio loop for cells with top-level await
     out = None  # the _Out
     err_file = None  # the container's own stderr
@@ -595,6 +595,20 @@ def _cell_end(silent, after_value):
         _ipy_shell.events.trigger("post_execute")
 
 
+def _cell_name(count, code):
+    """The file a cell's code is compiled as: <cell-N> for execution count
+    N, so a traceback or warning names the cell as the user numbers it (as
+    IPython's names carry the count). A name is not reused for other code,
+    whose functions' frames would show the wrong lines; such code and
+    uncounted runs get the run's own number after the count."""
+    import linecache
+
+    name = "<cell-%d>" % count
+    if count > 0 and linecache.cache.get(name, (0, None, code.splitlines(True)))[2] == code.splitlines(True):
+        return name
+    return "<cell-%d-%d>" % (count, _st.cell_no)
+
+
 def _execute(req, ns):
     """Runs one cell and returns its done message, or an int exit code when
     this process is a fork of the driver that came back into it."""
@@ -606,7 +620,7 @@ def _execute(req, ns):
     _st.stdin = bool(req.get("stdin"))
     _st.cell_ticks = int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
     _st.cell_no += 1
-    fname = "<cell-%d>" % _st.cell_no
+    fname = _cell_name(int(req.get("count") or 0), code)
     linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
     # The __future__ features earlier cells imported stay on, as IPython
     # keeps its compiler's flags across cells.
@@ -622,6 +636,10 @@ def _execute(req, ns):
     for e in req.get("history") or ():
         # Cells the document ran on another backend, in IPython's history.
         _ipy_input(ns, e["count"], e["code"], e["source"])
+        # Its lines under the name it runs under here, for the frames of
+        # an exception it raised there (%debug, %tb).
+        name = "<cell-%d>" % e["count"]
+        linecache.cache.setdefault(name, (len(e["code"]), None, e["code"].splitlines(True), name))
         name = "_%d" % e["count"]
         if e.get("value") and name in ns:
             _ipy_output(ns, e["count"], ns[name])

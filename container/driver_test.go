@@ -181,8 +181,11 @@ func TestDriverTrailingExpression(t *testing.T) {
 
 func TestDriverTracebackIsCellRelative(t *testing.T) {
 	d := startLocal(t)
-	d.run("def helper(n):\n    return 10 / n")
-	_, done := d.run("a = 1\n\ndef g(n):\n    return helper(n)\n\ng(0)")
+	// An earlier cell's frame names the cell by its execution count (3),
+	// not by how many runs the driver has made.
+	d.run("pass")
+	d.run("def helper(n):\n    return 10 / n", func(m *message) { m.Count = 3 })
+	_, done := d.run("a = 1\n\ndef g(n):\n    return helper(n)\n\ng(0)", func(m *message) { m.Count = 4 })
 	e := done.Error
 	if done.Status != "error" || e == nil || e.EName != "ZeroDivisionError" || e.EValue != "division by zero" {
 		t.Fatalf("%+v", done)
@@ -191,7 +194,7 @@ func TestDriverTracebackIsCellRelative(t *testing.T) {
 	tb := e.Traceback
 	if len(tb) != 3 || tb[0].Line != 6 || tb[0].Text != "g(0)" || tb[0].Name != "<module>" ||
 		tb[1].Line != 4 || tb[1].Name != "g" || tb[1].Text != "return helper(n)" ||
-		tb[2].Line != 0 || tb[2].Name != "helper" || !strings.Contains(tb[2].Text, "cell 1:2: return 10 / n") {
+		tb[2].Line != 0 || tb[2].Name != "helper" || !strings.Contains(tb[2].Text, "cell 3:2: return 10 / n") {
 		t.Fatalf("%+v", tb)
 	}
 	_, done = d.run("x = 1\ny = (\n  2 +")
