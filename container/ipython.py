@@ -28,6 +28,53 @@ class _CarriedError(Exception):
         self.record = record
 
 
+def _carried_place(exc):
+    """Where an exception raised on another backend was raised, from its
+    record's last frame: (file, line, function), the file a cell's as this
+    shell names it (its lines are there when the cell ran here too, or came
+    with the document's history); None when the record has no frame."""
+    import re
+
+    frames = exc.record.get("traceback") or ()
+    if not frames:
+        return None
+    f = frames[-1]
+    name, text = f.get("name") or "<module>", f.get("text") or ""
+    m = re.match(r"cell (\d+):(\d+): ", text)
+    if m:
+        return "<cell-%s>" % m.group(1), int(m.group(2)), name
+    if f.get("file"):
+        return f["file"], f.get("file_line") or 0, name
+    return _defined_place(name, text)
+
+
+def _defined_place(name, text):
+    """Where the line text of function name is, in the newest cell that
+    defines one so named with that line: Monty names no place for a frame
+    in a function an earlier cell defined."""
+    import ast
+    import linecache
+    import re
+
+    cells = []
+    for file in list(linecache.cache):
+        m = re.match(r"<cell-(\d+)>$", file)
+        if m:
+            cells.append((int(m.group(1)), file))
+    for _, file in sorted(cells, reverse=True):
+        lines = linecache.getlines(file)
+        try:
+            tree = ast.parse("".join(lines))
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                for i in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                    if lines[i - 1].strip() == text:
+                        return file, i, name
+    return None
+
+
 def _ipy_carried(record):
     """The shell's last exception for the record of one raised elsewhere:
     a UsageError as itself (%tb shows its message)."""
@@ -2208,16 +2255,21 @@ class _IPyShell:
         on): its place, then its prompt, which cannot read stdin."""
         import linecache
 
+        place = _carried_place(exc) if isinstance(exc, _CarriedError) else None
         tb = exc.__traceback__
         while tb is not None and tb.tb_next is not None:
             tb = tb.tb_next
         if tb is not None:
-            co, n = tb.tb_frame.f_code, tb.tb_lineno
-            lines = ["> %s(%d)%s()" % (co.co_filename, n, co.co_name)]
-            for i in range(max(n - 1, 1), n + 2):
-                src = linecache.getline(co.co_filename, i)
-                if src:
-                    lines.append("%s %s" % ("----> %d" % i if i == n else "%7d" % i, src.rstrip("\n")))
+            place = tb.tb_frame.f_code.co_filename, tb.tb_lineno, tb.tb_frame.f_code.co_name
+        if place is not None:
+            file, n, name = place
+            lines = ["> %s(%d)%s()" % (file, n, name)]
+            # IPython's debugger lists 5 lines (its context), the current
+            # one third unless the file's start or end is nearer.
+            src = linecache.getlines(file)
+            start = max(min(n - 3, len(src) - 5), 0)
+            for i, ln in enumerate(src[start:start + 5], start + 1):
+                lines.append("%s %s" % (("> %d" % i).rjust(7, "-") if i == n else "%7d" % i, ln.rstrip("\n")))
             print("\n".join(lines) + "\n")
         # The debugger's prompt reads stdin, which a kernel's front end has not given.
         raise StdinNotImplementedError(_NO_STDIN)
