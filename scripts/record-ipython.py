@@ -24,6 +24,7 @@ one in a temporary folder.
 
 import builtins
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -61,7 +62,30 @@ class Publisher(DisplayPublisher):
 
 
 class Stream(io.StringIO):
+    """sys.stdout or sys.stderr for a whole session, as ipykernel's
+    OutStream: one object, so what keeps a reference to it (a logging
+    handler, the debugger %pdb made) writes into the cell that runs, not
+    into the one that made it."""
+
     encoding = "utf-8"  # as a kernel's streams: IPython prints µs and ±
+
+    def take(self):
+        """What the running cell wrote, and a clean stream for the next.
+        IPython's run_cell tees the stream's write into %notebook's history
+        and puts it back only when the cell returns; the tee a cell left
+        behind by an exception it let through is taken off (a stream made
+        per cell never kept one)."""
+        vars(self).pop("write", None)
+        v = self.getvalue()
+        self.seek(0)
+        self.truncate()
+        return v
+
+
+# One pair for the process (a notebook's), as a kernel's: what an earlier
+# cell left holding them (logging's handlers, the debugger) writes into the
+# running cell.
+STDOUT, STDERR = Stream(), Stream()
 
 
 def text(data):
@@ -76,13 +100,28 @@ def no_stdin(prompt=""):
     raise StdinNotImplementedError("raw_input was called, but this frontend does not support input requests.")
 
 
+def _cell_marker():
+    """record-cpython.py's reading of a cell marker line (the cells
+    package's rules): (kind, title), or None for another line."""
+    spec = importlib.util.spec_from_file_location("record_cpython", Path(__file__).with_name("record-cpython.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod._marker
+
+
 def split(src):
+    """The code cells after the first marker: (title, line, code); markdown
+    and raw cells (a jupytext export has many) are skipped, as is a
+    preamble of comments before the first marker (a jupytext header)."""
+    marker = _cell_marker()
     cells, cur, title, line = [], None, None, 0
     for i, l in enumerate(src.splitlines(True)):
-        if l.startswith("# %%"):
+        m = marker(l.rstrip("\r\n"))
+        if m:
             if cur is not None:
                 cells.append((title, line, "".join(cur)))
-            cur, title, line = [], l[4:].strip(), i + 1
+            kind, t = m
+            cur, title, line = ([], t, i + 1) if kind == "code" else (None, None, 0)
         elif cur is not None:
             cur.append(l)
     if cur is not None:
@@ -151,13 +190,14 @@ def record(path):
     builtins.input = no_stdin
     shell.raw_input = no_stdin
     out = []
+    o, e = STDOUT, STDERR
     try:
         for index, (title, line, code) in enumerate(split(src)):
             pub.outputs = []
             next_input.clear()
             payloads.clear()
             shown.clear()
-            o, e = Stream(), Stream()
+            o.take(), e.take()
             with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
                 # As ipykernel runs a cell: transformed first, to learn
                 # whether it awaits (then, with asyncio's runner, it runs on
@@ -180,7 +220,7 @@ def record(path):
                 data, _ = shell.display_formatter.format(r.result)
                 value = text(data)
             cell = {"index": index, "title": title, "line": line, "status": "error" if exc else "ok",
-                    "stdout": o.getvalue(), "stderr": e.getvalue(), "value": value,
+                    "stdout": o.take(), "stderr": e.take(), "value": value,
                     "displays": [dict(x, data=text(x["data"])) for x in pub.outputs],
                     "ename": type(exc).__name__ if exc else None, "evalue": str(exc) if exc else None}
             if shown and not exc:
@@ -209,6 +249,14 @@ if __name__ == "__main__":
     os.environ["IPYTHONDIR"] = tempfile.mkdtemp(prefix="record-ipython-profile-")
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "ipython")
     paths = sys.argv[1:] or sorted(os.path.join(root, n) for n in os.listdir(root) if n.endswith(".py"))
-    for p in paths:
-        record(p)
-        print("recorded", p)
+    if len(paths) == 1:
+        record(paths[0])
+        print("recorded", paths[0])
+    else:
+        # Each notebook in a process of its own, as each has a kernel of its
+        # own: nothing one leaves behind (logging's handlers, IPython's
+        # output history) reaches the next.
+        import subprocess
+
+        for p in paths:
+            subprocess.run([sys.executable, os.path.abspath(__file__), p], check=True)
