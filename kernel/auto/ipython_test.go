@@ -137,8 +137,8 @@ func TestIPythonCorpusAuto(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a container engine and the test image")
 	}
-	same, all, onMonty := 0, 0, 0
-	for _, nb := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
+	same, all, onMonty, varies := 0, 0, 0, 0
+	for _, nb := range kerneltest.IPythonCorpus(t, kerneltest.IPythonCorpusDir("../../corpus/ipython")) {
 		ws := t.TempDir()
 		cfg := testConfig(func(s *contract.Settings) { s.Timeout = 60 })
 		cfg.Workspace, cfg.Dir = ws, ws
@@ -155,6 +155,10 @@ func TestIPythonCorpusAuto(t *testing.T) {
 			} else if montyNotebooks[filepath.Base(nb.Path)] {
 				t.Errorf("%s cell %d (%s) moved: %+v", filepath.Base(nb.Path), i, want.Title, r.Routing)
 			}
+			if want.Varies {
+				varies++
+				continue
+			}
 			if diff := kerneltest.CompareIPython(want, r); diff != "" {
 				t.Errorf("%s cell %d (%s) on %s: %s", filepath.Base(nb.Path), i, want.Title, r.Backend, diff)
 				continue
@@ -162,7 +166,7 @@ func TestIPythonCorpusAuto(t *testing.T) {
 			same++
 		}
 	}
-	t.Logf("cells as IPython shows them: %d of %d (%d ran on Monty)", same, all, onMonty)
+	t.Logf("cells as IPython shows them: %d of %d (%d ran on Monty; %d not compared: IPython's two recordings differ)", same, all-varies, onMonty, varies)
 }
 
 // Two runs of a %time cell agree when only the durations differ.

@@ -39,6 +39,10 @@ type IPythonCell struct {
 	// editor), their file relative to the notebook's folder.
 	Payloads []editPayload `json:"payloads"`
 	Code     string        `json:"-"`
+	// Varies is set when a second recording (NAME.again.json, made with
+	// another hash seed) differs: IPython itself does not show one answer
+	// (unseeded random numbers), so the cell is not compared.
+	Varies bool `json:"-"`
 }
 
 type editPayload struct {
@@ -63,6 +67,20 @@ func editPayloadOf(d contract.Display) (editPayload, bool) {
 type IPythonNotebook struct {
 	Path  string
 	Cells []IPythonCell
+}
+
+// CorpusEnv names a folder of other notebooks recorded by
+// scripts/record-ipython.py (scripts/public-notebooks.sh makes one from
+// .ipynb files) for the corpus tests to run in place of corpus/ipython.
+const CorpusEnv = "BACKYARD_IPYTHON_CORPUS"
+
+// IPythonCorpusDir is the folder the corpus tests read: $BACKYARD_IPYTHON_CORPUS
+// when set, else dir.
+func IPythonCorpusDir(dir string) string {
+	if d := os.Getenv(CorpusEnv); d != "" {
+		return d
+	}
+	return dir
 }
 
 // IPythonCorpus reads the notebooks of dir (corpus/ipython).
@@ -96,14 +114,61 @@ func IPythonCorpus(t testing.TB, dir string) []IPythonNotebook {
 		for i, c := range code {
 			exp.Cells[i].Code = strings.Join(lines[c.StartLine:c.EndLine], "\n")
 		}
+		if data, err := os.ReadFile(strings.TrimSuffix(f, ".py") + ".again.json"); err == nil {
+			var again struct {
+				Cells []IPythonCell `json:"cells"`
+			}
+			if err := json.Unmarshal(data, &again); err != nil || len(again.Cells) != len(exp.Cells) {
+				t.Fatalf("%s.again.json: %v, %d cells", f, err, len(again.Cells))
+			}
+			for i := range exp.Cells {
+				exp.Cells[i].Varies = CompareIPython(exp.Cells[i], again.Cells[i].asResult()) != ""
+			}
+		}
 		out = append(out, IPythonNotebook{Path: f, Cells: exp.Cells})
 	}
 	return out
 }
 
+// asResult is the recorded cell as a kernel's result, to compare two
+// recordings by the rules a kernel's result is compared by.
+func (c IPythonCell) asResult() kernel.Result {
+	r := kernel.Result{Status: kernel.StatusOK, Stdout: c.Stdout, Stderr: c.Stderr}
+	if c.Value != nil {
+		mime := maps.Clone(c.Value)
+		delete(mime, "text/plain")
+		r.Value = &contract.Value{Text: c.Value["text/plain"], MIME: mime}
+	}
+	for _, d := range c.Displays {
+		r.Displays = append(r.Displays, contract.Display{Data: d.Data})
+	}
+	if c.NextInput != nil {
+		meta, _ := json.Marshal(map[string]any{"payload": map[string]any{"source": "set_next_input", "replace": c.NextInput.Replace}})
+		r.Displays = append(r.Displays, contract.Display{Data: map[string]string{"text/plain": c.NextInput.Text}, Metadata: meta})
+	}
+	for _, p := range c.Payloads {
+		p.Filename = "/" + p.Filename
+		meta, _ := json.Marshal(map[string]any{"payload": p})
+		r.Displays = append(r.Displays, contract.Display{Data: map[string]string{"text/plain": p.Filename}, Metadata: meta})
+	}
+	if c.EName != nil {
+		r.Status = kernel.StatusError
+		r.Error = &contract.ExecutionError{EName: *c.EName, EValue: syntaxMessage(*c.EName, *c.EValue)}
+	}
+	return r
+}
+
 // timing is a duration as %time and %timeit print it: compared by shape
 // (IPython's three significant digits print 999.7 ns as 1e+03 ns).
 var timing = regexp.MustCompile(`\d+(\.\d+)?(e\+\d+)? (s|ms|μs|ns)\b`)
+
+// loops is %timeit's loop count, which it picks by how fast the
+// statement ran (a faster machine runs more loops).
+var loops = regexp.MustCompile(`\b[\d,]+ (loops?) each\)`)
+
+// cellFile is the name IPython compiles a cell under, its execution count
+// and a hash of its code; the container's driver names it <cell-N>.
+var cellFile = regexp.MustCompile(`<ipython-input-(\d+)-[0-9a-f]+>`)
 
 // slowest is %timeit's warning about uneven runs, which a busy machine
 // prints at random.
@@ -136,11 +201,14 @@ func profiles(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// shown is a cell's output as compared: durations and profiles by shape,
-// and line ends as pipes give them (IPython runs !cmd on a terminal, which
+// shown is a cell's output as compared: durations, %timeit's loop counts
+// and profiles by shape, cells' file names by their execution count, and
+// line ends as pipes give them (IPython runs !cmd on a terminal, which
 // ends lines with \r\n; the container runs it through pipes).
 func shown(s string) string {
-	return profiles(timing.ReplaceAllString(slowest.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), ""), "T"))
+	s = slowest.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), "")
+	s = loops.ReplaceAllString(timing.ReplaceAllString(s, "T"), "N loops each)")
+	return profiles(cellFile.ReplaceAllString(s, "<cell-$1>"))
 }
 
 // CompareIPython says how r differs from what IPython showed; "" when it

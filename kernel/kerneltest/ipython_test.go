@@ -86,3 +86,47 @@ func TestSyntaxErrorComparedByMessage(t *testing.T) {
 		t.Error("a different message is not seen")
 	}
 }
+
+// %timeit's loop count and a cell's file name are compared by shape: the
+// count follows the machine's speed, the name each kernel's own (IPython's
+// carries a hash of the code, ours the execution count alone).
+func TestTimeitAndCellFileByShape(t *testing.T) {
+	ipy := "2.16 μs ± 320 ns per loop (mean ± std. dev. of 7 runs, 100,000 loops each)\n<ipython-input-17-444997ff90a3>:3: UserWarning: w\n"
+	ours := "883 ns ± 180 ns per loop (mean ± std. dev. of 7 runs, 1 loop each)\n<cell-17>:3: UserWarning: w\n"
+	if shown(ipy) != shown(ours) {
+		t.Errorf("same shape differs:\n%s\n%s", shown(ipy), shown(ours))
+	}
+	for _, other := range []string{
+		"883 ns ± 180 ns per loop (mean ± std. dev. of 5 runs, 1 loop each)\n<cell-17>:3: UserWarning: w\n",
+		"883 ns ± 180 ns per loop (mean ± std. dev. of 7 runs, 1 loop each)\n<cell-16>:3: UserWarning: w\n",
+	} {
+		if shown(ipy) == shown(other) {
+			t.Errorf("a different run count or cell is not seen: %q", other)
+		}
+	}
+}
+
+// A recording read back as a kernel's result matches itself, for every
+// cell of the corpus (so a second recording that differs marks a cell
+// whose answer varies in IPython itself), and a changed one does not.
+func TestRecordingAsResult(t *testing.T) {
+	n := 0
+	for _, nb := range IPythonCorpus(t, "../../corpus/ipython") {
+		for i, c := range nb.Cells {
+			n++
+			if diff := CompareIPython(c, c.asResult()); diff != "" {
+				t.Errorf("%s cell %d: %s", nb.Path, i, diff)
+			}
+			if c.Varies {
+				t.Errorf("%s cell %d varies without a second recording", nb.Path, i)
+			}
+			c.Stdout += "x"
+			if CompareIPython(nb.Cells[i], c.asResult()) == "" {
+				t.Errorf("%s cell %d: a changed recording is not seen", nb.Path, i)
+			}
+		}
+	}
+	if n < 500 {
+		t.Fatalf("%d cells", n)
+	}
+}
