@@ -12,10 +12,14 @@ await asyncio.gather(f("a", 0.03), f("b", 0.01), f("c", 0.02))
 # %% gather-completion-order
 import asyncio
 order = []
-async def f(x, d):
-    await asyncio.sleep(d)
+async def pause(ms):
+    # Simulated time, a turn of the loop per 10 ms: the order does not hang on timers
+    for _ in range(ms // 10):
+        await asyncio.sleep(0)
+async def f(x, ms):
+    await pause(ms)
     order.append(x)
-await asyncio.gather(f("a", 0.03), f("b", 0.01), f("c", 0.02))
+await asyncio.gather(f("a", 30), f("b", 10), f("c", 20))
 order
 
 # %% gather-zero-sleep-interleaving
@@ -51,11 +55,15 @@ log
 
 # %% as-completed-order
 import asyncio
-async def f(x, d):
-    await asyncio.sleep(d)
+async def pause(ms):
+    # Simulated time, a turn of the loop per 10 ms: the order does not hang on timers
+    for _ in range(ms // 10):
+        await asyncio.sleep(0)
+async def f(x, ms):
+    await pause(ms)
     return x
 out = []
-for fut in asyncio.as_completed([f(1, 0.03), f(2, 0.01), f(3, 0.02)]):
+for fut in asyncio.as_completed([f(1, 30), f(2, 10), f(3, 20)]):
     out.append(await fut)
 out
 
@@ -64,7 +72,7 @@ import asyncio
 async def f(x, d):
     await asyncio.sleep(d)
     return x
-tasks = [asyncio.create_task(f(i, 0.01 if i == 2 else 0.5)) for i in range(3)]
+tasks = [asyncio.create_task(f(i, 0.01 if i == 2 else 10)) for i in range(3)]
 done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
 res = sorted(t.result() for t in done)
 for t in pending:
@@ -160,10 +168,14 @@ log
 import asyncio
 log = []
 sem = asyncio.Semaphore(2)
+async def pause(ms):
+    # Simulated time, a turn of the loop per 10 ms: the order does not hang on timers
+    for _ in range(ms // 10):
+        await asyncio.sleep(0)
 async def w(n):
     async with sem:
         log.append(f"+{n}")
-        await asyncio.sleep(0.01)
+        await pause(10)
         log.append(f"-{n}")
 await asyncio.gather(*(w(i) for i in range(4)))
 log
@@ -225,12 +237,16 @@ sync()
 
 # %% asyncio-run-gather-order
 import asyncio
+async def pause(ms):
+    # Simulated time, a turn of the loop per 10 ms: the order does not hang on timers
+    for _ in range(ms // 10):
+        await asyncio.sleep(0)
 async def main():
     log = []
-    async def f(x, d):
-        await asyncio.sleep(d)
+    async def f(x, ms):
+        await pause(ms)
         log.append(x)
-    await asyncio.gather(f(1, 0.02), f(2, 0.01))
+    await asyncio.gather(f(1, 20), f(2, 10))
     return log
 def sync():
     return asyncio.run(main())
@@ -276,9 +292,10 @@ log
 import asyncio
 log = []
 loop = asyncio.get_running_loop()
-loop.call_later(0.02, log.append, "late")
+# Wide gaps: only a 90 ms stall between the two calls could swap the deadlines
+loop.call_later(0.1, log.append, "late")
 loop.call_later(0.01, log.append, "early")
-await asyncio.sleep(0.04)
+await asyncio.sleep(0.15)
 log
 
 # %% task-group
