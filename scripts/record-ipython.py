@@ -22,6 +22,7 @@ StdinNotImplementedError; IPython's profile (history, bookmarks) is a fresh
 one in a temporary folder.
 """
 
+import base64
 import builtins
 import contextlib
 import importlib.util
@@ -89,7 +90,10 @@ STDOUT, STDERR = Stream(), Stream()
 
 
 def text(data):
-    return {k: (v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()}
+    """A MIME bundle as a kernel sends it: binary data (a PNG's bytes) in
+    base64, as Jupyter's protocol carries it; JSON data as its text."""
+    return {k: (v if isinstance(v, str) else base64.b64encode(v).decode("ascii") if isinstance(v, bytes) else json.dumps(v))
+            for k, v in data.items()}
 
 
 real_input = builtins.input
