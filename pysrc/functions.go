@@ -56,6 +56,9 @@ func Functions(code string) (fns []Function, ok bool) {
 			if t.Kind == Name && t.Text == "lambda" {
 				lambdas++
 			}
+			if t.Kind == String && !plainString(t.Text) && strings.Contains(t.Text, "lambda") {
+				fns = append(fns, Function{"<lambda>", ""}) // one in an f-string's field, maybe
+			}
 			comprehension = comprehension || t.Kind == Name && t.Text == "for" && t.Depth > 0
 		}
 		if lambdas > 0 {

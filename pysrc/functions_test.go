@@ -40,6 +40,7 @@ func TestFunctions(t *testing.T) {
 		"fs = [lambda: i for i in range(3)]":          {{"<lambda>", ""}},
 		"p = (lambda: 1, lambda: 2)":                  {{"<lambda>", ""}, {"<lambda>", ""}},
 		"def f(): return lambda: 1":                   {{"<lambda>", ""}, {"f", "<function __main__.f()>"}},
+		"s = f'{(g := lambda: 1)}'":                   {{"<lambda>", ""}},
 		"x = 1":                                       nil,
 	} {
 		got, ok := Functions(code)
