@@ -129,7 +129,7 @@ func TestInertMagicsStayOnMonty(t *testing.T) {
 }
 
 // montyNotebooks are the corpus/ipython notebooks that stay on Monty.
-var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true, "history.py": true}
+var montyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true, "history.py": true, "nested_functions.py": true}
 
 // The corpus/ipython notebooks in auto mode: what Monty can show stays
 // there, the rest moves, and every cell shows what IPython showed.
@@ -385,8 +385,9 @@ func TestAutoHistoryAfterAReplay(t *testing.T) {
 }
 
 // Functions show as IPython shows them: those whose signature the cells
-// gave stay on Monty; a nested function and a bound method, which Monty
-// cannot name, are checked in the container, whose repr is shown.
+// gave stay on Monty, a nested one too when its name is one def's; a
+// nested function whose default is not a literal and a bound method, which
+// Monty cannot name, are checked in the container, whose repr is shown.
 func TestAutoFunctionReprs(t *testing.T) {
 	a := newAuto(t)
 	steps := []struct {
@@ -396,6 +397,7 @@ func TestAutoFunctionReprs(t *testing.T) {
 	}{
 		{"class A:\n    def m(self, a=1):\n        return a\nsq = lambda x: x", contract.BackendMonty, ""},
 		{"A.m, sq", contract.BackendMonty, "(<function __main__.A.m(self, a=1)>, <function __main__.<lambda>(x)>)"},
+		{"def wrap():\n    def kept(y, z=1):\n        return y\n    return kept\n[wrap()]", contract.BackendMonty, "[<function __main__.wrap.<locals>.kept(y, z=1)>]"},
 		{"def outer(a):\n    def inner(y, z=a):\n        return y\n    return inner", contract.BackendMonty, ""},
 		{"outer(5)", contract.BackendContainer, "<function __main__.outer.<locals>.inner(y, z=5)>"},
 	}

@@ -127,6 +127,8 @@ type montyCell struct {
 	// history is the execution count the value is kept under in IPython's
 	// output history (Options.History); 0: none.
 	history int
+	// names ties functions shown by Monty's repr to their defs (nil: none).
+	names   *funcNames
 	result  kernel.Result
 	outcome monty.Outcome
 	fed     string // the code as fed (rewritten for display)
@@ -335,7 +337,7 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 		// Only a rewritten cell has a value to show: otherwise the cell ends
 		// in a statement or in `expr;` (IPython's way to hide a value).
 		if steps, ok := valueSteps(o.Value); wrapped && !c.cut && ok {
-			r.Value = &contract.Value{Text: layoutSteps(steps)}
+			r.Value = &contract.Value{Text: layoutSteps(steps, c.names)}
 			kcore.CapValue(r.Value, c.limits.MaxOutputBytes, 0, nil)
 		} else if s, ok := o.Value.Str(); wrapped && c.cut && ok {
 			if s != "None" {

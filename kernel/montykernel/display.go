@@ -114,14 +114,15 @@ type displayed struct {
 	ds *kcore.Displays
 }
 
-// bind adds the display host function to a cell's functions.
-func (d *displayed) bind(fns map[string]monty.Func, max int) map[string]monty.Func {
+// bind adds the display host function to a cell's functions; names ties
+// the functions shown to their defs.
+func (d *displayed) bind(fns map[string]monty.Func, max int, names *funcNames) map[string]monty.Func {
 	d.ds = kcore.NewDisplays(max)
 	if fns == nil {
 		fns = map[string]monty.Func{}
 	}
 	fns[displayFunc] = func(_ context.Context, args []any, _ map[string]any) (any, error) {
-		text := shownText(args[0])
+		text := shownText(args[0], names)
 		id, _ := args[1].(string)
 		d.mu.Lock()
 		defer d.mu.Unlock()

@@ -107,7 +107,7 @@ func TestInertMagicsOnMonty(t *testing.T) {
 // MontyNotebooks are the corpus/ipython notebooks whose every cell Monty
 // answers (its host runs their magics, and a kernel alone keeps IPython's
 // history names).
-var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true, "history.py": true}
+var MontyNotebooks = map[string]bool{"timing.py": true, "namespace.py": true, "values.py": true, "history.py": true, "nested_functions.py": true}
 
 // Those notebooks on a Monty kernel alone: every cell shows what IPython
 // showed (timings by shape), and the history names are no variables.

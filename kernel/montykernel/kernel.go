@@ -70,6 +70,7 @@ type Kernel struct {
 	// Owned by the goroutine holding q.
 	w     *monty.Worker
 	names map[string]bool // names seen in cells that ran, for Variables
+	funcs funcNames       // the defs of the code run, for the functions shown
 	hist  history         // with Options.History
 	cp    checkpoint
 	fed   string // the prelude the session has run (KernelPrelude + prelude), "" none
@@ -106,6 +107,7 @@ func (k *Kernel) runPrelude(ctx context.Context, w *monty.Worker) error {
 	}
 	code := KernelPrelude + extra
 	start := time.Now()
+	k.funcs.add(code, true)
 	o, err := w.Feed(ctx, code, monty.FeedOptions{})
 	if err != nil {
 		return fmt.Errorf("run the Monty prelude: %w", err)
@@ -414,15 +416,16 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		code, _ = ApplyShims(code, a.Regions, allShims)
 		names = a.Names
 	}
+	k.funcs.add(code, false)
 	wfuncs := workerFuncs(funcs)
 	var displays displayed
 	if !req.Silent {
 		// Not recorded: a replay shows nothing.
-		wfuncs = displays.bind(wfuncs, limits.MaxOutputBytes)
+		wfuncs = displays.bind(wfuncs, limits.MaxOutputBytes, &k.funcs)
 		displays.ds.Position = func() (int, int) { return out.Len(kernel.Stdout), out.Len(kernel.Stderr) }
 	}
 	c := &montyCell{code: code, src: src, limits: limits, spent: req.Spent, out: out, inputs: req.Inputs, funcs: wfuncs,
-		hard: hard, rep: kcore.NewRepeats(), prelude: true, history: histCount}
+		hard: hard, rep: kcore.NewRepeats(), prelude: true, history: histCount, names: &k.funcs}
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}
@@ -556,6 +559,7 @@ func (k *Kernel) fresh() {
 	}
 	k.fed = ""
 	clear(k.names)
+	k.funcs.reset()
 	k.hist = history{}
 	k.Mu.Lock()
 	k.envSet = nil

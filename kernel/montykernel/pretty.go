@@ -23,6 +23,7 @@ import (
 //	i<n>               indentation n more (p.indent)
 //	r<repr>            an object shown by its repr (its own groups, a line a line)
 //	p<text>            an object shown by one text (a float, a class)
+//	f<repr>            a function without a kept signature, by Monty's repr (funcNames may name it)
 //	R<repr>\x00<repr>… items of a container, each shown by its repr, "," and a breakable between
 //	P<text>\x00<text>… items each shown by one text (floats)
 //	D<k><v><keys>\x01<values>  a dict's items, keys and values as after R or P (k, v: R or P)
@@ -274,6 +275,10 @@ def __backyard_pretty__(p, v):
         s = __backyard_sigs__[v]
         p.n += len(s)
         ops.append("t" + s)
+    elif t is __backyard_function__:
+        r = repr(v)
+        p.n += len(r)
+        ops.append("f" + r)
     elif hasattr(v, "_repr_pretty_"):
         v._repr_pretty_(p, cycle)
     elif isinstance(v, BaseException):
@@ -325,9 +330,10 @@ def __backyard_shown__(v, m):
 // it its signature. signaturesCode calls it after the cell's last
 // statement: a def the cell did not reach has none. A function without one
 // (a nested or decorated def, a lambda a function made, a default or
-// annotation whose value cannot be had again) shows Monty's repr, and a
-// bound method Monty's "<bound method>", which names neither its function
-// nor its instance.
+// annotation whose value cannot be had again) is named by its name's
+// defs (funcNames) when they agree, else shows Monty's repr; a bound
+// method shows Monty's "<bound method>", which names neither its function
+// nor its instance (Monty has no __self__ or __func__ either).
 const sigFunc = "__backyard_sig__"
 
 // signaturesCode is the call of sigFunc with code's def statements, ""
@@ -387,8 +393,9 @@ func lambdaValueCode(code string) string {
 // prettyWidth is IPython's max_width.
 const prettyWidth = 79
 
-// layoutSteps lays out the steps of prettyPrelude's walk.
-func layoutSteps(steps []string) string {
+// layoutSteps lays out the steps of prettyPrelude's walk; names gives
+// the functions it ties to their defs IPython's text (nil: none).
+func layoutSteps(steps []string, names *funcNames) string {
 	p := pysrc.NewPretty(prettyWidth)
 	for _, s := range steps {
 		if s == "" {
@@ -419,6 +426,12 @@ func layoutSteps(steps []string) string {
 			leaf(p, 'R', arg)
 		case 'p':
 			leaf(p, 'P', arg)
+		case 'f':
+			if text := names.text(arg); text != "" {
+				p.Text(text)
+			} else {
+				leaf(p, 'R', arg)
+			}
 		case 'R', 'P', 'D':
 			// D: keys as after kind, values as after valueKind
 			kind, items, valueKind, vs := s[0], arg, byte(0), []string(nil)
@@ -466,8 +479,8 @@ func leaf(p *pysrc.Pretty, kind byte, text string) {
 }
 
 // shownText is the text of what __backyard_shown__ gave: a repr, or the
-// steps to lay out.
-func shownText(v any) string {
+// steps to lay out (layoutSteps, with names).
+func shownText(v any, names *funcNames) string {
 	switch v := v.(type) {
 	case string:
 		return v
@@ -478,7 +491,7 @@ func shownText(v any) string {
 				steps = append(steps, s)
 			}
 		}
-		return layoutSteps(steps)
+		return layoutSteps(steps, names)
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package montykernel
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func TestFunctionSignaturesOnMonty(t *testing.T) {
 		{"def d(f):\n    return f\n@d\ndef e(a):\n    pass\ne", "<function 'e' at 0x…>"},
 		{"def s(q=1):\n    pass\nold = s\ndef s(z):\n    pass\n[old, s]", "[<function 's' at 0x…>, <function __main__.s(z)>]"},
 		{"def u(x):\n    pass\n1 / 0", ""},
-		{"u", "<function 'u' at 0x…>"}, // the cell raised before its signatures were kept
+		{"u", "<function __main__.u(x)>"}, // the cell raised before its signatures were kept, but u's one def names it
 		{"def v(x):\n    pass\nv = len\nv", "<built-in function len>"},
 		{"class C:\n    def m(self, a=1):\n        pass\nC.m", "<function __main__.C.m(self, a=1)>"},
 		{"class D:\n    def m(self):\n        pass\nold = D\nclass D:\n    def n(self):\n        pass\n[D.n, old.m]", "[<function __main__.D.n(self)>, <function 'm' at 0x…>]"}, // the class that had m was replaced
@@ -74,9 +75,9 @@ func TestFunctionSignaturesOnMonty(t *testing.T) {
 		{"lambda *a, k=None: a", "<function __main__.<lambda>(*a, k=None)>"},
 		{"lambda x=[]: x", "<function '<lambda>' at 0x…>"},
 		// Monty's functions carry no defaults or qualified name: a nested
-		// function, a lambda a function made, a bound method keep Monty's
-		// repr.
-		{"def outer(a):\n    def inner(y, z=1):\n        return y\n    return inner\nouter(5)", "<function 'inner' at 0x…>"},
+		// function is named by its name's one def; a lambda a function made
+		// here is one of several, and a bound method keeps Monty's repr.
+		{"def outer(a):\n    def inner(y, z=1):\n        return y\n    return inner\nouter(5)", "<function __main__.outer.<locals>.inner(y, z=1)>"},
 		{"def mk():\n    return lambda q: q\nmk()", "<function '<lambda>' at 0x…>"},
 		{"C().m", "<bound method>"},
 	} {
@@ -88,5 +89,57 @@ func TestFunctionSignaturesOnMonty(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q: %q, want %q (%+v)", c.code, got, c.want, r.Error)
 		}
+	}
+}
+
+// A function without a kept signature is named by the one def or lambda
+// of its name in the code the session ran, whatever cell or scope it is
+// in; when two of them differ, one is decorated or has a default that is
+// not a literal, it keeps Monty's repr.
+func TestFunctionNamesOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	address := regexp.MustCompile(` at 0x[0-9a-f]+>`)
+	for _, c := range []struct{ code, want string }{
+		{"def outer():\n    def inner(y, z=(1, 'a'), *, k=-2.5e-7):\n        return y\n    return inner\ng = outer()\ng",
+			"<function __main__.outer.<locals>.inner(y, z=(1, 'a'), *, k=-2.5e-07)>"},
+		{"def mk():\n    return lambda q=None: q\nl = mk()\n[l]", "[<function __main__.mk.<locals>.<lambda>(q=None)>]"},
+		// The same def run again gives the same text.
+		{"def outer():\n    def inner(y, z=(1, 'a'), *, k=-2.5e-7):\n        return y\n    return inner\n[g, outer()]",
+			"[<function __main__.outer.<locals>.inner(y, z=(1, 'a'), *, k=-2.5e-07)>,\n <function __main__.outer.<locals>.inner(y, z=(1, 'a'), *, k=-2.5e-07)>]"},
+		// A cell that fails midway: its defs count, run or not.
+		{"def make():\n    def made(x):\n        pass\n    return made\nm = make()\n1 / 0", ""},
+		{"m", "<function __main__.make.<locals>.made(x)>"},
+		{"1 / 0\ndef other():\n    def made(y):\n        pass", ""},
+		{"m", "<function 'made' at 0x…>"},
+		// Another def of the name, in a later cell: neither text is sure.
+		{"def outer2():\n    def inner(y, z=2):\n        return y\n    return inner\ng", "<function 'inner' at 0x…>"},
+		// Another lambda, anywhere.
+		{"sorted([3, 1], key=lambda v: -v)\nl", "<function '<lambda>' at 0x…>"},
+		// A default that is not a literal, a decorated def, a lambda in a
+		// comprehension.
+		{"N = 1\ndef o1():\n    def d1(x=N):\n        pass\n    return d1\no1()", "<function 'd1' at 0x…>"},
+		{"def same(f):\n    return f\ndef o2():\n    @same\n    def d2(x):\n        pass\n    return d2\no2()", "<function 'd2' at 0x…>"},
+		// The prelude's display is not a cell's def of that name.
+		{"def o3():\n    def display(x):\n        pass\n    return display\n[o3(), display]", "[<function 'display' at 0x…>, <function 'display' at 0x…>]"},
+		// A class's method in a function, and a def in a method.
+		{"def o4():\n    class K:\n        def m(self, a=1):\n            def n():\n                pass\n            return n\n    return K\nK4 = o4()\n[K4.m, K4().m()]",
+			"[<function __main__.o4.<locals>.K.m(self, a=1)>,\n <function __main__.o4.<locals>.K.m.<locals>.n()>]"},
+	} {
+		r := kerneltest.Run(t, k, c.code)
+		got := ""
+		if r.Value != nil {
+			got = address.ReplaceAllString(r.Value.Text, " at 0x…>")
+		}
+		if got != c.want {
+			t.Errorf("%q: %q, want %q (%+v)", c.code, got, c.want, r.Error)
+		}
+	}
+	// A restart forgets the defs: the next session's are alone.
+	if err := k.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := kerneltest.Run(t, k, "def outer():\n    def inner(q):\n        pass\n    return inner\nouter()")
+	if r.Value == nil || r.Value.Text != "<function __main__.outer.<locals>.inner(q)>" {
+		t.Errorf("after a restart: %+v %+v", r.Value, r.Error)
 	}
 }
