@@ -879,10 +879,14 @@ def _bind(req, ns):
 
 def _ask(prompt, password):
     """Asks the host for a line: the prompt goes to stdout, as a console
-    shows it, and the answer is echoed after it."""
+    shows it, and the answer is echoed after it. When the host cannot
+    answer (its front end gives no stdin), the cell gets ipykernel's
+    StdinNotImplementedError, its prompt unshown."""
     prompt = str(prompt)
+    if not _st.stdin and not _st.child:
+        raise StdinNotImplementedError(_NO_STDIN)
     _st.out.write("stdout", prompt)  # as CPython does, even with no stdin
-    if not _st.stdin or _st.child:
+    if _st.child:
         raise EOFError("EOF when reading a line")
     _st.input_seq += 1
     n = _st.input_seq

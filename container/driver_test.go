@@ -504,8 +504,9 @@ func TestDriverInput(t *testing.T) {
 		}
 		break
 	}
-	// No stdin: EOFError at once, as today.
-	if _, done := d.run("input('x')"); done.Error == nil || done.Error.EName != "EOFError" || done.Error.EValue != "EOF when reading a line" ||
+	// No stdin: ipykernel's StdinNotImplementedError at once, no prompt.
+	if _, done := d.run("input('x')"); done.Error == nil || done.Error.EName != "StdinNotImplementedError" ||
+		done.Error.EValue != "raw_input was called, but this frontend does not support input requests." ||
 		len(done.Error.Traceback) != 1 { // the driver's own frames are not shown
 		t.Fatalf("%+v", done)
 	}

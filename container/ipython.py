@@ -1768,6 +1768,17 @@ class _IPyShell:
             if fnmatch.fnmatch(n, pat):
                 print(n)
 
+    @staticmethod
+    def _py_filename(name):
+        """The file NAME or NAME.py names (~ expanded), as IPython's
+        get_py_filename finds it; OSError when there is neither."""
+        name = _ipy_os.path.expanduser(name)
+        if _ipy_os.path.isfile(name):
+            return name
+        if not name.endswith(".py") and _ipy_os.path.isfile(name + ".py"):
+            return name + ".py"
+        raise OSError("File `%r` not found." % name)
+
     def _line_run(self, line):
         """Runs a Python file as a program, its names then in the interactive
         namespace."""
@@ -1780,9 +1791,11 @@ class _IPyShell:
             flags.add(args.pop(0))
         if not args:
             raise UsageError("%run requires a file name")
-        path = args[0]
-        if not _ipy_os.path.isfile(path):
-            raise Exception("File `%r` not found." % path)
+        try:
+            # IPython's get_py_filename: NAME, else NAME.py.
+            path = self._py_filename(args[0])
+        except OSError as e:
+            raise Exception(str(e)) from e
         with open(path) as f:
             src = f.read()
         name = _ipy_os.path.splitext(_ipy_os.path.basename(path))[0] if "-n" in flags else "__main__"
@@ -2035,13 +2048,41 @@ class _IPyShell:
             out.extend(inputs[i].rstrip("\n") for i in range(lo, min(hi, len(inputs))) if i >= 1)
         return "\n".join(out)
 
+    @staticmethod
+    def _read_url(url):
+        """A Python file's text from url, as IPython's read_py_url reads it:
+        decoded as its encoding cookie says (undecodable bytes replaced),
+        the cookie's line left out. urllib's URLError when it cannot."""
+        import io
+        import re
+        import tokenize
+        from urllib.request import urlopen
+
+        data = urlopen(url).read()
+        try:
+            enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError:
+            enc = "ascii"
+        text = io.TextIOWrapper(io.BytesIO(data), enc, errors="replace", line_buffering=True)
+        lines = text.read().splitlines(keepends=True)
+        cookie = re.compile(r"^\s*#.*coding[:=]\s*([-\w.]+)", re.UNICODE)
+        lines = [l for i, l in enumerate(lines) if i >= 2 or not cookie.match(l)]
+        return "".join(lines)
+
     def _user_code(self, target, raw=True):
         """IPython's find_user_code: history ranges, a file (NAME or
         NAME.py), a string or a Macro in the namespace."""
         code = self._input_lines(target, raw)
         if code:
             return code
-        for path in ([target + ".py"] if not target.endswith(".py") else []) + [target]:
+        if target.startswith(("http://", "https://")):
+            return self._read_url(target)
+        paths = [target]
+        try:
+            paths.insert(0, self._py_filename(target))
+        except OSError:
+            pass
+        for path in paths:
             if _ipy_os.path.isfile(path):
                 try:
                     with open(path, encoding="utf-8") as f:
@@ -2750,9 +2791,14 @@ class _IPyShell:
             _ipy_state["capture"] = displays
         failed = None
         try:
-            value = self._run_nested(cell)
-            if value is not None:  # the cell's value, as the displayhook shows it
-                _publish(*_display_bundle(value, False), None, False)
+            try:
+                value = self._run_nested(cell)
+                if value is not None:  # the cell's value, as the displayhook shows it
+                    _publish(*_display_bundle(value, False), None, False)
+            finally:
+                # IPython runs the cell with run_cell: its post_execute shows
+                # the open figures (the inline backend's flush) into the capture.
+                show()
         except BaseException as e:  # IPython shows it and keeps what came before
             failed = e
         finally:

@@ -211,6 +211,9 @@ func (e events) Show(docURI, file string, line int) {
 // errNoInput is the answer for a client that cannot answer input().
 var errNoInput = errors.New("the client does not answer backyard/input")
 
+// AnswersInput says whether the client advertises backyard/input.
+func (e events) AnswersInput() bool { return e.s.clientCaps().backyard.Input }
+
 // Input asks the client for a line a cell's input() wants, with
 // backyard/input, when the client advertises it. A cancelled wait (the cell
 // was interrupted) cancels the request.

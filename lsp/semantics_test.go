@@ -16,7 +16,7 @@ var montyOnly = map[string]any{"backyard": map[string]any{"backend": "monty"}}
 
 // input() asks a client that advertises backyard/input; the answer is
 // the line, the prompt and the answer are in stdout. A client that does
-// not advertise it gets no request: EOFError at once.
+// not advertise it gets no request: on Monty, EOFError at once.
 func TestInputAsksTheClient(t *testing.T) {
 	caps := lsptest.Neovim07
 	caps.Input = true
@@ -52,6 +52,25 @@ func TestInputAsksTheClient(t *testing.T) {
 		t.Fatalf("%s", mustJSON(ex))
 	}
 	for _, m := range plain.Messages() {
+		if m.Method == contract.RequestInput {
+			t.Fatal("backyard/input sent to a client that did not advertise it")
+		}
+	}
+}
+
+// A client that does not advertise backyard/input is a front end that
+// gives no stdin: in an auto document input() moves to the container,
+// whose kernel raises StdinNotImplementedError before any prompt, as
+// IPython's does.
+func TestInputWithoutStdinIsIPythons(t *testing.T) {
+	c := startWith(t, containerOptions(t), lsptest.Neovim07, nil)
+	uri := open(t, c, "nostdin.py", "# %%\nname = input('name? ')\n")
+	ex := run(t, c, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
+	if len(ex) != 1 || ex[0].Backend != "container" || ex[0].Status != "error" || ex[0].Error.EName != "StdinNotImplementedError" ||
+		ex[0].Error.EValue != "raw_input was called, but this frontend does not support input requests." || ex[0].Stdout != "" {
+		t.Fatalf("%s", mustJSON(ex))
+	}
+	for _, m := range c.Messages() {
 		if m.Method == contract.RequestInput {
 			t.Fatal("backyard/input sent to a client that did not advertise it")
 		}

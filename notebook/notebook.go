@@ -50,8 +50,12 @@ type Events interface {
 }
 
 // InputEvents are Events that can ask the person for a line when a cell
-// calls input(); without them input() raises EOFError at once.
+// calls input(). Without them, or when AnswersInput is false, the kernel
+// is told its front end gives no stdin (IPython's kernel then raises
+// StdinNotImplementedError).
 type InputEvents interface {
+	// AnswersInput says whether Input can ask anyone now.
+	AnswersInput() bool
 	// Input asks for one line and returns it; kernel.ErrInputDismissed when
 	// the person dismissed the question, another error when the client
 	// cannot answer. ctx ends when the cell stops waiting (an interrupt).

@@ -313,7 +313,7 @@ func (e *execution) run(s *session) {
 			}
 		}
 	}
-	if in, ok := nb.ev.(InputEvents); ok {
+	if in, ok := nb.ev.(InputEvents); ok && in.AnswersInput() {
 		req.OnInput = func(ctx context.Context, prompt string, password bool) (string, error) {
 			out.flush() // the prompt shows before the question
 			return in.Input(ctx, &contract.InputParams{URI: uri, ExecutionID: id, Prompt: prompt, Password: password})

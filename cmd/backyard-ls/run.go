@@ -375,6 +375,9 @@ func printResult(w io.Writer, path string, rec *contract.Execution, live bool) {
 	fmt.Fprintf(w, "   %s · %s · %.2f ms\n\n", rec.Status, rec.Backend, rec.DurationMs)
 }
 
+// AnswersInput is true: Input tries the terminal when a cell asks.
+func (e *runEvents) AnswersInput() bool { return true }
+
 // Input answers a cell's input() from the terminal (the prompt is in the
 // cell's streamed output, unless that is off); without a terminal the cell
 // gets EOFError.

@@ -101,3 +101,6 @@ def two():
 # %% load a folder
 %mkdir a_folder
 %load a_folder
+
+# %% load from a URL that cannot be reached
+%load http://127.0.0.1:9/no_such_script.py

@@ -239,3 +239,14 @@ v = "x y"
 
 # %% bang braces expr
 !echo {1 + 2}
+
+# %% a script named without .py
+%%writefile named_script.py
+z = 10 * 3
+print("z is:", z)
+
+# %% run finds NAME.py
+%run named_script
+
+# %% its names are the notebook's
+z

@@ -73,3 +73,14 @@ plt.plot([2, 1]);
 # %% back to png
 %config InlineBackend.figure_formats = ['png']
 plt.plot([1]);
+
+# %% capture a figure
+%%capture drawn
+plt.plot([3, 1, 2])
+plt.title("captured")
+
+# %% nothing shown yet
+len(drawn.outputs)
+
+# %% show it now
+drawn()

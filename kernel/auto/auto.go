@@ -354,6 +354,11 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if p.route != nil {
 		return a.route(ctx, req, *p.route)
 	}
+	if req.OnInput == nil && readsInput(c) {
+		// No one can answer: IPython's kernel raises
+		// StdinNotImplementedError, Monty's input() EOFError.
+		return a.route(ctx, req, rule{"construct:no-stdin", "reads input(), and the front end gives no stdin, which IPython's kernel answers with StdinNotImplementedError and Monty with EOFError"})
+	}
 	var shown echo
 	funcs, rec := kcore.Recording(req) // before the shims: replays run the cell's own code
 	mreq := req                        // input(), the requirements and the rest go with it

@@ -315,11 +315,12 @@ func unboundAutomagic(code string) string {
 	return code
 }
 
-// plainCode is code with its inert magics as None (ipysyntax.Result.Plain),
-// code itself when it has none or others.
+// plainCode is code cleaned up as IPython does (a pasted session's
+// prompts gone) with its inert magics as None (ipysyntax.Result.Plain),
+// code itself when it has other magics.
 func plainCode(code string) string {
 	t := ipysyntax.Transform(code)
-	if plain, ok := t.Plain(); ok && t.Magics() {
+	if plain, ok := t.Plain(); ok {
 		return plain
 	}
 	return code

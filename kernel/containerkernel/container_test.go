@@ -258,8 +258,9 @@ func TestContainerNotebook(t *testing.T) {
 			if err != nil || r.Status != kernel.StatusOK || value(r) != "'Ada name? '" || r.Stdout != "name? Ada name? \n" {
 				t.Fatalf("%+v %v", r, err)
 			}
+			// No OnInput: the front end gives no stdin, as ipykernel says.
 			r = kerneltest.Run(t, k, "input('x')")
-			if r.Status != kernel.StatusError || r.Error.EName != "EOFError" {
+			if r.Status != kernel.StatusError || r.Error.EName != "StdinNotImplementedError" || r.Stdout != "" {
 				t.Fatalf("%+v %+v", r, r.Error)
 			}
 			// An interrupt while it waits: KeyboardInterrupt, the question's

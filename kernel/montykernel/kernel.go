@@ -372,8 +372,10 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		return r, nil
 	}
 	var host *magicHost
-	if plain, ok := t.Plain(); ok && t.Magics() {
-		req.Code = plain // only magics that ask nothing (%matplotlib inline)
+	if plain, ok := t.Plain(); ok {
+		// Cleaned up as IPython does (a pasted session's prompts gone),
+		// and only magics that ask nothing (%matplotlib inline).
+		req.Code = plain
 	} else if t.Magics() {
 		hosted, bad, ok := t.Hosted(container.HasLineMagic, k.magicNames(t.Code))
 		if !ok {

@@ -50,7 +50,8 @@ type Use struct {
 
 // Result is a transformed cell.
 type Result struct {
-	// Code is the cell as plain Python (the cell itself when Uses is empty).
+	// Code is the cell as plain Python (the cell itself, cleaned up, when
+	// Uses is empty).
 	Code string
 	Uses []Use
 
@@ -63,10 +64,13 @@ func (r Result) Magics() bool { return len(r.Uses) > 0 }
 // maxPasses bounds the transformations of one cell (one per magic line).
 const maxPasses = 10000
 
-// Transform transforms code. It is cheap for a cell without IPython syntax:
+// Transform transforms code. First it cleans it up as IPython does
+// (cleanup: the common indentation and pasted prompts go), then it
+// transforms the IPython syntax. It is cheap for a cell without IPython syntax:
 // a cell where no line starts with %, ! or ? and none ends with ? (or
 // assigns from % or !) is not tokenized.
 func Transform(code string) Result {
+	code = cleanup(code)
 	if !maybe(code) {
 		return Result{Code: code}
 	}
