@@ -12,8 +12,10 @@ const (
 // ClientCapabilities are what a client can do beyond LSP, advertised in
 // initialize under capabilities.experimental.backyard.
 type ClientCapabilities struct {
-	// The client answers backyard/input. Without it input() fails at once
-	// with EOFError, as in a kernel with no stdin.
+	// The client answers backyard/input. Without it input() fails at once,
+	// as in a kernel whose front end gives no stdin: IPython's
+	// StdinNotImplementedError in the container (an auto document moves
+	// such a cell there), EOFError on Monty alone.
 	Input bool `json:"input,omitempty"`
 }
 

@@ -485,8 +485,10 @@ export interface KernelInfo {
  */
 export interface ClientCapabilities {
   /**
-   * The client answers backyard/input. Without it input() fails at once
-   * with EOFError, as in a kernel with no stdin.
+   * The client answers backyard/input. Without it input() fails at once,
+   * as in a kernel whose front end gives no stdin: IPython's
+   * StdinNotImplementedError in the container (an auto document moves
+   * such a cell there), EOFError on Monty alone.
    */
   input?: boolean;
 }
