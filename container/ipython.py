@@ -1535,18 +1535,27 @@ class _IPyShell:
         else:
             name = line
         name = name.strip()
-        magic = name.startswith("%")
-        try:
-            if magic:
-                obj, space = self.find_line_magic(name.lstrip("%")), "IPython internal"
-                if obj is None:
-                    raise NameError(name)
-            else:
+        obj, space = None, "IPython internal"
+        if not name.startswith("%"):
+            try:
                 obj, space = self._find(name)
-        except Exception:
-            print("Object `%s` not found." % name)
-            return None
-        print(_ipy_help_text(obj, name, space, magic, detail))
+            except NameError:
+                pass
+        if space == "IPython internal":
+            # A magic: %%name a cell magic's, %name or a name no namespace
+            # has a line magic's (else a cell magic's).
+            if name.startswith("%%"):
+                obj = self.find_cell_magic(name[2:])
+            else:
+                bare = name.lstrip("%")
+                obj = self.find_line_magic(bare) or self.find_cell_magic(bare)
+            if obj is None:
+                print("Object `%s` not found." % name)
+                return None
+            if isinstance(obj, _Alias):
+                print("Repr: %r" % obj)
+                return None
+        print(_ipy_help_text(obj, name, space, space == "IPython internal", detail))
         return None
 
     def _find(self, name):
@@ -3287,24 +3296,31 @@ def _ipy_doc(obj):
 
 
 def _ipy_help_file(obj):
-    """The file help names for obj (an instance's is its class's), home as
-    ~; None when there is none, or obj comes from a cell (IPython names
-    the kernel's own file of the cell, which this shell has not)."""
+    """The file obj is defined in (an instance's is its class's), as
+    inspect finds it; None when there is none."""
     import inspect
 
     obj = _ipy_unwrapped(obj)
     try:
-        f = inspect.getabsfile(obj)
+        return inspect.getabsfile(obj)
     except TypeError:
         try:
-            f = inspect.getabsfile(obj.__class__)
+            return inspect.getabsfile(obj.__class__)
         except Exception:
             return None
     except Exception:
         return None
+
+
+def _ipy_help_file_line(f):
+    """File f as help's File line shows it, home as ~; None for a cell's
+    (IPython names the kernel's own file of the cell, which this shell has
+    not)."""
+    import re
+
     if f.endswith("<string>"):
         return "Dynamically generated function. No source code available."
-    if _ipy_os.path.basename(f).startswith("<"):
+    if re.fullmatch(r"<cell-\d+>", _ipy_os.path.basename(f)):
         return None
     home = _ipy_os.path.expanduser("~")
     return "~" + f[len(home):] if home not in ("", "/") and f.startswith(home) else f
@@ -3367,17 +3383,17 @@ def _ipy_help_text(obj, name, space, magic, detail):
         info["length"] = str(len(obj))
     except Exception:
         pass
-    info["file"] = _ipy_help_file(obj)
+    f = _ipy_help_file(obj)
+    # This shell's magics are not in IPython's files.
+    info["file"] = _ipy_help_file_line(f) if f is not None and not magic else None
     if detail:
         try:
-            f = info["file"] or ""
-            if isinstance(obj, property) or not f.endswith((".so", ".dll", ".pyd")):
+            # No source for an object without a file, or a binary one's.
+            if isinstance(obj, property) or f is not None and not f.endswith((".so", ".dll", ".pyd")):
                 src = _ipy_help_source(obj, name)
                 info["source"] = src.rstrip() if src is not None else None
         except Exception:
             pass
-    if magic:
-        info["file"] = None  # this shell's magics are not in IPython's files
     try:
         (node,) = ast.parse(textwrap.dedent(info.get("source"))).body
         shown = ast.get_docstring(node) == ds

@@ -99,3 +99,28 @@ box.size??
 
 # %% %pinfo2 of a pattern does not
 %pinfo2 *int*
+
+# %% a shell alias: its repr
+ls?
+
+# %% a cell's function: its source, which holds its docstring
+def greet(name, greeting="Hello"):
+    """Greets someone."""
+    return "%s, %s!" % (greeting, name)
+greet??
+
+# %% its docstring, the File line left out
+greet?
+
+# %% a cell's class has no file, so no source
+class Greeter:
+    """Greets."""
+Greeter??
+
+# %% a cell's method
+class Door:
+    def open(self, wide=False):
+        "Opens the door."
+        return wide
+door = Door()
+door.open??
