@@ -1522,146 +1522,76 @@ class _IPyShell:
     def _line_pinfo(self, line, detail=False):
         """obj? and obj??: IPython's fields of the object, each as
         "Head:" padded to the longest head, its body after a space (or on
-        the next lines when it has several)."""
-        import inspect
-
-        name = line.strip()
-        magic = name.startswith("%")
-        try:
-            obj = self.find_line_magic(name.lstrip("%")) if magic else self._lookup(name)
-            if obj is None:
-                raise NameError(name)
-        except Exception:
-            print("Object `%s` not found." % name)
-            return None
-
-        def doc(o):
-            try:
-                return inspect.getdoc(o)
-            except Exception:
-                return None
-
-        def sig(o, oname):
-            if not callable(o):
-                return None
-            try:
-                return oname + str(inspect.signature(o))
-            except Exception:
-                return None
-
-        def source(o):
-            try:
-                return inspect.getsource(o).rstrip()
-            except Exception:
-                return None
-
-        def file(o):
-            try:
-                f = inspect.getabsfile(o)
-            except Exception:
-                return None
-            if not _ipy_os.path.isfile(f) or f.endswith((".so", ".pyd")):
-                return None
-            home = _ipy_os.path.expanduser("~")
-            return "~" + f[len(home):] if home not in ("", "/") and f.startswith(home) else f
-
-        ds = doc(obj) or "<no docstring>"
-        src = source(obj) if detail else None
-        if src and doc(obj) and doc(obj) in inspect.cleandoc(src):
-            ds = None
-        fields = []
-
-        def add(head, body):
-            if body is not None:
-                fields.append((head, body))
-
-        object_init = object.__init__.__doc__
-        simple = inspect.isfunction(obj) or inspect.ismethod(obj) or isinstance(obj, (type(all), type(str.upper)))
-        if magic:
-            add("Source", src) if detail and src else add("Docstring", ds)
-        elif inspect.isclass(obj) or simple:
-            init_def = init_ds = None
-            if inspect.isclass(obj):
-                init_def = sig(obj, name)
-                init = getattr(obj, "__init__", None)
-                if init is not None:
-                    init_ds = doc(init)
-                    if init_ds == object_init:
-                        init_ds = None
-            add("Signature", None if inspect.isclass(obj) else sig(obj, name))
-            add("Init signature", init_def)
-            add("Docstring", ds)
-            if detail and src:
-                add("Source", src)
-            else:
-                add("Init docstring", init_ds)
-            add("File", file(obj))
-            add("Type", type(obj).__name__)
-            if inspect.isclass(obj):
-                subs = [c.__name__ for c in type.__subclasses__(obj)]
-                add("Subclasses", ", ".join(subs if len(subs) < 10 else subs[:10] + ["..."]))
-        else:
-            add("Signature", sig(obj, name))
-            call_def = call_ds = None
-            if hasattr(obj, "__call__"):
-                call_def = sig(obj.__call__, name)
-                if call_def == sig(obj, name):
-                    call_def = None
-                call_ds = doc(obj.__call__)
-                if call_ds == _ipy_types_call_doc():
-                    call_ds = None
-            add("Call signature", call_def)
-            add("Type", type(obj).__name__)
-            try:
-                text = str(obj)
-                if not detail and len(text) > 200:
-                    text = text[:97] + " <...> " + text[-97:]
-                    text = ("\n" + " " * len("string_form")).join(q.strip() for q in text.split("\n"))
-                add("String form", text)
-            except Exception:
-                pass
-            try:
-                add("Length", str(len(obj)))
-            except Exception:
-                pass
-            add("File", file(obj))
-            if detail and src:
-                add("Source", src)
-            else:
-                add("Docstring", ds)
-            class_ds = doc(getattr(obj, "__class__", None))
-            if ds and class_ds and class_ds != ds:
-                add("Class docstring", class_ds)
-            init = getattr(obj, "__init__", None)
-            init_ds = doc(init) if init is not None else None
-            add("Init docstring", None if init_ds == object_init else init_ds)
-            add("Call docstring", call_ds)
-        width = max(len(h) for h, _ in fields)
-        lines = []
-        for head, body in fields:
-            body = body.strip("\n")
-            lines.append("%s:%s%s%s" % (head, " " * (width - len(head)), "\n" if "\n" in body else " ", body))
-        print("\n".join(lines))
-        return None
-
-    def _lookup(self, name):
-        """The object a help line names: as IPython, a name or a dotted
-        chain of attributes and integer subscripts (x[0].y), or an empty
-        literal; never an expression to evaluate."""
+        the next lines when it has several). As IPython's %pinfo, a name
+        with * is a search (%psearch), and `pinfo name` or a ? before or
+        after the name asks for detail."""
         import re
 
-        if name in ("''", '""', "[]", "{}", "()"):
-            return eval(name)
+        if not detail:
+            again, before, name, after = re.match(r"(pinfo )?(\?*)(.*?)(\??$)", line).groups()
+            if "*" in name:
+                return self._line_psearch(name)
+            detail = bool(again or before or after)
+        else:
+            name = line
+        name = name.strip()
+        obj, space = None, "IPython internal"
+        if not name.startswith("%"):
+            try:
+                obj, space = self._find(name)
+            except NameError:
+                pass
+        if space == "IPython internal":
+            # A magic: %%name a cell magic's, %name or a name no namespace
+            # has a line magic's (else a cell magic's).
+            if name.startswith("%%"):
+                obj = self.find_cell_magic(name[2:])
+            else:
+                bare = name.lstrip("%")
+                obj = self.find_line_magic(bare) or self.find_cell_magic(bare)
+            if obj is None:
+                print("Object `%s` not found." % name)
+                return None
+            if isinstance(obj, _Alias):
+                print("Repr: %r" % obj)
+                return None
+        print(_ipy_help_text(obj, name, space, space == "IPython internal", detail))
+        return None
+
+    def _find(self, name):
+        """The object a help line names and the namespace it is in
+        ("Interactive", "Python builtin"), as IPython finds it: a name or
+        a dotted chain of attributes and integer subscripts (x[0].y), never
+        an expression to evaluate; a property named last is the property
+        itself (its getter is not run). NameError when there is none."""
+        import re
+
         if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*|\[-?\d+\])*", name):
             raise NameError(name)
         head, *parts = re.findall(r"\w+|-?\d+", name)
-        if head in self.user_ns:
-            obj = self.user_ns[head]
-        else:
-            obj = getattr(_ipy_builtins, head)
-        for a in parts:
-            obj = obj[int(a)] if a.lstrip("-").isdigit() else getattr(obj, a)
-        return obj
+        for space, ns in (("Interactive", self.user_ns), ("Python builtin", vars(_ipy_builtins))):
+            if head not in ns:
+                continue
+            obj = ns[head]
+            try:
+                for i, a in enumerate(parts):
+                    if a.lstrip("-").isdigit():
+                        obj = obj[int(a)]
+                        continue
+                    if i == len(parts) - 1 and not isinstance(obj, type):
+                        attr = getattr(type(obj), a, None)
+                        if isinstance(attr, property):
+                            obj = attr
+                            continue
+                    obj = getattr(obj, a)
+            except Exception:
+                continue
+            return obj, space
+        raise NameError(name)
+
+    def _lookup(self, name):
+        """The object a help line names (see _find)."""
+        return self._find(name)[0]
 
     def _inspected(self, line):
         """The object a %pdef/%pdoc/%psource/%pfile line names, or None
@@ -1683,9 +1613,8 @@ class _IPyShell:
         if not callable(obj):
             print("Object is not callable.")
             return None
-        try:
-            text = name + str(inspect.signature(obj))
-        except Exception:
+        text = _ipy_signature(obj, name)
+        if text is None:
             print("No definition header found for %s" % name)
             return None
         print("Class constructor information:\n" if inspect.isclass(obj) else "", text, end=" ")
@@ -1759,14 +1688,47 @@ class _IPyShell:
         return self._line_pinfo(line, detail=True)
 
     def _line_psearch(self, line):
-        """Lists the names matching a wildcard pattern: %psearch a*, %psearch
-        -i os.*path*."""
-        import fnmatch
+        """Lists the names matching a wildcard pattern (* any text, ? one
+        character), sorted, in the namespaces searched: IPython's
+        %psearch [-a] [-i|-c] [-e NS] [-s NS] [-l] PATTERN [TYPE]. A dotted
+        pattern (os.*path*) matches attributes; TYPE is a name of the types
+        module's *Type without Type (function, module), -l lists them."""
+        import getopt
+        import shlex
 
-        pat = line.strip()
-        for n in sorted(self.user_ns):
-            if fnmatch.fnmatch(n, pat):
-                print(n)
+        words = shlex.split(line) if line.split() else []
+        try:
+            opts, args = getopt.getopt(words, "cias:e:l")
+        except getopt.GetoptError as e:
+            raise UsageError('%s (allowed: "cias:e:l")' % e.msg) from None
+        given = [o[1:] for o, _ in opts]
+        if "l" in given:
+            print("\n".join(sorted(_ipy_type_names())))
+            return None
+        ignore_case = "i" in given  # -c, or neither: case-sensitive
+        search = ["user_local", "user_global", "builtin"] + [v for o, v in opts if o == "-s"]
+        search = [n for n in search if n not in [v for o, v in opts if o == "-e"]]
+        table = {"user_global": self.user_ns, "user_local": self.user_ns, "builtin": vars(_ipy_builtins)}
+        pattern = " ".join(args)
+        try:
+            cmds = pattern.split()
+            if len(cmds) not in (1, 2):
+                raise ValueError("invalid argument string for psearch: <%s>" % pattern)
+            name_pattern, type_name = cmds if len(cmds) == 2 else (cmds[0], "all")
+            for n in search:
+                if n not in table:
+                    raise ValueError("invalid namespace <%s>. Valid names: %s" % (n, table.keys()))
+            found, seen = set(), set()
+            for n in search:
+                if id(table[n]) not in seen:
+                    seen.add(id(table[n]))
+                    found.update(_ipy_search(table[n], name_pattern, type_name, ignore_case, "a" in given))
+        except Exception as e:
+            # IPython shows the traceback and the cell goes on (an ok reply).
+            _ipy_state["shown_exc"] = _ipy_state["last_exc"] = e
+            return None
+        print("\n".join(sorted(found)))
+        return None
 
     @staticmethod
     def _py_filename(name):
@@ -3314,6 +3276,283 @@ def _ipy_wrapped(tree):
 # %%! is %%sx, under a name no def can have (container.CellMagics reads
 # these lines).
 setattr(_IPyShell, "_cell_!", _IPyShell._cell_sx)
+
+
+def _ipy_signature(obj, name):
+    """obj's call signature as IPython 9's help shows it, or None: on one
+    line, or one parameter a line (the markers / and * too) when the name
+    and its parameters, each counted with a comma and a space, pass 75
+    characters."""
+    import inspect
+
+    if not callable(obj):
+        return None
+    try:
+        sig = inspect.signature(obj)
+    except Exception:
+        return None
+    P = inspect.Parameter
+    parts, last = [], None
+    for p in sig.parameters.values():
+        if last == P.POSITIONAL_ONLY and p.kind != last:
+            parts.append("/")
+        if p.kind == P.KEYWORD_ONLY and last not in (P.VAR_POSITIONAL, P.KEYWORD_ONLY):
+            parts.append("*")
+        parts.append(str(p))
+        last = p.kind
+    if last == P.POSITIONAL_ONLY:
+        parts.append("/")
+    if len(name) + sum(len(p) + 2 for p in parts) > 75:
+        text = "%s(\n%s)" % (name, "".join("    %s,\n" % p for p in parts))
+    else:
+        text = "%s(%s)" % (name, ", ".join(parts))
+    if sig.return_annotation is not P.empty:
+        text += " -> " + inspect.formatannotation(sig.return_annotation)
+    return text
+
+
+def _ipy_unwrapped(obj):
+    """What a decorator wrapped (__wrapped__, followed at most 100 times,
+    as IPython does: some objects make any attribute up)."""
+    start = obj
+    for _ in range(101):
+        try:
+            obj = obj.__wrapped__
+        except Exception:
+            return obj
+    return start
+
+
+def _ipy_doc(obj):
+    """An object's docstring as IPython's help reads it: its getdoc()
+    method's when it has one, else inspect.getdoc's."""
+    import inspect
+
+    try:
+        ds = obj.getdoc()
+    except Exception:
+        pass
+    else:
+        if isinstance(ds, str):
+            return inspect.cleandoc(ds)
+    try:
+        return inspect.getdoc(obj)
+    except Exception:
+        return None
+
+
+def _ipy_help_file(obj):
+    """The file obj is defined in (an instance's is its class's), as
+    inspect finds it; None when there is none."""
+    import inspect
+
+    obj = _ipy_unwrapped(obj)
+    try:
+        return inspect.getabsfile(obj)
+    except TypeError:
+        try:
+            return inspect.getabsfile(obj.__class__)
+        except Exception:
+            return None
+    except Exception:
+        return None
+
+
+def _ipy_help_file_line(f):
+    """File f as help's File line shows it, home as ~; None for a cell's
+    (IPython names the kernel's own file of the cell, which this shell has
+    not)."""
+    import re
+
+    if f.endswith("<string>"):
+        return "Dynamically generated function. No source code available."
+    if re.fullmatch(r"<cell-\d+>", _ipy_os.path.basename(f)):
+        return None
+    home = _ipy_os.path.expanduser("~")
+    return "~" + f[len(home):] if home not in ("", "/") and f.startswith(home) else f
+
+
+def _ipy_help_source(obj, name):
+    """obj's source for obj??: a property's accessors', an instance's
+    class's; None when there is none."""
+    import inspect
+    import textwrap
+
+    if isinstance(obj, property):
+        out = []
+        for a in ("fget", "fset", "fdel"):
+            fn = getattr(obj, a)
+            if fn is None:
+                continue
+            out.append("# " + (name + "." if name else "") + a)
+            if inspect.isfunction(fn):
+                src = _ipy_help_source(fn, "")
+                if src:
+                    out.append(textwrap.dedent(src))
+            else:
+                out.append("%s%s = %r\n" % (name + "." if name else "", a, fn))
+        return "\n".join(out) or None
+    obj = _ipy_unwrapped(obj)
+    try:
+        return inspect.getsource(obj)
+    except TypeError:
+        try:
+            return inspect.getsource(obj.__class__)
+        except (OSError, TypeError):
+            return None
+    except OSError:
+        return None
+
+
+def _ipy_help_text(obj, name, space, magic, detail):
+    """The text obj? (obj?? with detail) shows, as IPython 9's inspector
+    lays out its fields for a magic, a class or function, or any other
+    object."""
+    import ast
+    import inspect
+    import textwrap
+
+    info = {}
+    ds = _ipy_doc(obj)
+    if ds is None:
+        ds = "<no docstring>"
+    info["type"] = "Magic function" if magic else type(obj).__name__
+    try:
+        text = str(obj)
+        if not detail and len(text) > 200:
+            text = text[:97] + " <...> " + text[-97:]
+            text = ("\n" + " " * len("string_form")).join(q.strip() for q in text.split("\n"))
+        info["string"] = text
+    except Exception:
+        pass
+    try:
+        info["length"] = str(len(obj))
+    except Exception:
+        pass
+    f = _ipy_help_file(obj)
+    # This shell's magics are not in IPython's files.
+    info["file"] = _ipy_help_file_line(f) if f is not None and not magic else None
+    if detail:
+        try:
+            # No source for an object without a file, or a binary one's.
+            if isinstance(obj, property) or f is not None and not f.endswith((".so", ".dll", ".pyd")):
+                src = _ipy_help_source(obj, name)
+                info["source"] = src.rstrip() if src is not None else None
+        except Exception:
+            pass
+    try:
+        (node,) = ast.parse(textwrap.dedent(info.get("source"))).body
+        shown = ast.get_docstring(node) == ds
+    except Exception:
+        shown = False
+    if not shown:
+        info["doc"] = ds
+    object_init = object.__init__.__doc__
+    if inspect.isclass(obj):
+        info["init_def"] = _ipy_signature(obj, name)
+        init = getattr(obj, "__init__", None)
+        if init is not None:
+            if info["init_def"] is None:
+                info["init_def"] = _ipy_signature(init, name)
+            init_ds = _ipy_doc(init)
+            info["init_doc"] = None if init_ds == object_init else init_ds
+        subs = [c.__name__ for c in type.__subclasses__(obj)]
+        info["subclasses"] = ", ".join(subs if len(subs) < 10 else subs[:10] + ["..."])
+    else:
+        info["def"] = _ipy_signature(obj, name)
+        if hasattr(obj, "__class__"):
+            class_ds = _ipy_doc(obj.__class__)
+            plain = {inspect.getdoc(t) for t in (types.ModuleType, types.MethodType, types.FunctionType, property)}
+            if class_ds and class_ds not in plain and ds != class_ds:
+                info["class_doc"] = class_ds
+        init = getattr(obj, "__init__", None)
+        init_ds = _ipy_doc(init) if init is not None else None
+        info["init_doc"] = None if init_ds == object_init else init_ds
+        simple = inspect.isfunction(obj) or inspect.ismethod(obj) or isinstance(obj, (type(all), type(str.upper)))
+        if not simple and hasattr(obj, "__call__"):
+            call_def = _ipy_signature(obj.__call__, name)
+            if call_def != info["def"]:
+                info["call_def"] = call_def
+            call_ds = _ipy_doc(obj.__call__)
+            info["call_doc"] = None if call_ds == _ipy_types_call_doc() else call_ds
+    fields = []
+
+    def add(head, key):
+        if info.get(key) is not None:
+            fields.append((head, info[key]))
+
+    if magic:
+        add("Source", "source") if detail and info.get("source") else add("Docstring", "doc")
+        add("File", "file")
+    elif inspect.isclass(obj) or inspect.isfunction(obj) or inspect.ismethod(obj) or isinstance(obj, (type(all), type(str.upper))):
+        add("Signature", "def")
+        add("Init signature", "init_def")
+        add("Docstring", "doc")
+        add("Source", "source") if detail and info.get("source") else add("Init docstring", "init_doc")
+        add("File", "file")
+        add("Type", "type")
+        add("Subclasses", "subclasses")
+    else:
+        add("Signature", "def")
+        add("Call signature", "call_def")
+        add("Type", "type")
+        add("String form", "string")
+        if space != "Interactive":
+            info["space"] = space
+            add("Namespace", "space")
+        add("Length", "length")
+        add("File", "file")
+        add("Source", "source") if detail and info.get("source") else add("Docstring", "doc")
+        add("Class docstring", "class_doc")
+        add("Init docstring", "init_doc")
+        add("Call docstring", "call_doc")
+    width = max(len(h) for h, _ in fields)
+    lines = []
+    for head, body in fields:
+        body = body.strip("\n")
+        lines.append("%s:%s%s%s" % (head, " " * (width - len(head)), "\n" if "\n" in body else " ", body))
+    return "\n".join(lines)
+
+
+def _ipy_type_names():
+    """%psearch's type names: the types module's *Type names, lowercase,
+    without Type."""
+    return {n[:-4].lower(): getattr(types, n) for n in dir(types) if n.endswith("Type")}
+
+
+def _ipy_search(ns, pattern, type_name, ignore_case, show_all):
+    """The names in ns (a dict) matching a %psearch pattern: its first
+    dotted part matches names, the rest their attributes' names; names
+    with one leading _ only with show_all; the last part's objects of
+    type type_name ("all": any)."""
+    import re
+
+    head, _, rest = pattern.partition(".")
+    reg = re.compile(head.replace("*", ".*").replace("?", ".") + "$", re.IGNORECASE if ignore_case else 0)
+    want = _ipy_type_names().get(type_name) if type_name != "all" else object
+    out = {}
+    for key, obj in ns.items():
+        if not reg.match(key) or not (show_all or key.startswith("__") or not key.startswith("_")):
+            continue
+        if not rest:
+            if want is not None and isinstance(obj, want):
+                out[key] = obj
+            continue
+        attrs = {}
+        try:
+            names = set(dir(obj))
+        except Exception:
+            names = set()
+        if hasattr(obj, "__class__"):
+            names |= set(dir(obj.__class__))
+        for a in sorted(n for n in names if isinstance(n, str)):
+            try:
+                attrs[a] = getattr(obj, a)
+            except AttributeError:
+                pass
+        for k, v in _ipy_search(attrs, rest, type_name, ignore_case, show_all).items():
+            out["%s.%s" % (key, k)] = v
+    return out
 
 
 def _ipy_types_call_doc():

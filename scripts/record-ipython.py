@@ -19,7 +19,8 @@ A cell that did not raise but showed a traceback (%tb: a
 kernel's error output, with an ok reply) is recorded with status ok and that
 exception's ename and evalue. As in a kernel whose front end has no stdin, input() raises
 StdinNotImplementedError; IPython's profile (history, bookmarks) is a fresh
-one in a temporary folder.
+one in a temporary folder. Help's File line for an object a cell defined
+is recorded without the temporary folder.
 """
 
 import base64
@@ -29,6 +30,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -172,6 +174,12 @@ def record(path):
             shell.debugger(force=True)  # %pdb on, as IPython's showtraceback
 
     shell.showtraceback = showtraceback
+
+    def cell_files(out):
+        # Help's File line for an object a cell defined names the cell in
+        # the temporary copy of the folder: recorded without the folder.
+        return re.sub(r"(?m)^(File: +)" + re.escape(os.getcwd() + os.sep) + r"(<ipython-input-)", r"\1\2", out)
+
     shell.showsyntaxerror = lambda *a, **k: None
     next_input = []
     shell.set_next_input = lambda text, replace=False: next_input.append({"text": text, "replace": replace})
@@ -224,7 +232,7 @@ def record(path):
                 data, _ = shell.display_formatter.format(r.result)
                 value = text(data)
             cell = {"index": index, "title": title, "line": line, "status": "error" if exc else "ok",
-                    "stdout": o.take(), "stderr": e.take(), "value": value,
+                    "stdout": cell_files(o.take()), "stderr": e.take(), "value": value,
                     "displays": [dict(x, data=text(x["data"])) for x in pub.outputs],
                     "ename": type(exc).__name__ if exc else None, "evalue": str(exc) if exc else None}
             if shown and not exc:

@@ -201,11 +201,26 @@ func profiles(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// installed is the path of a file of a Python installation, as help's
+// File line and a module's repr name it: compared from lib/pythonX.Y/ on
+// (where Python is installed differs by machine: ~/.pyenv/versions/...,
+// /usr).
+var installed = regexp.MustCompile(`(?m)(^File: +|<module '[^']*' from ')[^\s']*?/(lib/python3\.\d+/)`)
+
+// cellFileLine is help's File line for an object a cell defined: the
+// recording names the cell in its temporary folder, a kernel its own file
+// of the cell; the container's help leaves the line out.
+var cellFileLine = regexp.MustCompile(`(?m)^File: +[^\n]*<ipython-input-\d+-[0-9a-f]+>\n`)
+
 // shown is a cell's output as compared: durations, %timeit's loop counts
-// and profiles by shape, cells' file names by their execution count, and
-// line ends as pipes give them (IPython runs !cmd on a terminal, which
-// ends lines with \r\n; the container runs it through pipes).
+// and profiles by shape, cells' file names by their execution count,
+// installed files from lib/pythonX.Y/ on, help's File line for a cell's
+// object left out, and line ends as pipes give them (IPython runs !cmd on
+// a terminal, which ends lines with \r\n; the container runs it through
+// pipes).
 func shown(s string) string {
+	s = cellFileLine.ReplaceAllString(s, "")
+	s = installed.ReplaceAllString(s, "${1}${2}")
 	s = slowest.ReplaceAllString(strings.ReplaceAll(s, "\r\n", "\n"), "")
 	s = loops.ReplaceAllString(timing.ReplaceAllString(s, "T"), "N loops each)")
 	return profiles(cellFile.ReplaceAllString(s, "<cell-$1>"))
