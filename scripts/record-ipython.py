@@ -135,6 +135,17 @@ def split(src):
     return cells
 
 
+def stdlib_prefixes():
+    """Where this Python's standard library is installed, as help's File
+    line may name it: the prefix as it is and with the home folder as ~."""
+    prefix = os.path.realpath(sys.base_prefix)
+    home = os.path.expanduser("~")
+    out = [prefix]
+    if prefix.startswith(home + os.sep):
+        out.append("~" + prefix[len(home):])
+    return out
+
+
 def record(path):
     src = open(path).read()
     work = tempfile.mkdtemp(prefix="record-ipython-")
@@ -178,7 +189,12 @@ def record(path):
     def cell_files(out):
         # Help's File line for an object a cell defined names the cell in
         # the temporary copy of the folder: recorded without the folder.
-        return re.sub(r"(?m)^(File: +)" + re.escape(os.getcwd() + os.sep) + r"(<ipython-input-)", r"\1\2", out)
+        # A standard-library file is recorded where the test image has it
+        # (/usr/lib/python3.X/...), not where this Python is installed.
+        out = re.sub(r"(?m)^(File: +)" + re.escape(os.getcwd() + os.sep) + r"(<ipython-input-)", r"\1\2", out)
+        for prefix in stdlib_prefixes():
+            out = re.sub(r"(?m)^(File: +)" + re.escape(prefix) + r"(?=/lib/python3)", r"\1/usr", out)
+        return out
 
     shell.showsyntaxerror = lambda *a, **k: None
     next_input = []
