@@ -425,6 +425,8 @@ _REPR_METHODS = (
     ("_repr_jpeg_", "image/jpeg"),
     ("_repr_latex_", "text/latex"),
     ("_repr_json_", "application/json"),
+    ("_repr_javascript_", "application/javascript"),
+    ("_repr_pdf_", "application/pdf"),
 )
 
 
@@ -504,11 +506,17 @@ def _bundle(value):
         except Exception:
             pass
     for meth, mt in _REPR_METHODS:
-        f = getattr(value, meth, None)
-        if mt in mime or not callable(f):
+        # The shell's formatters: a printer registered for the type comes
+        # first; a disabled formatter gives nothing.
+        printer = _ipy_type_printer(value, mt)
+        if printer is False:
+            mime.pop(mt, None)
+            continue
+        f = printer or getattr(value, meth, None)
+        if (mt in mime and printer is None) or not callable(f):
             continue
         try:
-            data = f()
+            data = f(value) if printer is not None else f()
         except Exception:
             continue
         if isinstance(data, tuple):

@@ -482,6 +482,8 @@ def display(*objs, include=None, exclude=None, metadata=None, transient=None, di
             mime = {k: v for k, v in mime.items() if k in include}
         if exclude:
             mime = {k: v for k, v in mime.items() if k not in exclude}
+        if not mime:
+            continue  # as IPython: nothing to show, no output
         if metadata:
             meta.update(metadata)
         _publish(mime, meta, display_id, update)
@@ -531,6 +533,8 @@ class DisplayObject:
     _mime = "text/plain"
 
     def __init__(self, data=None, url=None, filename=None, metadata=None):
+        if data is not None and isinstance(data, str) and data.startswith("http") and url is None:
+            url, data = data, None
         if data is not None and isinstance(data, str) and filename is None and url is None and _ipy_os.path.isfile(data) and len(data) < 4096 and "\n" not in data:
             filename, data = data, None
         self.data, self.url, self.filename, self.metadata = data, url, filename, metadata or {}
@@ -538,6 +542,11 @@ class DisplayObject:
             mode = "rb" if self._binary else "r"
             with open(filename, mode) as f:
                 self.data = f.read()
+        elif url is not None and data is None and getattr(self, "embed", True):
+            # As IPython's reload(): the URL's content becomes the data.
+            self.data = _ipy_fetch(url)
+            if not self._binary:
+                self.data = self.data.decode("utf-8", "replace")
 
     _binary = False
 
@@ -623,10 +632,19 @@ class Image(DisplayObject):
             format = "jpeg" if name.endswith((".jpg", ".jpeg")) else "gif" if name.endswith(".gif") else "png"
         self.format = "jpeg" if format == "jpg" else format
         self._mime = "image/" + self.format
-        super().__init__(data, url, filename, metadata)
+        self.embed = embed if embed is not None else url is None
         self.width, self.height = width, height
+        self.unconfined, self.alt = kwargs.get("unconfined", False), kwargs.get("alt")
+        super().__init__(data, url, filename, metadata)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        if not self.embed:
+            import html
+
+            attrs = "".join([' width="%d"' % self.width if self.width else "", ' height="%d"' % self.height if self.height else "",
+                             ' class="unconfined"' if self.unconfined else "", ' alt="%s"' % html.escape(self.alt) if self.alt else ""])
+            src = self.url if self.url is not None else self.filename
+            return {"text/html": '<img src="%s"%s/>' % (html.escape(src or ""), attrs)}
         if self.data is None:
             return {}
         meta = dict(self.metadata)
@@ -3314,6 +3332,539 @@ class TimeitResult:
         return "<TimeitResult : " + str(self) + ">"
 
 
+# -- IPython's public surface: version, display_* functions, more display
+# objects, the shell's display formatter ------------------------------------
+
+_IPY_VERSION_INFO = (9, 18, 1, "")
+_IPY_VERSION = "9.18.1"
+
+
+def _display_mimetype(mimetype, objs, raw=False, metadata=None):
+    """display_png() and the like: only the one MIME type of each object,
+    or (raw=True) the objects are that type's data."""
+    if metadata:
+        metadata = {mimetype: metadata}
+    if raw:
+        objs = [{mimetype: o} for o in objs]
+    display(*objs, raw=raw, metadata=metadata, include=[mimetype])
+
+
+def _display_function(mimetype, name):
+    def f(*objs, **kwargs):
+        _display_mimetype(mimetype, objs, kwargs.get("raw", False), kwargs.get("metadata"))
+
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = "IPython.core.display"
+    f.__doc__ = "Displays the %s representation of the objects (raw=True: the objects are that data)." % mimetype
+    return f
+
+
+_IPY_DISPLAY_FUNCTIONS = {
+    "display_pretty": "text/plain", "display_html": "text/html", "display_markdown": "text/markdown",
+    "display_svg": "image/svg+xml", "display_png": "image/png", "display_jpeg": "image/jpeg",
+    "display_webp": "image/webp", "display_latex": "text/latex", "display_json": "application/json",
+    "display_javascript": "application/javascript", "display_pdf": "application/pdf",
+}
+for _n, _m in _IPY_DISPLAY_FUNCTIONS.items():
+    globals()[_n] = _display_function(_m, _n)
+del _n, _m
+
+
+class Math(TextDisplayObject):
+    """LaTeX math, shown in display style."""
+
+    _mime = "text/latex"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        if self.data is None:
+            return {}
+        s = "$\\displaystyle %s$" % str(self.data).strip("$")
+        return ({self._mime: s}, {self._mime: dict(self.metadata)}) if self.metadata else {self._mime: s}
+
+
+class ProgressBar(DisplayObject):
+    """A progress bar that updates its own display: iterate over it, or
+    set its progress."""
+
+    def __init__(self, total):
+        self.total, self._progress = total, 0
+        self.html_width, self.text_width = "60ex", 60
+        self.data, self.url, self.filename, self.metadata = None, None, None, {}
+        self._display_id = _ipy_os.urandom(8).hex()
+
+    def __repr__(self):
+        done = self._progress / self.total if self.total else 0
+        bar = "=" * int(done * self.text_width)
+        return "[%s%s] %s/%s" % (bar, " " * (self.text_width - len(bar)), self._progress, self.total)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/html": "<progress style='width:%s' max='%s' value='%s'></progress>" % (self.html_width, self.total, self._progress)}
+
+    def display(self):
+        display(self, display_id=self._display_id)
+
+    def update(self):
+        display(self, display_id=self._display_id, update=True)
+
+    @property
+    def progress(self):
+        return self._progress
+
+    @progress.setter
+    def progress(self, value):
+        self._progress = value
+        self.update()
+
+    def __iter__(self):
+        self.display()
+        self._progress = -1
+        return self
+
+    def __next__(self):
+        self.progress += 1
+        if self._progress < self.total:
+            return self._progress
+        raise StopIteration()
+
+
+def _ipy_fetch(url):
+    """A URL's content, as a display object loads it (offline: urllib's
+    URLError, as IPython raises it)."""
+    import urllib.request
+
+    with urllib.request.urlopen(url) as r:
+        return r.read()
+
+
+class IFrame:
+    """An <iframe> of a page (text/html)."""
+
+    _iframe = '\n        <iframe\n            width="{width}"\n            height="{height}"\n            src="{src}{params}"\n            frameborder="0"\n            allowfullscreen\n            {extras}\n        ></iframe>\n        '
+
+    def __init__(self, src, width, height, extras=None, **kwargs):
+        self.src, self.width, self.height = src, width, height
+        self.extras = list(extras or [])
+        self.params = kwargs
+
+    def __repr__(self):
+        return "<%s.%s object>" % (self.__class__.__module__, self.__class__.__name__)
+
+    def _params(self):
+        if not self.params:
+            return ""
+        import urllib.parse
+
+        return "?" + urllib.parse.urlencode(self.params)
+
+    def _repr_html_(self):
+        return self._iframe.format(src=self.src, width=self.width, height=self.height, params=self._params(), extras=" ".join(self.extras))
+
+
+class YouTubeVideo(IFrame):
+    """A YouTube video's player in an <iframe>."""
+
+    def __init__(self, id, width=400, height=300, allow_autoplay=False, **kwargs):
+        self.id = id
+        src = "https://www.youtube.com/embed/{0}".format(id)
+        if allow_autoplay:
+            kwargs.update(autoplay=1)
+            extras = ['allow="autoplay"']
+        else:
+            extras = []
+        super().__init__(src, width, height, extras, **kwargs)
+
+    def _repr_jpeg_(self):
+        return _ipy_fetch("https://img.youtube.com/vi/{id}/hqdefault.jpg".format(id=self.id))
+
+
+class VimeoVideo(IFrame):
+    def __init__(self, id, width=400, height=300, **kwargs):
+        super().__init__("https://player.vimeo.com/video/{0}".format(id), width, height, **kwargs)
+
+
+class FileLink:
+    """A link to a file below the working directory (text/html), its path
+    as text/plain."""
+
+    def __init__(self, path, url_prefix="", result_html_prefix="", result_html_suffix="<br>"):
+        if _ipy_os.path.isdir(path):
+            raise ValueError("Cannot display a directory using FileLink. Use FileLinks to display '%s'." % path)
+        self.path = _ipy_os.path.relpath(path)
+        self.url_prefix, self.result_html_prefix, self.result_html_suffix = url_prefix, result_html_prefix, result_html_suffix
+
+    def _format_path(self):
+        import html
+
+        fp = "".join([self.url_prefix, html.escape(self.path)])
+        return "".join([self.result_html_prefix, "<a href='%s' target='_blank'>%s</a>" % (fp, html.escape(self.path)), self.result_html_suffix])
+
+    def _repr_html_(self):
+        if not _ipy_os.path.exists(self.path):
+            return ("Path (<tt>%s</tt>) doesn't exist. It may still be in the process of being generated, "
+                    "or you may have the incorrect path." % self.path)
+        return self._format_path()
+
+    def __repr__(self):
+        return _ipy_os.path.abspath(self.path)
+
+
+class FileLinks(FileLink):
+    """Links to the files of a directory and its subdirectories (text/html),
+    their paths as text/plain."""
+
+    def __init__(self, path, url_prefix="", included_suffixes=None, result_html_prefix="", result_html_suffix="<br>",
+                 notebook_display_formatter=None, terminal_display_formatter=None, recursive=True):
+        if _ipy_os.path.isfile(path):
+            raise ValueError("Cannot display a file using FileLinks. Use FileLink to display '%s'." % path)
+        self.included_suffixes = included_suffixes
+        self.path = path
+        self.url_prefix, self.result_html_prefix, self.result_html_suffix = url_prefix, result_html_prefix, result_html_suffix
+        self.recursive = recursive
+
+    def _walk(self):
+        for dirname, subdirs, files in _ipy_os.walk(self.path):
+            if self.included_suffixes:
+                files = [f for f in files if _ipy_os.path.splitext(f)[1] in self.included_suffixes]
+            if files:
+                yield dirname, sorted(files)
+            if not self.recursive:
+                break
+
+    def _repr_html_(self):
+        import html
+
+        if not _ipy_os.path.exists(self.path):
+            return ("Path (<tt>%s</tt>) doesn't exist. It may still be in the process of being generated, "
+                    "or you may have the incorrect path." % self.path)
+        out = []
+        for dirname, files in self._walk():
+            out.append("%s/" % dirname)
+            for f in files:
+                p = html.escape(_ipy_os.path.join(dirname, f))
+                out.append("".join([self.result_html_prefix, "<a href='%s%s' target='_blank'>%s</a>" % (self.url_prefix, p, html.escape(f)), self.result_html_suffix]))
+        return "\n".join(out)
+
+    def __repr__(self):
+        if not _ipy_os.path.exists(self.path):
+            return ("Path (<tt>%s</tt>) doesn't exist. It may still be in the process of being generated, "
+                    "or you may have the incorrect path." % self.path)
+        out = []
+        for dirname, files in self._walk():
+            out.append("%s/" % dirname)
+            out.extend("  %s" % f for f in files)
+        return "\n".join(out)
+
+
+class _IPyFormatter:
+    """One MIME type's formatter of IPython's display formatter: a printer
+    registered for an object's class (for_type, or for_type_by_name by
+    module and name) comes before the object's _repr_*_ method."""
+
+    format_type = ""
+    print_method = ""
+
+    def __init__(self):
+        self.enabled = True
+        self.type_printers = {}
+        self.deferred_printers = {}
+        self.singleton_printers = {}
+
+    def __call__(self, obj):
+        if not self.enabled:
+            return None
+        try:
+            printer = self.lookup(obj)
+        except KeyError:
+            pass
+        else:
+            return printer(obj)
+        if isinstance(obj, type):
+            return None
+        method = getattr(obj, self.print_method, None)
+        return method() if callable(method) else None
+
+    def __contains__(self, typ):
+        try:
+            self.lookup_by_type(typ)
+        except KeyError:
+            return False
+        return True
+
+    def lookup(self, obj):
+        if id(obj) in self.singleton_printers:
+            return self.singleton_printers[id(obj)]
+        return self.lookup_by_type(getattr(obj, "__class__", None) or type(obj))
+
+    def lookup_by_type(self, typ):
+        if isinstance(typ, str):
+            key = tuple(typ.rsplit(".", 1))
+            if key in self.deferred_printers:
+                return self.deferred_printers[key]
+            for cls in self.type_printers:
+                if (getattr(cls, "__module__", None), getattr(cls, "__name__", None)) == key:
+                    return self.type_printers[cls]
+            raise KeyError("No registered printer for {0!r}".format(typ))
+        for cls in getattr(typ, "__mro__", None) or (typ,):
+            if cls in self.type_printers:
+                return self.type_printers[cls]
+            key = (getattr(cls, "__module__", None), getattr(cls, "__name__", None))
+            if key in self.deferred_printers:
+                # As IPython: found once, it becomes a printer by class.
+                self.type_printers[cls] = self.deferred_printers.pop(key)
+                return self.type_printers[cls]
+        raise KeyError("No registered printer for {0!r}".format(typ))
+
+    def for_type(self, typ, func=None):
+        """Add a format function for a given type; returns the one it had."""
+        if isinstance(typ, str):
+            module, name = typ.rsplit(".", 1)
+            return self.for_type_by_name(module, name, func)
+        try:
+            old = self.lookup_by_type(typ)
+        except KeyError:
+            old = None
+        if func is not None:
+            self.type_printers[typ] = func
+        return old
+
+    def for_type_by_name(self, type_module, type_name, func=None):
+        """Add a format function for a type named by its module and name;
+        returns the one it had."""
+        key = (type_module, type_name)
+        try:
+            old = self.lookup_by_type("%s.%s" % key)
+        except KeyError:
+            old = None
+        if func is not None:
+            self.deferred_printers[key] = func
+        return old
+
+    def pop(self, typ, default=KeyError):
+        """Removes the printer of a type (or 'module.name'), returning it."""
+        if isinstance(typ, str):
+            key = tuple(typ.rsplit(".", 1))
+            found = self.deferred_printers.pop(key, None)
+            if found is None:
+                for cls in list(self.type_printers):
+                    if (getattr(cls, "__module__", None), getattr(cls, "__name__", None)) == key:
+                        found = self.type_printers.pop(cls)
+        else:
+            found = self.type_printers.pop(typ, None)
+            if found is None:
+                found = self.deferred_printers.pop((getattr(typ, "__module__", None), getattr(typ, "__name__", None)), None)
+        if found is None:
+            if default is KeyError:
+                raise KeyError("No registered value for {0!r}".format(typ))
+            return default
+        return found
+
+
+class _IPyPlainFormatter(_IPyFormatter):
+    """text/plain: the pretty printer, whose printers by class these are."""
+
+    format_type = "text/plain"
+    print_method = "_repr_pretty_"
+
+    def __init__(self):
+        super().__init__()
+        self.type_printers = _PP_USER
+        self.deferred_printers = _PP_USER_BY_NAME
+
+    @property
+    def pprint(self):
+        return _ipy_state["pprint"]
+
+    @pprint.setter
+    def pprint(self, value):
+        _ipy_state["pprint"] = bool(value)
+
+    def lookup_by_type(self, typ):
+        try:
+            return super().lookup_by_type(typ)
+        except KeyError:
+            if isinstance(typ, str):
+                raise
+            for cls in getattr(typ, "__mro__", None) or (typ,):
+                f = _pp_printers().get(cls)
+                if f is not None:
+                    return lambda obj, p, cycle, f=f: f(p, obj, cycle)
+            raise
+
+    def __call__(self, obj):
+        if not self.enabled:
+            return None
+        return _pretty_text(obj, _ipy_state["precision"]) if _ipy_state["pprint"] else repr(obj)
+
+
+_IPY_FORMATTER_TYPES = (
+    ("PlainTextFormatter", "text/plain", "_repr_pretty_"),
+    ("HTMLFormatter", "text/html", "_repr_html_"),
+    ("MarkdownFormatter", "text/markdown", "_repr_markdown_"),
+    ("SVGFormatter", "image/svg+xml", "_repr_svg_"),
+    ("PNGFormatter", "image/png", "_repr_png_"),
+    ("PDFFormatter", "application/pdf", "_repr_pdf_"),
+    ("JPEGFormatter", "image/jpeg", "_repr_jpeg_"),
+    ("LatexFormatter", "text/latex", "_repr_latex_"),
+    ("JSONFormatter", "application/json", "_repr_json_"),
+    ("JavascriptFormatter", "application/javascript", "_repr_javascript_"),
+)
+
+
+class DisplayFormatter:
+    """get_ipython().display_formatter: the formatters by MIME type."""
+
+    def __init__(self):
+        self.formatters = {}
+        for name, mt, meth in _IPY_FORMATTER_TYPES:
+            base = _IPyPlainFormatter if mt == "text/plain" else _IPyFormatter
+            cls = type(name, (base,), {"format_type": mt, "print_method": meth, "__module__": "IPython.core.formatters"})
+            self.formatters[mt] = cls()
+
+    @property
+    def active_types(self):
+        return [k for k, f in self.formatters.items() if f.enabled]
+
+    @property
+    def plain_text_only(self):
+        return _ipy_state["plain_only"]
+
+    def format_types(self):
+        return list(self.formatters)
+
+    def format(self, obj, include=None, exclude=None):
+        """The object's MIME bundle and metadata, as display() shows it."""
+        mime, meta = _display_bundle(obj, False)
+        if include:
+            mime = {k: v for k, v in mime.items() if k in include}
+        if exclude:
+            mime = {k: v for k, v in mime.items() if k not in exclude}
+        return mime, meta
+
+
+DisplayFormatter.__module__ = "IPython.core.formatters"
+_ipy_display_formatter = None
+
+
+def _ipy_formatter():
+    global _ipy_display_formatter
+    if _ipy_display_formatter is None:
+        _ipy_display_formatter = DisplayFormatter()
+    return _ipy_display_formatter
+
+
+def _ipy_type_printer(value, mimetype):
+    """The printer the shell's formatter for mimetype has for the value's
+    class; False when that formatter is disabled; None without either."""
+    if _ipy_display_formatter is None:
+        return None
+    f = _ipy_display_formatter.formatters.get(mimetype)
+    if f is None:
+        return None
+    if not f.enabled:
+        return False
+    try:
+        return f.lookup(value)
+    except KeyError:
+        return None
+    except Exception:
+        return None
+
+
+_IPyShell.display_formatter = property(lambda self: _ipy_formatter())
+_IPyShell.colors = property(lambda self: _ipy_state["colors"])
+
+
+def print_figure(fig, fmt="png", bbox_inches="tight", base64=False, **kwargs):
+    """A figure's image data: bytes (fmt='svg': text; base64=True: base64
+    text), nothing for an empty figure."""
+    import io
+
+    if not fig.axes and not fig.lines:
+        return None
+    dpi = fig.dpi
+    if fmt == "retina":
+        dpi, fmt = dpi * 2, "png"
+    kw = {"format": fmt, "facecolor": fig.get_facecolor(), "edgecolor": fig.get_edgecolor(), "dpi": dpi, "bbox_inches": bbox_inches}
+    kw.update(kwargs)
+    if fig.canvas is None:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        FigureCanvasBase(fig)
+    buf = io.BytesIO()
+    fig.canvas.print_figure(buf, **kw)
+    data = buf.getvalue()
+    if fmt == "svg":
+        return data.decode("utf-8")
+    if base64:
+        import base64 as b64
+
+        return b64.b64encode(data).decode("ascii")
+    return data
+
+
+def _ipy_lib_pretty(obj, verbose=False, max_width=79, newline="\n", max_seq_length=1000):
+    """IPython.lib.pretty.pretty: the pretty text, without the printers
+    the shell's formatter was given."""
+    return _pretty_text(obj, None, user=False)
+
+
+for _c in (Math, ProgressBar):
+    _c.__module__ = "IPython.core.display"
+for _c in (IFrame, YouTubeVideo, VimeoVideo, FileLink, FileLinks):
+    _c.__module__ = "IPython.lib.display"
+print_figure.__module__ = "IPython.core.pylabtools"
+_ipy_lib_pretty.__name__ = _ipy_lib_pretty.__qualname__ = "pretty"
+_ipy_lib_pretty.__module__ = "IPython.lib.pretty"
+del _c
+
+
+def _ipy_surface(mods):
+    """Adds the public surface above to the modules _ipy_modules made."""
+    ipy, disp, cdisp = mods["IPython"], mods["IPython.display"], mods["IPython.core.display"]
+    ipy.__version__, ipy.version_info = _IPY_VERSION, _IPY_VERSION_INFO
+    core = mods["IPython.core"]
+    release = types.ModuleType("IPython.core.release")
+    release.version, release.version_info = _IPY_VERSION, _IPY_VERSION_INFO
+    release._version_major, release._version_minor, release._version_patch = _IPY_VERSION_INFO[:3]
+    core.release = release
+    for n in _IPY_DISPLAY_FUNCTIONS:
+        setattr(disp, n, globals()[n])
+        setattr(cdisp, n, globals()[n])
+    for n in ("Math", "ProgressBar"):
+        setattr(disp, n, globals()[n])
+        setattr(cdisp, n, globals()[n])
+    lib = types.ModuleType("IPython.lib")
+    lib.__path__ = []
+    ldisp = types.ModuleType("IPython.lib.display")
+    for n in ("IFrame", "YouTubeVideo", "VimeoVideo", "FileLink", "FileLinks", "Code"):
+        setattr(ldisp, n, globals()[n])
+        setattr(disp, n, globals()[n])
+    lpretty = types.ModuleType("IPython.lib.pretty")
+    lpretty.pretty = _ipy_lib_pretty
+    lib.display, lib.pretty = ldisp, lpretty
+    ipy.lib = lib
+    formatters = types.ModuleType("IPython.core.formatters")
+    formatters.DisplayFormatter = DisplayFormatter
+    for name, mt, _ in _IPY_FORMATTER_TYPES:
+        setattr(formatters, name, type(_ipy_formatter().formatters[mt]))
+    core.formatters = formatters
+    mods["IPython.core.pylabtools"].print_figure = print_figure
+    # sympy's init_printing tells a notebook from a terminal by these classes.
+    ishell = types.ModuleType("IPython.core.interactiveshell")
+    ishell.InteractiveShell = _IPyShell
+    core.interactiveshell = ishell
+    terminal = types.ModuleType("IPython.terminal")
+    terminal.__path__ = []
+    tshell = types.ModuleType("IPython.terminal.interactiveshell")
+    tshell.TerminalInteractiveShell = type("TerminalInteractiveShell", (), {"__module__": "IPython.terminal.interactiveshell"})
+    terminal.interactiveshell = tshell
+    ipy.terminal = terminal
+    mods.update({"IPython.core.release": release, "IPython.lib": lib, "IPython.lib.display": ldisp, "IPython.lib.pretty": lpretty,
+                 "IPython.core.formatters": formatters, "IPython.core.interactiveshell": ishell,
+                 "IPython.terminal": terminal, "IPython.terminal.interactiveshell": tshell})
+    return mods
+
+
 # The classes read as IPython's own (their repr names the module).
 for _c in (DisplayHandle, DisplayObject, TextDisplayObject, HTML, Markdown, Latex, SVG, Pretty, Javascript, JSON, Image, Code):
     _c.__module__ = "IPython.core.display"
@@ -3375,8 +3926,8 @@ def _ipy_modules():
     pylab.backend2gui = {}
     core.display, core.magic, core.error, core.pylabtools = cdisp, magic, errors, pylab
     ipy.core = core
-    return {"IPython": ipy, "IPython.display": disp, "IPython.core": core, "IPython.core.display": cdisp,
-            "IPython.core.magic": magic, "IPython.core.error": errors, "IPython.core.pylabtools": pylab}
+    return _ipy_surface({"IPython": ipy, "IPython.display": disp, "IPython.core": core, "IPython.core.display": cdisp,
+                         "IPython.core.magic": magic, "IPython.core.error": errors, "IPython.core.pylabtools": pylab})
 
 
 class _IPyFinder:
