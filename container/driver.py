@@ -694,7 +694,7 @@ def _execute(req, ns):
                 _ipy_output(ns, int(req["count"]), value)
             if not silent:
                 v = None
-                if value is not None:
+                if value is not None and not _ipy_displays_itself(value):
                     mime = _bundle(value)
                     v = {"text": mime["text/plain"], "mime": mime}
                     _ipy_history_output({"output_type": "execute_result", "data": dict(mime)})

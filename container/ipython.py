@@ -477,6 +477,8 @@ def display(*objs, include=None, exclude=None, metadata=None, transient=None, di
         display_id = transient["display_id"]
     update = kwargs.get("update", False)
     for obj in objs:
+        if not raw and _ipy_displays_itself(obj):
+            continue
         mime, meta = _display_bundle(obj, raw)
         if include:
             mime = {k: v for k, v in mime.items() if k in include}
@@ -542,13 +544,18 @@ class DisplayObject:
             mode = "rb" if self._binary else "r"
             with open(filename, mode) as f:
                 self.data = f.read()
-        elif url is not None and data is None and getattr(self, "embed", True):
+        elif url is not None and data is None and self._fetches():
             # As IPython's reload(): the URL's content becomes the data.
             self.data = _ipy_fetch(url)
             if not self._binary:
                 self.data = self.data.decode("utf-8", "replace")
 
     _binary = False
+
+    def _fetches(self):
+        """Whether a URL's content becomes the data (Image and Audio: when
+        embedded)."""
+        return getattr(self, "embed", True)
 
     def __repr__(self):
         return "<%s.%s object>" % (self.__class__.__module__, self.__class__.__name__)
@@ -3439,15 +3446,14 @@ def _ipy_fetch(url):
 class IFrame:
     """An <iframe> of a page (text/html)."""
 
-    _iframe = '\n        <iframe\n            width="{width}"\n            height="{height}"\n            src="{src}{params}"\n            frameborder="0"\n            allowfullscreen\n            {extras}\n        ></iframe>\n        '
+    _iframe = ('\n        <iframe\n            width="{width}"\n            height="{height}"\n            src="{src}{params}"\n'
+               '            frameborder="0"\n            allowfullscreen\n            referrerpolicy="strict-origin-when-cross-origin"\n'
+               '            {extras}\n        ></iframe>\n        ')
 
     def __init__(self, src, width, height, extras=None, **kwargs):
         self.src, self.width, self.height = src, width, height
         self.extras = list(extras or [])
         self.params = kwargs
-
-    def __repr__(self):
-        return "<%s.%s object>" % (self.__class__.__module__, self.__class__.__name__)
 
     def _params(self):
         if not self.params:
@@ -3457,7 +3463,10 @@ class IFrame:
         return "?" + urllib.parse.urlencode(self.params)
 
     def _repr_html_(self):
-        return self._iframe.format(src=self.src, width=self.width, height=self.height, params=self._params(), extras=" ".join(self.extras))
+        import html
+
+        return self._iframe.format(src=html.escape(str(self.src)), width=html.escape(str(self.width)), height=html.escape(str(self.height)),
+                                   params=self._params(), extras=" ".join(self.extras))
 
 
 class YouTubeVideo(IFrame):
@@ -3483,20 +3492,22 @@ class VimeoVideo(IFrame):
 
 
 class FileLink:
-    """A link to a file below the working directory (text/html), its path
-    as text/plain."""
+    """A link to a file below the working directory (text/html), its
+    absolute path as text/plain."""
+
+    _link = "<a href='%s' target='_blank'>%s</a>"
 
     def __init__(self, path, url_prefix="", result_html_prefix="", result_html_suffix="<br>"):
         if _ipy_os.path.isdir(path):
             raise ValueError("Cannot display a directory using FileLink. Use FileLinks to display '%s'." % path)
-        self.path = _ipy_os.path.relpath(path)
+        self.path = _ipy_os.fsdecode(path)
         self.url_prefix, self.result_html_prefix, self.result_html_suffix = url_prefix, result_html_prefix, result_html_suffix
 
     def _format_path(self):
         import html
 
-        fp = "".join([self.url_prefix, html.escape(self.path)])
-        return "".join([self.result_html_prefix, "<a href='%s' target='_blank'>%s</a>" % (fp, html.escape(self.path)), self.result_html_suffix])
+        return "".join([self.result_html_prefix, self._link % (self.url_prefix + html.escape(self.path), html.escape(self.path, quote=False)),
+                        self.result_html_suffix])
 
     def _repr_html_(self):
         if not _ipy_os.path.exists(self.path):
@@ -3509,50 +3520,218 @@ class FileLink:
 
 
 class FileLinks(FileLink):
-    """Links to the files of a directory and its subdirectories (text/html),
-    their paths as text/plain."""
+    """Links to the files of a directory and (recursive) its subdirectories:
+    text/html, and their names as text/plain."""
 
     def __init__(self, path, url_prefix="", included_suffixes=None, result_html_prefix="", result_html_suffix="<br>",
                  notebook_display_formatter=None, terminal_display_formatter=None, recursive=True):
         if _ipy_os.path.isfile(path):
             raise ValueError("Cannot display a file using FileLinks. Use FileLink to display '%s'." % path)
         self.included_suffixes = included_suffixes
-        self.path = path
+        self.path = _ipy_os.fsdecode(path).rstrip("/")
         self.url_prefix, self.result_html_prefix, self.result_html_suffix = url_prefix, result_html_prefix, result_html_suffix
+        self.notebook_display_formatter = notebook_display_formatter or self._lines(True)
+        self.terminal_display_formatter = terminal_display_formatter or self._lines(False)
         self.recursive = recursive
 
-    def _walk(self):
-        for dirname, subdirs, files in _ipy_os.walk(self.path):
-            if self.included_suffixes:
-                files = [f for f in files if _ipy_os.path.splitext(f)[1] in self.included_suffixes]
-            if files:
-                yield dirname, sorted(files)
-            if not self.recursive:
-                break
-
-    def _repr_html_(self):
+    def _lines(self, html_out):
+        """A formatter f(dirname, fnames, included_suffixes): a folder's
+        line, then one for each of its files shown."""
         import html
 
-        if not _ipy_os.path.exists(self.path):
-            return ("Path (<tt>%s</tt>) doesn't exist. It may still be in the process of being generated, "
-                    "or you may have the incorrect path." % self.path)
-        out = []
-        for dirname, files in self._walk():
-            out.append("%s/" % dirname)
-            for f in files:
-                p = html.escape(_ipy_os.path.join(dirname, f))
-                out.append("".join([self.result_html_prefix, "<a href='%s%s' target='_blank'>%s</a>" % (self.url_prefix, p, html.escape(f)), self.result_html_suffix]))
-        return "\n".join(out)
+        esc = html.escape if html_out else str
+        pre, post = (self.result_html_prefix, self.result_html_suffix) if html_out else ("", "")
+
+        def f(dirname, fnames, included_suffixes=None):
+            shown = [n for n in fnames if _ipy_os.path.isfile(_ipy_os.path.join(dirname, n))
+                     and (included_suffixes is None or _ipy_os.path.splitext(n)[1] in included_suffixes)]
+            if not shown:
+                return []
+            out = [pre + esc(dirname) + "/" + post]
+            for n in shown:
+                if html_out:
+                    fp = self.url_prefix + "%s/%s" % (esc(dirname), esc(n))
+                    out.append(pre + "&nbsp;&nbsp;" + self._link % (fp.replace("\\", "/") if _ipy_os.sep == "\\" else fp, esc(n)) + post)
+                else:
+                    out.append("  " + n)
+            return out
+
+        return f
+
+    def _walked(self):
+        walked = list(_ipy_os.walk(self.path)) if self.recursive else [next(_ipy_os.walk(self.path))]
+        walked.sort()
+        return walked
+
+    def _format_path(self):
+        lines = []
+        for dirname, _, fnames in self._walked():
+            lines += self.notebook_display_formatter(dirname, fnames, self.included_suffixes)
+        return "\n".join(lines)
 
     def __repr__(self):
-        if not _ipy_os.path.exists(self.path):
-            return ("Path (<tt>%s</tt>) doesn't exist. It may still be in the process of being generated, "
-                    "or you may have the incorrect path." % self.path)
-        out = []
-        for dirname, files in self._walk():
-            out.append("%s/" % dirname)
-            out.extend("  %s" % f for f in files)
-        return "\n".join(out)
+        lines = []
+        for dirname, _, fnames in self._walked():
+            lines += self.terminal_display_formatter(dirname, fnames, self.included_suffixes)
+        return "\n".join(lines)
+
+
+class Audio(DisplayObject):
+    """An <audio> element: a file's, a URL's, or samples' sound (embedded
+    as a data URL), or a link to a URL (embed=False)."""
+
+    _binary = True
+
+    def __init__(self, data=None, filename=None, url=None, embed=None, rate=None, autoplay=False, normalize=True, *, element_id=None):
+        if filename is None and url is None and data is None:
+            raise ValueError("No audio data found. Expecting filename, url, or data.")
+        if embed is False and url is None:
+            raise ValueError("No url found. Expecting url when embed=False")
+        self.embed = not (url is not None and embed is not True)
+        self.autoplay, self.element_id = autoplay, element_id
+        super().__init__(data=data, url=url, filename=filename)
+        import mimetypes
+
+        if self.filename is not None:
+            self.mimetype = mimetypes.guess_type(self.filename)[0]
+        elif self.url is not None:
+            self.mimetype = mimetypes.guess_type(self.url)[0]
+        else:
+            self.mimetype = "audio/wav"
+        if self.data is not None and not isinstance(self.data, bytes):
+            if rate is None:
+                raise ValueError("rate must be specified when data is a numpy array or list of audio samples.")
+            self.data = Audio._make_wav(data, rate, normalize)
+
+    @staticmethod
+    def _make_wav(data, rate, normalize):
+        """16-bit PCM WAV bytes of the samples (rows are channels)."""
+        import io
+        import wave
+
+        try:
+            import numpy as np
+        except ImportError:
+            np = None
+        if np is not None:
+            a = np.array(data, dtype=float)
+            if a.ndim not in (1, 2):
+                raise ValueError("Array audio input must be a 1D or 2D array")
+            nchan = 1 if a.ndim == 1 else a.shape[0]
+            if a.ndim == 2:
+                a = a.T.ravel()
+            peak = float(np.max(np.abs(a)))
+            frames = (a / Audio._scale(peak, normalize) * 32767).astype("<h").tobytes()
+        else:
+            import array
+
+            samples = array.array("f", data)
+            peak = float(max(abs(x) for x in samples))
+            scale = Audio._scale(peak, normalize)
+            out = array.array("h", [int(x / scale * 32767) for x in samples])
+            if _ipy_sys.byteorder == "big":
+                out.byteswap()
+            nchan, frames = 1, out.tobytes()
+        buf = io.BytesIO()
+        w = wave.open(buf, mode="wb")
+        w.setnchannels(nchan)
+        w.setframerate(rate)
+        w.setsampwidth(2)
+        w.setcomptype("NONE", "NONE")
+        w.writeframes(frames)
+        value = buf.getvalue()
+        w.close()
+        return value
+
+    @staticmethod
+    def _scale(peak, normalize):
+        if not normalize and peak > 1:
+            raise ValueError("Audio data must be between -1 and 1 when normalize=False.")
+        return peak if normalize else 1
+
+    def _src(self):
+        import html
+
+        if self.embed and self.data is not None:
+            import base64
+
+            return "data:%s;base64,%s" % (self.mimetype, base64.b64encode(self.data).decode("ascii"))
+        if self.url is not None:
+            return html.escape(self.url)
+        return ""
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        import html
+
+        eid = 'id="%s"' % html.escape(self.element_id) if self.element_id else ""
+        play = 'autoplay="autoplay"' if self.autoplay else ""
+        return {"text/html": ("\n                <audio %s controls=\"controls\" %s>\n                    <source src=\"%s\" type=\"%s\" />\n"
+                              "                    Your browser does not support the audio element.\n                </audio>\n              ")
+                % (eid, play, self._src(), self.mimetype)}
+
+
+class Video(DisplayObject):
+    """A <video> element: a link to a URL or file, or (embed=True) its
+    data in a data URL."""
+
+    def __init__(self, data=None, url=None, filename=None, embed=False, mimetype=None, width=None, height=None, html_attributes="controls"):
+        if url is None and isinstance(data, str) and data.startswith(("http:", "https:")):
+            url, data = data, None
+        elif data is not None and _ipy_os.path.exists(str(data)):
+            filename, data = str(data), None
+        if data and not embed:
+            raise ValueError("To embed videos, you must pass embed=True (this may make your notebook files huge)\nConsider passing Video(url='...')")
+        self.mimetype, self.embed, self.width, self.height, self.html_attributes = mimetype, embed, width, height, html_attributes
+        self.data, self.url, self.filename, self.metadata = data, url, filename, {}
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        size = (' width="%d"' % self.width if self.width else "", ' height="%d"' % self.height if self.height else "")
+        if not self.embed:
+            import html
+
+            src = self.url if self.url is not None else self.filename
+            return {"text/html": '<video src="%s" %s %s %s>\n      Your browser does not support the <code>video</code> element.\n    </video>'
+                    % (html.escape(src or ""), self.html_attributes, size[0], size[1])}
+        mimetype, video = self.mimetype, self.data
+        if self.filename is not None:
+            if not mimetype:
+                import mimetypes
+
+                mimetype = mimetypes.guess_type(self.filename)[0]
+            with open(self.filename, "rb") as f:
+                video = f.read()
+        if not isinstance(video, str):
+            import base64
+
+            video = base64.b64encode(video).decode("ascii")
+        return {"text/html": '<video %s %s %s>\n <source src="data:%s;base64,%s" type="%s">\n Your browser does not support the video tag.\n </video>'
+                % (self.html_attributes, size[0], size[1], mimetype, video, mimetype)}
+
+
+class GeoJSON(JSON):
+    """GeoJSON data, shown by front ends that have a map view."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+    def _ipython_display_(self):
+        display({"application/geo+json": self.data, "text/plain": "<IPython.display.GeoJSON object>"},
+                metadata={"application/geo+json": self.metadata}, raw=True)
+
+
+def _ipy_displays_itself(obj):
+    """As IPython's display formatter: an object with _ipython_display_
+    shows itself (and no bundle of it is made)."""
+    if isinstance(obj, type):
+        return False
+    try:
+        method = getattr(obj, "_ipython_display_", None)
+    except Exception:
+        return False
+    if not callable(method):
+        return False
+    method()
+    return True
 
 
 class _IPyFormatter:
@@ -3808,9 +3987,9 @@ def _ipy_lib_pretty(obj, verbose=False, max_width=79, newline="\n", max_seq_leng
     return _pretty_text(obj, None, user=False)
 
 
-for _c in (Math, ProgressBar):
+for _c in (Math, ProgressBar, Video, GeoJSON):
     _c.__module__ = "IPython.core.display"
-for _c in (IFrame, YouTubeVideo, VimeoVideo, FileLink, FileLinks):
+for _c in (Audio, IFrame, YouTubeVideo, VimeoVideo, FileLink, FileLinks):
     _c.__module__ = "IPython.lib.display"
 print_figure.__module__ = "IPython.core.pylabtools"
 _ipy_lib_pretty.__name__ = _ipy_lib_pretty.__qualname__ = "pretty"
@@ -3830,13 +4009,13 @@ def _ipy_surface(mods):
     for n in _IPY_DISPLAY_FUNCTIONS:
         setattr(disp, n, globals()[n])
         setattr(cdisp, n, globals()[n])
-    for n in ("Math", "ProgressBar"):
+    for n in ("Math", "ProgressBar", "Video", "GeoJSON"):
         setattr(disp, n, globals()[n])
         setattr(cdisp, n, globals()[n])
     lib = types.ModuleType("IPython.lib")
     lib.__path__ = []
     ldisp = types.ModuleType("IPython.lib.display")
-    for n in ("IFrame", "YouTubeVideo", "VimeoVideo", "FileLink", "FileLinks", "Code"):
+    for n in ("Audio", "IFrame", "YouTubeVideo", "VimeoVideo", "FileLink", "FileLinks", "Code"):
         setattr(ldisp, n, globals()[n])
         setattr(disp, n, globals()[n])
     lpretty = types.ModuleType("IPython.lib.pretty")
