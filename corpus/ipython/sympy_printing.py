@@ -3,6 +3,7 @@
 
 # %% init_printing
 import sympy
+from __future__ import annotations
 from sympy import symbols, sqrt, Rational, integrate, solve, Matrix, Eq, sin, oo
 sympy.init_printing(use_latex="mathjax")
 a, b, t = symbols("a b t")
@@ -39,3 +40,8 @@ display(a**3 - b, sqrt(2))
 
 # %% printed as text
 print(sqrt(a) + 1)
+
+# %% the __future__ import holds in later cells
+def area(r: Radius) -> Square:
+    return r * r
+area.__annotations__
