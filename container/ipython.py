@@ -3997,6 +3997,240 @@ _ipy_lib_pretty.__module__ = "IPython.lib.pretty"
 del _c
 
 
+class _BackgroundJobManager:
+    """IPython.lib.backgroundjobs' manager: jobs (functions or expressions)
+    in threads, their status by group, results and tracebacks."""
+
+    def __init__(self):
+        self._running, self._completed, self._dead, self.all = [], [], [], {}
+        self._comp_report, self._dead_report = [], []
+        self._current_job_id = 0
+
+    def _groups(self):
+        for job in list(self._running):
+            if job.stat_code == _ipy_jobs()[0].stat_completed_c:
+                self._running.remove(job)
+                self._completed.append(job)
+                self._comp_report.append(job)
+            elif job.stat_code == _ipy_jobs()[0].stat_dead_c:
+                self._running.remove(job)
+                self._dead.append(job)
+                self._dead_report.append(job)
+
+    @property
+    def running(self):
+        self._groups()
+        return self._running
+
+    @property
+    def completed(self):
+        self._groups()
+        return self._completed
+
+    @property
+    def dead(self):
+        self._groups()
+        return self._dead
+
+    def new(self, func_or_exp, *args, **kwargs):
+        if callable(func_or_exp):
+            job = _ipy_jobs()[2](func_or_exp, *args, **kwargs.get("kw", {}))
+        elif isinstance(func_or_exp, str):
+            if not args:
+                frame = _ipy_sys._getframe(1)
+                glob, loc = frame.f_globals, frame.f_locals
+            elif len(args) == 1:
+                glob = loc = args[0]
+            elif len(args) == 2:
+                glob, loc = args
+            else:
+                raise ValueError("Expression jobs take at most 2 args (globals,locals)")
+            job = _ipy_jobs()[1](func_or_exp, glob, loc)
+        else:
+            raise TypeError("invalid args for new job")
+        if kwargs.get("daemon", False):
+            job.daemon = True
+        job.num = self._current_job_id
+        self._current_job_id += 1
+        self.running.append(job)
+        self.all[job.num] = job
+        job.start()
+        return job
+
+    def __getitem__(self, job_key):
+        return self.all[job_key if isinstance(job_key, int) else job_key.num]
+
+    def __call__(self):
+        return self.status()
+
+    def _report(self, group, name):
+        if group:
+            print("%s jobs:" % name)
+            for job in group:
+                print("{} : {}".format(job.num, job))
+            print()
+            return True
+        return False
+
+    def status(self, verbose=0):
+        """Prints the running, completed and dead jobs."""
+        self._groups()
+        self._report(self._running, "Running")
+        self._report(self._completed, "Completed")
+        self._report(self._dead, "Dead")
+        self._comp_report[:] = []
+        self._dead_report[:] = []
+
+    def remove(self, num):
+        """Removes a finished job."""
+        import logging
+
+        job = self.all.get(num)
+        if job is None:
+            logging.error("Job #%s not found" % num)
+        elif job.stat_code == _ipy_jobs()[0].stat_running_c:
+            logging.error("Job #%s is still running, it can not be removed." % num)
+        elif job.stat_code == _ipy_jobs()[0].stat_completed_c:
+            self.completed.remove(job)
+        elif job.stat_code == _ipy_jobs()[0].stat_dead_c:
+            self.dead.remove(job)
+
+    def flush(self):
+        """Forgets the finished jobs."""
+        for job in self.completed + self.dead:
+            del self.all[job.num]
+        flushed = False
+        for group, name in ((self._completed, "Completed"), (self._dead, "Dead")):
+            if group:
+                print("Flushing {} {} job{}.".format(len(group), name, "" if len(group) == 1 else "s"))
+                group[:] = []
+                flushed = True
+        if not flushed:
+            print("No jobs to flush.")
+
+    def result(self, num):
+        import logging
+
+        try:
+            return self.all[num].result
+        except KeyError:
+            logging.error("Job #%s not found" % num)
+
+    def traceback(self, job=None):
+        """Prints the traceback of a dead job, or of each."""
+        import logging
+
+        if job is None:
+            for dead in self.dead:
+                print("Traceback for: %r" % dead)
+                dead.traceback()
+                print()
+            return
+        num = job if isinstance(job, int) else job.num
+        if num in self.all:
+            self.all[num].traceback()
+        else:
+            logging.error("Job #%s not found" % num)
+
+
+def _ipy_job_base():
+    import threading
+
+    class BackgroundJobBase(threading.Thread):
+        """A job's thread: its status, result and (dead) traceback."""
+
+        stat_created, stat_created_c = "Created", 0
+        stat_running, stat_running_c = "Running", 1
+        stat_completed, stat_completed_c = "Completed", 2
+        stat_dead, stat_dead_c = "Dead (Exception), call jobs.traceback() for details", -1
+
+        def _init(self):
+            self.num = None
+            self.status, self.stat_code = self.stat_created, self.stat_created_c
+            self.finished = False
+            self.result = "<BackgroundJob has not completed>"
+            self._tb = None
+            threading.Thread.__init__(self)
+
+        def __str__(self):
+            return self.strform
+
+        def __repr__(self):
+            return "<BackgroundJob #%d: %s>" % (self.num, self.strform)
+
+        def traceback(self):
+            print(self._tb)
+
+        def run(self):
+            try:
+                self.status, self.stat_code = self.stat_running, self.stat_running_c
+                self.result = self.call()
+            except Exception:
+                import traceback
+
+                self.status, self.stat_code = self.stat_dead, self.stat_dead_c
+                self.finished = None
+                self.result = "<BackgroundJob died, call jobs.traceback() for details>"
+                self._tb = traceback.format_exc()
+            else:
+                self.status, self.stat_code = self.stat_completed, self.stat_completed_c
+                self.finished = True
+
+    class BackgroundJobExpr(BackgroundJobBase):
+        """A job that evaluates an expression."""
+
+        def __init__(self, expression, glob=None, loc=None):
+            self.code = compile(expression, "<BackgroundJob compilation>", "eval")
+            self.expression = self.strform = expression
+            self.glob = {} if glob is None else glob
+            self.loc = {} if loc is None else loc
+            self._init()
+
+        def call(self):
+            return eval(self.code, self.glob, self.loc)
+
+    class BackgroundJobFunc(BackgroundJobBase):
+        """A job that calls a function."""
+
+        def __init__(self, func, *args, **kwargs):
+            if not callable(func):
+                raise TypeError("first argument to BackgroundJobFunc must be callable")
+            self.func, self.args, self.kwargs = func, args, kwargs
+            self.strform = str(func)
+            self._init()
+
+        def call(self):
+            return self.func(*self.args, **self.kwargs)
+
+    return BackgroundJobBase, BackgroundJobExpr, BackgroundJobFunc
+
+
+_ipy_job_classes = None
+
+
+def _ipy_jobs():
+    """The job thread classes (Base, Expr, Func), made on first use: no
+    threading import as the kernel starts."""
+    global _ipy_job_classes
+    if _ipy_job_classes is None:
+        _ipy_job_classes = _ipy_job_base()
+        for c in _ipy_job_classes:
+            c.__module__ = "IPython.lib.backgroundjobs"
+    return _ipy_job_classes
+
+
+def _ipy_jobs_attr(name):
+    """The backgroundjobs module's thread classes, by name."""
+    names = ("BackgroundJobBase", "BackgroundJobExpr", "BackgroundJobFunc")
+    if name in names:
+        return _ipy_jobs()[names.index(name)]
+    raise AttributeError("module 'IPython.lib.backgroundjobs' has no attribute %r" % name)
+
+
+_BackgroundJobManager.__name__ = _BackgroundJobManager.__qualname__ = "BackgroundJobManager"
+_BackgroundJobManager.__module__ = "IPython.lib.backgroundjobs"
+
+
 def _ipy_surface(mods):
     """Adds the public surface above to the modules _ipy_modules made."""
     ipy, disp, cdisp = mods["IPython"], mods["IPython.display"], mods["IPython.core.display"]
@@ -4020,7 +4254,9 @@ def _ipy_surface(mods):
         setattr(disp, n, globals()[n])
     lpretty = types.ModuleType("IPython.lib.pretty")
     lpretty.pretty = _ipy_lib_pretty
-    lib.display, lib.pretty = ldisp, lpretty
+    jobs = types.ModuleType("IPython.lib.backgroundjobs")
+    jobs.BackgroundJobManager, jobs.__getattr__ = _BackgroundJobManager, _ipy_jobs_attr
+    lib.display, lib.pretty, lib.backgroundjobs = ldisp, lpretty, jobs
     ipy.lib = lib
     formatters = types.ModuleType("IPython.core.formatters")
     formatters.DisplayFormatter = DisplayFormatter
@@ -4038,7 +4274,7 @@ def _ipy_surface(mods):
     tshell.TerminalInteractiveShell = type("TerminalInteractiveShell", (), {"__module__": "IPython.terminal.interactiveshell"})
     terminal.interactiveshell = tshell
     ipy.terminal = terminal
-    mods.update({"IPython.core.release": release, "IPython.lib": lib, "IPython.lib.display": ldisp, "IPython.lib.pretty": lpretty,
+    mods.update({"IPython.core.release": release, "IPython.lib": lib, "IPython.lib.display": ldisp, "IPython.lib.pretty": lpretty, "IPython.lib.backgroundjobs": jobs,
                  "IPython.core.formatters": formatters, "IPython.core.interactiveshell": ishell,
                  "IPython.terminal": terminal, "IPython.terminal.interactiveshell": tshell})
     return mods
