@@ -3053,7 +3053,7 @@ The magics, each with the first line of its help:
             return None
         data = urllib.parse.urlencode({"title": opts.get("d", "Pasted from IPython"), "syntax": "python", "content": code,
                                        "expiry_days": days}).encode("utf-8")
-        req = urllib.request.Request("https://dpaste.com/api/v2/", headers={"User-Agent": "IPython v9.18.1"})
+        req = urllib.request.Request("https://dpaste.com/api/v2/", headers={"User-Agent": "IPython v" + _IPY_VERSION})
         with urllib.request.urlopen(req, data) as resp:
             return resp.headers.get("Location")
 
@@ -3920,7 +3920,12 @@ class DisplayFormatter:
         return mime, meta
 
 
-DisplayFormatter.__module__ = "IPython.core.formatters"
+for _c in (_IPyFormatter, _IPyPlainFormatter, DisplayFormatter):
+    _c.__module__ = "IPython.core.formatters"
+    for _f in vars(_c).values():
+        if callable(_f) and hasattr(_f, "__module__"):
+            _f.__module__ = "IPython.core.formatters"  # help() names the module
+del _c, _f
 _ipy_display_formatter = None
 
 
