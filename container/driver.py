@@ -425,6 +425,8 @@ _REPR_METHODS = (
     ("_repr_jpeg_", "image/jpeg"),
     ("_repr_latex_", "text/latex"),
     ("_repr_json_", "application/json"),
+    ("_repr_javascript_", "application/javascript"),
+    ("_repr_pdf_", "application/pdf"),
 )
 
 
@@ -504,11 +506,17 @@ def _bundle(value):
         except Exception:
             pass
     for meth, mt in _REPR_METHODS:
-        f = getattr(value, meth, None)
-        if mt in mime or not callable(f):
+        # The shell's formatters: a printer registered for the type comes
+        # first; a disabled formatter gives nothing.
+        printer = _ipy_type_printer(value, mt)
+        if printer is False:
+            mime.pop(mt, None)
+            continue
+        f = printer or getattr(value, meth, None)
+        if (mt in mime and printer is None) or not callable(f):
             continue
         try:
-            data = f()
+            data = f(value) if printer is not None else f()
         except Exception:
             continue
         if isinstance(data, tuple):
@@ -560,19 +568,23 @@ def _run(code_obj, ns):
 
 
 def _run_compiling(tree, fname, flags, ns):
-    """Runs the statements of a cell that parses but does not compile (an
-    await with %autoawait off, a return outside a function) up to the first
-    that does not compile, as IPython compiles and runs a cell's statements
-    one by one."""
+    """Runs the statements of a cell that parses but does not compile as a
+    whole, as IPython compiles and runs a cell's statements one by one: up
+    to the first that does not compile alone (an await with %autoawait
+    off, a return outside a function), False then; True when all ran (a
+    from __future__ import after other statements compiles alone, and its
+    feature holds for the statements after it)."""
     import ast
 
     for node in tree.body:
         try:
-            code = compile(ast.Module([node], []), fname, "exec", flags, dont_inherit=True)
+            code = compile(ast.Module([node], []), fname, "exec", flags | _st.future, dont_inherit=True)
         except SyntaxError:
-            return
+            return False
+        _st.future |= code.co_flags & _FUTURE_FLAGS
         _st.in_cell = True
         _run(code, ns)
+    return True
 
 
 def _cell_end(silent, after_value):
@@ -664,9 +676,11 @@ def _execute(req, ns):
             try:
                 body = compile(tree, fname, "exec", flags, dont_inherit=True)
             except SyntaxError:
-                _run_compiling(tree, fname, flags, ns)
-                raise
-            _st.future |= body.co_flags & _FUTURE_FLAGS
+                if not _run_compiling(tree, fname, flags, ns):
+                    raise
+                body = None  # its statements ran one by one
+            else:
+                _st.future |= body.co_flags & _FUTURE_FLAGS
             flags |= _st.future
             expr = None
             if last is not None:
@@ -674,20 +688,26 @@ def _execute(req, ns):
                     expr = compile(ast.Expression(last.value), fname, "eval", flags, dont_inherit=True)
                 except SyntaxError:
                     _st.in_cell = True
-                    _run(body, ns)  # the statements before it run, as in IPython
+                    if body is not None:
+                        _run(body, ns)  # the statements before it run, as in IPython
                     raise
             _st.in_cell = True
-            _run(body, ns)
+            if body is not None:
+                _run(body, ns)
             value = _run(expr, ns) if expr is not None else None
             raised = False
             if _st.child:
                 return 0
+            # As IPython's display hook: the value is formatted before
+            # Out and _ hold it.
+            mime = None
+            if not silent and value is not None and not _ipy_displays_itself(value):
+                mime = _bundle(value)
             if req.get("count") and value is not None:
                 _ipy_output(ns, int(req["count"]), value)
             if not silent:
                 v = None
-                if value is not None:
-                    mime = _bundle(value)
+                if mime is not None:
                     v = {"text": mime["text/plain"], "mime": mime}
                     _ipy_history_output({"output_type": "execute_result", "data": dict(mime)})
                 _cell_end(silent, True)

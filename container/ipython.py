@@ -477,11 +477,15 @@ def display(*objs, include=None, exclude=None, metadata=None, transient=None, di
         display_id = transient["display_id"]
     update = kwargs.get("update", False)
     for obj in objs:
+        if not raw and _ipy_displays_itself(obj):
+            continue
         mime, meta = _display_bundle(obj, raw)
         if include:
             mime = {k: v for k, v in mime.items() if k in include}
         if exclude:
             mime = {k: v for k, v in mime.items() if k not in exclude}
+        if not mime:
+            continue  # as IPython: nothing to show, no output
         if metadata:
             meta.update(metadata)
         _publish(mime, meta, display_id, update)
@@ -531,6 +535,8 @@ class DisplayObject:
     _mime = "text/plain"
 
     def __init__(self, data=None, url=None, filename=None, metadata=None):
+        if data is not None and isinstance(data, str) and data.startswith("http") and url is None:
+            url, data = data, None
         if data is not None and isinstance(data, str) and filename is None and url is None and _ipy_os.path.isfile(data) and len(data) < 4096 and "\n" not in data:
             filename, data = data, None
         self.data, self.url, self.filename, self.metadata = data, url, filename, metadata or {}
@@ -538,8 +544,18 @@ class DisplayObject:
             mode = "rb" if self._binary else "r"
             with open(filename, mode) as f:
                 self.data = f.read()
+        elif url is not None and data is None and self._fetches():
+            # As IPython's reload(): the URL's content becomes the data.
+            self.data = _ipy_fetch(url)
+            if not self._binary:
+                self.data = self.data.decode("utf-8", "replace")
 
     _binary = False
+
+    def _fetches(self):
+        """Whether a URL's content becomes the data (Image and Audio: when
+        embedded)."""
+        return getattr(self, "embed", True)
 
     def __repr__(self):
         return "<%s.%s object>" % (self.__class__.__module__, self.__class__.__name__)
@@ -623,10 +639,19 @@ class Image(DisplayObject):
             format = "jpeg" if name.endswith((".jpg", ".jpeg")) else "gif" if name.endswith(".gif") else "png"
         self.format = "jpeg" if format == "jpg" else format
         self._mime = "image/" + self.format
-        super().__init__(data, url, filename, metadata)
+        self.embed = embed if embed is not None else url is None
         self.width, self.height = width, height
+        self.unconfined, self.alt = kwargs.get("unconfined", False), kwargs.get("alt")
+        super().__init__(data, url, filename, metadata)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        if not self.embed:
+            import html
+
+            attrs = "".join([' width="%d"' % self.width if self.width else "", ' height="%d"' % self.height if self.height else "",
+                             ' class="unconfined"' if self.unconfined else "", ' alt="%s"' % html.escape(self.alt) if self.alt else ""])
+            src = self.url if self.url is not None else self.filename
+            return {"text/html": '<img src="%s"%s/>' % (html.escape(src or ""), attrs)}
         if self.data is None:
             return {}
         meta = dict(self.metadata)
@@ -3036,7 +3061,7 @@ The magics, each with the first line of its help:
             return None
         data = urllib.parse.urlencode({"title": opts.get("d", "Pasted from IPython"), "syntax": "python", "content": code,
                                        "expiry_days": days}).encode("utf-8")
-        req = urllib.request.Request("https://dpaste.com/api/v2/", headers={"User-Agent": "IPython v9.18.1"})
+        req = urllib.request.Request("https://dpaste.com/api/v2/", headers={"User-Agent": "IPython v" + _IPY_VERSION})
         with urllib.request.urlopen(req, data) as resp:
             return resp.headers.get("Location")
 
@@ -3599,6 +3624,952 @@ class TimeitResult:
         return "<TimeitResult : " + str(self) + ">"
 
 
+# -- IPython's public surface: version, display_* functions, more display
+# objects, the shell's display formatter ------------------------------------
+
+_IPY_VERSION_INFO = (9, 18, 1, "")
+_IPY_VERSION = "9.18.1"
+
+
+def _display_mimetype(mimetype, objs, raw=False, metadata=None):
+    """display_png() and the like: only the one MIME type of each object,
+    or (raw=True) the objects are that type's data."""
+    if metadata:
+        metadata = {mimetype: metadata}
+    if raw:
+        objs = [{mimetype: o} for o in objs]
+    display(*objs, raw=raw, metadata=metadata, include=[mimetype])
+
+
+def _display_function(mimetype, name):
+    def f(*objs, **kwargs):
+        _display_mimetype(mimetype, objs, kwargs.get("raw", False), kwargs.get("metadata"))
+
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = "IPython.core.display"
+    f.__doc__ = "Displays the %s representation of the objects (raw=True: the objects are that data)." % mimetype
+    return f
+
+
+_IPY_DISPLAY_FUNCTIONS = {
+    "display_pretty": "text/plain", "display_html": "text/html", "display_markdown": "text/markdown",
+    "display_svg": "image/svg+xml", "display_png": "image/png", "display_jpeg": "image/jpeg",
+    "display_webp": "image/webp", "display_latex": "text/latex", "display_json": "application/json",
+    "display_javascript": "application/javascript", "display_pdf": "application/pdf",
+}
+for _n, _m in _IPY_DISPLAY_FUNCTIONS.items():
+    globals()[_n] = _display_function(_m, _n)
+del _n, _m
+
+
+class Math(TextDisplayObject):
+    """LaTeX math, shown in display style."""
+
+    _mime = "text/latex"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        if self.data is None:
+            return {}
+        s = "$\\displaystyle %s$" % str(self.data).strip("$")
+        return ({self._mime: s}, {self._mime: dict(self.metadata)}) if self.metadata else {self._mime: s}
+
+
+class ProgressBar(DisplayObject):
+    """A progress bar that updates its own display: iterate over it, or
+    set its progress."""
+
+    def __init__(self, total):
+        self.total, self._progress = total, 0
+        self.html_width, self.text_width = "60ex", 60
+        self.data, self.url, self.filename, self.metadata = None, None, None, {}
+        self._display_id = _ipy_os.urandom(8).hex()
+
+    def __repr__(self):
+        done = self._progress / self.total if self.total else 0
+        bar = "=" * int(done * self.text_width)
+        return "[%s%s] %s/%s" % (bar, " " * (self.text_width - len(bar)), self._progress, self.total)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/html": "<progress style='width:%s' max='%s' value='%s'></progress>" % (self.html_width, self.total, self._progress)}
+
+    def display(self):
+        display(self, display_id=self._display_id)
+
+    def update(self):
+        display(self, display_id=self._display_id, update=True)
+
+    @property
+    def progress(self):
+        return self._progress
+
+    @progress.setter
+    def progress(self, value):
+        self._progress = value
+        self.update()
+
+    def __iter__(self):
+        self.display()
+        self._progress = -1
+        return self
+
+    def __next__(self):
+        self.progress += 1
+        if self._progress < self.total:
+            return self._progress
+        raise StopIteration()
+
+
+def _ipy_fetch(url):
+    """A URL's content, as a display object loads it (offline: urllib's
+    URLError, as IPython raises it)."""
+    import urllib.request
+
+    with urllib.request.urlopen(url) as r:
+        return r.read()
+
+
+class IFrame:
+    """An <iframe> of a page (text/html)."""
+
+    _iframe = ('\n        <iframe\n            width="{width}"\n            height="{height}"\n            src="{src}{params}"\n'
+               '            frameborder="0"\n            allowfullscreen\n            referrerpolicy="strict-origin-when-cross-origin"\n'
+               '            {extras}\n        ></iframe>\n        ')
+
+    def __init__(self, src, width, height, extras=None, **kwargs):
+        self.src, self.width, self.height = src, width, height
+        self.extras = list(extras or [])
+        self.params = kwargs
+
+    def _params(self):
+        if not self.params:
+            return ""
+        import urllib.parse
+
+        return "?" + urllib.parse.urlencode(self.params)
+
+    def _repr_html_(self):
+        import html
+
+        return self._iframe.format(src=html.escape(str(self.src)), width=html.escape(str(self.width)), height=html.escape(str(self.height)),
+                                   params=self._params(), extras=" ".join(self.extras))
+
+
+class YouTubeVideo(IFrame):
+    """A YouTube video's player in an <iframe>."""
+
+    def __init__(self, id, width=400, height=300, allow_autoplay=False, **kwargs):
+        self.id = id
+        src = "https://www.youtube.com/embed/{0}".format(id)
+        if allow_autoplay:
+            kwargs.update(autoplay=1)
+            extras = ['allow="autoplay"']
+        else:
+            extras = []
+        super().__init__(src, width, height, extras, **kwargs)
+
+    def _repr_jpeg_(self):
+        return _ipy_fetch("https://img.youtube.com/vi/{id}/hqdefault.jpg".format(id=self.id))
+
+
+class VimeoVideo(IFrame):
+    def __init__(self, id, width=400, height=300, **kwargs):
+        super().__init__("https://player.vimeo.com/video/{0}".format(id), width, height, **kwargs)
+
+
+class FileLink:
+    """A link to a file below the working directory (text/html), its
+    absolute path as text/plain."""
+
+    _link = "<a href='%s' target='_blank'>%s</a>"
+
+    def __init__(self, path, url_prefix="", result_html_prefix="", result_html_suffix="<br>"):
+        if _ipy_os.path.isdir(path):
+            raise ValueError("Cannot display a directory using FileLink. Use FileLinks to display '%s'." % path)
+        self.path = _ipy_os.fsdecode(path)
+        self.url_prefix, self.result_html_prefix, self.result_html_suffix = url_prefix, result_html_prefix, result_html_suffix
+
+    def _format_path(self):
+        import html
+
+        return "".join([self.result_html_prefix, self._link % (self.url_prefix + html.escape(self.path), html.escape(self.path, quote=False)),
+                        self.result_html_suffix])
+
+    def _repr_html_(self):
+        if not _ipy_os.path.exists(self.path):
+            return ("Path (<tt>%s</tt>) doesn't exist. It may still be in the process of being generated, "
+                    "or you may have the incorrect path." % self.path)
+        return self._format_path()
+
+    def __repr__(self):
+        return _ipy_os.path.abspath(self.path)
+
+
+class FileLinks(FileLink):
+    """Links to the files of a directory and (recursive) its subdirectories:
+    text/html, and their names as text/plain."""
+
+    def __init__(self, path, url_prefix="", included_suffixes=None, result_html_prefix="", result_html_suffix="<br>",
+                 notebook_display_formatter=None, terminal_display_formatter=None, recursive=True):
+        if _ipy_os.path.isfile(path):
+            raise ValueError("Cannot display a file using FileLinks. Use FileLink to display '%s'." % path)
+        self.included_suffixes = included_suffixes
+        self.path = _ipy_os.fsdecode(path).rstrip("/")
+        self.url_prefix, self.result_html_prefix, self.result_html_suffix = url_prefix, result_html_prefix, result_html_suffix
+        self.notebook_display_formatter = notebook_display_formatter or self._lines(True)
+        self.terminal_display_formatter = terminal_display_formatter or self._lines(False)
+        self.recursive = recursive
+
+    def _lines(self, html_out):
+        """A formatter f(dirname, fnames, included_suffixes): a folder's
+        line, then one for each of its files shown."""
+        import html
+
+        esc = html.escape if html_out else str
+        pre, post = (self.result_html_prefix, self.result_html_suffix) if html_out else ("", "")
+
+        def f(dirname, fnames, included_suffixes=None):
+            shown = [n for n in fnames if _ipy_os.path.isfile(_ipy_os.path.join(dirname, n))
+                     and (included_suffixes is None or _ipy_os.path.splitext(n)[1] in included_suffixes)]
+            if not shown:
+                return []
+            out = [pre + esc(dirname) + "/" + post]
+            for n in shown:
+                if html_out:
+                    fp = self.url_prefix + "%s/%s" % (esc(dirname), esc(n))
+                    out.append(pre + "&nbsp;&nbsp;" + self._link % (fp.replace("\\", "/") if _ipy_os.sep == "\\" else fp, esc(n)) + post)
+                else:
+                    out.append("  " + n)
+            return out
+
+        return f
+
+    def _walked(self):
+        walked = list(_ipy_os.walk(self.path)) if self.recursive else [next(_ipy_os.walk(self.path))]
+        walked.sort()
+        return walked
+
+    def _format_path(self):
+        lines = []
+        for dirname, _, fnames in self._walked():
+            lines += self.notebook_display_formatter(dirname, fnames, self.included_suffixes)
+        return "\n".join(lines)
+
+    def __repr__(self):
+        lines = []
+        for dirname, _, fnames in self._walked():
+            lines += self.terminal_display_formatter(dirname, fnames, self.included_suffixes)
+        return "\n".join(lines)
+
+
+class Audio(DisplayObject):
+    """An <audio> element: a file's, a URL's, or samples' sound (embedded
+    as a data URL), or a link to a URL (embed=False)."""
+
+    _binary = True
+
+    def __init__(self, data=None, filename=None, url=None, embed=None, rate=None, autoplay=False, normalize=True, *, element_id=None):
+        if filename is None and url is None and data is None:
+            raise ValueError("No audio data found. Expecting filename, url, or data.")
+        if embed is False and url is None:
+            raise ValueError("No url found. Expecting url when embed=False")
+        self.embed = not (url is not None and embed is not True)
+        self.autoplay, self.element_id = autoplay, element_id
+        super().__init__(data=data, url=url, filename=filename)
+        import mimetypes
+
+        if self.filename is not None:
+            self.mimetype = mimetypes.guess_type(self.filename)[0]
+        elif self.url is not None:
+            self.mimetype = mimetypes.guess_type(self.url)[0]
+        else:
+            self.mimetype = "audio/wav"
+        if self.data is not None and not isinstance(self.data, bytes):
+            if rate is None:
+                raise ValueError("rate must be specified when data is a numpy array or list of audio samples.")
+            self.data = Audio._make_wav(data, rate, normalize)
+
+    @staticmethod
+    def _make_wav(data, rate, normalize):
+        """16-bit PCM WAV bytes of the samples (rows are channels)."""
+        import io
+        import wave
+
+        try:
+            import numpy as np
+        except ImportError:
+            np = None
+        if np is not None:
+            a = np.array(data, dtype=float)
+            if a.ndim not in (1, 2):
+                raise ValueError("Array audio input must be a 1D or 2D array")
+            nchan = 1 if a.ndim == 1 else a.shape[0]
+            if a.ndim == 2:
+                a = a.T.ravel()
+            peak = float(np.max(np.abs(a)))
+            frames = (a / Audio._scale(peak, normalize) * 32767).astype("<h").tobytes()
+        else:
+            import array
+
+            samples = array.array("f", data)
+            peak = float(max(abs(x) for x in samples))
+            scale = Audio._scale(peak, normalize)
+            out = array.array("h", [int(x / scale * 32767) for x in samples])
+            if _ipy_sys.byteorder == "big":
+                out.byteswap()
+            nchan, frames = 1, out.tobytes()
+        buf = io.BytesIO()
+        w = wave.open(buf, mode="wb")
+        w.setnchannels(nchan)
+        w.setframerate(rate)
+        w.setsampwidth(2)
+        w.setcomptype("NONE", "NONE")
+        w.writeframes(frames)
+        value = buf.getvalue()
+        w.close()
+        return value
+
+    @staticmethod
+    def _scale(peak, normalize):
+        if not normalize and peak > 1:
+            raise ValueError("Audio data must be between -1 and 1 when normalize=False.")
+        return peak if normalize else 1
+
+    def _src(self):
+        import html
+
+        if self.embed and self.data is not None:
+            import base64
+
+            return "data:%s;base64,%s" % (self.mimetype, base64.b64encode(self.data).decode("ascii"))
+        if self.url is not None:
+            return html.escape(self.url)
+        return ""
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        import html
+
+        eid = 'id="%s"' % html.escape(self.element_id) if self.element_id else ""
+        play = 'autoplay="autoplay"' if self.autoplay else ""
+        return {"text/html": ("\n                <audio %s controls=\"controls\" %s>\n                    <source src=\"%s\" type=\"%s\" />\n"
+                              "                    Your browser does not support the audio element.\n                </audio>\n              ")
+                % (eid, play, self._src(), self.mimetype)}
+
+
+class Video(DisplayObject):
+    """A <video> element: a link to a URL or file, or (embed=True) its
+    data in a data URL."""
+
+    def __init__(self, data=None, url=None, filename=None, embed=False, mimetype=None, width=None, height=None, html_attributes="controls"):
+        if url is None and isinstance(data, str) and data.startswith(("http:", "https:")):
+            url, data = data, None
+        elif data is not None and _ipy_os.path.exists(str(data)):
+            filename, data = str(data), None
+        if data and not embed:
+            raise ValueError("To embed videos, you must pass embed=True (this may make your notebook files huge)\nConsider passing Video(url='...')")
+        self.mimetype, self.embed, self.width, self.height, self.html_attributes = mimetype, embed, width, height, html_attributes
+        self.data, self.url, self.filename, self.metadata = data, url, filename, {}
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        size = (' width="%d"' % self.width if self.width else "", ' height="%d"' % self.height if self.height else "")
+        if not self.embed:
+            import html
+
+            src = self.url if self.url is not None else self.filename
+            return {"text/html": '<video src="%s" %s %s %s>\n      Your browser does not support the <code>video</code> element.\n    </video>'
+                    % (html.escape(src or ""), self.html_attributes, size[0], size[1])}
+        mimetype, video = self.mimetype, self.data
+        if self.filename is not None:
+            if not mimetype:
+                import mimetypes
+
+                mimetype = mimetypes.guess_type(self.filename)[0]
+            with open(self.filename, "rb") as f:
+                video = f.read()
+        if not isinstance(video, str):
+            import base64
+
+            video = base64.b64encode(video).decode("ascii")
+        return {"text/html": '<video %s %s %s>\n <source src="data:%s;base64,%s" type="%s">\n Your browser does not support the video tag.\n </video>'
+                % (self.html_attributes, size[0], size[1], mimetype, video, mimetype)}
+
+
+class GeoJSON(JSON):
+    """GeoJSON data, shown by front ends that have a map view."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+    def _ipython_display_(self):
+        display({"application/geo+json": self.data, "text/plain": "<IPython.display.GeoJSON object>"},
+                metadata={"application/geo+json": self.metadata}, raw=True)
+
+
+def _ipy_displays_itself(obj):
+    """As IPython's display formatter: an object with _ipython_display_
+    shows itself (and no bundle of it is made)."""
+    if isinstance(obj, type):
+        return False
+    try:
+        method = getattr(obj, "_ipython_display_", None)
+    except Exception:
+        return False
+    if not callable(method):
+        return False
+    method()
+    return True
+
+
+class _IPyFormatter:
+    """One MIME type's formatter of IPython's display formatter: a printer
+    registered for an object's class (for_type, or for_type_by_name by
+    module and name) comes before the object's _repr_*_ method."""
+
+    format_type = ""
+    print_method = ""
+
+    def __init__(self):
+        self.enabled = True
+        self.type_printers = {}
+        self.deferred_printers = {}
+        self.singleton_printers = {}
+
+    def __call__(self, obj):
+        if not self.enabled:
+            return None
+        try:
+            printer = self.lookup(obj)
+        except KeyError:
+            pass
+        else:
+            return printer(obj)
+        if isinstance(obj, type):
+            return None
+        method = getattr(obj, self.print_method, None)
+        return method() if callable(method) else None
+
+    def __contains__(self, typ):
+        try:
+            self.lookup_by_type(typ)
+        except KeyError:
+            return False
+        return True
+
+    def lookup(self, obj):
+        if id(obj) in self.singleton_printers:
+            return self.singleton_printers[id(obj)]
+        return self.lookup_by_type(getattr(obj, "__class__", None) or type(obj))
+
+    def lookup_by_type(self, typ):
+        if isinstance(typ, str):
+            key = tuple(typ.rsplit(".", 1))
+            if key in self.deferred_printers:
+                return self.deferred_printers[key]
+            for cls in self.type_printers:
+                if (getattr(cls, "__module__", None), getattr(cls, "__name__", None)) == key:
+                    return self.type_printers[cls]
+            raise KeyError("No registered printer for {0!r}".format(typ))
+        for cls in getattr(typ, "__mro__", None) or (typ,):
+            if cls in self.type_printers:
+                return self.type_printers[cls]
+            key = (getattr(cls, "__module__", None), getattr(cls, "__name__", None))
+            if key in self.deferred_printers:
+                # As IPython: found once, it becomes a printer by class.
+                self.type_printers[cls] = self.deferred_printers.pop(key)
+                return self.type_printers[cls]
+        raise KeyError("No registered printer for {0!r}".format(typ))
+
+    def for_type(self, typ, func=None):
+        """Add a format function for a given type; returns the one it had."""
+        if isinstance(typ, str):
+            module, name = typ.rsplit(".", 1)
+            return self.for_type_by_name(module, name, func)
+        try:
+            old = self.lookup_by_type(typ)
+        except KeyError:
+            old = None
+        if func is not None:
+            self.type_printers[typ] = func
+        return old
+
+    def for_type_by_name(self, type_module, type_name, func=None):
+        """Add a format function for a type named by its module and name;
+        returns the one it had."""
+        key = (type_module, type_name)
+        try:
+            old = self.lookup_by_type("%s.%s" % key)
+        except KeyError:
+            old = None
+        if func is not None:
+            self.deferred_printers[key] = func
+        return old
+
+    def pop(self, typ, default=KeyError):
+        """Removes the printer of a type (or 'module.name'), returning it."""
+        if isinstance(typ, str):
+            key = tuple(typ.rsplit(".", 1))
+            found = self.deferred_printers.pop(key, None)
+            if found is None:
+                for cls in list(self.type_printers):
+                    if (getattr(cls, "__module__", None), getattr(cls, "__name__", None)) == key:
+                        found = self.type_printers.pop(cls)
+        else:
+            found = self.type_printers.pop(typ, None)
+            if found is None:
+                found = self.deferred_printers.pop((getattr(typ, "__module__", None), getattr(typ, "__name__", None)), None)
+        if found is None:
+            if default is KeyError:
+                raise KeyError("No registered value for {0!r}".format(typ))
+            return default
+        return found
+
+
+class _IPyPlainFormatter(_IPyFormatter):
+    """text/plain: the pretty printer, whose printers by class these are."""
+
+    format_type = "text/plain"
+    print_method = "_repr_pretty_"
+
+    def __init__(self):
+        super().__init__()
+        self.type_printers = _PP_USER
+        self.deferred_printers = _PP_USER_BY_NAME
+
+    @property
+    def pprint(self):
+        return _ipy_state["pprint"]
+
+    @pprint.setter
+    def pprint(self, value):
+        _ipy_state["pprint"] = bool(value)
+
+    def lookup_by_type(self, typ):
+        try:
+            return super().lookup_by_type(typ)
+        except KeyError:
+            if isinstance(typ, str):
+                raise
+            for cls in getattr(typ, "__mro__", None) or (typ,):
+                f = _pp_printers().get(cls)
+                if f is not None:
+                    return lambda obj, p, cycle, f=f: f(p, obj, cycle)
+            raise
+
+    def __call__(self, obj):
+        if not self.enabled:
+            return None
+        return _pretty_text(obj, _ipy_state["precision"]) if _ipy_state["pprint"] else repr(obj)
+
+
+_IPY_FORMATTER_TYPES = (
+    ("PlainTextFormatter", "text/plain", "_repr_pretty_"),
+    ("HTMLFormatter", "text/html", "_repr_html_"),
+    ("MarkdownFormatter", "text/markdown", "_repr_markdown_"),
+    ("SVGFormatter", "image/svg+xml", "_repr_svg_"),
+    ("PNGFormatter", "image/png", "_repr_png_"),
+    ("PDFFormatter", "application/pdf", "_repr_pdf_"),
+    ("JPEGFormatter", "image/jpeg", "_repr_jpeg_"),
+    ("LatexFormatter", "text/latex", "_repr_latex_"),
+    ("JSONFormatter", "application/json", "_repr_json_"),
+    ("JavascriptFormatter", "application/javascript", "_repr_javascript_"),
+)
+
+
+class DisplayFormatter:
+    """get_ipython().display_formatter: the formatters by MIME type."""
+
+    def __init__(self):
+        self.formatters = {}
+        for name, mt, meth in _IPY_FORMATTER_TYPES:
+            base = _IPyPlainFormatter if mt == "text/plain" else _IPyFormatter
+            cls = type(name, (base,), {"format_type": mt, "print_method": meth, "__module__": "IPython.core.formatters"})
+            self.formatters[mt] = cls()
+
+    @property
+    def active_types(self):
+        return [k for k, f in self.formatters.items() if f.enabled]
+
+    @property
+    def plain_text_only(self):
+        return _ipy_state["plain_only"]
+
+    def format_types(self):
+        return list(self.formatters)
+
+    def format(self, obj, include=None, exclude=None):
+        """The object's MIME bundle and metadata, as display() shows it."""
+        mime, meta = _display_bundle(obj, False)
+        if include:
+            mime = {k: v for k, v in mime.items() if k in include}
+        if exclude:
+            mime = {k: v for k, v in mime.items() if k not in exclude}
+        return mime, meta
+
+
+for _c in (_IPyFormatter, _IPyPlainFormatter, DisplayFormatter):
+    _c.__module__ = "IPython.core.formatters"
+    for _f in vars(_c).values():
+        if callable(_f) and hasattr(_f, "__module__"):
+            _f.__module__ = "IPython.core.formatters"  # help() names the module
+del _c, _f
+_ipy_display_formatter = None
+
+
+def _ipy_formatter():
+    global _ipy_display_formatter
+    if _ipy_display_formatter is None:
+        _ipy_display_formatter = DisplayFormatter()
+    return _ipy_display_formatter
+
+
+def _ipy_type_printer(value, mimetype):
+    """The printer the shell's formatter for mimetype has for the value's
+    class; False when that formatter is disabled; None without either."""
+    if _ipy_display_formatter is None:
+        return None
+    f = _ipy_display_formatter.formatters.get(mimetype)
+    if f is None:
+        return None
+    if not f.enabled:
+        return False
+    try:
+        return f.lookup(value)
+    except KeyError:
+        return None
+    except Exception:
+        return None
+
+
+_IPyShell.display_formatter = property(lambda self: _ipy_formatter())
+_IPyShell.colors = property(lambda self: _ipy_state["colors"])
+
+
+def print_figure(fig, fmt="png", bbox_inches="tight", base64=False, **kwargs):
+    """A figure's image data: bytes (fmt='svg': text; base64=True: base64
+    text), nothing for an empty figure."""
+    import io
+
+    if not fig.axes and not fig.lines:
+        return None
+    dpi = fig.dpi
+    if fmt == "retina":
+        dpi, fmt = dpi * 2, "png"
+    kw = {"format": fmt, "facecolor": fig.get_facecolor(), "edgecolor": fig.get_edgecolor(), "dpi": dpi, "bbox_inches": bbox_inches}
+    kw.update(kwargs)
+    if fig.canvas is None:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        FigureCanvasBase(fig)
+    buf = io.BytesIO()
+    fig.canvas.print_figure(buf, **kw)
+    data = buf.getvalue()
+    if fmt == "svg":
+        return data.decode("utf-8")
+    if base64:
+        import base64 as b64
+
+        return b64.b64encode(data).decode("ascii")
+    return data
+
+
+def _ipy_lib_pretty(obj, verbose=False, max_width=79, newline="\n", max_seq_length=1000):
+    """IPython.lib.pretty.pretty: the pretty text, without the printers
+    the shell's formatter was given."""
+    return _pretty_text(obj, None, user=False)
+
+
+for _c in (Math, ProgressBar, Video, GeoJSON):
+    _c.__module__ = "IPython.core.display"
+for _c in (Audio, IFrame, YouTubeVideo, VimeoVideo, FileLink, FileLinks):
+    _c.__module__ = "IPython.lib.display"
+print_figure.__module__ = "IPython.core.pylabtools"
+_ipy_lib_pretty.__name__ = _ipy_lib_pretty.__qualname__ = "pretty"
+_ipy_lib_pretty.__module__ = "IPython.lib.pretty"
+del _c
+
+
+class _BackgroundJobManager:
+    """IPython.lib.backgroundjobs' manager: jobs (functions or expressions)
+    in threads, their status by group, results and tracebacks."""
+
+    def __init__(self):
+        self._running, self._completed, self._dead, self.all = [], [], [], {}
+        self._comp_report, self._dead_report = [], []
+        self._current_job_id = 0
+
+    def _groups(self):
+        for job in list(self._running):
+            if job.stat_code == _ipy_jobs()[0].stat_completed_c:
+                self._running.remove(job)
+                self._completed.append(job)
+                self._comp_report.append(job)
+            elif job.stat_code == _ipy_jobs()[0].stat_dead_c:
+                self._running.remove(job)
+                self._dead.append(job)
+                self._dead_report.append(job)
+
+    @property
+    def running(self):
+        self._groups()
+        return self._running
+
+    @property
+    def completed(self):
+        self._groups()
+        return self._completed
+
+    @property
+    def dead(self):
+        self._groups()
+        return self._dead
+
+    def new(self, func_or_exp, *args, **kwargs):
+        if callable(func_or_exp):
+            job = _ipy_jobs()[2](func_or_exp, *args, **kwargs.get("kw", {}))
+        elif isinstance(func_or_exp, str):
+            if not args:
+                frame = _ipy_sys._getframe(1)
+                glob, loc = frame.f_globals, frame.f_locals
+            elif len(args) == 1:
+                glob = loc = args[0]
+            elif len(args) == 2:
+                glob, loc = args
+            else:
+                raise ValueError("Expression jobs take at most 2 args (globals,locals)")
+            job = _ipy_jobs()[1](func_or_exp, glob, loc)
+        else:
+            raise TypeError("invalid args for new job")
+        if kwargs.get("daemon", False):
+            job.daemon = True
+        job.num = self._current_job_id
+        self._current_job_id += 1
+        self.running.append(job)
+        self.all[job.num] = job
+        job.start()
+        return job
+
+    def __getitem__(self, job_key):
+        return self.all[job_key if isinstance(job_key, int) else job_key.num]
+
+    def __call__(self):
+        return self.status()
+
+    def _report(self, group, name):
+        if group:
+            print("%s jobs:" % name)
+            for job in group:
+                print("{} : {}".format(job.num, job))
+            print()
+            return True
+        return False
+
+    def status(self, verbose=0):
+        """Prints the running, completed and dead jobs."""
+        self._groups()
+        self._report(self._running, "Running")
+        self._report(self._completed, "Completed")
+        self._report(self._dead, "Dead")
+        self._comp_report[:] = []
+        self._dead_report[:] = []
+
+    def remove(self, num):
+        """Removes a finished job."""
+        import logging
+
+        job = self.all.get(num)
+        if job is None:
+            logging.error("Job #%s not found" % num)
+        elif job.stat_code == _ipy_jobs()[0].stat_running_c:
+            logging.error("Job #%s is still running, it can not be removed." % num)
+        elif job.stat_code == _ipy_jobs()[0].stat_completed_c:
+            self.completed.remove(job)
+        elif job.stat_code == _ipy_jobs()[0].stat_dead_c:
+            self.dead.remove(job)
+
+    def flush(self):
+        """Forgets the finished jobs."""
+        for job in self.completed + self.dead:
+            del self.all[job.num]
+        flushed = False
+        for group, name in ((self._completed, "Completed"), (self._dead, "Dead")):
+            if group:
+                print("Flushing {} {} job{}.".format(len(group), name, "" if len(group) == 1 else "s"))
+                group[:] = []
+                flushed = True
+        if not flushed:
+            print("No jobs to flush.")
+
+    def result(self, num):
+        import logging
+
+        try:
+            return self.all[num].result
+        except KeyError:
+            logging.error("Job #%s not found" % num)
+
+    def traceback(self, job=None):
+        """Prints the traceback of a dead job, or of each."""
+        import logging
+
+        if job is None:
+            for dead in self.dead:
+                print("Traceback for: %r" % dead)
+                dead.traceback()
+                print()
+            return
+        num = job if isinstance(job, int) else job.num
+        if num in self.all:
+            self.all[num].traceback()
+        else:
+            logging.error("Job #%s not found" % num)
+
+
+def _ipy_job_base():
+    import threading
+
+    class BackgroundJobBase(threading.Thread):
+        """A job's thread: its status, result and (dead) traceback."""
+
+        stat_created, stat_created_c = "Created", 0
+        stat_running, stat_running_c = "Running", 1
+        stat_completed, stat_completed_c = "Completed", 2
+        stat_dead, stat_dead_c = "Dead (Exception), call jobs.traceback() for details", -1
+
+        def _init(self):
+            self.num = None
+            self.status, self.stat_code = self.stat_created, self.stat_created_c
+            self.finished = False
+            self.result = "<BackgroundJob has not completed>"
+            self._tb = None
+            threading.Thread.__init__(self)
+
+        def __str__(self):
+            return self.strform
+
+        def __repr__(self):
+            return "<BackgroundJob #%d: %s>" % (self.num, self.strform)
+
+        def traceback(self):
+            print(self._tb)
+
+        def run(self):
+            try:
+                self.status, self.stat_code = self.stat_running, self.stat_running_c
+                self.result = self.call()
+            except Exception:
+                import traceback
+
+                self.status, self.stat_code = self.stat_dead, self.stat_dead_c
+                self.finished = None
+                self.result = "<BackgroundJob died, call jobs.traceback() for details>"
+                self._tb = traceback.format_exc()
+            else:
+                self.status, self.stat_code = self.stat_completed, self.stat_completed_c
+                self.finished = True
+
+    class BackgroundJobExpr(BackgroundJobBase):
+        """A job that evaluates an expression."""
+
+        def __init__(self, expression, glob=None, loc=None):
+            self.code = compile(expression, "<BackgroundJob compilation>", "eval")
+            self.expression = self.strform = expression
+            self.glob = {} if glob is None else glob
+            self.loc = {} if loc is None else loc
+            self._init()
+
+        def call(self):
+            return eval(self.code, self.glob, self.loc)
+
+    class BackgroundJobFunc(BackgroundJobBase):
+        """A job that calls a function."""
+
+        def __init__(self, func, *args, **kwargs):
+            if not callable(func):
+                raise TypeError("first argument to BackgroundJobFunc must be callable")
+            self.func, self.args, self.kwargs = func, args, kwargs
+            self.strform = str(func)
+            self._init()
+
+        def call(self):
+            return self.func(*self.args, **self.kwargs)
+
+    return BackgroundJobBase, BackgroundJobExpr, BackgroundJobFunc
+
+
+_ipy_job_classes = None
+
+
+def _ipy_jobs():
+    """The job thread classes (Base, Expr, Func), made on first use: no
+    threading import as the kernel starts."""
+    global _ipy_job_classes
+    if _ipy_job_classes is None:
+        _ipy_job_classes = _ipy_job_base()
+        for c in _ipy_job_classes:
+            c.__module__ = "IPython.lib.backgroundjobs"
+    return _ipy_job_classes
+
+
+def _ipy_jobs_attr(name):
+    """The backgroundjobs module's thread classes, by name."""
+    names = ("BackgroundJobBase", "BackgroundJobExpr", "BackgroundJobFunc")
+    if name in names:
+        return _ipy_jobs()[names.index(name)]
+    raise AttributeError("module 'IPython.lib.backgroundjobs' has no attribute %r" % name)
+
+
+_BackgroundJobManager.__name__ = _BackgroundJobManager.__qualname__ = "BackgroundJobManager"
+_BackgroundJobManager.__module__ = "IPython.lib.backgroundjobs"
+
+
+def _ipy_surface(mods):
+    """Adds the public surface above to the modules _ipy_modules made."""
+    ipy, disp, cdisp = mods["IPython"], mods["IPython.display"], mods["IPython.core.display"]
+    ipy.__version__, ipy.version_info = _IPY_VERSION, _IPY_VERSION_INFO
+    core = mods["IPython.core"]
+    release = types.ModuleType("IPython.core.release")
+    release.version, release.version_info = _IPY_VERSION, _IPY_VERSION_INFO
+    release._version_major, release._version_minor, release._version_patch = _IPY_VERSION_INFO[:3]
+    core.release = release
+    for n in _IPY_DISPLAY_FUNCTIONS:
+        setattr(disp, n, globals()[n])
+        setattr(cdisp, n, globals()[n])
+    for n in ("Math", "ProgressBar", "Video", "GeoJSON"):
+        setattr(disp, n, globals()[n])
+        setattr(cdisp, n, globals()[n])
+    lib = types.ModuleType("IPython.lib")
+    lib.__path__ = []
+    ldisp = types.ModuleType("IPython.lib.display")
+    for n in ("Audio", "IFrame", "YouTubeVideo", "VimeoVideo", "FileLink", "FileLinks", "Code"):
+        setattr(ldisp, n, globals()[n])
+        setattr(disp, n, globals()[n])
+    lpretty = types.ModuleType("IPython.lib.pretty")
+    lpretty.pretty = _ipy_lib_pretty
+    jobs = types.ModuleType("IPython.lib.backgroundjobs")
+    jobs.BackgroundJobManager, jobs.__getattr__ = _BackgroundJobManager, _ipy_jobs_attr
+    lib.display, lib.pretty, lib.backgroundjobs = ldisp, lpretty, jobs
+    ipy.lib = lib
+    formatters = types.ModuleType("IPython.core.formatters")
+    formatters.DisplayFormatter = DisplayFormatter
+    for name, mt, _ in _IPY_FORMATTER_TYPES:
+        setattr(formatters, name, type(_ipy_formatter().formatters[mt]))
+    core.formatters = formatters
+    mods["IPython.core.pylabtools"].print_figure = print_figure
+    # sympy's init_printing tells a notebook from a terminal by these classes.
+    ishell = types.ModuleType("IPython.core.interactiveshell")
+    ishell.InteractiveShell = _IPyShell
+    core.interactiveshell = ishell
+    terminal = types.ModuleType("IPython.terminal")
+    terminal.__path__ = []
+    tshell = types.ModuleType("IPython.terminal.interactiveshell")
+    tshell.TerminalInteractiveShell = type("TerminalInteractiveShell", (), {"__module__": "IPython.terminal.interactiveshell"})
+    terminal.interactiveshell = tshell
+    ipy.terminal = terminal
+    mods.update({"IPython.core.release": release, "IPython.lib": lib, "IPython.lib.display": ldisp, "IPython.lib.pretty": lpretty, "IPython.lib.backgroundjobs": jobs,
+                 "IPython.core.formatters": formatters, "IPython.core.interactiveshell": ishell,
+                 "IPython.terminal": terminal, "IPython.terminal.interactiveshell": tshell})
+    return mods
+
+
 # The classes read as IPython's own (their repr names the module).
 for _c in (DisplayHandle, DisplayObject, TextDisplayObject, HTML, Markdown, Latex, SVG, Pretty, Javascript, JSON, Image, Code):
     _c.__module__ = "IPython.core.display"
@@ -3660,8 +4631,8 @@ def _ipy_modules():
     pylab.backend2gui = {}
     core.display, core.magic, core.error, core.pylabtools = cdisp, magic, errors, pylab
     ipy.core = core
-    return {"IPython": ipy, "IPython.display": disp, "IPython.core": core, "IPython.core.display": cdisp,
-            "IPython.core.magic": magic, "IPython.core.error": errors, "IPython.core.pylabtools": pylab}
+    return _ipy_surface({"IPython": ipy, "IPython.display": disp, "IPython.core": core, "IPython.core.display": cdisp,
+                         "IPython.core.magic": magic, "IPython.core.error": errors, "IPython.core.pylabtools": pylab})
 
 
 class _IPyFinder:

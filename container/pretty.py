@@ -54,8 +54,9 @@ class _PPRaw:
 class _Pretty:
     """The printer a _repr_pretty_(p, cycle) method is given."""
 
-    def __init__(self, float_format=None, max_width=79, max_seq_length=1000):
+    def __init__(self, float_format=None, max_width=79, max_seq_length=1000, user=True):
         self.float_format, self.max_width, self.max_seq_length = float_format, max_width, max_seq_length
+        self.user = user  # the printers a cell registered (for_type) apply
         self.verbose, self.newline, self.stack, self.out = False, "\n", [], []
         self.output_width = self.buffer_width = self.indentation = 0
         self.buffer = _pp_deque()
@@ -206,6 +207,10 @@ class _Pretty:
             cls = _pp_getattr(obj, "__class__") or type(obj)
             printers = _pp_printers()
             for c in _pp_getattr(cls, "__mro__") or (cls,):
+                if self.user and (_PP_USER or _PP_USER_BY_NAME):
+                    u = _PP_USER.get(c) or _PP_USER_BY_NAME.get((_pp_getattr(c, "__module__"), _pp_getattr(c, "__name__")))
+                    if u is not None:
+                        return u(obj, self, cycle)
                 f = printers.get(c) or _PP_BY_NAME.get((_pp_getattr(c, "__module__"), _pp_getattr(c, "__name__")))
                 if f is not None:
                     return f(self, obj, cycle)
@@ -237,9 +242,10 @@ def _pp_getattr(obj, name):
         return None
 
 
-def _pretty_text(obj, float_format=None):
-    """IPython's text/plain of obj (float_format: %precision's)."""
-    p = _Pretty(float_format)
+def _pretty_text(obj, float_format=None, user=True):
+    """IPython's text/plain of obj (float_format: %precision's; user: with
+    the printers cells registered, as the shell's formatter has them)."""
+    p = _Pretty(float_format, user=user)
     p.pretty(obj)
     p.flush()
     return "".join(p.out)
@@ -435,6 +441,11 @@ _PP_BY_NAME = {
 }
 
 _PP_PRINTERS = None
+
+# The printers cells registered with the text/plain formatter's for_type
+# (by class) and for_type_by_name (by module and name): f(obj, p, cycle).
+_PP_USER = {}
+_PP_USER_BY_NAME = {}
 
 
 def _pp_printers():

@@ -162,7 +162,8 @@ def record(path):
     shell.enable_gui = lambda gui=None: None  # %matplotlib inline needs no event loop
     shell.system = shell.system_piped  # as ipykernel runs !cmd: through pipes, not a terminal
     shell.displayhook.write_output_prompt = lambda: None
-    shell.displayhook.write_format_data = lambda *a, **k: None
+    hooked = []  # what the display hook would send as the cell's value (nothing for an object that displays itself)
+    shell.displayhook.write_format_data = lambda format_dict, md_dict=None: hooked.append(format_dict)
     shown = []
 
     def showtraceback(exc_tuple=None, *a, **k):
@@ -225,6 +226,7 @@ def record(path):
             next_input.clear()
             payloads.clear()
             shown.clear()
+            hooked.clear()
             o.take(), e.take()
             with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
                 # As ipykernel runs a cell: transformed first, to learn
@@ -244,9 +246,8 @@ def record(path):
                     r = shell.run_cell(cell_code, store_history=True)
             exc = r.error_in_exec or r.error_before_exec
             value = None
-            if r.result is not None and exc is None:
-                data, _ = shell.display_formatter.format(r.result)
-                value = text(data)
+            if r.result is not None and exc is None and hooked:
+                value = text(hooked[-1])
             cell = {"index": index, "title": title, "line": line, "status": "error" if exc else "ok",
                     "stdout": cell_files(o.take()), "stderr": e.take(), "value": value,
                     "displays": [dict(x, data=text(x["data"])) for x in pub.outputs],

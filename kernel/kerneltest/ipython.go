@@ -245,7 +245,7 @@ func CompareIPython(want IPythonCell, r kernel.Result) string {
 		}
 		value["text/plain"] = r.Value.Text
 	}
-	if !maps.Equal(want.Value, value) {
+	if (want.Value == nil) != (value == nil) || !maps.Equal(images(want.Value), images(value)) {
 		diffs = append(diffs, "value "+jsonString(value)+", IPython "+jsonString(want.Value))
 	}
 	var displays, wantDisplays []map[string]string

@@ -34,22 +34,22 @@ const displayPrelude = prettyPrelude + `def display(*objs, display_id=None, clea
     return None
 def ` + valueFunc + `(v, m, sigs=None, n=0, bound=None):  # bound: _n, bound by the call
     global _, __, ___
+    t = type(v)
+    if t is int or t is str or t is float or t is bool:
+        s = repr(v)
+        r = (len(s), s[:m])
+    else:
+        s = __backyard_shown__(v, m)
+        r = (len(s), s[:m]) if type(s) is str else s
     if n and v is not None and v is not Out:
-        Out[n] = v
+        Out[n] = v  # after the value is shown, as IPython's display hook files it
         kept, given = __backyard_unders__, __backyard_given__
         update = _ is given[0] and __ is given[1] and ___ is given[2]
         kept[2], kept[1], kept[0] = kept[1], kept[0], v
         if update:
             ___, __, _ = kept[2], kept[1], kept[0]
             given[2], given[1], given[0] = kept[2], kept[1], kept[0]
-    t = type(v)
-    if t is int or t is str or t is float or t is bool:
-        s = repr(v)
-        return (len(s), s[:m])
-    s = __backyard_shown__(v, m)
-    if type(s) is str:
-        return (len(s), s[:m])
-    return s
+    return r
 `
 
 // historyPrelude starts IPython's output history (Options.History) as
