@@ -203,8 +203,7 @@ func profiles(s string) string {
 
 // installed is the path of a file of a Python installation, as help's
 // File line and a module's repr name it: compared from lib/pythonX.Y/ on
-// (where Python is installed differs by machine: ~/.pyenv/versions/...,
-// /usr).
+// (where Python is installed differs by machine: a home folder, /usr).
 var installed = regexp.MustCompile(`(?m)(^File: +|<module '[^']*' from ')[^\s']*?/(lib/python3\.\d+/)`)
 
 // cellFileLine is help's File line for an object a cell defined: the
