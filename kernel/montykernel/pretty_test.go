@@ -51,13 +51,26 @@ func TestPrettyValuesOnMonty(t *testing.T) {
 	}
 }
 
+// address is a repr's object address, which valueText shows as "0x…".
+var address = regexp.MustCompile(` at 0x[0-9a-f]+>`)
+
+// valueText runs code and gives its value's text, addresses as "0x…"
+// ("" without a value).
+func valueText(t *testing.T, k kernel.Kernel, code string) (string, kernel.Result) {
+	t.Helper()
+	r := kerneltest.Run(t, k, code)
+	if r.Value == nil {
+		return "", r
+	}
+	return address.ReplaceAllString(r.Value.Text, " at 0x…>"), r
+}
+
 // A function shows as IPython shows it only when a def, a method's def or
 // a lambda of the cells gave it a signature whose values can be had again;
 // otherwise as Monty's repr (its address as "0x…" here), never with another
 // function's signature.
 func TestFunctionSignaturesOnMonty(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
-	address := regexp.MustCompile(` at 0x[0-9a-f]+>`)
 	for _, c := range []struct{ code, want string }{
 		{"def f(x, y=1 + 2, *a, z: int = -1, **kw) -> None:\n    pass\nf", "<function __main__.f(x, y=3, *a, z: int = -1, **kw) -> None>"},
 		{"def f(x=[]):\n    pass", ""},
@@ -81,12 +94,7 @@ func TestFunctionSignaturesOnMonty(t *testing.T) {
 		{"def mk():\n    return lambda q: q\nmk()", "<function '<lambda>' at 0x…>"},
 		{"C().m", "<bound method>"},
 	} {
-		r := kerneltest.Run(t, k, c.code)
-		got := ""
-		if r.Value != nil {
-			got = address.ReplaceAllString(r.Value.Text, " at 0x…>")
-		}
-		if got != c.want {
+		if got, r := valueText(t, k, c.code); got != c.want {
 			t.Errorf("%q: %q, want %q (%+v)", c.code, got, c.want, r.Error)
 		}
 	}
@@ -98,7 +106,6 @@ func TestFunctionSignaturesOnMonty(t *testing.T) {
 // not a literal, it keeps Monty's repr.
 func TestFunctionNamesOnMonty(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
-	address := regexp.MustCompile(` at 0x[0-9a-f]+>`)
 	for _, c := range []struct{ code, want string }{
 		{"def outer():\n    def inner(y, z=(1, 'a'), *, k=-2.5e-7):\n        return y\n    return inner\ng = outer()\ng",
 			"<function __main__.outer.<locals>.inner(y, z=(1, 'a'), *, k=-2.5e-07)>"},
@@ -125,12 +132,7 @@ func TestFunctionNamesOnMonty(t *testing.T) {
 		{"def o4():\n    class K:\n        def m(self, a=1):\n            def n():\n                pass\n            return n\n    return K\nK4 = o4()\n[K4.m, K4().m()]",
 			"[<function __main__.o4.<locals>.K.m(self, a=1)>,\n <function __main__.o4.<locals>.K.m.<locals>.n()>]"},
 	} {
-		r := kerneltest.Run(t, k, c.code)
-		got := ""
-		if r.Value != nil {
-			got = address.ReplaceAllString(r.Value.Text, " at 0x…>")
-		}
-		if got != c.want {
+		if got, r := valueText(t, k, c.code); got != c.want {
 			t.Errorf("%q: %q, want %q (%+v)", c.code, got, c.want, r.Error)
 		}
 	}
