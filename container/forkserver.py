@@ -109,7 +109,10 @@ def _load_shell():
     if _shell is None:
         ns = {"__name__": "backyard_shell", "__builtins__": builtins, "_st": _ShellState(), "_bundle": lambda v: {"text/plain": repr(v)},
               "_mime_data": lambda v: v, "_cut": lambda text, cap: (_cut(text, cap), len(text) > cap), "_is_figure": lambda v: False,
-              "_figure_data": lambda fig: ({}, {}), "_host_function": _no_host_function}
+              "_figure_data": lambda fig: ({}, {}), "_host_function": _no_host_function,
+              # The pretty printer's registry and text (the display formatter's).
+              "_PP_USER": {}, "_PP_USER_BY_NAME": {}, "_pp_printers": dict,
+              "_pretty_text": lambda obj, float_format=None, user=True: repr(obj), "_safe": _safe}
         exec(compile(_shell_source, "<backyard shell>", "exec", dont_inherit=True), ns)
         _shell = ns
     return _shell

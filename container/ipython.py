@@ -11,6 +11,7 @@ import builtins as _ipy_builtins
 import os as _ipy_os
 import sys as _ipy_sys
 import time as _ipy_time
+import types  # the help and the module surface build on it, in a kernel and in a batch
 
 _IPY_HIDDEN = {"In", "Out", "get_ipython", "exit", "quit", "display"}
 

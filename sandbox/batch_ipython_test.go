@@ -11,7 +11,8 @@ import (
 
 // ipythonCells are snippets written with IPython's syntax: a hosted line
 // magic, shell escapes, an automagic line, a cell magic and help.
-var ipythonCells = []string{"%time 1+1", "!echo hi", "x = !echo hi\nx", "pwd", "%%bash\necho hi", "len?"}
+var ipythonCells = []string{"%time 1+1", "!echo hi", "x = !echo hi\nx", "pwd", "%%bash\necho hi", "len?",
+	"here = %pwd\nf = get_ipython().display_formatter.formatters['text/plain']\nf.for_type(complex, lambda o, p, cycle: p.text('c'))\ntype(f).__name__"}
 
 // clockFigures are what differs between two runs of %time.
 var clockFigures = regexp.MustCompile(`[0-9.]+ (s|ms|μs|us|ns)`)
