@@ -607,16 +607,17 @@ def _cell_end(silent, after_value):
         _ipy_shell.events.trigger("post_execute")
 
 
-def _cell_name(count, code):
-    """The file a cell's code is compiled as: <cell-N> for execution count
-    N, so a traceback or warning names the cell as the user numbers it (as
-    IPython's names carry the count). A name is not reused for other code,
-    whose functions' frames would show the wrong lines; such code and
-    uncounted runs get the run's own number after the count."""
+def _cell_name(count, lines):
+    """The file a cell's code (its lines) is compiled as: <cell-N> for
+    execution count N, so a traceback or warning names the cell as the user
+    numbers it (as IPython's names carry the count). A name is not reused
+    for other code, whose functions' frames would show the wrong lines;
+    such code and uncounted runs get the run's own number after the count."""
     import linecache
 
     name = "<cell-%d>" % count
-    if count > 0 and linecache.cache.get(name, (0, None, code.splitlines(True)))[2] == code.splitlines(True):
+    held = linecache.cache.get(name)
+    if count > 0 and (held is None or held[2] == lines):
         return name
     return "<cell-%d-%d>" % (count, _st.cell_no)
 
@@ -632,8 +633,9 @@ def _execute(req, ns):
     _st.stdin = bool(req.get("stdin"))
     _st.cell_ticks = int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
     _st.cell_no += 1
-    fname = _cell_name(int(req.get("count") or 0), code)
-    linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
+    lines = code.splitlines(True)
+    fname = _cell_name(int(req.get("count") or 0), lines)
+    linecache.cache[fname] = (len(code), None, lines, fname)
     # The __future__ features earlier cells imported stay on, as IPython
     # keeps its compiler's flags across cells.
     flags = (getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) if _ipy_state["autoawait"] else 0) | _st.future  # %autoawait

@@ -4234,9 +4234,7 @@ def _ipy_type_printer(value, mimetype):
         return False
     try:
         return f.lookup(value)
-    except KeyError:
-        return None
-    except Exception:
+    except Exception:  # KeyError: no printer; any other: a broken one
         return None
 
 
