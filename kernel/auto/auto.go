@@ -241,6 +241,16 @@ func (a *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 			r.Duration = time.Since(start) // Monty's run, the container's and the comparison
 		}
 	}
+	if err != nil && ctx.Err() != nil && !req.Silent {
+		// Interrupted before the backend began the cell: the cell has its
+		// number already, as in Jupyter, which numbers it on arrival.
+		backend := contract.BackendMonty
+		if moved {
+			backend = contract.BackendContainer
+		}
+		r, err = kernel.Result{Status: kernel.StatusInterrupted, Backend: backend, Duration: time.Since(start),
+			Error: &contract.ExecutionError{EName: "KeyboardInterrupt", Traceback: []contract.Frame{}}}, nil
+	}
 	// A backend that died between cells did not run the cell (count 0).
 	if !req.Silent && !(r.Status == kernel.StatusCrashed && r.ExecutionCount == 0) {
 		r.ExecutionCount = count

@@ -362,3 +362,36 @@ func TestAutoRestartAndCloseDuringCatchUp(t *testing.T) {
 		})
 	}
 }
+
+// An interrupt that comes before the backend began the cell still numbers
+// it, as Jupyter does: the lens shows [n] ■ interrupted, and the next cell
+// is n+1. A canceled context stands for the interrupt; whether Execute
+// takes the queue first is the select's coin, so it is tossed many times.
+func TestAutoInterruptBeforeTheCellBeginsKeepsItsCount(t *testing.T) {
+	a := newAuto(t)
+	kerneltest.Run(t, a, "x = 1")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	last, numbered := 1, 0
+	for range 40 {
+		r, err := a.Execute(ctx, kernel.Request{Code: "x"})
+		if err != nil {
+			continue // refused before the cell was taken: no number used
+		}
+		// Every select the cell passes is such a coin too: it may even run.
+		interrupted := r.Status == kernel.StatusInterrupted && r.Error != nil && r.Error.EName == "KeyboardInterrupt"
+		if !interrupted && r.Status != kernel.StatusOK || r.ExecutionCount != last+1 {
+			t.Fatalf("after [%d]: %+v %+v", last, r, r.Error)
+		}
+		last++
+		if interrupted {
+			numbered++
+		}
+	}
+	if numbered == 0 {
+		t.Fatal("no canceled Execute was interrupted in 40 tries")
+	}
+	if r := kerneltest.Run(t, a, "x"); r.ExecutionCount != last+1 || r.Value == nil || r.Value.Text != "1" {
+		t.Fatalf("after [%d]: %+v %+v", last, r, r.Error)
+	}
+}
