@@ -80,3 +80,45 @@ func TestDiagnosticClearedByEditAndCleanRun(t *testing.T) {
 	}
 	await(t, c, lsptest.After(mark, lsptest.NoDiagnostics(uri)))
 }
+
+// A pasted session or an indented cell runs as IPython's clean-up leaves
+// it: the traceback shows the clean lines, as IPython's does, and the
+// diagnostic lies on the span in the document's line, prompt and all.
+// Monty and the container agree.
+func TestDiagnosticOfACleanedCellLiesOnTheDocumentLine(t *testing.T) {
+	for _, backend := range []string{"monty", "container"} {
+		t.Run(backend, func(t *testing.T) {
+			c := startWith(t, containerOptions(t), lsptest.Neovim07, map[string]any{"backyard": map[string]any{"backend": backend}})
+			text := "# %%\n>>> x = 1\n>>> y = x + 1/0\n# %%\n    z = 2\n    w = z + 1/0\n"
+			uri := open(t, c, "pasted.py", text)
+			ex := append(run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 1)), run(t, c, contract.CmdRunCell, lsptest.LineArg(uri, 4))...)
+			if len(ex) != 2 {
+				t.Fatalf("%s", mustJSON(ex))
+			}
+			for i, want := range []struct {
+				line uint32
+				text string
+			}{{2, "y = x + 1/0"}, {5, "w = z + 1/0"}} {
+				x := ex[i]
+				if x.Backend != backend || x.Error == nil || len(x.Error.Traceback) != 1 {
+					t.Fatalf("cell %d: %s", i, mustJSON(x))
+				}
+				f := x.Error.Traceback[0]
+				if f.Line != int(want.line) || f.Text != want.text || f.Col != 12 || f.EndCol != 15 {
+					t.Errorf("cell %d frame: %s", i, mustJSON(f))
+				}
+			}
+			d, _ := c.PublishedDiagnostics(uri)
+			var got []protocol.Range
+			for _, x := range d {
+				got = append(got, x.Range)
+			}
+			span := func(l uint32) protocol.Range {
+				return protocol.Range{Start: protocol.Position{Line: l, Character: 12}, End: protocol.Position{Line: l, Character: 15}}
+			}
+			if want := []protocol.Range{span(2), span(5)}; !slices.Equal(got, want) {
+				t.Fatalf("diagnostics on %v, want %v", got, want)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/cells"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // execution is one queued run: a cell or a selection of one document.
@@ -79,7 +80,13 @@ func (b *batch) stopped() bool {
 // record builds the execution's record from a kernel result; lines map
 // from the code's 1-based lines to document lines by adding startLine-1.
 func (e *execution) record(r kernel.Result) *contract.Execution {
-	return Record(e.id, e.rng, Placement{Code: e.code, StartLine: e.startLine, FirstCol: e.firstCol, Margin: e.margin}, r)
+	at := Placement{Code: e.code, StartLine: e.startLine, FirstCol: e.firstCol, Margin: e.margin}
+	if r.Error != nil {
+		// A kernel ran the cell as IPython's clean-up left it: its columns
+		// are those of the clean lines.
+		at.removed = ipysyntax.Removed(e.code)
+	}
+	return Record(e.id, e.rng, at, r)
 }
 
 // Placement is where code that ran lies in its document.
@@ -91,6 +98,9 @@ type Placement struct {
 	// line (a selection that starts within a line), and Margin how many
 	// bytes (spaces and tabs) a dedent took from the start of every line.
 	FirstCol, Margin int
+	// removed is how many code points the kernel's clean-up took from the
+	// start of each line (ipysyntax.Removed).
+	removed []int
 }
 
 // Record is the record of code placed at at that ran with result r,
@@ -157,6 +167,9 @@ func (at Placement) column(lines []string, n, col int) int {
 	c := at.Margin
 	if n == 1 {
 		c += at.FirstCol
+	}
+	if n <= len(at.removed) {
+		col += at.removed[n-1]
 	}
 	for _, r := range lines[n-1] {
 		if col <= 0 {

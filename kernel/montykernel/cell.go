@@ -17,6 +17,7 @@ import (
 	"github.com/backyard-ls/backyard-ls/kernel/internal/kcore"
 	"github.com/backyard-ls/backyard-ls/monty"
 	"github.com/backyard-ls/backyard-ls/pysrc"
+	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
 )
 
 // timeoutGrace is how long past the time limit the host waits before it
@@ -305,7 +306,7 @@ func (c *montyCell) finish(stopped error, o monty.Outcome, err error, fed string
 	case o.Exception != nil:
 		e := o.Exception
 		r.Status = kernel.StatusError
-		src := c.src
+		src := ipysyntax.Clean(c.src) // as IPython's traceback shows the cell
 		if src == "" {
 			src = c.code
 		}

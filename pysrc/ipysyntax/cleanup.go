@@ -3,6 +3,7 @@ package ipysyntax
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/backyard-ls/backyard-ls/pysrc"
 )
@@ -161,4 +162,30 @@ func tripleQuoteMask(ls []string) []bool {
 		seen = seen || doctestFirst.MatchString(l)
 	}
 	return mask
+}
+
+// Clean is code as IPython's clean-up leaves it (see Transform): what an
+// IPython traceback shows of the cell's lines.
+func Clean(code string) string { return cleanup(code) }
+
+// Removed is how many code points the clean-up takes from the start of
+// each line of code (it only ever takes a prefix: indentation, prompts);
+// nil when it takes nothing. A column of the clean line plus Removed is
+// the column of the line as written.
+func Removed(code string) []int {
+	clean := cleanup(code)
+	if clean == code {
+		return nil
+	}
+	in, out := strings.Split(code, "\n"), strings.Split(clean, "\n")
+	if len(in) != len(out) {
+		return nil
+	}
+	n := make([]int, len(in))
+	for i, l := range in {
+		if strings.HasSuffix(l, out[i]) {
+			n[i] = utf8.RuneCountInString(l) - utf8.RuneCountInString(out[i])
+		}
+	}
+	return n
 }

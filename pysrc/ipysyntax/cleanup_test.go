@@ -1,6 +1,10 @@
 package ipysyntax
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // The expected cells are what IPython 9's clean-up transforms
 // (leading_empty_lines, leading_indent, classic_prompt, ipython_prompt)
@@ -43,6 +47,37 @@ func TestTransformPrompts(t *testing.T) {
 	} {
 		if got := Transform(c.in).Code; got != c.want {
 			t.Errorf("Transform(%q).Code = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// Removed counts what the clean-up takes from each line: a column of the
+// clean line plus it is the column of the line as written.
+func TestRemoved(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int
+	}{
+		{"x = 1\n", nil},
+		{">>> x = 1\n... y\n", []int{4, 4, 0}},
+		{"  a\n  bé\n", []int{2, 2, 0}},
+		{"    >>> x = 1\n    >>> x\n", []int{8, 8, 0}},
+		{"In [3]: é = 1\n   ...: é\n", []int{8, 8, 0}},
+		{"\n\tx\n", []int{0, 1, 0}},
+	} {
+		got := Removed(c.in)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Removed(%q) = %v, want %v", c.in, got, c.want)
+		}
+		if c.want == nil {
+			continue
+		}
+		// Each clean line is the written one without its first n code points.
+		clean := strings.Split(Clean(c.in), "\n")
+		for i, l := range strings.Split(c.in, "\n") {
+			if r := []rune(l); string(r[got[i]:]) != clean[i] {
+				t.Errorf("line %d of %q: %q less %d is not %q", i, c.in, l, got[i], clean[i])
+			}
 		}
 	}
 }
