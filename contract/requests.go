@@ -13,9 +13,9 @@ const (
 // initialize under capabilities.experimental.backyard.
 type ClientCapabilities struct {
 	// The client answers backyard/input. Without it input() fails at once,
-	// as in a kernel whose front end gives no stdin: IPython's
-	// StdinNotImplementedError in the container (an auto document moves
-	// such a cell there), EOFError on Monty alone.
+	// before its prompt, as in a kernel whose front end gives no stdin:
+	// IPython's StdinNotImplementedError (an auto document moves such a
+	// cell to the container; on Monty alone a caught one is an Exception).
 	Input bool `json:"input,omitempty"`
 }
 

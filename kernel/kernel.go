@@ -166,8 +166,8 @@ type Request struct {
 	// a line (prompt is what the cell passed) and returns it; ctx ends when
 	// the cell stops waiting (an interrupt). ErrInputDismissed gives the
 	// cell KeyboardInterrupt, any other error EOFError. Without OnInput,
-	// input() fails at once: StdinNotImplementedError in the container, as
-	// ipykernel's with no stdin, EOFError on Monty.
+	// input() fails at once, before its prompt: StdinNotImplementedError,
+	// as ipykernel's with no stdin (on Monty a caught one is an Exception).
 	OnInput func(ctx context.Context, prompt string, password bool) (string, error)
 	// Requirements are packages the document declares (its PEP 723
 	// `# /// script` dependencies); a container kernel installs the

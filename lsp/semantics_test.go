@@ -16,7 +16,8 @@ var montyOnly = map[string]any{"backyard": map[string]any{"backend": "monty"}}
 
 // input() asks a client that advertises backyard/input; the answer is
 // the line, the prompt and the answer are in stdout. A client that does
-// not advertise it gets no request: on Monty, EOFError at once.
+// not advertise it gets no request: on Monty too, IPython's
+// StdinNotImplementedError at once, before the prompt.
 func TestInputAsksTheClient(t *testing.T) {
 	caps := lsptest.Neovim07
 	caps.Input = true
@@ -48,7 +49,7 @@ func TestInputAsksTheClient(t *testing.T) {
 	plain := start(t, lsptest.Neovim07, montyOnly)
 	uri = open(t, plain, "noinput.py", "# %%\ninput('name? ')\n")
 	ex = run(t, plain, contract.CmdRunCell, map[string]any{"uri": uri, "line": 1})
-	if len(ex) != 1 || ex[0].Status != "error" || ex[0].Error.EName != "EOFError" || ex[0].Stdout != "name? " {
+	if len(ex) != 1 || ex[0].Status != "error" || ex[0].Error.EName != "StdinNotImplementedError" || ex[0].Stdout != "" {
 		t.Fatalf("%s", mustJSON(ex))
 	}
 	for _, m := range plain.Messages() {

@@ -35,6 +35,10 @@ type FeedOptions struct {
 	// stdout (the worker does not print the prompt), as a console shows
 	// them.
 	Input func(ctx context.Context, prompt string) (line *string, interrupt bool)
+	// NoStdin, without Input, makes input() raise StdinNotImplementedError
+	// before its prompt is printed, as IPython's kernel does for a front
+	// end that gives no stdin (a caught one's type shows as Exception).
+	NoStdin bool
 	// Inputs are values bound as globals before the code runs, and
 	// Functions host functions bound under their names (see Func); both
 	// persist like any global.
@@ -167,8 +171,13 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 		case *pb.ChildEvent_Error:
 			out.Exception = exceptionFrom(k.Error.Exception)
 			out.Interrupted = interrupted
-			if eof && out.Exception.Type == eofStandIn && out.Exception.Message == eofMessage {
-				out.Exception.Type = "EOFError"
+			if eof && out.Exception.Type == eofStandIn {
+				switch out.Exception.Message {
+				case eofMessage:
+					out.Exception.Type = "EOFError"
+				case noStdinMessage:
+					out.Exception.Type = "StdinNotImplementedError"
+				}
 			}
 			out.Micros = ev.FeedExecutionMicros
 			return out, nil
@@ -206,6 +215,8 @@ func (w *Worker) Feed(ctx context.Context, code string, opt FeedOptions) (Outcom
 const (
 	eofStandIn = "Exception"
 	eofMessage = "EOF when reading a line"
+	// IPython's StdinNotImplementedError has the same stand-in.
+	noStdinMessage = "raw_input was called, but this frontend does not support input requests."
 )
 
 // functionCall answers a call of a name the sandbox lacks. exit() and
@@ -240,6 +251,9 @@ func (w *Worker) functionCall(ctx context.Context, fc *pb.FunctionCall, opt Feed
 		}
 		return raise("SystemExit", msg), false
 	case "input":
+		if opt.Input == nil && opt.NoStdin {
+			return raise(eofStandIn, noStdinMessage), true
+		}
 		prompt := ""
 		if a := arg(0); a != nil {
 			prompt = a.str()

@@ -366,8 +366,8 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	}
 	if req.OnInput == nil && readsInput(c) {
 		// No one can answer: IPython's kernel raises
-		// StdinNotImplementedError, Monty's input() EOFError.
-		return a.route(ctx, req, rule{"construct:no-stdin", "reads input(), and the front end gives no stdin, which IPython's kernel answers with StdinNotImplementedError and Monty with EOFError"})
+		// StdinNotImplementedError, which Monty can only stand in for.
+		return a.route(ctx, req, rule{"construct:no-stdin", "reads input(), and the front end gives no stdin, which IPython's kernel answers with StdinNotImplementedError, a type Monty lacks"})
 	}
 	var shown echo
 	funcs, rec := kcore.Recording(req) // before the shims: replays run the cell's own code

@@ -119,6 +119,9 @@ type montyCell struct {
 	fresh  bool // empty namespace before running
 	// program: run as a program, no value shown (kernel.Snippet.Program)
 	program bool
+	// noStdin: a cell whose front end gives no stdin (input() raises
+	// StdinNotImplementedError, as in IPython's kernel)
+	noStdin bool
 	// cut: the value comes from cutDisplayCode (a whole repr), not
 	// displayCode (a count and a cut repr)
 	cut bool
@@ -233,7 +236,7 @@ func (c *montyCell) run(ctx context.Context, w *monty.Worker) {
 		} else {
 			c.out.Write(kernel.Stdout, text)
 		}
-	}, Inputs: c.inputs, Functions: c.funcs, OnSent: c.onSent}
+	}, Inputs: c.inputs, Functions: c.funcs, OnSent: c.onSent, NoStdin: c.noStdin}
 	if c.input != nil {
 		opt.Input = func(ctx context.Context, prompt string) (*string, bool) {
 			line, err := c.input(ctx, prompt, false)

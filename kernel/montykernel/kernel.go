@@ -431,6 +431,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 	if !req.Silent {
 		c.input, c.onSent = req.OnInput, req.OnSent
 	}
+	c.noStdin = c.input == nil
 	if host != nil {
 		c.ended = host.ended(out)
 	}

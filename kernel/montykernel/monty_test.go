@@ -2,6 +2,7 @@ package montykernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -507,8 +508,9 @@ func TestValueCapped(t *testing.T) {
 }
 
 // input() asks OnInput; the prompt and the answer are in stdout. Without
-// OnInput it fails at once with EOFError; a dismissed question is a
-// KeyboardInterrupt, and so is an interrupt while it waits.
+// OnInput it fails at once, before its prompt, with IPython's
+// StdinNotImplementedError; a failed answer is EOFError; a dismissed
+// question is a KeyboardInterrupt, and so is an interrupt while it waits.
 func TestInput(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
 	var asked []string
@@ -523,11 +525,16 @@ func TestInput(t *testing.T) {
 		t.Fatalf("%+v %v %q", r, err, asked)
 	}
 	r = kerneltest.Run(t, k, "try:\n    input('x')\nexcept Exception as e:\n    caught = str(e)\ninput()")
-	if r.Status != kernel.StatusError || r.Error.EName != "EOFError" || r.Error.EValue != "EOF when reading a line" || r.Stdout != "x" {
+	const noStdin = "raw_input was called, but this frontend does not support input requests."
+	if r.Status != kernel.StatusError || r.Error.EName != "StdinNotImplementedError" || r.Error.EValue != noStdin || r.Stdout != "" {
 		t.Fatalf("%+v %+v", r, r.Error)
 	}
-	if r := kerneltest.Run(t, k, "caught"); r.Value.Text != "'EOF when reading a line'" {
+	if r := kerneltest.Run(t, k, "caught"); r.Value.Text != "'"+noStdin+"'" {
 		t.Fatalf("%+v", r.Value)
+	}
+	r, _ = k.Execute(context.Background(), kernel.Request{Code: "input('q? ')", OnInput: answer("", errors.New("no terminal"))})
+	if r.Status != kernel.StatusError || r.Error.EName != "EOFError" || r.Error.EValue != "EOF when reading a line" || r.Stdout != "q? " {
+		t.Fatalf("%+v %+v", r, r.Error)
 	}
 	r, _ = k.Execute(context.Background(), kernel.Request{Code: "input('q')", OnInput: answer("", kernel.ErrInputDismissed)})
 	if r.Status != kernel.StatusInterrupted || r.Error.EName != "KeyboardInterrupt" {

@@ -486,9 +486,9 @@ export interface KernelInfo {
 export interface ClientCapabilities {
   /**
    * The client answers backyard/input. Without it input() fails at once,
-   * as in a kernel whose front end gives no stdin: IPython's
-   * StdinNotImplementedError in the container (an auto document moves
-   * such a cell there), EOFError on Monty alone.
+   * before its prompt, as in a kernel whose front end gives no stdin:
+   * IPython's StdinNotImplementedError (an auto document moves such a
+   * cell to the container; on Monty alone a caught one is an Exception).
    */
   input?: boolean;
 }
