@@ -315,6 +315,9 @@ func TestAutoreloadLoadedOnMonty(t *testing.T) {
 	prints("%unload_ext autoreload", "The autoreload extension is not loaded.\n")
 	notFound("%autoreload 1\n%load_ext autoreload", "autoreload") // the load never ran
 	notFound("%autoreload", "autoreload")
+	if r := kerneltest.Run(t, k, "autoreload 2"); r.Error == nil || r.Error.EName != "SyntaxError" {
+		t.Fatalf("autoreload 2 is no automagic yet: %+v", r.Error)
+	}
 
 	r := kerneltest.Run(t, k, "x = 1\n%load_ext autoreload\n%autoreload 2\nx")
 	if r.Status != kernel.StatusOK || r.Stdout != "" || r.Value == nil || r.Value.Text != "1" {
@@ -328,6 +331,7 @@ func TestAutoreloadLoadedOnMonty(t *testing.T) {
 	}
 	prints("%unload_ext autoreload", "The autoreload extension doesn't define how to unload it.\n")
 	prints("%autoreload 2", "")
+	prints("autoreload 2", "") // automagic
 	// %aimport imports into the namespace: IPython's shell runs it.
 	if r := kerneltest.Run(t, k, "%aimport json"); r.Error == nil || r.Error.EName != "UsageError" || !strings.Contains(r.Error.EValue, "needs IPython's shell") {
 		t.Fatalf("%%aimport once loaded: %+v", r.Error)

@@ -244,7 +244,7 @@ func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, err
 	case name == "set_env":
 		return k.setEnv(w, line)
 	case name == "autoreload":
-		return "", nil, nil // the extension is loaded: Monty's modules are never stale
+		return "", nil, nil // the extension is loaded (HasLineMagic): accepted, as the container's shell accepts it
 	case name == "load_ext" || name == "reload_ext" || name == "unload_ext":
 		return k.extension(name, strings.TrimSpace(line)), nil, nil
 	}
