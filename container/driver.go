@@ -3,6 +3,7 @@ package container
 import (
 	_ "embed"
 	"errors"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -75,16 +76,18 @@ func splitSource(src string, n int) []string {
 }
 
 // LineMagics and CellMagics are the magics the container's IPython shell
-// has (the _line_NAME and _cell_NAME methods of ipython.py, those it sets
-// under names no def can have, and its default shell aliases, which IPython
-// registers as line magics), as %lsmagic lists them.
+// has before an extension registers more (the _line_NAME and _cell_NAME
+// methods of ipython.py, those it sets under names no def can have, and its
+// default shell aliases, which IPython registers as line magics), as
+// %lsmagic lists them.
 var (
 	LineMagics = sync.OnceValue(func() map[string]bool { return magics("line") })
 	CellMagics = sync.OnceValue(func() map[string]bool { return magics("cell") })
 )
 
 // HasLineMagic reports whether the container's IPython shell has the line
-// magic name: the magics every kernel's reading of IPython syntax knows.
+// magic name before an extension registers more: the magics every kernel's
+// reading of IPython syntax knows.
 func HasLineMagic(name string) bool { return LineMagics()[name] }
 
 func magics(kind string) map[string]bool {
@@ -145,9 +148,34 @@ func LsMagicJSON(args string) (bool, error) {
 	return len(words) > 0, nil
 }
 
-// LsMagic is the text %lsmagic returns in the container's shell before any
-// magic is registered (IPython 9 returns it as a str, the cell's value).
-func LsMagic() string {
+// ExtensionMagics are the magics %load_ext name registers in the
+// container's shell. Only autoreload, IPython's own extension, is built
+// into it: its magics are those of MagicClasses the shell has not before
+// (LineMagics, CellMagics).
+func ExtensionMagics(name string) []MagicClass {
+	if name != "autoreload" {
+		return nil
+	}
+	has := map[string]map[string]bool{"line": LineMagics(), "cell": CellMagics()}
+	var out []MagicClass
+	for _, m := range MagicClasses() {
+		if !has[m.Kind][m.Name] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// LsMagic is the text %lsmagic returns in the container's shell once the
+// extensions named are loaded (ExtensionMagics), and no other magic
+// registered (IPython 9 returns it as a str, the cell's value).
+func LsMagic(extensions ...string) string {
+	names := map[string]map[string]bool{"line": maps.Clone(LineMagics()), "cell": maps.Clone(CellMagics())}
+	for _, e := range extensions {
+		for _, m := range ExtensionMagics(e) {
+			names[m.Kind][m.Name] = true
+		}
+	}
 	list := func(prefix string, names map[string]bool) string {
 		out := make([]string, 0, len(names))
 		for n := range names {
@@ -156,6 +184,6 @@ func LsMagic() string {
 		slices.Sort(out)
 		return strings.Join(out, "  ")
 	}
-	return "Available line magics:\n" + list("%", LineMagics()) + "\n\nAvailable cell magics:\n" + list("%%", CellMagics()) +
+	return "Available line magics:\n" + list("%", names["line"]) + "\n\nAvailable cell magics:\n" + list("%%", names["cell"]) +
 		"\n\nAutomagic is ON, % prefix IS NOT needed for line magics."
 }

@@ -590,6 +590,13 @@ func TestMagicClassesCoverTheShell(t *testing.T) {
 	if len(seen["line"]) != 95 || len(seen["cell"]) != 28 {
 		t.Errorf("%d line and %d cell magics, IPython 9.18.1 has 93 and 28, and autoreload's 2", len(seen["line"]), len(seen["cell"]))
 	}
+	// autoreload's are registered when it loads, not before.
+	if got := fmt.Sprint(ExtensionMagics("autoreload")); got != "[{line autoreload AutoreloadMagics} {line aimport AutoreloadMagics}]" {
+		t.Errorf("autoreload's magics: %s", got)
+	}
+	if ExtensionMagics("storemagic") != nil || HasLineMagic("autoreload") || strings.Contains(LsMagic(), "%aimport") || !strings.Contains(LsMagic("autoreload"), "%aimport  %alias") {
+		t.Error("autoreload's magics are the shell's before it loads")
+	}
 	for args, want := range map[string]string{"": "false <nil>", "-j": "true <nil>", " --json ": "true <nil>", "--js -j": "true <nil>",
 		"--": "false unrecognized arguments: --", "--xml -j x": "false unrecognized arguments: --xml x"} {
 		if json, err := LsMagicJSON(args); fmt.Sprint(json, " ", err) != want {

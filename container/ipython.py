@@ -397,6 +397,26 @@ class _Alias:
         self.shell.system(cmd)
 
 
+class _AutoreloadMagics:
+    """IPython's autoreload extension, built into this shell: %load_ext
+    autoreload registers these line magics (the AutoreloadMagics row of
+    _IPY_MAGIC_CLASSES), which the shell has not before."""
+
+    def __init__(self, shell):
+        self.shell = shell
+
+    def autoreload(self, line):
+        """Reloads modules before a cell runs: %autoreload 0, 1, 2 or 3."""
+        return None  # accepted: each cell already sees the modules as they are on disk after %autoreload's reload
+
+    def aimport(self, line):
+        """Names the modules %autoreload 1 reloads."""
+        for name in line.replace(",", " ").split():
+            if not name.startswith("-"):
+                self.shell.user_ns[name.split(".")[0]] = __import__(name)
+        return None
+
+
 class _AliasError(Exception):
     pass
 
@@ -1390,6 +1410,8 @@ class _IPyShell:
             print("  %reload_ext", name)
             return None
         if name == "autoreload":  # IPython's own, built into this shell
+            ext = _AutoreloadMagics(self)
+            self.magics["line"].update(autoreload=ext.autoreload, aimport=ext.aimport)
             loaded.add(name)
             return None
         import importlib
@@ -1424,6 +1446,8 @@ class _IPyShell:
         name = line.strip()
         if not name:
             raise UsageError("Missing module name.")
+        if name == "autoreload" and name in _ipy_state["extensions"]:
+            return None  # built in: nothing to reload
         mod = _ipy_sys.modules.get(name)
         if name not in _ipy_state["extensions"] or mod is None:
             return self._line_load_ext(name)
@@ -1434,17 +1458,6 @@ class _IPyShell:
         load = getattr(importlib.reload(mod), "load_ipython_extension", None)
         if load is not None:
             load(self)
-        return None
-
-    def _line_autoreload(self, line):
-        """Reloads modules before a cell runs: %autoreload 0, 1, 2 or 3."""
-        return None  # accepted: each cell already sees the modules as they are on disk after %autoreload's reload
-
-    def _line_aimport(self, line):
-        """Names the modules %autoreload 1 reloads."""
-        for name in line.replace(",", " ").split():
-            if not name.startswith("-"):
-                self.user_ns[name.split(".")[0]] = __import__(name)
         return None
 
     def _line_pip(self, line):

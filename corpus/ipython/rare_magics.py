@@ -80,7 +80,7 @@ await asyncio.sleep(0, result=3)
 # %% colors nocolor
 %colors nocolor
 
-# %% autoreload's magics, which this shell always has
+# %% autoreload's magics, which %magic lists once it is loaded
 %load_ext autoreload
 
 # %% magic

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/containerkernel"
@@ -350,7 +349,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 	if err != nil {
 		return kernel.Result{}, err
 	}
-	if why, ok := magicRule(code); ok {
+	if why, ok := magicRule(code, a.monty.HasLineMagic); ok {
 		return a.route(ctx, req, why)
 	}
 	req.Code = plainCode(req.Code) // what Monty runs, replays too
@@ -416,7 +415,7 @@ func (a *Kernel) onMonty(ctx context.Context, req kernel.Request) (kernel.Result
 // each make the same choice again in their own namespace, which holds the
 // same names.
 func (a *Kernel) automagic(ctx context.Context, code string) (string, error) {
-	name, args, ok := ipysyntax.Automagic(code, container.HasLineMagic)
+	name, args, ok := ipysyntax.Automagic(code, a.monty.HasLineMagic)
 	if !ok {
 		return code, nil
 	}

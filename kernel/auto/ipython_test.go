@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
@@ -48,7 +49,7 @@ func TestRouterRoutesMagics(t *testing.T) {
 		"%pwd": false, "%pprint": false, "%foo bar": false, "%pwd\nx = 1": false, "%who": false, "%who int": false, "%whos": false, "%env A=1\nx = 1": false,
 		"%alias": true, "%ls": true, "%rm x": true, "%macro m 1": true, "%save f": true, "%load f.py": true, "%bookmark -l": true, "%tb": true,
 		"%pylab": true, "%logstate": true, "%logon": true, "%prun f()": true, "%%prun\nf()": true, "%debug": true, "%%debug\nx": true, "%%sx\nls": true} {
-		if _, ok := magicRule(code); ok != want {
+		if _, ok := magicRule(code, container.HasLineMagic); ok != want {
 			t.Errorf("magicRule(%q) = %v", code, ok)
 		}
 	}
@@ -114,17 +115,58 @@ func TestMontyAnswersMagicsInAuto(t *testing.T) {
 	}
 }
 
-// %matplotlib inline and %autoreload keep a document on Monty.
+// %matplotlib inline and %autoreload keep a document on Monty; so does
+// %aimport before the extension is loaded (Monty answers that IPython's
+// shell has not the magic), not after (it imports in IPython's shell).
 func TestInertMagicsStayOnMonty(t *testing.T) {
-	for code, want := range map[string]bool{"%matplotlib inline\nx = 1": false, "%load_ext autoreload\n%autoreload 2": false, "%matplotlib inline\n!ls": true} {
-		if _, ok := magicRule(code); ok != want {
+	for code, want := range map[string]bool{"%matplotlib inline\nx = 1": false, "%load_ext autoreload\n%autoreload 2": false, "%matplotlib inline\n!ls": true,
+		"%aimport json": false, "%reload_ext autoreload": false, "%unload_ext autoreload": false, "%load_ext other": true} {
+		if _, ok := magicRule(code, container.HasLineMagic); ok != want {
 			t.Errorf("magicRule(%q) = %v", code, ok)
+		}
+	}
+	loaded := func(name string) bool {
+		return container.HasLineMagic(name) || name == "aimport" || name == "autoreload"
+	}
+	for code, want := range map[string]bool{"%aimport json": true, "%autoreload 2": false, "x = 1\n%autoreload": false} {
+		if _, ok := magicRule(code, loaded); ok != want {
+			t.Errorf("magicRule(%q) once autoreload is loaded = %v", code, ok)
 		}
 	}
 	a := newAuto(t)
 	r := kerneltest.Run(t, a, "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nn = 2\nn + 1")
 	if r.Backend != contract.BackendMonty || r.Routing != nil || r.Value == nil || r.Value.Text != "3" {
 		t.Fatalf("%s %+v %+v %+v", r.Backend, r.Routing, r.Value, r.Error)
+	}
+}
+
+// The autoreload extension %load_ext loaded on Monty is loaded in the
+// container the document moves to (%aimport, which only IPython's shell
+// runs, moves it), where it cannot be unloaded either; a restart forgets
+// it on both.
+func TestAutoreloadCrossesAMove(t *testing.T) {
+	a := newAuto(t)
+	if r := kerneltest.Run(t, a, "%autoreload 2"); r.Backend != contract.BackendMonty || r.Error == nil || r.Error.EValue != "Line magic function `%autoreload` not found." {
+		t.Fatalf("before the load: %s %+v", r.Backend, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "%load_ext autoreload\n%autoreload 2"); r.Backend != contract.BackendMonty || r.Status != kernel.StatusOK {
+		t.Fatalf("load: %s %+v", r.Backend, r.Error)
+	}
+	r := kerneltest.Run(t, a, "%aimport json\njson.dumps([2])")
+	if r.Backend != contract.BackendContainer || r.Routing == nil || !r.Routing.Moved || r.Value == nil || r.Value.Text != "'[2]'" {
+		t.Fatalf("%%aimport: %s %+v %+v %+v", r.Backend, r.Routing, r.Value, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "%unload_ext autoreload"); r.Stdout != "The autoreload extension doesn't define how to unload it.\n" {
+		t.Fatalf("unload in the container: %q %+v", r.Stdout, r.Error)
+	}
+	if err := a.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := kerneltest.Run(t, a, "%autoreload 2"); r.Backend != contract.BackendMonty || r.Error == nil || r.Error.EValue != "Line magic function `%autoreload` not found." {
+		t.Fatalf("after a restart: %s %+v", r.Backend, r.Error)
+	}
+	if r := kerneltest.Run(t, a, "!true\n%unload_ext autoreload"); r.Backend != contract.BackendContainer || r.Stdout != "The autoreload extension is not loaded.\n" {
+		t.Fatalf("unload in the container after a restart: %s %q %+v", r.Backend, r.Stdout, r.Error)
 	}
 }
 
@@ -186,7 +228,7 @@ func TestTimedOutputsAgree(t *testing.T) {
 func TestAutomagicRule(t *testing.T) {
 	for code, want := range map[string]bool{"pwd": false, "who": false, "env": false, "cd sub": true, "ls": true, "history -n": true,
 		"tb": true, "automagic off": true, "ls = 1": false, "cd, x = 1, 2": false, "x = 1\nls": false, "print": false} {
-		if _, ok := magicRule(unboundAutomagic(code)); ok != want {
+		if _, ok := magicRule(unboundAutomagic(code), container.HasLineMagic); ok != want {
 			t.Errorf("%q: routed %v", code, ok)
 		}
 		if got := mayNeedContainer(code, &Capabilities{}, true); want && !got {
@@ -311,17 +353,18 @@ func TestAutoTbShowsMontysException(t *testing.T) {
 	}
 }
 
-// corpus/ipython/history_move.py and identity_move.py on both runtimes:
-// their first cells run on Monty, a shell line moves the document, and
-// the history names in the container hold Monty's cells as IPython holds
-// them (their values carried or, a function, rebuilt by running the cell
-// again), one object under several names carried as one. No container
-// runs beside Monty before the move, which then carries the values.
+// corpus/ipython/history_move.py, identity_move.py and autoreload_move.py
+// on both runtimes: their first cells run on Monty, a shell line moves the
+// document, and the history names in the container hold Monty's cells as
+// IPython holds them (their values carried or, a function, rebuilt by
+// running the cell again), one object under several names carried as one,
+// and the extensions Monty loaded are loaded. No container runs beside
+// Monty before the move, which then carries the values.
 func TestAutoHistoryAcrossAMove(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a container engine and the test image")
 	}
-	moves := map[string]int{"history_move.py": 5, "identity_move.py": 4} // the shell line's cell
+	moves := map[string]int{"history_move.py": 5, "identity_move.py": 4, "autoreload_move.py": 12} // the shell line's cell
 	var nbs []kerneltest.IPythonNotebook
 	for _, n := range kerneltest.IPythonCorpus(t, "../../corpus/ipython") {
 		if _, ok := moves[filepath.Base(n.Path)]; ok {

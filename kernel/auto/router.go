@@ -3,6 +3,7 @@ package auto
 import (
 	"context"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/contract"
 	"github.com/backyard-ls/backyard-ls/kernel"
 )
@@ -47,7 +48,7 @@ type Plan struct {
 // container's shell. A program is plain Python: it has no IPython syntax.
 func (r *Router) Plan(code string, program bool) Plan {
 	if !program {
-		if why, ok := magicRule(unboundAutomagic(code)); ok {
+		if why, ok := magicRule(unboundAutomagic(code), container.HasLineMagic); ok {
 			return Plan{Route: &contract.Routing{Rule: why.id, Reason: why.reason}, Code: code, p: plan{code: code, route: &why}}
 		}
 		code = plainCode(code)

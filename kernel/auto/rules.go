@@ -63,8 +63,8 @@ type cell struct {
 
 // settingMagics are the line magics that change a setting of the kernel,
 // not its namespace: %pprint's pretty printing, %env's and %set_env's
-// variables.
-var settingMagics = map[string]bool{"pprint": true, "env": true, "set_env": true}
+// variables, the extensions loaded.
+var settingMagics = map[string]bool{"pprint": true, "env": true, "set_env": true, "load_ext": true, "reload_ext": true, "unload_ext": true}
 
 // setsKernel says whether code (its automagic line resolved) runs a
 // setting magic.
@@ -128,7 +128,7 @@ func planCell(c *cell, caps *Capabilities, montyFile bool) plan {
 // it is routed or checked, or it raises on purpose (its error is
 // confirmed).
 func mayNeedContainer(code string, caps *Capabilities, montyFile bool) bool {
-	if _, ok := magicRule(unboundAutomagic(code)); ok {
+	if _, ok := magicRule(unboundAutomagic(code), container.HasLineMagic); ok {
 		return true
 	}
 	code = plainCode(code)
@@ -277,8 +277,9 @@ var richRepr = regexp.MustCompile(`\b_repr_(html|markdown|svg|png|jpeg|latex|jso
 // shell escapes, help) or defining a rich display (_repr_html_) that a
 // Monty kernel cannot answer as IPython does: IPython's shell runs in the
 // container only. What Monty's host answers (%time, %env and the others of
-// ipysyntax.Result.Hosted) has none.
-func magicRule(code string) (rule, bool) {
+// ipysyntax.Result.Hosted) has none. known says which line magics the
+// shell has (those of the extensions loaded besides its own).
+func magicRule(code string, known func(name string) bool) (rule, bool) {
 	if m := richRepr.FindString(code); m != "" {
 		return rule{"construct:rich-display", "defines " + m + ", which IPython displays in its rich form and Monty's display() as text only"}, true
 	}
@@ -286,11 +287,11 @@ func magicRule(code string) (rule, bool) {
 	if _, inert := t.Plain(); inert {
 		return rule{}, false // none, or only magics Monty runs as None
 	}
-	if u, ok := t.Single(); ok && u.MontyAnswers(container.HasLineMagic) {
+	if u, ok := t.Single(); ok && u.MontyAnswers(known) {
 		return rule{}, false // %pwd, or a magic IPython has not: Monty answers as IPython does
 	}
 	u := t.Uses[0]
-	if _, bad, ok := t.Hosted(container.HasLineMagic, nil); ok {
+	if _, bad, ok := t.Hosted(known, nil); ok {
 		return rule{}, false // %time, %env, %whos and the rest Monty's host answers as IPython does
 	} else if !ok {
 		u = bad

@@ -78,7 +78,7 @@ func TestIPythonMagics(t *testing.T) {
 		if r = ok("%xmode Plain"); r.Stdout != "Exception reporting mode: Plain\n" {
 			t.Errorf("%%xmode: %q", r.Stdout)
 		}
-		if r = ok("%lsmagic"); r.Stdout != "" || r.Value == nil || r.Value.Text != ipysyntax.PyRepr(container.LsMagic()) || !strings.Contains(r.Value.Text, "%%timeit") || !strings.Contains(r.Value.Text, "%%python3") {
+		if r = ok("%lsmagic"); r.Stdout != "" || r.Value == nil || r.Value.Text != ipysyntax.PyRepr(container.LsMagic("autoreload")) || !strings.Contains(r.Value.Text, "%%timeit") || !strings.Contains(r.Value.Text, "%%python3") {
 			t.Errorf("%%lsmagic: %q %+v", r.Stdout, r.Value)
 		}
 		if r = ok("%xmode Nope"); r.Stdout != "" || !strings.Contains(r.Stderr, "UserWarning: Error changing user exception modes.\nUnrecognized mode in FormattedTB: <Nope>\n") {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/backyard-ls/backyard-ls/container"
 	"github.com/backyard-ls/backyard-ls/kernel"
 	"github.com/backyard-ls/backyard-ls/kernel/kerneltest"
 	"github.com/backyard-ls/backyard-ls/pysrc/ipysyntax"
@@ -91,8 +92,8 @@ func TestMontyAnswersMagics(t *testing.T) {
 	}
 }
 
-// Magics that ask nothing (%matplotlib inline, %load_ext autoreload,
-// %autoreload, %config) run on Monty as None.
+// Magics that ask nothing (%matplotlib inline, %config) run on Monty as
+// None, as does %autoreload once %load_ext autoreload loaded it.
 func TestInertMagicsOnMonty(t *testing.T) {
 	k := newMonty(t, kernel.Limits{})
 	r := kerneltest.Run(t, k, "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nx = 3\nx * 2")
@@ -277,4 +278,71 @@ func TestAutomagicOnMonty(t *testing.T) {
 	if r := kerneltest.Run(t, k, "cd sub"); r.Error == nil || r.Error.EName != "UsageError" || !strings.HasPrefix(r.Error.EValue, "%cd needs IPython's shell") {
 		t.Fatalf("cd: %+v", r.Error)
 	}
+}
+
+// The autoreload extension's magics are there only once %load_ext
+// autoreload loaded it (an earlier line of the same cell too), as in
+// IPython: before, they are magics IPython's shell has not; it cannot be
+// unloaded, and a restart forgets it.
+func TestAutoreloadLoadedOnMonty(t *testing.T) {
+	k := newMonty(t, kernel.Limits{})
+	notFound := func(code, name string) {
+		t.Helper()
+		r := kerneltest.Run(t, k, code)
+		if r.Status != kernel.StatusError || r.Error == nil || r.Error.EName != "UsageError" || r.Error.EValue != "Line magic function `%"+name+"` not found." || len(r.Error.Traceback) != 0 {
+			t.Fatalf("%q: %s %+v", code, r.Status, r.Error)
+		}
+	}
+	prints := func(code, want string) {
+		t.Helper()
+		if r := kerneltest.Run(t, k, code); r.Status != kernel.StatusOK || r.Stdout != want {
+			t.Fatalf("%q: %s %q %+v", code, r.Status, r.Stdout, r.Error)
+		}
+	}
+	listed := func(want string) {
+		t.Helper()
+		r := kerneltest.Run(t, k, "listing = %lsmagic\nclasses = %lsmagic -j\n'%autoreload' in listing, '%aimport' in listing, classes['line'].get('autoreload'), classes['line'].get('aimport')")
+		if r.Value == nil || r.Value.Text != want {
+			t.Fatalf("lsmagic: %+v %+v", r.Value, r.Error)
+		}
+	}
+	notFound("%autoreload 2", "autoreload")
+	notFound("%aimport json", "aimport")
+	listed("(False, False, None, None)")
+	if r := kerneltest.Run(t, k, "%lsmagic"); r.Value == nil || r.Value.Text != ipysyntax.PyRepr(container.LsMagic()) {
+		t.Fatalf("%%lsmagic: %+v", r.Value)
+	}
+	prints("%unload_ext autoreload", "The autoreload extension is not loaded.\n")
+	notFound("%autoreload 1\n%load_ext autoreload", "autoreload") // the load never ran
+	notFound("%autoreload", "autoreload")
+	if r := kerneltest.Run(t, k, "autoreload 2"); r.Error == nil || r.Error.EName != "SyntaxError" {
+		t.Fatalf("autoreload 2 is no automagic yet: %+v", r.Error)
+	}
+
+	r := kerneltest.Run(t, k, "x = 1\n%load_ext autoreload\n%autoreload 2\nx")
+	if r.Status != kernel.StatusOK || r.Stdout != "" || r.Value == nil || r.Value.Text != "1" {
+		t.Fatalf("load, then %%autoreload: %s %q %+v %+v", r.Status, r.Stdout, r.Value, r.Error)
+	}
+	prints("%load_ext autoreload", "The autoreload extension is already loaded. To reload it, use:\n  %reload_ext autoreload\n")
+	prints("%reload_ext autoreload", "")
+	listed("(True, True, 'AutoreloadMagics', 'AutoreloadMagics')")
+	if r := kerneltest.Run(t, k, "%lsmagic"); r.Value == nil || r.Value.Text != ipysyntax.PyRepr(container.LsMagic("autoreload")) {
+		t.Fatalf("%%lsmagic: %+v", r.Value)
+	}
+	prints("%unload_ext autoreload", "The autoreload extension doesn't define how to unload it.\n")
+	prints("%autoreload 2", "")
+	prints("autoreload 2", "") // automagic
+	// %aimport imports into the namespace: IPython's shell runs it.
+	if r := kerneltest.Run(t, k, "%aimport json"); r.Error == nil || r.Error.EName != "UsageError" || !strings.Contains(r.Error.EValue, "needs IPython's shell") {
+		t.Fatalf("%%aimport once loaded: %+v", r.Error)
+	}
+
+	if err := k.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	notFound("%autoreload 2", "autoreload")
+	listed("(False, False, None, None)")
+	// A reload loads an extension not loaded, as IPython's does.
+	prints("%reload_ext autoreload", "")
+	prints("%autoreload 2", "")
 }

@@ -79,6 +79,10 @@ type Kernel struct {
 	version string            // guarded by mu
 	watched *monty.Worker     // guarded by mu: the worker whose death between cells is watched
 	prelude string            // guarded by mu
+
+	// extensions are the IPython extensions %load_ext loaded (autoreload,
+	// the one the host answers for), guarded by mu.
+	extensions map[string]bool
 }
 
 // SetPrelude sets code that every session runs, silently, before its first
@@ -284,7 +288,7 @@ func (k *Kernel) discard() {
 // automagic is code as IPython runs it: a line naming a line magic as
 // that magic, unless the name is bound.
 func (k *Kernel) automagic(ctx context.Context, w *monty.Worker, code string) (string, error) {
-	name, args, ok := ipysyntax.Automagic(code, container.HasLineMagic)
+	name, args, ok := ipysyntax.Automagic(code, k.HasLineMagic)
 	if !ok {
 		return code, nil
 	}
@@ -337,16 +341,16 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		return kernel.Result{}, err
 	}
 	t := ipysyntax.Transform(req.Code)
-	if u, ok := t.Single(); ok && (u.MontyAnswers(container.HasLineMagic) || u.Name == "env" && strings.TrimSpace(u.Args) == "") {
+	if u, ok := t.Single(); ok && (u.MontyAnswers(k.HasLineMagic) || u.Name == "env" && strings.TrimSpace(u.Args) == "") {
 		r := kernel.Result{Status: kernel.StatusOK, Backend: contract.BackendMonty, Runtime: "monty"}
 		switch {
-		case !container.HasLineMagic(u.Name):
+		case !k.HasLineMagic(u.Name):
 			// As IPython shows it: the message, no traceback.
 			r.Status, r.Error = kernel.StatusError, &contract.ExecutionError{EName: "UsageError", EValue: ipysyntax.UnknownMagic(u.Name), Traceback: []contract.Frame{}}
 		case u.Name == "pwd":
 			r.Value = &contract.Value{Text: ipysyntax.PyRepr(cmp.Or(k.opts.Dir, "/"))}
 		case u.Name == "lsmagic":
-			r.Value = &contract.Value{Text: ipysyntax.PyRepr(container.LsMagic())}
+			r.Value = &contract.Value{Text: ipysyntax.PyRepr(container.LsMagic(k.loadedExtensions()...))}
 		case u.Name == "env":
 			_, env, _ := k.env(w, "")
 			r.Value = &contract.Value{Text: prettyDict(env.(map[string]any))}
@@ -377,7 +381,7 @@ func (k *Kernel) Execute(ctx context.Context, req kernel.Request) (kernel.Result
 		// and only magics that ask nothing (%matplotlib inline).
 		req.Code = plain
 	} else if t.Magics() {
-		hosted, bad, ok := t.Hosted(container.HasLineMagic, k.magicNames(t.Code))
+		hosted, bad, ok := t.Hosted(k.HasLineMagic, k.magicNames(t.Code))
 		if !ok {
 			// Monty alone cannot run other magics or shell escapes: an auto
 			// kernel moves such a cell to a container, where IPython's
@@ -566,6 +570,7 @@ func (k *Kernel) fresh() {
 	k.hist = history{}
 	k.Mu.Lock()
 	k.envSet = nil
+	k.extensions = nil
 	k.Mu.Unlock()
 	k.ResetCount()
 }

@@ -224,7 +224,7 @@ func floorDiv(a, b int) int {
 // ipysyntax, or one IPython has not): what it prints and its value.
 func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, error) {
 	switch {
-	case !container.HasLineMagic(name):
+	case !k.HasLineMagic(name):
 		return "", nil, usageError(ipysyntax.UnknownMagic(name))
 	case name == "pwd":
 		return "", cmp.Or(k.opts.Dir, "/"), nil
@@ -234,17 +234,66 @@ func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, err
 		case err != nil:
 			return "", nil, usageError(err.Error())
 		case json:
-			return "", lsmagicDicts(), nil
+			return "", lsmagicDicts(k.loadedExtensions()), nil
 		}
-		return "", container.LsMagic(), nil
+		return "", container.LsMagic(k.loadedExtensions()...), nil
 	case name == "precision":
 		return "", "%r", nil
 	case name == "env":
 		return k.env(w, line)
 	case name == "set_env":
 		return k.setEnv(w, line)
+	case name == "autoreload":
+		return "", nil, nil // the extension is loaded (HasLineMagic): accepted, as the container's shell accepts it
+	case name == "load_ext" || name == "reload_ext" || name == "unload_ext":
+		return k.extension(name, strings.TrimSpace(line)), nil, nil
 	}
 	return "", nil, usageError(name + " is not answered on Monty")
+}
+
+// HasLineMagic reports whether IPython's shell has the line magic name in
+// this kernel's state: the container's shell's own, and those of the
+// extensions loaded since.
+func (k *Kernel) HasLineMagic(name string) bool {
+	if container.HasLineMagic(name) {
+		return true
+	}
+	for _, e := range k.loadedExtensions() {
+		for _, m := range container.ExtensionMagics(e) {
+			if m.Kind == "line" && m.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loadedExtensions are the extensions %load_ext loaded, sorted.
+func (k *Kernel) loadedExtensions() []string {
+	k.Mu.Lock()
+	defer k.Mu.Unlock()
+	return slices.Sorted(maps.Keys(k.extensions))
+}
+
+// extension answers %load_ext, %reload_ext and %unload_ext of name
+// (autoreload, which registers magics and has no unload function): what
+// IPython's prints.
+func (k *Kernel) extension(magic, name string) string {
+	k.Mu.Lock()
+	defer k.Mu.Unlock()
+	switch {
+	case magic == "unload_ext" && !k.extensions[name]:
+		return "The " + name + " extension is not loaded.\n"
+	case magic == "unload_ext":
+		return "The " + name + " extension doesn't define how to unload it.\n"
+	case magic == "load_ext" && k.extensions[name]:
+		return "The " + name + " extension is already loaded. To reload it, use:\n  %reload_ext " + name + "\n"
+	}
+	if k.extensions == nil {
+		k.extensions = map[string]bool{}
+	}
+	k.extensions[name] = true
+	return ""
 }
 
 // dictPairs is a dict of dicts as pairs, in its order: the wire sorts a
@@ -252,9 +301,15 @@ func (k *Kernel) lineMagic(w *monty.Worker, name, line string) (string, any, err
 type dictPairs []any
 
 // lsmagicDicts is %lsmagic --json's value: each kind's magics and their
-// classes, those the container's shell has, as it answers.
-func lsmagicDicts() dictPairs {
-	has := map[string]map[string]bool{"line": container.LineMagics(), "cell": container.CellMagics()}
+// classes, those the container's shell has with the extensions named
+// loaded, as it answers.
+func lsmagicDicts(extensions []string) dictPairs {
+	has := map[string]map[string]bool{"line": maps.Clone(container.LineMagics()), "cell": maps.Clone(container.CellMagics())}
+	for _, e := range extensions {
+		for _, m := range container.ExtensionMagics(e) {
+			has[m.Kind][m.Name] = true
+		}
+	}
 	kinds := map[string][]any{}
 	for _, m := range container.MagicClasses() {
 		if has[m.Kind][m.Name] {

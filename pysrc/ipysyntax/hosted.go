@@ -36,14 +36,22 @@ const (
 const HostedPrefix = "__backyard_"
 
 // hostedByCall are the line magics a host answers whole (HostMagic).
-var hostedByCall = map[string]bool{"env": true, "set_env": true, "pwd": true, "lsmagic": true}
+// %autoreload asks nothing but that the autoreload extension be loaded,
+// which the host knows.
+var hostedByCall = map[string]bool{"env": true, "set_env": true, "pwd": true, "lsmagic": true, "autoreload": true}
+
+// extensionMagics are the magics that load, reload and unload an extension:
+// the host answers them for autoreload, which registers magics and nothing
+// else.
+var extensionMagics = map[string]bool{"load_ext": true, "reload_ext": true, "unload_ext": true}
 
 // Hosted is the cell as plain Python for a kernel without IPython's shell
 // whose host answers some magics, as IPython's shell would: %time and
 // %%time time the code in place (it runs in the cell's namespace, the
 // value of a timed expression is the magic's value), %env, %set_env,
-// %pwd, %lsmagic and a magic IPython has not (known says which it has)
-// call HostMagic, %who and %whos list names (those of names bound), %precision
+// %pwd, %lsmagic, %autoreload, %load_ext, %reload_ext and %unload_ext of
+// autoreload, and a magic IPython has not (known says which it has) call
+// HostMagic, %who and %whos list names (those of names bound), %precision
 // without arguments restores what is already shown, %pprint toggles the
 // prelude's pretty printing (PprintFunc), and inert magics are
 // None. Lines keep their numbers (%%time adds one line at the end).
@@ -125,7 +133,7 @@ func hostedLine(u Use, code string, known func(string) bool, names []string) (st
 		return LineMagicFunc + "('precision', '')", true
 	case u.Name == "pprint":
 		return PprintFunc + "()", true // IPython ignores its arguments
-	case hostedByCall[u.Name] || !known(u.Name):
+	case hostedByCall[u.Name] || !known(u.Name) || extensionMagics[u.Name] && args == "autoreload":
 		return LineMagicFunc + "(" + PyRepr(u.Name) + ", " + PyRepr(u.Args) + ")", true
 	}
 	return "", false

@@ -7,7 +7,8 @@ import (
 
 func knownForTest(name string) bool {
 	return map[string]bool{"time": true, "timeit": true, "env": true, "set_env": true, "who": true, "whos": true,
-		"pwd": true, "precision": true, "lsmagic": true, "matplotlib": true}[name]
+		"pwd": true, "precision": true, "lsmagic": true, "matplotlib": true, "load_ext": true, "unload_ext": true, "reload_ext": true,
+		"autoreload": true, "aimport": true}[name]
 }
 
 // A hosted cell keeps its lines where they were and calls the host's
@@ -32,6 +33,9 @@ func TestHosted(t *testing.T) {
 		{"who", "%whos int", "__backyard_who__('int', {'n': ((lambda: n), False), 'sum': ((lambda: sum), True)}, True)"},
 		{"precision reset", "%precision\n1.5", "__backyard_line_magic__('precision', '')\n1.5"},
 		{"inert", "%matplotlib inline\nx", "None\nx"},
+		{"autoreload", "%load_ext autoreload\n%autoreload 2\n%reload_ext autoreload\n%unload_ext autoreload",
+			"__backyard_line_magic__('load_ext', 'autoreload')\n__backyard_line_magic__('autoreload', '2')\n" +
+				"__backyard_line_magic__('reload_ext', 'autoreload')\n__backyard_line_magic__('unload_ext', 'autoreload')"},
 	} {
 		got, bad, ok := Transform(c.in).Hosted(knownForTest, []string{"sum", "n", "_private", "display"})
 		if !ok || got != c.want {
@@ -61,6 +65,8 @@ func TestNotHosted(t *testing.T) {
 		"%%bash\necho":              "%%bash",
 		"%%time\n!ls":               "!ls",
 		"len?":                      "?",
+		"%load_ext other":           "%load_ext",
+		"%aimport json":             "%aimport",
 	} {
 		_, bad, ok := Transform(in).Hosted(knownForTest, nil)
 		if ok || bad.String() != want {

@@ -415,9 +415,8 @@ func assign(code string, eq, esc pysrc.Token) (string, Use, bool) {
 func PyRepr(s string) string { return pysrc.StrRepr(s) }
 
 // Inert reports whether the use asks nothing of a kernel but to accept
-// it: %matplotlib inline (figures are drawn inline anyway), %config,
-// %load_ext autoreload, %autoreload and %aimport. A kernel without
-// IPython's shell runs such a line as None.
+// it: %matplotlib inline (figures are drawn inline anyway) and %config.
+// A kernel without IPython's shell runs such a line as None.
 func (u Use) Inert() bool {
 	if u.Kind != LineMagic {
 		return false
@@ -428,10 +427,6 @@ func (u Use) Inert() bool {
 		return args == "inline" || args == ""
 	case "config":
 		return args != ""
-	case "load_ext":
-		return args == "autoreload"
-	case "autoreload":
-		return true
 	}
 	return false
 }

@@ -111,7 +111,7 @@ func TestPipInstalls(t *testing.T) {
 func TestPlain(t *testing.T) {
 	for in, want := range map[string]string{
 		"%matplotlib inline\nimport math\n":                "None\nimport math\n",
-		"%load_ext autoreload\n%autoreload 2\nx = 1":       "None\nNone\nx = 1",
+		"%load_ext autoreload\n%autoreload 2\nx = 1":       "",
 		"%config InlineBackend.figure_format = 'retina'\n": "None\n",
 		"x = 1\n":                           "x = 1\n",
 		"%matplotlib inline\n%time x = 1\n": "",
