@@ -417,17 +417,8 @@ def _ends_with_semicolon(code, node):
     return False
 
 
-_REPR_METHODS = (
-    ("_repr_html_", "text/html"),
-    ("_repr_markdown_", "text/markdown"),
-    ("_repr_svg_", "image/svg+xml"),
-    ("_repr_png_", "image/png"),
-    ("_repr_jpeg_", "image/jpeg"),
-    ("_repr_latex_", "text/latex"),
-    ("_repr_json_", "application/json"),
-    ("_repr_javascript_", "application/javascript"),
-    ("_repr_pdf_", "application/pdf"),
-)
+# The rich formatters' methods and MIME types, from the shell's table.
+_REPR_METHODS = tuple((meth, mt) for _, mt, meth in _IPY_FORMATTER_TYPES if mt != "text/plain")
 
 
 def _mime_data(data):

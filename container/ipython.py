@@ -2057,9 +2057,8 @@ class _IPyShell:
         import io
         import re
         import tokenize
-        from urllib.request import urlopen
 
-        data = urlopen(url).read()
+        data = _ipy_fetch(url)
         try:
             enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         except SyntaxError:
@@ -3642,7 +3641,7 @@ class TimeitResult:
 # objects, the shell's display formatter ------------------------------------
 
 _IPY_VERSION_INFO = (9, 18, 1, "")
-_IPY_VERSION = "9.18.1"
+_IPY_VERSION = "%d.%d.%d" % _IPY_VERSION_INFO[:3]
 
 
 def _display_mimetype(mimetype, objs, raw=False, metadata=None):
@@ -4010,9 +4009,6 @@ class Video(DisplayObject):
 class GeoJSON(JSON):
     """GeoJSON data, shown by front ends that have a map view."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-
     def _ipython_display_(self):
         display({"application/geo+json": self.data, "text/plain": "<IPython.display.GeoJSON object>"},
                 metadata={"application/geo+json": self.metadata}, raw=True)
@@ -4031,6 +4027,11 @@ def _ipy_displays_itself(obj):
         return False
     method()
     return True
+
+
+def _ipy_type_key(cls):
+    """A class's (module, name), as for_type_by_name names it."""
+    return (getattr(cls, "__module__", None), getattr(cls, "__name__", None))
 
 
 class _IPyFormatter:
@@ -4073,19 +4074,23 @@ class _IPyFormatter:
             return self.singleton_printers[id(obj)]
         return self.lookup_by_type(getattr(obj, "__class__", None) or type(obj))
 
+    def _named(self, key):
+        """The class with a printer whose (module, name) is key, or None."""
+        return next((cls for cls in self.type_printers if _ipy_type_key(cls) == key), None)
+
     def lookup_by_type(self, typ):
         if isinstance(typ, str):
             key = tuple(typ.rsplit(".", 1))
             if key in self.deferred_printers:
                 return self.deferred_printers[key]
-            for cls in self.type_printers:
-                if (getattr(cls, "__module__", None), getattr(cls, "__name__", None)) == key:
-                    return self.type_printers[cls]
+            cls = self._named(key)
+            if cls is not None:
+                return self.type_printers[cls]
             raise KeyError("No registered printer for {0!r}".format(typ))
         for cls in getattr(typ, "__mro__", None) or (typ,):
             if cls in self.type_printers:
                 return self.type_printers[cls]
-            key = (getattr(cls, "__module__", None), getattr(cls, "__name__", None))
+            key = _ipy_type_key(cls)
             if key in self.deferred_printers:
                 # As IPython: found once, it becomes a printer by class.
                 self.type_printers[cls] = self.deferred_printers.pop(key)
@@ -4123,13 +4128,12 @@ class _IPyFormatter:
             key = tuple(typ.rsplit(".", 1))
             found = self.deferred_printers.pop(key, None)
             if found is None:
-                for cls in list(self.type_printers):
-                    if (getattr(cls, "__module__", None), getattr(cls, "__name__", None)) == key:
-                        found = self.type_printers.pop(cls)
+                for cls in [c for c in self.type_printers if _ipy_type_key(c) == key]:
+                    found = self.type_printers.pop(cls)
         else:
             found = self.type_printers.pop(typ, None)
             if found is None:
-                found = self.deferred_printers.pop((getattr(typ, "__module__", None), getattr(typ, "__name__", None)), None)
+                found = self.deferred_printers.pop(_ipy_type_key(typ), None)
         if found is None:
             if default is KeyError:
                 raise KeyError("No registered value for {0!r}".format(typ))
@@ -4289,9 +4293,13 @@ def _ipy_lib_pretty(obj, verbose=False, max_width=79, newline="\n", max_seq_leng
     return _pretty_text(obj, None, user=False)
 
 
-for _c in (Math, ProgressBar, Video, GeoJSON):
+# The display objects above: IPython.display has them all, from
+# IPython.core.display and IPython.lib.display.
+_IPY_CORE_DISPLAY = (Math, ProgressBar, Video, GeoJSON)
+_IPY_LIB_DISPLAY = (Audio, IFrame, YouTubeVideo, VimeoVideo, FileLink, FileLinks)
+for _c in _IPY_CORE_DISPLAY:
     _c.__module__ = "IPython.core.display"
-for _c in (Audio, IFrame, YouTubeVideo, VimeoVideo, FileLink, FileLinks):
+for _c in _IPY_LIB_DISPLAY:
     _c.__module__ = "IPython.lib.display"
 print_figure.__module__ = "IPython.core.pylabtools"
 _ipy_lib_pretty.__name__ = _ipy_lib_pretty.__qualname__ = "pretty"
@@ -4310,11 +4318,11 @@ class _BackgroundJobManager:
 
     def _groups(self):
         for job in list(self._running):
-            if job.stat_code == _ipy_jobs()[0].stat_completed_c:
+            if job.stat_code == job.stat_completed_c:
                 self._running.remove(job)
                 self._completed.append(job)
                 self._comp_report.append(job)
-            elif job.stat_code == _ipy_jobs()[0].stat_dead_c:
+            elif job.stat_code == job.stat_dead_c:
                 self._running.remove(job)
                 self._dead.append(job)
                 self._dead_report.append(job)
@@ -4390,11 +4398,11 @@ class _BackgroundJobManager:
         job = self.all.get(num)
         if job is None:
             logging.error("Job #%s not found" % num)
-        elif job.stat_code == _ipy_jobs()[0].stat_running_c:
+        elif job.stat_code == job.stat_running_c:
             logging.error("Job #%s is still running, it can not be removed." % num)
-        elif job.stat_code == _ipy_jobs()[0].stat_completed_c:
+        elif job.stat_code == job.stat_completed_c:
             self.completed.remove(job)
-        elif job.stat_code == _ipy_jobs()[0].stat_dead_c:
+        elif job.stat_code == job.stat_dead_c:
             self.dead.remove(job)
 
     def flush(self):
@@ -4545,15 +4553,15 @@ def _ipy_surface(mods):
     for n in _IPY_DISPLAY_FUNCTIONS:
         setattr(disp, n, globals()[n])
         setattr(cdisp, n, globals()[n])
-    for n in ("Math", "ProgressBar", "Video", "GeoJSON"):
-        setattr(disp, n, globals()[n])
-        setattr(cdisp, n, globals()[n])
+    for c in _IPY_CORE_DISPLAY:
+        setattr(disp, c.__name__, c)
+        setattr(cdisp, c.__name__, c)
     lib = types.ModuleType("IPython.lib")
     lib.__path__ = []
     ldisp = types.ModuleType("IPython.lib.display")
-    for n in ("Audio", "IFrame", "YouTubeVideo", "VimeoVideo", "FileLink", "FileLinks", "Code"):
-        setattr(ldisp, n, globals()[n])
-        setattr(disp, n, globals()[n])
+    for c in _IPY_LIB_DISPLAY + (Code,):
+        setattr(ldisp, c.__name__, c)
+        setattr(disp, c.__name__, c)
     lpretty = types.ModuleType("IPython.lib.pretty")
     lpretty.pretty = _ipy_lib_pretty
     jobs = types.ModuleType("IPython.lib.backgroundjobs")
