@@ -156,6 +156,10 @@ func ExtensionMagics(name string) []MagicClass {
 	if name != "autoreload" {
 		return nil
 	}
+	return autoreloadMagics()
+}
+
+var autoreloadMagics = sync.OnceValue(func() []MagicClass {
 	has := map[string]map[string]bool{"line": LineMagics(), "cell": CellMagics()}
 	var out []MagicClass
 	for _, m := range MagicClasses() {
@@ -164,18 +168,26 @@ func ExtensionMagics(name string) []MagicClass {
 		}
 	}
 	return out
-}
+})
 
-// LsMagic is the text %lsmagic returns in the container's shell once the
-// extensions named are loaded (ExtensionMagics), and no other magic
-// registered (IPython 9 returns it as a str, the cell's value).
-func LsMagic(extensions ...string) string {
+// ShellMagics are the magics of the container's shell by kind ("line",
+// "cell") once the extensions named are loaded (ExtensionMagics), and no
+// other magic registered.
+func ShellMagics(extensions ...string) map[string]map[string]bool {
 	names := map[string]map[string]bool{"line": maps.Clone(LineMagics()), "cell": maps.Clone(CellMagics())}
 	for _, e := range extensions {
 		for _, m := range ExtensionMagics(e) {
 			names[m.Kind][m.Name] = true
 		}
 	}
+	return names
+}
+
+// LsMagic is the text %lsmagic returns in the container's shell with
+// ShellMagics(extensions...) (IPython 9 returns it as a str, the cell's
+// value).
+func LsMagic(extensions ...string) string {
+	names := ShellMagics(extensions...)
 	list := func(prefix string, names map[string]bool) string {
 		out := make([]string, 0, len(names))
 		for n := range names {

@@ -80,13 +80,7 @@ func (b *batch) stopped() bool {
 // record builds the execution's record from a kernel result; lines map
 // from the code's 1-based lines to document lines by adding startLine-1.
 func (e *execution) record(r kernel.Result) *contract.Execution {
-	at := Placement{Code: e.code, StartLine: e.startLine, FirstCol: e.firstCol, Margin: e.margin}
-	if r.Error != nil {
-		// A kernel ran the cell as IPython's clean-up left it: its columns
-		// are those of the clean lines.
-		at.removed = ipysyntax.Removed(e.code)
-	}
-	return Record(e.id, e.rng, at, r)
+	return Record(e.id, e.rng, Placement{Code: e.code, StartLine: e.startLine, FirstCol: e.firstCol, Margin: e.margin, Cell: true}, r)
 }
 
 // Placement is where code that ran lies in its document.
@@ -98,8 +92,12 @@ type Placement struct {
 	// line (a selection that starts within a line), and Margin how many
 	// bytes (spaces and tabs) a dedent took from the start of every line.
 	FirstCol, Margin int
-	// removed is how many code points the kernel's clean-up took from the
-	// start of each line (ipysyntax.Removed).
+	// Cell: the code ran as a kernel's cell, which runs it as IPython's
+	// clean-up leaves it (ipysyntax.Removed): its columns are those of the
+	// clean lines. A batch's snippet runs as written.
+	Cell bool
+	// removed is how many code points the clean-up took from the start of
+	// each line, when Cell.
 	removed []int
 }
 
@@ -119,6 +117,9 @@ func Record(id string, rng contract.Range, at Placement, r kernel.Result) *contr
 		x.Status = kernel.StatusCrashed
 	}
 	if r.Error != nil {
+		if at.Cell {
+			at.removed = ipysyntax.Removed(at.Code)
+		}
 		x.Error = at.error(r.Error, strings.Split(at.Code, "\n"))
 	}
 	return x

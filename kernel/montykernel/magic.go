@@ -304,12 +304,7 @@ type dictPairs []any
 // classes, those the container's shell has with the extensions named
 // loaded, as it answers.
 func lsmagicDicts(extensions []string) dictPairs {
-	has := map[string]map[string]bool{"line": maps.Clone(container.LineMagics()), "cell": maps.Clone(container.CellMagics())}
-	for _, e := range extensions {
-		for _, m := range container.ExtensionMagics(e) {
-			has[m.Kind][m.Name] = true
-		}
-	}
+	has := container.ShellMagics(extensions...)
 	kinds := map[string][]any{}
 	for _, m := range container.MagicClasses() {
 		if has[m.Kind][m.Name] {
